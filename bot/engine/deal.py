@@ -1,0 +1,551 @@
+"""One four-handed deal as a state machine: the deal, making the trump, the play, the result.
+
+The phases follow RULES.md §4-§5 (S.74-S.101, J.5-J.9):
+
+    joker_suit     the Joker was turned: the dealer names the suit it stands for (H)
+    round_one      from the eldest: pass, order up / assist / take up, alone or not
+    partner_alone  the maker's partner may take it alone ("I take it from you", S.94)
+    discard        the dealer takes the turn-up and discards (not the turn-up under S.88)
+    round_two      from the eldest: name a suit other than the turned-down one, or pass
+    defend_alone   an adversary may defend alone against a lone hand (option)
+    play           five tricks
+    over           played out, or passed out twice
+
+Actions are short strings that fit in a button id and a record: `pass`, `order`,
+`order:alone`, `call:H`, `call:H:alone`, `alone`, `defend`, and a card code (`JH`) to discard
+or play. `legal_actions()` lists what the seat to act may do; `apply()` does one action or
+raises `IllegalAction` with a reason a player can read.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.engine.cards import (
+    JOKER,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    Suit,
+    make_pack,
+    parse_card,
+    parse_suit,
+    sort_hand,
+    suit_of,
+)
+from bot.engine.errors import CardError, IllegalAction
+from bot.engine.rules import LEFT_OF_LONER, Options
+from bot.engine.scoring import PASSED, hand_outcome, hand_points
+from bot.engine.tricks import TrickPlay
+
+SEATS = 4
+_ALL_SEATS = (0, 1, 2, 3)
+HAND_SIZE = 5
+
+JOKER_SUIT = "joker_suit"
+ROUND_ONE = "round_one"
+PARTNER_ALONE = "partner_alone"
+DISCARD = "discard"
+ROUND_TWO = "round_two"
+DEFEND_ALONE = "defend_alone"
+PLAY = "play"
+OVER = "over"
+
+PASS = "pass"
+ORDER = "order"
+ORDER_ALONE = "order:alone"
+ALONE = "alone"
+DEFEND = "defend"
+CALL = "call:"
+_CALLS = {s: CALL + s for s in SUITS}
+_CALLS_ALONE = {s: CALL + s + ":alone" for s in SUITS}
+_BID_ACTIONS = (PASS, ORDER, ORDER_ALONE)
+# Round two: by the suit turned down and whether the dealer is stuck, the actions open.
+_ROUND_TWO = {
+    (down, stuck): tuple(
+        ([] if stuck else [PASS])
+        + [a for s in SUITS if s != down for a in (CALL + s, CALL + s + ":alone")]
+    )
+    for down in SUITS
+    for stuck in (False, True)
+}
+
+
+def side_of(seat: int) -> int:
+    """The partnership of a seat: side 0 is seats 0 and 2, side 1 is seats 1 and 3."""
+    return seat & 1
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 2) % SEATS
+
+
+def round_one_word(seat: int, dealer: int) -> str:
+    """What ordering the turn-up is called from this seat: order up, assist or take up (S.74-S.76)."""
+    if seat == dealer:
+        return "take up"
+    if seat == partner_of(dealer):
+        return "assist"
+    return "order up"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a deal ended.
+
+    Attributes:
+        dealer: the dealer's seat.
+        outcome: `passed`, `made`, `march` or `euchred`.
+        maker: the seat that made the trump (None when passed out).
+        trump: the trump suit.
+        alone: the seat playing alone, or None.
+        defender: the seat defending alone, or None.
+        tricks: tricks taken by side 0 and side 1.
+        points: points scored by side 0 and side 1.
+    """
+
+    dealer: int
+    outcome: str
+    maker: int | None = None
+    trump: Suit | None = None
+    alone: int | None = None
+    defender: int | None = None
+    tricks: tuple[int, int] = (0, 0)
+    points: tuple[int, int] = (0, 0)
+
+    @property
+    def maker_side(self) -> int | None:
+        return None if self.maker is None else side_of(self.maker)
+
+    @property
+    def scoring_side(self) -> int | None:
+        if self.points == (0, 0):
+            return None
+        return 0 if self.points[0] else 1
+
+
+@dataclass(frozen=True, slots=True)
+class DealView:
+    """What one seat (or, with `seat` None, anyone) may know of a deal.
+
+    A public view has no hand in it at all, and no discard, so a renderer given a view
+    cannot show a card it should not.
+    """
+
+    seat: int | None
+    hand: tuple[Card, ...] | None
+    discard: Card | None
+    dealer: int
+    phase: str
+    to_act: int | None
+    legal: tuple[str, ...]
+    turn_up: Card
+    turn_up_suit: Suit | None
+    turned_down: bool
+    trump: Suit | None
+    maker: int | None
+    alone: int | None
+    defender: int | None
+    sitting_out: tuple[int, ...]
+    declarations: tuple[tuple[int, str], ...]
+    trick: tuple[tuple[int, Card], ...]
+    last_trick: tuple[tuple[int, Card], ...]
+    last_winner: int | None
+    tricks_won: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    result: HandResult | None
+
+
+def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[list[list[Card]], Card, list[Card]]:
+    """Deal five each in a round of two and a round of three from the eldest, and turn one (J.5).
+
+    Returns:
+        (hands by seat, the turn-up, the rest of the pack under it).
+    """
+    # The k-th seat from the dealer's left gets two cards at 2k and three at 8 + 3k.
+    hands: list[list[Card]] = [None] * SEATS  # type: ignore[list-item]
+    for k in range(SEATS):
+        hands[(dealer + 1 + k) % SEATS] = deck[2 * k : 2 * k + 2] + deck[8 + 3 * k : 11 + 3 * k]
+    return hands, deck[20], deck[21:]
+
+
+class Deal(TrickPlay):
+    """One deal of four-handed euchre.
+
+    Build it with `Deal.shuffled(...)` (a seeded or strong shuffle), `Deal.from_deck(...)` or
+    `Deal.from_hands(...)` (fixed hands for tests and replays).
+    """
+
+    __slots__ = (
+        "options", "dealer", "turn_up", "kitty", "phase", "to_act", "declarations",
+        "turn_up_suit", "maker", "alone", "defender", "sitting_out", "discarded",
+        "result", "_bidder", "_round",
+    )
+
+    def __init__(
+        self, options: Options, dealer: int, hands: list[list[Card]], turn_up: Card,
+        kitty: list[Card] | None = None,
+    ) -> None:
+        self.options = options
+        self.dealer = dealer
+        self.hands = hands
+        self.turn_up = turn_up
+        self.kitty = kitty if kitty is not None else []
+        self.declarations: list[tuple[int, str]] = []
+        self.trump: Suit | None = None
+        self.maker: int | None = None
+        self.alone: int | None = None
+        self.defender: int | None = None
+        self.sitting_out: tuple[int, ...] = ()
+        self.discarded: Card | None = None
+        self.result: HandResult | None = None
+        # The trick state before the play starts, so views need not ask which phase it is.
+        self.trick, self.tricks, self.won, self.active = [], [], [0] * SEATS, ()
+        self._bidder = 0          # how many have spoken in the current round
+        self.turn_up_suit: Suit | None = suit_of(turn_up)
+        if turn_up == JOKER:
+            self.phase, self.to_act = JOKER_SUIT, dealer
+        else:
+            self.phase, self.to_act = ROUND_ONE, (dealer + 1) % SEATS
+        self._round = 1
+
+    # -- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def from_deck(cls, options: Options, dealer: int, deck: Sequence[Card]) -> Deal:
+        """Deal a given pack order (top card first) as J.5 deals it."""
+        hands, turn_up, kitty = deal_hands(list(deck), dealer)
+        return cls(options, dealer, hands, turn_up, kitty)
+
+    @classmethod
+    def shuffled(
+        cls, options: Options, dealer: int, rng: random.Random | None = None
+    ) -> Deal:
+        """Shuffle a fresh pack with `rng` (a strong system generator when None) and deal it."""
+        deck = _pack(options.lowest_rank, options.joker)
+        (rng or _SYSTEM_RANDOM).shuffle(deck)
+        hands, turn_up, kitty = deal_hands(deck, dealer)
+        return cls(options, dealer, hands, turn_up, kitty)
+
+    @classmethod
+    def from_hands(
+        cls, options: Options, dealer: int, hands: Sequence[Sequence[Card]], turn_up: Card,
+        kitty: Sequence[Card] | None = None,
+    ) -> Deal:
+        """A deal of given hands and turn-up; the kitty defaults to the rest of the pack."""
+        if kitty is None:
+            seen = {c for h in hands for c in h} | {turn_up}
+            pack = make_pack(options.lowest_rank, joker=options.joker)
+            kitty = [c for c in pack if c not in seen]
+        return cls(options, dealer, [list(h) for h in hands], turn_up, list(kitty))
+
+    # -- questions ------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def eldest(self) -> int:
+        return (self.dealer + 1) % SEATS
+
+    def legal_actions(self) -> tuple[str, ...]:
+        """Every action the seat to act may take now (empty when the deal is over)."""
+        phase = self.phase
+        if phase == PLAY:
+            return self._legal or self.legal_cards()
+        if phase == ROUND_ONE:
+            return _BID_ACTIONS
+        if phase == DISCARD:
+            hand = self.hands[self.dealer]
+            if self.options.discard_turn_up:
+                return tuple(hand)
+            return tuple([c for c in hand if c != self.turn_up])
+        if phase == ROUND_TWO:
+            return _ROUND_TWO[self.turn_up_suit, self._must_name()]
+        if phase == PARTNER_ALONE:
+            return (ALONE, PASS)
+        if phase == DEFEND_ALONE:
+            return (DEFEND, PASS)
+        if phase == JOKER_SUIT:
+            return tuple(_CALLS[s] for s in SUITS)
+        return ()
+
+    def _must_name(self) -> bool:
+        return self.options.stick_the_dealer and self.to_act == self.dealer
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def apply(self, action: str, seat: int | None = None) -> None:
+        """Take one action for the seat to act (checked against `seat` when given).
+
+        Raises:
+            IllegalAction: the action is not open to that seat now; the message says why.
+        """
+        phase = self.phase
+        if seat is not None and seat != self.to_act:
+            raise IllegalAction("this deal is over" if phase == OVER else "it is not your turn")
+        if phase == PLAY:
+            seat = self.to_play
+            card = action if action in self.hands[seat] else _card_or_refuse(action)
+            self.play_card(card)
+            if self.to_play is None:
+                self._finish()
+            else:
+                self.to_act = self.to_play
+        elif phase == ROUND_ONE:
+            self._round_one(action)
+        elif phase == ROUND_TWO:
+            self._round_two(action)
+        elif phase == DISCARD:
+            self._discard(action)
+        elif phase == PARTNER_ALONE:
+            self._partner_alone(action)
+        elif phase == DEFEND_ALONE:
+            self._defend_alone(action)
+        elif phase == JOKER_SUIT:
+            self._joker_suit(action)
+        else:
+            raise IllegalAction("this deal is over")
+
+    def _round_one(self, action: str) -> None:
+        if action not in _BID_ACTIONS:
+            raise IllegalAction(_bid_refusal(action, "round one: pass, or order the turn-up (alone or not)"))
+        seat = self.to_act
+        self.declarations.append((seat, action))
+        if action == PASS:
+            self._bidder += 1
+            if self._bidder == SEATS:
+                # Turned down (S.77): the same players now may name another suit.
+                self.phase, self._round, self._bidder = ROUND_TWO, 2, 0
+                self.to_act = self.eldest
+            else:
+                self.to_act = (seat + 1) % SEATS
+            return
+        self._make(seat, self.turn_up_suit, action == ORDER_ALONE)
+
+    def _round_two(self, action: str) -> None:
+        seat = self.to_act
+        if action == PASS:
+            if self._must_name():
+                raise IllegalAction("stick the dealer: the dealer must name a trump")
+            self.declarations.append((seat, PASS))
+            self._bidder += 1
+            if self._bidder == SEATS:
+                self._finish()  # all passed twice: the deal is at an end (S.77)
+            else:
+                self.to_act = (seat + 1) % SEATS
+            return
+        suit, alone = _parse_call(action)
+        if suit == self.turn_up_suit:
+            # S.78, J.6: naming the suit turned down is a pass.
+            if self._must_name():
+                raise IllegalAction(
+                    f"{SUIT_NAMES[suit]} was turned down: the dealer must name another suit"
+                )
+            self._round_two(PASS)
+            return
+        self.declarations.append((seat, _CALLS_ALONE[suit] if alone else _CALLS[suit]))
+        self._make(seat, suit, alone)
+
+    def _make(self, seat: int, suit: Suit, alone: bool) -> None:
+        self.maker, self.trump = seat, suit
+        if alone:
+            self.alone = seat
+        partner = partner_of(seat)
+        # The partner may take it alone only if he has not yet spoken at this trump (S.93,
+        # S.99): that is, he sits later than the maker in the order of speaking.
+        order = (partner - self.dealer - 1) % SEATS
+        if self.options.partner_alone and order > self._bidder:
+            self.phase, self.to_act = PARTNER_ALONE, partner
+            return
+        self._after_partner()
+
+    def _partner_alone(self, action: str) -> None:
+        if action not in (ALONE, PASS):
+            raise IllegalAction("take it alone, or pass and play with your partner")
+        seat = self.to_act
+        self.declarations.append((seat, action))
+        if action == ALONE:
+            self.alone = seat
+        self._after_partner()
+
+    def _after_partner(self) -> None:
+        if self.alone is not None:
+            self.sitting_out = (partner_of(self.alone),)
+        # In round one the dealer takes up the turn-up and discards, unless he sits out.
+        if self._round == 1 and self.dealer not in self.sitting_out:
+            self.hands[self.dealer].append(self.turn_up)
+            self.phase, self.to_act = DISCARD, self.dealer
+            return
+        self._after_discard()
+
+    def _discard(self, action: str) -> None:
+        hand = self.hands[self.dealer]
+        card = action if action in hand else _card_or_refuse(action)
+        if card not in hand:
+            raise IllegalAction("you do not hold that card")
+        if card == self.turn_up and not self.options.discard_turn_up:
+            raise IllegalAction("the turn-up cannot be discarded (S.88)")
+        hand.remove(card)
+        self.discarded = card
+        self.kitty.append(card)
+        self.declarations.append((self.dealer, card))
+        self._after_discard()
+
+    def _after_discard(self) -> None:
+        if self.alone is not None and self.options.defend_alone:
+            self.phase, self.to_act = DEFEND_ALONE, self._defenders()[0]
+            return
+        self._start_play()
+
+    def _defenders(self) -> tuple[int, int]:
+        """The lone hand's adversaries in the order they speak, from the dealer's left."""
+        seats = [(self.dealer + i) % SEATS for i in range(1, SEATS + 1)]
+        first, second = (s for s in seats if side_of(s) != side_of(self.alone))
+        return first, second
+
+    def _defend_alone(self, action: str) -> None:
+        if action not in (DEFEND, PASS):
+            raise IllegalAction("defend alone, or pass")
+        seat = self.to_act
+        self.declarations.append((seat, action))
+        if action == DEFEND:
+            self.defender = seat
+            self.sitting_out = (*self.sitting_out, partner_of(seat))
+            self._start_play()
+        elif seat == self._defenders()[0]:
+            self.to_act = self._defenders()[1]
+        else:
+            self._start_play()
+
+    def _joker_suit(self, action: str) -> None:
+        suit, alone = _parse_call(action)
+        if alone:
+            raise IllegalAction("name the suit the Joker stands for; alone is declared later")
+        self.declarations.append((self.dealer, _CALLS[suit]))
+        self.turn_up_suit = suit
+        self.phase, self.to_act = ROUND_ONE, self.eldest
+
+    def _start_play(self) -> None:
+        out = self.sitting_out
+        active = [s for s in range(SEATS) if s not in out] if out else _ALL_SEATS
+        if self.alone is not None and self.options.loner_lead == LEFT_OF_LONER:
+            leader = (self.alone + 1) % SEATS
+        else:
+            leader = (self.dealer + 1) % SEATS
+        while leader in out:
+            leader = (leader + 1) % SEATS
+        self.start_tricks(self.trump, active, leader)
+        self.phase, self.to_act = PLAY, leader
+
+    def _finish(self) -> None:
+        self.phase, self.to_act = OVER, None
+        if self.maker is None:
+            self.result = HandResult(dealer=self.dealer, outcome=PASSED)
+            return
+        won = self.won
+        tricks = (won[0] + won[2], won[1] + won[3])
+        maker_side = side_of(self.maker)
+        maker_tricks = tricks[maker_side]
+        makers_score, points = hand_points(
+            self.options, maker_tricks, self.alone is not None, self.defender is not None
+        )
+        scoring = maker_side if makers_score else 1 - maker_side
+        self.result = HandResult(
+            dealer=self.dealer,
+            outcome=hand_outcome(maker_tricks),
+            maker=self.maker,
+            trump=self.trump,
+            alone=self.alone,
+            defender=self.defender,
+            tricks=tricks,
+            points=(points, 0) if scoring == 0 else (0, points),
+        )
+
+    # -- views ----------------------------------------------------------------------------
+
+    def view_for(self, seat: int) -> DealView:
+        """What `seat` may know: its own hand (and its own discard), and everything public."""
+        return self._view(seat)
+
+    def public_view(self) -> DealView:
+        """What anyone at or around the table may know: no hand, no discard."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> DealView:
+        # The declarations are what was said before the first lead; the discard is the
+        # dealer's secret, shown only in the dealer's own view.
+        declarations = tuple(
+            (s, "discard") if s == self.dealer and a == self.discarded and seat != self.dealer else (s, a)
+            for s, a in self.declarations
+        )
+        last = self.tricks[-1] if self.tricks else None
+        return DealView(
+            seat=seat,
+            hand=tuple(sort_hand(self.hands[seat], self.trump)) if seat is not None else None,
+            discard=self.discarded if seat == self.dealer else None,
+            dealer=self.dealer,
+            phase=self.phase,
+            to_act=self.to_act,
+            legal=tuple(self.legal_actions()) if seat is not None and seat == self.to_act else (),
+            turn_up=self.turn_up,
+            turn_up_suit=self.turn_up_suit,
+            turned_down=self._round == 2,
+            trump=self.trump,
+            maker=self.maker,
+            alone=self.alone,
+            defender=self.defender,
+            sitting_out=self.sitting_out,
+            declarations=declarations,
+            trick=tuple(self.trick),
+            last_trick=tuple(last[1]) if last else (),
+            last_winner=last[0] if last else None,
+            tricks_won=tuple(self.won),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            result=self.result,
+        )
+
+    @property
+    def history(self) -> list[tuple[int, str]]:
+        """Every action of the deal in order, as (seat, action): declarations, then cards."""
+        plays = [play for _, trick in self.tricks for play in trick]
+        return self.declarations + plays + self.trick
+
+
+def _parse_call(action: str) -> tuple[Suit, bool]:
+    """`call:H` or `call:H:alone` to (suit, alone); a plain suit name is taken too."""
+    text = action[len(CALL):] if action.startswith(CALL) else action
+    alone = text.endswith(":alone")
+    if alone:
+        text = text[: -len(":alone")]
+    try:
+        return parse_suit(text), alone
+    except CardError:
+        raise IllegalAction(_bid_refusal(action, "name a suit, or pass")) from None
+
+
+def _card_or_refuse(action: str) -> Card:
+    try:
+        return parse_card(action)
+    except CardError as exc:
+        raise IllegalAction(str(exc)) from None
+
+
+def _bid_refusal(action: str, what: str) -> str:
+    return f"{action!r} is not a declaration open to you now: {what}"
+
+
+_SYSTEM_RANDOM = random.SystemRandom()
+_PACKS: dict[tuple[str, bool], list[Card]] = {}
+
+
+def _pack(lowest: str, joker: bool) -> list[Card]:
+    """A new list of a fresh pack, copied from one built once."""
+    key = (lowest, joker)
+    pack = _PACKS.get(key)
+    if pack is None:
+        pack = _PACKS[key] = make_pack(lowest, joker=joker)
+    return pack[:]

@@ -1,0 +1,2244 @@
+"""A small fake Discord, on 127.0.0.1, that the real discord.py 2.7 client logs in to.
+
+What it fakes: the REST API (an aiohttp web server under ``/api/v10``) and the gateway (a
+websocket at ``/gateway``), with a model of one application, its guilds, text channels,
+threads, members and the messages the bot sends. The test side plays the users: it invokes
+slash commands, autocompletes, clicks buttons and selects and submits modals, each of which the
+fake turns into the ``INTERACTION_CREATE`` payload Discord would send; the bot answers over REST
+as it would in production, and the fake records every message it creates or edits, with who may
+see it (ephemeral messages are seen only by the user of their interaction).
+
+Why: the build machines reach no network but package registries, and the project's end-to-end
+tests must run the real ``commands.Bot`` (login, command sync, gateway, view store, interaction
+responses), not a mock of it. dpytest has no interaction support, so this fake is written
+against what discord.py 2.7 actually sends and parses (see ``../shared/TESTING.md``).
+
+discord.py reads two process-wide URLs, ``discord.http.Route.BASE`` for REST (interaction
+callbacks and follow-ups included) and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` for
+the websocket; :meth:`FakeDiscord.patched` sets and restores both, and :meth:`FakeDiscord.env`
+gives the same URLs as ``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL`` settings. So there is one
+fake per process at a time.
+
+Typical use (see ``tests/support/fixtures.py`` for the fixture)::
+
+    async with FakeDiscord.serve() as fake:          # server up, URLs patched
+        fake.seed()                                    # a guild, #euchre, alice..dave, mod
+        async with fake.running(MyBot()) as bot:       # bot logged in, READY, guild available
+            handle = await fake.slash(fake.member("alice"), fake.channel, "table create",
+                                      preset="somerset")
+            message = await handle.message()
+            await fake.click(fake.member("bob"), message, "table:join")
+
+Deliberate simplifications are listed in :class:`FakeDiscord`'s docstring.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import json
+import logging
+import mimetypes
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import web
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+API_VERSION = 10
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+# Message flags the fake interprets.
+FLAG_SUPPRESS_EMBEDS = 1 << 2
+FLAG_EPHEMERAL = 1 << 6
+FLAG_LOADING = 1 << 7
+FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+FLAG_COMPONENTS_V2 = 1 << 15
+# Flags a bot may set when sending; Discord ignores the rest.
+_SENDABLE_FLAGS = (
+    FLAG_SUPPRESS_EMBEDS | FLAG_EPHEMERAL | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2
+)
+
+# Interaction types (what Discord sends) and callback types (what the bot answers).
+INTERACTION_COMMAND = 2
+INTERACTION_COMPONENT = 3
+INTERACTION_AUTOCOMPLETE = 4
+INTERACTION_MODAL_SUBMIT = 5
+
+CALLBACK_MESSAGE = 4
+CALLBACK_DEFERRED_MESSAGE = 5
+CALLBACK_DEFERRED_UPDATE = 6
+CALLBACK_UPDATE_MESSAGE = 7
+CALLBACK_AUTOCOMPLETE = 8
+CALLBACK_MODAL = 9
+
+# Which callback types Discord accepts for each interaction type.
+_ALLOWED_CALLBACKS = {
+    INTERACTION_COMMAND: {CALLBACK_MESSAGE, CALLBACK_DEFERRED_MESSAGE, CALLBACK_MODAL},
+    INTERACTION_COMPONENT: {
+        CALLBACK_MESSAGE,
+        CALLBACK_DEFERRED_MESSAGE,
+        CALLBACK_DEFERRED_UPDATE,
+        CALLBACK_UPDATE_MESSAGE,
+        CALLBACK_MODAL,
+    },
+    INTERACTION_AUTOCOMPLETE: {CALLBACK_AUTOCOMPLETE},
+    INTERACTION_MODAL_SUBMIT: {
+        CALLBACK_MESSAGE,
+        CALLBACK_DEFERRED_MESSAGE,
+        CALLBACK_DEFERRED_UPDATE,
+        CALLBACK_UPDATE_MESSAGE,
+    },
+}
+
+# Gateway opcodes.
+OP_DISPATCH = 0
+OP_HEARTBEAT = 1
+OP_IDENTIFY = 2
+OP_RESUME = 6
+OP_RECONNECT = 7
+OP_REQUEST_MEMBERS = 8
+OP_INVALID_SESSION = 9
+OP_HELLO = 10
+OP_HEARTBEAT_ACK = 11
+
+INTENT_GUILD_MESSAGES = 1 << 9
+
+# Channel types.
+CHANNEL_TEXT = 0
+CHANNEL_PUBLIC_THREAD = 11
+CHANNEL_PRIVATE_THREAD = 12
+
+# Component types that a user can click or choose from.
+_BUTTON = 2
+_SELECT_TYPES = {3, 5, 6, 7, 8}
+
+#: What @everyone may do in a seeded guild: read, write, use commands; no moderation.
+EVERYONE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    embed_links=True,
+    attach_files=True,
+    add_reactions=True,
+    read_message_history=True,
+    use_application_commands=True,
+    use_external_emojis=True,
+).value
+
+#: The bot's own permissions by default: @everyone plus what a table bot needs to tidy up.
+BOT_PERMISSIONS = (
+    EVERYONE_PERMISSIONS
+    | discord.Permissions(
+        manage_messages=True,
+        manage_threads=True,
+        create_private_threads=True,
+    ).value
+)
+
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+ALL_PERMISSIONS = discord.Permissions.all().value
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def iter_components(components: Iterable[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
+    """Yields every component in a message or modal, depth first.
+
+    Walks action rows, v2 containers and sections (``components``, ``accessory``) and modal
+    labels (``component``), so a button is found wherever a layout puts it.
+    """
+    for component in components:
+        yield component
+        children = component.get("components")
+        if isinstance(children, list):
+            yield from iter_components(children)
+        for key in ("accessory", "component"):
+            child = component.get(key)
+            if isinstance(child, Mapping):
+                yield from iter_components([child])
+
+
+class FakeHTTPError(Exception):
+    """Raised inside a route handler; answered as a Discord-style JSON error."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+# --------------------------------------------------------------------------------------------
+# The world: users, guilds, channels, messages
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class FakeMember:
+    """A user in a guild, as the test side sees it.
+
+    ``permissions`` is the guild-wide bitfield this member has on top of @everyone (use
+    ``discord.Permissions(manage_channels=True).value``); it may be changed between
+    interactions, since every interaction payload is built afresh.
+    """
+
+    id: int
+    name: str
+    permissions: int = 0
+    bot: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def user_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class FakeChannel:
+    """A guild text channel or thread (``type`` 0, 11 or 12)."""
+
+    id: int
+    guild_id: int
+    name: str
+    type: int = CHANNEL_TEXT
+    parent_id: int | None = None
+    owner_id: int | None = None
+    position: int = 0
+    member_ids: set[int] = field(default_factory=set)
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (CHANNEL_PUBLIC_THREAD, CHANNEL_PRIVATE_THREAD)
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "guild_id": str(self.guild_id),
+            "name": self.name,
+            "type": self.type,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "rate_limit_per_user": 0,
+            "last_message_id": None,
+            "flags": 0,
+        }
+        if self.is_thread:
+            data.update(
+                parent_id=str(self.parent_id),
+                owner_id=str(self.owner_id),
+                message_count=0,
+                member_count=len(self.member_ids),
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _now_iso(),
+                    "locked": False,
+                    "invitable": True,
+                },
+            )
+        else:
+            data.update(parent_id=None, topic=None)
+        return data
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """A guild: its channels (and threads) and members, keyed by id."""
+
+    id: int
+    name: str
+    owner_id: int
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    members: dict[int, FakeMember] = field(default_factory=dict)
+    everyone_permissions: int = EVERYONE_PERMISSIONS
+    # One role per member with extra permissions, so the client's permission maths agree
+    # with the ``permissions`` string sent in interactions. member id -> role id.
+    member_roles: dict[int, int] = field(default_factory=dict)
+
+    def permissions_of(self, member: FakeMember) -> int:
+        """The guild-wide permissions Discord would compute for ``member``."""
+        value = self.everyone_permissions | member.permissions
+        if member.id == self.owner_id or value & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return value
+
+
+@dataclass(eq=False)
+class FakeAttachment:
+    """A file attached to a message (or uploaded as a command option); ``data`` is its bytes."""
+
+    id: int
+    filename: str
+    data: bytes
+    url: str
+    content_type: str | None = None
+    description: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": self.url,
+            "proxy_url": self.url,
+        }
+        if self.content_type:
+            data["content_type"] = self.content_type
+        if self.description:
+            data["description"] = self.description
+        return data
+
+    def text(self, encoding: str = "utf-8") -> str:
+        return self.data.decode(encoding)
+
+
+@dataclass(frozen=True)
+class FakeUpload:
+    """A file a user attaches to an ``attachment`` command option."""
+
+    filename: str
+    data: bytes
+    content_type: str | None = None
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message the bot sent, as Discord holds it now (edits update it in place).
+
+    ``visible_to`` is ``None`` for a public message and the user id for an ephemeral one.
+    ``history`` holds the payload before each edit, oldest first.
+    """
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: dict[str, Any]
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    tts: bool = False
+    visible_to: int | None = None
+    application_id: int | None = None
+    interaction_metadata: dict[str, Any] | None = None
+    created_at: str = field(default_factory=_now_iso)
+    edited_at: str | None = None
+    deleted: bool = False
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & FLAG_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while this is the "thinking…" placeholder of a deferred response."""
+        return bool(self.flags & FLAG_LOADING)
+
+    @property
+    def text(self) -> str:
+        """Content plus every embed's title, description, fields and footer, for assertions."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title", ""), embed.get("description", "")]
+            for fld in embed.get("fields", []):
+                parts += [fld.get("name", ""), fld.get("value", "")]
+            parts.append((embed.get("footer") or {}).get("text", ""))
+        for component in iter_components(self.components):
+            if component.get("type") == 10:  # v2 text display
+                parts.append(component.get("content", ""))
+        return "\n".join(p for p in parts if p)
+
+    def all_components(self) -> list[Mapping[str, Any]]:
+        return list(iter_components(self.components))
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for c in iter_components(self.components) if "custom_id" in c]
+
+    @property
+    def buttons(self) -> list[Mapping[str, Any]]:
+        return [c for c in iter_components(self.components) if c.get("type") == _BUTTON]
+
+    def component(
+        self, custom_id: str | None = None, *, label: str | None = None
+    ) -> Mapping[str, Any]:
+        """The component with this ``custom_id`` (or button ``label``); LookupError if none."""
+        for component in iter_components(self.components):
+            if custom_id is not None and component.get("custom_id") == custom_id:
+                return component
+            if custom_id is None and label is not None and component.get("label") == label:
+                return component
+        wanted = custom_id if custom_id is not None else f"label={label!r}"
+        raise LookupError(
+            f"message {self.id} has no component {wanted}; it has {self.custom_ids} "
+            f"(labels {[b.get('label') for b in self.buttons]})"
+        )
+
+    def embed_objects(self) -> list[discord.Embed]:
+        return [discord.Embed.from_dict(e) for e in self.embeds]
+
+    def payload(self) -> dict[str, Any]:
+        """The message object Discord's API would return."""
+        data: dict[str, Any] = {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": dict(self.author),
+            "content": self.content,
+            "timestamp": self.created_at,
+            "edited_timestamp": self.edited_at,
+            "tts": self.tts,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.payload() for a in self.attachments],
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "pinned": False,
+            "type": self.type,
+            "flags": self.flags,
+        }
+        if self.guild_id is not None:
+            data["guild_id"] = str(self.guild_id)
+        if self.application_id is not None:
+            data["application_id"] = str(self.application_id)
+            data["webhook_id"] = str(self.application_id)
+        if self.interaction_metadata is not None:
+            data["interaction_metadata"] = copy.deepcopy(self.interaction_metadata)
+        return data
+
+    def __repr__(self) -> str:
+        scope = f"ephemeral for {self.visible_to}" if self.ephemeral else "public"
+        return (
+            f"<FakeMessage id={self.id} channel={self.channel_id} {scope} "
+            f"content={self.content[:60]!r} custom_ids={self.custom_ids}>"
+        )
+
+
+@dataclass(frozen=True)
+class MessageEvent:
+    """One entry of :attr:`FakeDiscord.log`: the bot created, edited or deleted a message."""
+
+    action: str  # "create" | "edit" | "delete"
+    message_id: int
+    channel_id: int
+    visible_to: int | None
+    snapshot: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class InteractionResponse:
+    """The initial response (callback) the bot gave to an interaction."""
+
+    type: int
+    data: dict[str, Any]
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.data.get("flags", 0) & FLAG_EPHEMERAL)
+
+
+@dataclass(eq=False)
+class FakeInteraction:
+    """One interaction the test side sent, and everything the bot answered to it."""
+
+    id: int
+    token: str
+    type: int
+    member: FakeMember
+    channel: FakeChannel
+    data: dict[str, Any]
+    payload: dict[str, Any]
+    message_id: int | None = None  # the message a component or modal was used on
+    response: InteractionResponse | None = None
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+
+
+# --------------------------------------------------------------------------------------------
+# Gateway sessions
+# --------------------------------------------------------------------------------------------
+
+
+class _GatewayConnection:
+    """One websocket from a client; sends are serialised so frames never interleave."""
+
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.session: _Session | None = None
+        self._lock = asyncio.Lock()
+
+    async def send(self, payload: Mapping[str, Any]) -> bool:
+        async with self._lock:
+            if self.ws.closed:
+                return False
+            try:
+                # Text frames: discord.py only decompresses binary ones.
+                await self.ws.send_str(json.dumps(payload))
+            except (ConnectionError, RuntimeError) as exc:
+                log.debug("gateway send failed: %s", exc)
+                return False
+            return True
+
+
+@dataclass(eq=False)
+class _Session:
+    id: str
+    intents: int
+    seq: int = 0
+    connection: _GatewayConnection | None = None
+    # Dispatches kept for RESUME; a handful of tests' worth, never trimmed mid-test.
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    resumes: int = 0
+
+
+# --------------------------------------------------------------------------------------------
+# Handles the test awaits
+# --------------------------------------------------------------------------------------------
+
+
+class InteractionHandle:
+    """What :meth:`FakeDiscord.slash`, ``click``, ``autocomplete`` and ``submit_modal`` return.
+
+    Every wait is bounded (``timeout`` seconds, 5 by default) and raises ``TimeoutError`` with a
+    description of what the fake has seen, so a bot that never answers fails fast and legibly.
+    """
+
+    def __init__(self, fake: FakeDiscord, interaction: FakeInteraction) -> None:
+        self.fake = fake
+        self.interaction = interaction
+
+    @property
+    def id(self) -> int:
+        return self.interaction.id
+
+    async def response(self, timeout: float = 5.0) -> InteractionResponse:
+        """The initial callback (type 4, 5, 6, 7, 8 or 9) once the bot has sent it."""
+        return await self.fake.wait_for(
+            lambda: self.interaction.response,
+            timeout=timeout,
+            what=f"a response to interaction {self.id}",
+        )
+
+    async def message(self, timeout: float = 5.0) -> FakeMessage:
+        """The response's message, once it exists and is no longer a loading placeholder.
+
+        For type 4 and 5 that is the message the response created (after a defer, the first
+        follow-up or ``edit_original_response`` fills it); for 6 and 7 on a component it is
+        the message the component is on. The object is live: later edits show in it.
+        """
+
+        def ready() -> FakeMessage | None:
+            mid = self.interaction.original_message_id
+            if mid is None:
+                return None
+            msg = self.fake.messages_by_id[mid]
+            return None if msg.loading else msg
+
+        await self.response(timeout)
+        return await self.fake.wait_for(
+            ready, timeout=timeout, what=f"the message of interaction {self.id}"
+        )
+
+    async def followup(self, index: int = 0, timeout: float = 5.0) -> FakeMessage:
+        """The ``index``-th follow-up message (the first after a defer is the original)."""
+
+        def ready() -> FakeMessage | None:
+            ids = self.interaction.followup_ids
+            return self.fake.messages_by_id[ids[index]] if len(ids) > index else None
+
+        return await self.fake.wait_for(
+            ready, timeout=timeout, what=f"follow-up #{index} of interaction {self.id}"
+        )
+
+    async def choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """The autocomplete choices (``{"name", "value"}`` dicts) the bot answered."""
+        response = await self.response(timeout)
+        if response.type != CALLBACK_AUTOCOMPLETE:
+            raise AssertionError(f"expected an autocomplete answer, got callback {response.type}")
+        return list(self.interaction.choices or [])
+
+    async def modal(self, timeout: float = 5.0) -> dict[str, Any]:
+        """The modal (``custom_id``, ``title``, ``components``) the bot opened."""
+        response = await self.response(timeout)
+        if response.type != CALLBACK_MODAL:
+            raise AssertionError(f"expected a modal, got callback {response.type}")
+        assert self.interaction.modal is not None
+        return self.interaction.modal
+
+    async def submit_modal(
+        self, values: Mapping[str, Any], timeout: float = 5.0
+    ) -> InteractionHandle:
+        """Submits the modal this interaction opened, as the same member, with ``values``."""
+        modal = await self.modal(timeout)
+        return await self.fake.submit_modal(
+            self.interaction.member,
+            self.interaction.channel,
+            modal,
+            values,
+            message=self.interaction.message_id,
+        )
+
+    def __repr__(self) -> str:
+        i = self.interaction
+        return f"<InteractionHandle id={i.id} type={i.type} response={i.response}>"
+
+
+# --------------------------------------------------------------------------------------------
+# The fake itself
+# --------------------------------------------------------------------------------------------
+
+
+class FakeDiscord:
+    """A fake Discord: REST and gateway on one 127.0.0.1 port, with a persistent world.
+
+    State (guilds, synced commands, messages, interactions) lives on this object and survives
+    any number of bot instances, so restart tests stop one bot and start another against it.
+
+    Known simplifications:
+
+    - One application and one bot user; one active gateway session (the latest IDENTIFY).
+    - No rate limits, no sharding, no voice, no presences, no DMs, no reactions.
+    - Permission overwrites are not modelled: a member's permissions are @everyone plus
+      :attr:`FakeMember.permissions` (all of them for the owner or an administrator).
+    - Commands whose ``default_member_permissions`` the member lacks are refused by
+      :meth:`slash` (as Discord's client hides them) unless ``enforce_default_permissions``
+      is set to False; ``min``/``max``/``choices`` are not enforced, so tests can send what a
+      modified client could.
+    - Message limits checked: content 2000, 10 embeds and the embed limits, 5 action rows of 5
+      buttons, ``custom_id`` 100 and unique, labels 80, empty messages. Others are not.
+    - After a deferred response the first follow-up fills the placeholder and keeps the
+      defer's ephemerality, as Discord does.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-token.for-tests.only",
+        bot_name: str = "EuchreBot",
+        bot_permissions: int = BOT_PERMISSIONS,
+        heartbeat_interval_ms: int = 45_000,
+    ) -> None:
+        self.token = token
+        self.bot_permissions = bot_permissions
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.enforce_default_permissions = True
+
+        self._last_snowflake = 0
+        self.application_id = self.snowflake()
+        self.bot_user = FakeMember(self.application_id, bot_name, bot=True)
+        self.owner_user = FakeMember(self.snowflake(), "app-owner")
+
+        self.guilds: dict[int, FakeGuild] = {}
+        self.messages_by_id: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        #: Synced application commands: ``None`` for global, else the guild id.
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self._command_ids: dict[tuple[int | None, str, int], int] = {}
+        self.attachments: dict[int, FakeAttachment] = {}
+
+        #: Every message the bot created, edited or deleted, in order.
+        self.log: list[MessageEvent] = []
+        #: Every REST request as ``(method, path)`` (path without the ``/api/v10`` prefix).
+        self.requests: list[tuple[str, str]] = []
+        #: Requests the fake has no route for; the fixture fails a test that leaves any here.
+        self.unknown_routes: list[tuple[str, str]] = []
+        #: Requests the fake refused (4xx), as ``"METHOD path: status code message"``.
+        self.errors: list[str] = []
+        #: Gateway sessions, one per IDENTIFY, oldest first.
+        self.sessions: list[_Session] = []
+
+        self._connections: set[_GatewayConnection] = set()
+        self._changed = asyncio.Event()
+        self._runner: web.AppRunner | None = None
+        self.port: int | None = None
+
+    # ---- lifecycle and URLs -----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Starts the server on a free 127.0.0.1 port."""
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        self._add_routes(app)
+        # A short shutdown timeout: stop() closes the websockets first, so nothing should wait.
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        log.info("fake Discord listening on %s", self.base_url)
+
+    async def stop(self) -> None:
+        """Closes every gateway connection and stops the server. State is kept."""
+        await self.disconnect_gateway(code=1001)
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def base_url(self) -> str:
+        if self.port is None:
+            raise RuntimeError("the fake Discord is not started")
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """The REST base, the value for ``Route.BASE`` / ``DISCORD_API_BASE``."""
+        return f"{self.base_url}/api/v{API_VERSION}"
+
+    @property
+    def gateway_url(self) -> str:
+        """The gateway URL, the value for ``DEFAULT_GATEWAY`` / ``DISCORD_GATEWAY_URL``."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def env(self) -> dict[str, str]:
+        """Settings that point a bot built from the environment at this fake."""
+        return {
+            "DISCORD_TOKEN": self.token,
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+        }
+
+    @contextlib.contextmanager
+    def patched(self) -> Iterator[FakeDiscord]:
+        """Points discord.py's process-wide REST and gateway URLs here; restores them after."""
+        with patch_discord_urls(self.api_base, self.gateway_url):
+            yield self
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def serve(cls, **kwargs: Any) -> AsyncIterator[FakeDiscord]:
+        """Starts a fake, patches discord.py's URLs, and undoes both on exit."""
+        fake = cls(**kwargs)
+        await fake.start()
+        try:
+            with fake.patched():
+                yield fake
+        finally:
+            await fake.stop()
+
+    @contextlib.asynccontextmanager
+    async def running(
+        self,
+        bot: discord.Client,
+        *,
+        token: str | None = None,
+        timeout: float = 5.0,
+    ) -> AsyncIterator[discord.Client]:
+        """Starts ``bot`` against this fake, waits until it is ready, and closes it on exit.
+
+        If the bot fails to start (for instance ``discord.LoginFailure``), that exception is
+        raised here, after the bot has been closed so no aiohttp session leaks.
+        """
+        task = asyncio.create_task(bot.start(token or self.token), name="bot-under-test")
+        try:
+            await self._wait_ready(bot, task, timeout)
+            yield bot
+        finally:
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                try:
+                    await asyncio.wait_for(task, timeout)
+                except TimeoutError:
+                    log.warning("bot task did not finish after close()")
+
+    @staticmethod
+    async def _wait_ready(bot: discord.Client, task: asyncio.Task[None], timeout: float) -> None:
+        # wait_until_ready() cannot be called before start() has set the client up, so poll;
+        # and watch the task, so a failed login surfaces at once instead of as a timeout.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not bot.is_ready():
+            if task.done():
+                task.result()  # raises the bot's own exception, e.g. LoginFailure
+                raise RuntimeError("the bot stopped before it was ready")
+            if loop.time() > deadline:
+                raise TimeoutError(f"the bot was not ready after {timeout}s")
+            await asyncio.sleep(0.01)
+
+    # ---- ids and change notification -------------------------------------------------------
+
+    def snowflake(self) -> int:
+        """A new, increasing snowflake whose timestamp is now."""
+        value = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last_snowflake = max(value, self._last_snowflake + 1)
+        return self._last_snowflake
+
+    def _notify(self) -> None:
+        # Wake every wait_for(); each waiter re-checks its own predicate.
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(
+        self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str | None = None
+    ) -> T:
+        """Waits until ``predicate()`` returns something truthy, and returns it.
+
+        The predicate is re-checked whenever the fake's state changes (a message, a response,
+        a gateway event), so no polling interval is involved. Raises ``TimeoutError`` with a
+        summary of the fake's recent state.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            result = predicate()
+            if result:
+                return result
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise TimeoutError(
+                    f"timed out after {timeout}s waiting for {what or predicate!r}\n"
+                    + self.describe()
+                )
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    def describe(self, last: int = 8) -> str:
+        """A short summary of recent traffic, for failure messages."""
+        lines = [f"last requests: {self.requests[-last:]}"]
+        if self.errors:
+            lines.append(f"refused requests: {self.errors[-last:]}")
+        if self.unknown_routes:
+            lines.append(f"unknown routes: {self.unknown_routes}")
+        lines.append(f"last messages: {[self.messages_by_id[e.message_id] for e in self.log[-last:]]}")
+        session = self.active_session
+        lines.append(f"gateway: {'connected' if self.connected else 'not connected'}"
+                     f" (session {session.id if session else None})")
+        return "\n".join(lines)
+
+    # ---- building the world -----------------------------------------------------------------
+
+    def add_guild(self, name: str = "Test Guild", *, owner: FakeMember | None = None) -> FakeGuild:
+        """Adds a guild with the bot in it. Seen by bots that IDENTIFY afterwards."""
+        guild = FakeGuild(self.snowflake(), name, owner_id=(owner or self.owner_user).id)
+        guild.members[self.bot_user.id] = self.bot_user
+        self.guilds[guild.id] = guild
+        return guild
+
+    def add_channel(self, guild: FakeGuild, name: str) -> FakeChannel:
+        """Adds a text channel; a connected bot gets CHANNEL_CREATE."""
+        channel = FakeChannel(self.snowflake(), guild.id, name, position=len(guild.channels))
+        guild.channels[channel.id] = channel
+        self._dispatch_soon("CHANNEL_CREATE", channel.payload())
+        return channel
+
+    def add_thread(
+        self,
+        parent: FakeChannel,
+        name: str,
+        *,
+        private: bool = False,
+        owner: FakeMember | None = None,
+    ) -> FakeChannel:
+        """Adds a thread under ``parent``; a connected bot gets THREAD_CREATE."""
+        guild = self.guilds[parent.guild_id]
+        thread = FakeChannel(
+            self.snowflake(),
+            guild.id,
+            name,
+            type=CHANNEL_PRIVATE_THREAD if private else CHANNEL_PUBLIC_THREAD,
+            parent_id=parent.id,
+            owner_id=(owner or self.bot_user).id,
+        )
+        guild.channels[thread.id] = thread
+        self._dispatch_soon("THREAD_CREATE", {**thread.payload(), "newly_created": True})
+        return thread
+
+    def add_member(
+        self,
+        guild: FakeGuild,
+        name: str,
+        *,
+        permissions: int = 0,
+        id: int | None = None,
+    ) -> FakeMember:
+        """Adds a member with extra ``permissions`` (a bitfield) over @everyone."""
+        member = FakeMember(id or self.snowflake(), name, permissions)
+        guild.members[member.id] = member
+        if permissions:
+            guild.member_roles[member.id] = self.snowflake()
+        self._dispatch_soon(
+            "GUILD_MEMBER_ADD", {**self._member_payload(guild, member), "guild_id": str(guild.id)}
+        )
+        return member
+
+    def seed(self) -> FakeDiscord:
+        """A ready-made world: guild "Euchre Club", channel #euchre, players alice, bob,
+        carol and dave, and "mod" who may Manage Channels. Returns self."""
+        guild = self.add_guild("Euchre Club")
+        self.add_channel(guild, "euchre")
+        for name in ("alice", "bob", "carol", "dave"):
+            self.add_member(guild, name)
+        self.add_member(guild, "mod", permissions=discord.Permissions(manage_channels=True).value)
+        return self
+
+    @property
+    def guild(self) -> FakeGuild:
+        """The first guild added."""
+        return next(iter(self.guilds.values()))
+
+    @property
+    def channel(self) -> FakeChannel:
+        """The first text channel of the first guild."""
+        return next(c for c in self.guild.channels.values() if not c.is_thread)
+
+    def member(self, name: str, guild: FakeGuild | None = None) -> FakeMember:
+        """The member called ``name`` (in the first guild unless ``guild`` is given)."""
+        for member in (guild or self.guild).members.values():
+            if member.name == name:
+                return member
+        raise LookupError(f"no member called {name!r}")
+
+    def find_channel(self, channel_id: int) -> FakeChannel | None:
+        for guild in self.guilds.values():
+            if channel_id in guild.channels:
+                return guild.channels[channel_id]
+        return None
+
+    # ---- reading what the bot did -----------------------------------------------------------
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        """Every live (not deleted) message, oldest first."""
+        return [m for m in self.messages_by_id.values() if not m.deleted]
+
+    def public_messages(self, channel: FakeChannel | int | None = None) -> list[FakeMessage]:
+        """Live public messages, in ``channel`` if given, oldest first."""
+        cid = _id_of(channel)
+        return [m for m in self.messages if not m.ephemeral and cid in (None, m.channel_id)]
+
+    def ephemeral_for(
+        self, user: FakeMember | int, channel: FakeChannel | int | None = None
+    ) -> list[FakeMessage]:
+        """Live ephemeral messages only ``user`` can see, oldest first."""
+        uid, cid = _id_of(user), _id_of(channel)
+        return [
+            m
+            for m in self.messages
+            if m.ephemeral and m.visible_to == uid and cid in (None, m.channel_id)
+        ]
+
+    def visible_to(
+        self, user: FakeMember | int, channel: FakeChannel | int | None = None
+    ) -> list[FakeMessage]:
+        """What ``user`` sees: public messages plus their own ephemeral ones, oldest first."""
+        uid, cid = _id_of(user), _id_of(channel)
+        return [
+            m
+            for m in self.messages
+            if (not m.ephemeral or m.visible_to == uid) and cid in (None, m.channel_id)
+        ]
+
+    def synced_commands(self, guild: FakeGuild | int | None = None) -> list[dict[str, Any]]:
+        """The commands last synced globally (``None``) or to ``guild``."""
+        return self.commands.get(_id_of(guild), [])
+
+    # ---- gateway: sessions and dispatch ----------------------------------------------------
+
+    @property
+    def active_session(self) -> _Session | None:
+        return self.sessions[-1] if self.sessions else None
+
+    @property
+    def connected(self) -> bool:
+        """True when the latest session has a live websocket."""
+        session = self.active_session
+        return bool(session and session.connection and not session.connection.ws.closed)
+
+    async def dispatch(self, event: str, data: Mapping[str, Any]) -> None:
+        """Sends a gateway DISPATCH to the bot (kept for RESUME if the socket is down)."""
+        session = self.active_session
+        if session is None:
+            raise RuntimeError(f"cannot dispatch {event}: no bot has identified to the fake")
+        session.seq += 1
+        payload = {"op": OP_DISPATCH, "t": event, "s": session.seq, "d": data}
+        session.sent.append(payload)
+        if session.connection is not None:
+            await session.connection.send(payload)
+
+    def _dispatch_soon(self, event: str, data: Mapping[str, Any], *, intent: int = 0) -> None:
+        # World changes made from synchronous code (or REST handlers) reach a connected bot
+        # as events; with no bot connected they are simply part of the next GUILD_CREATE.
+        session = self.active_session
+        if session is None or not self.connected:
+            return
+        if intent and not session.intents & intent:
+            return
+        task = asyncio.get_running_loop().create_task(self.dispatch(event, data))
+        task.add_done_callback(_log_task_failure)
+
+    async def disconnect_gateway(self, code: int = 4000) -> None:
+        """Closes every gateway websocket with ``code``.
+
+        4000 (or 1000) makes discord.py reconnect and RESUME; 4004 makes it give up.
+        """
+        for connection in list(self._connections):
+            await connection.ws.close(code=code, message=b"closed by the fake")
+        self._notify()
+
+    async def request_reconnect(self) -> None:
+        """Sends op 7 RECONNECT: discord.py closes and RESUMEs on the resume URL."""
+        session = self.active_session
+        if session and session.connection:
+            await session.connection.send({"op": OP_RECONNECT, "d": None, "s": None, "t": None})
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0, timeout=2.0)
+        await ws.prepare(request)
+        connection = _GatewayConnection(ws)
+        self._connections.add(connection)
+        await connection.send(
+            {"op": OP_HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None}
+        )
+        try:
+            async for msg in ws:
+                if msg.type.name != "TEXT":
+                    log.warning("fake gateway ignores a %s frame", msg.type.name)
+                    continue
+                try:
+                    await self._on_gateway_message(connection, json.loads(msg.data))
+                except Exception:
+                    log.exception("fake gateway failed on %s", msg.data[:200])
+                    raise
+        finally:
+            self._connections.discard(connection)
+            session = connection.session
+            if session is not None and session.connection is connection:
+                session.connection = None
+            self._notify()
+        return ws
+
+    async def _on_gateway_message(self, connection: _GatewayConnection, msg: dict[str, Any]) -> None:
+        op, data = msg.get("op"), msg.get("d")
+        if op == OP_HEARTBEAT:
+            # Answered even before IDENTIFY: discord.py beats as soon as it sees HELLO.
+            await connection.send({"op": OP_HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+        elif op == OP_IDENTIFY:
+            await self._identify(connection, data)
+        elif op == OP_RESUME:
+            await self._resume(connection, data)
+        elif op == OP_REQUEST_MEMBERS:
+            await self._request_members(connection, data)
+        else:
+            log.debug("fake gateway ignores op %s", op)
+
+    async def _identify(self, connection: _GatewayConnection, data: dict[str, Any]) -> None:
+        if data.get("token") != self.token:
+            await connection.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        session = _Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)))
+        session.connection = connection
+        connection.session = session
+        self.sessions.append(session)
+        ready = {
+            "v": API_VERSION,
+            "user": {**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "session_id": session.id,
+            "resume_gateway_url": self.gateway_url,
+            "shard": data.get("shard", [0, 1]),
+            "application": {"id": str(self.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "guild_join_requests": [],
+            "geo_ordered_rtc_regions": [],
+            "user_settings": {},
+        }
+        await self.dispatch("READY", ready)
+        for guild in self.guilds.values():
+            await self.dispatch("GUILD_CREATE", self._guild_payload(guild))
+        self._notify()
+
+    async def _resume(self, connection: _GatewayConnection, data: dict[str, Any]) -> None:
+        session = next((s for s in self.sessions if s.id == data.get("session_id")), None)
+        if data.get("token") != self.token or session is None or session is not self.active_session:
+            # d=false: the session cannot be resumed; discord.py identifies afresh.
+            await connection.send({"op": OP_INVALID_SESSION, "d": False, "s": None, "t": None})
+            return
+        session.connection = connection
+        connection.session = session
+        session.resumes += 1
+        last_seen = int(data.get("seq") or 0)
+        for payload in session.sent:
+            if payload["s"] > last_seen:
+                await connection.send(payload)
+        await self.dispatch("RESUMED", {})
+        self._notify()
+
+    async def _request_members(self, connection: _GatewayConnection, data: dict[str, Any]) -> None:
+        guild = self.guilds.get(int(data["guild_id"]))
+        if guild is None:
+            return
+        members = list(guild.members.values())
+        if data.get("user_ids"):
+            wanted = {int(u) for u in data["user_ids"]}
+            members = [m for m in members if m.id in wanted]
+        elif data.get("query"):
+            members = [m for m in members if m.name.lower().startswith(data["query"].lower())]
+        if data.get("limit"):
+            members = members[: int(data["limit"])]
+        chunk: dict[str, Any] = {
+            "guild_id": str(guild.id),
+            "members": [self._member_payload(guild, m) for m in members],
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if data.get("nonce"):
+            chunk["nonce"] = data["nonce"]
+        await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+    # ---- payloads ----------------------------------------------------------------------------
+
+    def _member_payload(self, guild: FakeGuild, member: FakeMember) -> dict[str, Any]:
+        roles = [str(guild.member_roles[member.id])] if member.id in guild.member_roles else []
+        return {
+            "user": member.user_payload(),
+            "roles": roles,
+            "nick": None,
+            "joined_at": _now_iso(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+        }
+
+    def _roles_payload(self, guild: FakeGuild) -> list[dict[str, Any]]:
+        roles = [
+            {"id": str(guild.id), "name": "@everyone", "permissions": str(guild.everyone_permissions),
+             "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
+             "flags": 0}
+        ]
+        for position, (member_id, role_id) in enumerate(guild.member_roles.items(), start=1):
+            member = guild.members[member_id]
+            roles.append(
+                {"id": str(role_id), "name": f"perms:{member.name}",
+                 "permissions": str(member.permissions), "position": position, "color": 0,
+                 "hoist": False, "managed": member.bot, "mentionable": False, "flags": 0}
+            )
+        return roles
+
+    def _guild_payload(self, guild: FakeGuild) -> dict[str, Any]:
+        # The bot's permissions come from a role of its own, as for an invited bot.
+        if self.bot_user.id not in guild.member_roles:
+            guild.member_roles[self.bot_user.id] = self.snowflake()
+        self.bot_user.permissions = self.bot_permissions
+        channels = [c.payload() for c in guild.channels.values() if not c.is_thread]
+        threads = [c.payload() for c in guild.channels.values() if c.is_thread]
+        members = [self._member_payload(guild, m) for m in guild.members.values()]
+        return {
+            "id": str(guild.id),
+            "name": guild.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(guild.owner_id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": self._roles_payload(guild),
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "joined_at": _now_iso(),
+            "large": False,
+            "unavailable": False,
+            # Equal to len(members), so a client with the members intent sees the guild as
+            # chunked and does not ask for more.
+            "member_count": len(members),
+            "members": members,
+            "channels": channels,
+            "threads": threads,
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+        }
+
+    def _interaction_payload(
+        self,
+        itype: int,
+        member: FakeMember,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        *,
+        message: FakeMessage | None = None,
+    ) -> tuple[FakeInteraction, dict[str, Any]]:
+        guild = self.guilds[channel.guild_id]
+        if member.id not in guild.members:
+            raise LookupError(f"{member.name} is not a member of guild {guild.name}")
+        permissions = guild.permissions_of(member)
+        interaction_id = self.snowflake()
+        token = f"itok-{interaction_id}-{secrets.token_urlsafe(12)}"
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "token": token,
+            "version": 1,
+            "attachment_size_limit": 25 * 1024 * 1024,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
+            "channel_id": str(channel.id),
+            "channel": {**channel.payload(), "permissions": str(permissions)},
+            "member": {**self._member_payload(guild, member), "permissions": str(permissions)},
+            "data": data,
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "app_permissions": str(guild.permissions_of(self._bot_with_permissions())),
+            "entitlements": [],
+            "entitlement_sku_ids": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+        }
+        if message is not None:
+            payload["message"] = message.payload()
+        record = FakeInteraction(
+            id=interaction_id,
+            token=token,
+            type=itype,
+            member=member,
+            channel=channel,
+            data=data,
+            payload=payload,
+            message_id=message.id if message else None,
+        )
+        return record, payload
+
+    def _bot_with_permissions(self) -> FakeMember:
+        self.bot_user.permissions = self.bot_permissions
+        return self.bot_user
+
+    async def _send_interaction(
+        self, record: FakeInteraction, payload: dict[str, Any]
+    ) -> InteractionHandle:
+        if not self.connected and self.active_session is None:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        self.interactions[record.id] = record
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return InteractionHandle(self, record)
+
+    # ---- the test side: users acting ---------------------------------------------------------
+
+    async def slash(
+        self, member: FakeMember, channel: FakeChannel, command: str, /, **options: Any
+    ) -> InteractionHandle:
+        """``member`` runs ``/command`` in ``channel`` with ``options``.
+
+        ``command`` is the full path, e.g. ``"table create"`` or ``"league season start"``; it
+        is looked up in the commands the bot synced (guild first, then global), and options
+        are typed from those definitions. User options take a :class:`FakeMember`, channel
+        options a :class:`FakeChannel`, attachment options a :class:`FakeUpload`.
+        """
+        data = self._command_data(member, channel, command, options, focused=None)
+        record, payload = self._interaction_payload(INTERACTION_COMMAND, member, channel, data)
+        return await self._send_interaction(record, payload)
+
+    async def autocomplete(
+        self,
+        member: FakeMember,
+        channel: FakeChannel,
+        command: str,
+        /,
+        *,
+        focused: str,
+        value: str = "",
+        **options: Any,
+    ) -> list[dict[str, Any]]:
+        """``member`` types ``value`` into option ``focused`` of ``/command``; returns the
+        choices the bot offered (``{"name", "value"}`` dicts). Other options may be given."""
+        handle = await self.autocomplete_handle(
+            member, channel, command, focused=focused, value=value, **options
+        )
+        return await handle.choices()
+
+    async def autocomplete_handle(
+        self,
+        member: FakeMember,
+        channel: FakeChannel,
+        command: str,
+        /,
+        *,
+        focused: str,
+        value: str = "",
+        **options: Any,
+    ) -> InteractionHandle:
+        """Like :meth:`autocomplete` but returns the handle, for tests that want the wait."""
+        options = {**options, focused: value}
+        data = self._command_data(member, channel, command, options, focused=focused)
+        record, payload = self._interaction_payload(INTERACTION_AUTOCOMPLETE, member, channel, data)
+        return await self._send_interaction(record, payload)
+
+    async def click(
+        self,
+        member: FakeMember,
+        message: FakeMessage | int,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        values: Sequence[Any] | None = None,
+    ) -> InteractionHandle:
+        """``member`` clicks the button (or picks ``values`` in the select) with ``custom_id``
+        (or button ``label``) on ``message``.
+
+        Refused as Discord's client would refuse it: a deleted message, someone else's
+        ephemeral message, a missing, disabled or link button.
+        """
+        msg = self._live_message(message)
+        if msg.ephemeral and msg.visible_to != member.id:
+            raise PermissionError(f"{member.name} cannot see ephemeral message {msg.id}")
+        component = msg.component(custom_id, label=label)
+        if component.get("disabled"):
+            raise ValueError(f"component {component.get('custom_id')!r} is disabled")
+        ctype = component["type"]
+        if ctype == _BUTTON and "custom_id" not in component:
+            raise ValueError("link and premium buttons do not send interactions")
+        data: dict[str, Any] = {"custom_id": component["custom_id"], "component_type": ctype}
+        if ctype in _SELECT_TYPES:
+            data.update(self._select_values(component, values or []))
+        elif values:
+            raise ValueError("values are for selects, not buttons")
+        channel = self.find_channel(msg.channel_id)
+        assert channel is not None
+        record, payload = self._interaction_payload(
+            INTERACTION_COMPONENT, member, channel, data, message=msg
+        )
+        return await self._send_interaction(record, payload)
+
+    async def select(
+        self,
+        member: FakeMember,
+        message: FakeMessage | int,
+        custom_id: str,
+        values: Sequence[Any],
+    ) -> InteractionHandle:
+        """``member`` picks ``values`` in the select ``custom_id`` on ``message``."""
+        return await self.click(member, message, custom_id, values=values)
+
+    async def submit_modal(
+        self,
+        member: FakeMember,
+        channel: FakeChannel,
+        modal: Mapping[str, Any],
+        values: Mapping[str, Any],
+        *,
+        message: FakeMessage | int | None = None,
+    ) -> InteractionHandle:
+        """``member`` submits ``modal`` (as the bot sent it) with ``values`` by custom_id.
+
+        A text input takes a string, a select in a label a list of values. Inputs not given
+        keep the modal's pre-filled ``value``.
+        """
+        known = {c.get("custom_id") for c in iter_components(modal.get("components", []))}
+        unknown = set(values) - known
+        if unknown:
+            raise LookupError(f"modal {modal.get('custom_id')!r} has no inputs {sorted(unknown)}")
+        data = {
+            "custom_id": modal["custom_id"],
+            "components": _fill_modal(modal.get("components", []), values),
+        }
+        msg = self._live_message(message) if message is not None else None
+        record, payload = self._interaction_payload(
+            INTERACTION_MODAL_SUBMIT, member, channel, data, message=msg
+        )
+        return await self._send_interaction(record, payload)
+
+    def _live_message(self, message: FakeMessage | int) -> FakeMessage:
+        msg = self.messages_by_id.get(_id_of(message))  # type: ignore[arg-type]
+        if msg is None or msg.deleted:
+            raise LookupError(f"message {_id_of(message)} does not exist (or was deleted)")
+        return msg
+
+    def _select_values(self, component: Mapping[str, Any], values: Sequence[Any]) -> dict[str, Any]:
+        lo, hi = component.get("min_values", 1), component.get("max_values", 1)
+        if not lo <= len(values) <= hi:
+            raise ValueError(f"select {component['custom_id']!r} takes {lo}..{hi} values")
+        if component["type"] == 3:
+            allowed = {o["value"] for o in component.get("options", [])}
+            bad = [v for v in values if v not in allowed]
+            if bad:
+                raise ValueError(f"select {component['custom_id']!r} has no options {bad}")
+            return {"values": [str(v) for v in values]}
+        # Entity selects: members / channels resolve like command options.
+        resolved: dict[str, Any] = {}
+        ids = []
+        for value in values:
+            if isinstance(value, FakeMember):
+                guild = next(g for g in self.guilds.values() if value.id in g.members)
+                _resolve_member(self, resolved, guild, value)
+            elif isinstance(value, FakeChannel):
+                _resolve_channel(self, resolved, value)
+            ids.append(str(_id_of(value)))
+        return {"values": ids, "resolved": resolved} if resolved else {"values": ids}
+
+    def _command_data(
+        self,
+        member: FakeMember,
+        channel: FakeChannel,
+        command: str,
+        values: Mapping[str, Any],
+        *,
+        focused: str | None,
+    ) -> dict[str, Any]:
+        guild = self.guilds[channel.guild_id]
+        path = command.strip().lstrip("/").split()
+        scope, definition = self._find_command(guild.id, path[0])
+        required_perms = definition.get("default_member_permissions")
+        if (
+            self.enforce_default_permissions
+            and required_perms is not None
+            and int(required_perms) & ~guild.permissions_of(member)
+        ):
+            raise PermissionError(
+                f"{member.name} lacks the permissions /{path[0]} requires "
+                f"({required_perms}); Discord would not offer the command"
+            )
+        data: dict[str, Any] = {"id": definition["id"], "name": definition["name"], "type": 1}
+        if scope is not None:
+            data["guild_id"] = str(scope)
+        node, container = definition, data
+        for name in path[1:]:
+            option = next(
+                (o for o in node.get("options", []) if o["name"] == name and o["type"] in (1, 2)),
+                None,
+            )
+            if option is None:
+                subs = [o["name"] for o in node.get("options", []) if o["type"] in (1, 2)]
+                raise LookupError(f"/{command}: no subcommand {name!r} (there are {subs})")
+            child: dict[str, Any] = {"type": option["type"], "name": name}
+            container["options"] = [child]
+            node, container = option, child
+        definitions = {o["name"]: o for o in node.get("options", [])}
+        if any(o["type"] in (1, 2) for o in definitions.values()):
+            raise LookupError(f"/{command} is a group; name one of {sorted(definitions)}")
+        unknown = set(values) - set(definitions)
+        if unknown:
+            raise LookupError(
+                f"/{command} has no options {sorted(unknown)} (it has {sorted(definitions)})"
+            )
+        if focused is None:
+            missing = [n for n, o in definitions.items() if o.get("required") and n not in values]
+            if missing:
+                raise ValueError(f"/{command} needs options {missing}")
+        elif not definitions[focused].get("autocomplete"):
+            raise ValueError(f"option {focused!r} of /{command} has no autocomplete")
+        resolved: dict[str, Any] = {}
+        options = []
+        for name, definition_ in definitions.items():
+            if name not in values:
+                continue
+            if name == focused:
+                options.append(
+                    {"type": definition_["type"], "name": name, "value": str(values[name]),
+                     "focused": True}
+                )
+            else:
+                options.append(self._option(guild, definition_, values[name], resolved))
+        container["options"] = options
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _find_command(self, guild_id: int, name: str) -> tuple[int | None, dict[str, Any]]:
+        for scope in (guild_id, None):
+            for definition in self.commands.get(scope, []):
+                if definition["name"] == name and definition.get("type", 1) == 1:
+                    return scope, definition
+        known = sorted(
+            {d["name"] for scope in (guild_id, None) for d in self.commands.get(scope, [])}
+        )
+        raise LookupError(f"no slash command /{name} has been synced (synced: {known})")
+
+    def _option(
+        self, guild: FakeGuild, definition: Mapping[str, Any], value: Any, resolved: dict[str, Any]
+    ) -> dict[str, Any]:
+        otype, name = definition["type"], definition["name"]
+        out: dict[str, Any] = {"type": otype, "name": name}
+        if otype == 3:
+            out["value"] = str(value)
+        elif otype == 4:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TypeError(f"option {name!r} is an integer, got {value!r}")
+            out["value"] = value
+        elif otype == 10:
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                raise TypeError(f"option {name!r} is a number, got {value!r}")
+            out["value"] = value
+        elif otype == 5:
+            if not isinstance(value, bool):
+                raise TypeError(f"option {name!r} is a boolean, got {value!r}")
+            out["value"] = value
+        elif otype in (6, 9):
+            if not isinstance(value, FakeMember):
+                raise TypeError(f"option {name!r} takes a FakeMember, got {value!r}")
+            _resolve_member(self, resolved, guild, value)
+            out["value"] = str(value.id)
+        elif otype == 7:
+            if not isinstance(value, FakeChannel):
+                raise TypeError(f"option {name!r} takes a FakeChannel, got {value!r}")
+            _resolve_channel(self, resolved, value)
+            out["value"] = str(value.id)
+        elif otype == 8:
+            out["value"] = str(_id_of(value))
+        elif otype == 11:
+            if not isinstance(value, FakeUpload):
+                raise TypeError(f"option {name!r} takes a FakeUpload, got {value!r}")
+            attachment = self._store_attachment(0, value.filename, value.data, value.content_type)
+            resolved.setdefault("attachments", {})[str(attachment.id)] = attachment.payload()
+            out["value"] = str(attachment.id)
+        else:
+            raise TypeError(f"option {name!r} has a type ({otype}) the fake does not send")
+        return out
+
+    # ---- REST: plumbing ----------------------------------------------------------------------
+
+    def _add_routes(self, app: web.Application) -> None:
+        api = f"/api/v{API_VERSION}"
+        routes: list[tuple[str, str, Callable[[web.Request], Any]]] = [
+            ("GET", "/users/@me", self._get_me),
+            ("GET", "/users/{user_id}", self._get_user),
+            ("GET", "/oauth2/applications/@me", self._get_application),
+            ("GET", "/applications/@me", self._get_application),
+            ("GET", "/gateway", self._get_gateway),
+            ("GET", "/gateway/bot", self._get_gateway),
+            ("GET", "/applications/{app_id}/commands", self._get_commands),
+            ("PUT", "/applications/{app_id}/commands", self._put_commands),
+            ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands),
+            ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
+            ("GET", "/channels/{channel_id}", self._get_channel),
+            ("DELETE", "/channels/{channel_id}", self._delete_channel),
+            ("GET", "/channels/{channel_id}/messages", self._get_messages),
+            ("POST", "/channels/{channel_id}/messages", self._post_message),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._patch_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
+            ("POST", "/channels/{channel_id}/typing", self._no_content),
+            ("POST", "/channels/{channel_id}/threads", self._post_thread),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._post_thread),
+            ("PUT", "/channels/{channel_id}/thread-members/{user_id}", self._put_thread_member),
+            ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
+            ("POST", "/guilds/{guild_id}/channels", self._post_guild_channel),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
+            ("POST", "/webhooks/{app_id}/{token}", self._post_followup),
+            ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._get_webhook_message),
+            ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._patch_webhook_message),
+            ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self._delete_webhook_message),
+        ]
+        for method, path, handler in routes:
+            app.router.add_route(method, api + path, handler)
+        app.router.add_route("GET", "/gateway", self._gateway)
+        app.router.add_route("GET", "/attachments/{attachment_id}/{filename}", self._get_attachment)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+
+    @web.middleware
+    async def _middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
+        path = request.path.removeprefix(f"/api/v{API_VERSION}")
+        api = request.path.startswith("/api/")
+        if api:
+            self.requests.append((request.method, path))
+        try:
+            # Interaction callbacks and webhooks authenticate by the token in the URL.
+            if api and not path.startswith(("/interactions/", "/webhooks/")):
+                if request.headers.get("Authorization") != f"Bot {self.token}":
+                    raise FakeHTTPError(401, 0, "401: Unauthorized")
+            response = await handler(request)
+        except FakeHTTPError as exc:
+            if exc.status != 401:
+                self.errors.append(f"{request.method} {path}: {exc.status} {exc.code} {exc.message}")
+            log.info("fake Discord refused %s %s: %s", request.method, path, exc)
+            response = _json({"message": exc.message, "code": exc.code}, status=exc.status)
+        except Exception as exc:
+            # Never 5xx: discord.py retries those with sleeps, which would only slow a test.
+            log.exception("fake Discord crashed on %s %s", request.method, path)
+            self.errors.append(f"{request.method} {path}: fake crashed: {exc!r}")
+            response = _json({"message": f"fake crashed: {exc!r}", "code": 0}, status=400)
+        self._notify()
+        return response
+
+    async def _unknown(self, request: web.Request) -> web.StreamResponse:
+        path = request.path.removeprefix(f"/api/v{API_VERSION}")
+        self.unknown_routes.append((request.method, path))
+        log.warning("fake Discord has no route for %s %s", request.method, request.path)
+        return _json({"message": f"404: Not Found (no fake route for {request.method} {path})", "code": 0}, status=404)
+
+    async def _no_content(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(status=204)
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, dict[int, FakeUpload]]:
+        """The JSON body, or a multipart ``payload_json`` with its ``files[n]`` parts."""
+        if request.content_type.startswith("multipart/"):
+            form = await request.post()
+            payload = json.loads(str(form.get("payload_json") or "{}"))
+            files: dict[int, FakeUpload] = {}
+            for key, value in form.items():
+                if key.startswith("files[") and isinstance(value, web.FileField):
+                    files[int(key[6:-1])] = FakeUpload(
+                        value.filename, value.file.read(), value.content_type
+                    )
+            return payload, files
+        text = await request.text()
+        return (json.loads(text) if text else None), {}
+
+    # ---- REST: identity and commands ----------------------------------------------------------
+
+    async def _get_me(self, request: web.Request) -> web.StreamResponse:
+        return _json({**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False, "flags": 0})
+
+    async def _get_user(self, request: web.Request) -> web.StreamResponse:
+        uid = int(request.match_info["user_id"])
+        for guild in self.guilds.values():
+            if uid in guild.members:
+                return _json(guild.members[uid].user_payload())
+        raise FakeHTTPError(404, 10013, "Unknown User")
+
+    async def _get_application(self, request: web.Request) -> web.StreamResponse:
+        return _json(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_user.name,
+                "description": "",
+                "summary": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.owner_user.user_payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                # Must stay None: with an endpoint URL Discord sends no interactions over the
+                # gateway and discord.py warns.
+                "interactions_endpoint_url": None,
+                "bot": self.bot_user.user_payload(),
+            }
+        )
+
+    async def _get_gateway(self, request: web.Request) -> web.StreamResponse:
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
+                                        "max_concurrency": 1},
+            }
+        )
+
+    def _check_app(self, request: web.Request) -> None:
+        if request.match_info["app_id"] != str(self.application_id):
+            raise FakeHTTPError(404, 10002, "Unknown Application")
+
+    async def _get_commands(self, request: web.Request) -> web.StreamResponse:
+        self._check_app(request)
+        scope = _optional_int(request.match_info.get("guild_id"))
+        return _json(self.commands.get(scope, []))
+
+    async def _put_commands(self, request: web.Request) -> web.StreamResponse:
+        self._check_app(request)
+        scope = _optional_int(request.match_info.get("guild_id"))
+        if scope is not None and scope not in self.guilds:
+            raise FakeHTTPError(404, 10004, "Unknown Guild")
+        body, _ = await self._read_body(request)
+        stored = []
+        for definition in body:
+            ctype = definition.get("type", 1)
+            # Re-syncing a command keeps its id, as on Discord.
+            key = (scope, definition["name"], ctype)
+            command_id = self._command_ids.setdefault(key, self.snowflake())
+            command = {
+                "default_member_permissions": None,
+                "options": [],
+                **definition,
+                "id": str(command_id),
+                "application_id": str(self.application_id),
+                "type": ctype,
+                "version": str(self.snowflake()),
+            }
+            if scope is not None:
+                command["guild_id"] = str(scope)
+            stored.append(command)
+        self.commands[scope] = stored
+        return _json(stored)
+
+    # ---- REST: channels and messages ----------------------------------------------------------
+
+    def _channel(self, request: web.Request) -> FakeChannel:
+        channel = self.find_channel(int(request.match_info["channel_id"]))
+        if channel is None:
+            raise FakeHTTPError(404, 10003, "Unknown Channel")
+        return channel
+
+    def _channel_message(self, request: web.Request) -> FakeMessage:
+        channel = self._channel(request)
+        msg = self.messages_by_id.get(int(request.match_info["message_id"]))
+        # Ephemeral messages cannot be reached through the channel endpoints.
+        if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != channel.id:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _get_channel(self, request: web.Request) -> web.StreamResponse:
+        return _json(self._channel(request).payload())
+
+    async def _delete_channel(self, request: web.Request) -> web.StreamResponse:
+        channel = self._channel(request)
+        del self.guilds[channel.guild_id].channels[channel.id]
+        event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+        self._dispatch_soon(event, channel.payload())
+        return _json(channel.payload())
+
+    async def _get_messages(self, request: web.Request) -> web.StreamResponse:
+        channel = self._channel(request)
+        limit = int(request.query.get("limit", 50))
+        before = _optional_int(request.query.get("before"))
+        after = _optional_int(request.query.get("after"))
+        found = [
+            m
+            for m in self.public_messages(channel)
+            if (before is None or m.id < before) and (after is None or m.id > after)
+        ]
+        # Newest first, like Discord.
+        found = sorted(found, key=lambda m: m.id, reverse=True)
+        found = found[-limit:] if after is not None else found[:limit]
+        return _json([m.payload() for m in found])
+
+    async def _get_message(self, request: web.Request) -> web.StreamResponse:
+        return _json(self._channel_message(request).payload())
+
+    async def _post_message(self, request: web.Request) -> web.StreamResponse:
+        channel = self._channel(request)
+        body, files = await self._read_body(request)
+        if (body.get("flags") or 0) & FLAG_EPHEMERAL:
+            raise FakeHTTPError(400, 50035, "Invalid Form Body: only interactions are ephemeral")
+        msg = self._create_message(channel, body, files)
+        return _json(msg.payload())
+
+    async def _patch_message(self, request: web.Request) -> web.StreamResponse:
+        msg = self._channel_message(request)
+        body, files = await self._read_body(request)
+        self._edit_message(msg, body, files)
+        return _json(msg.payload())
+
+    async def _delete_message(self, request: web.Request) -> web.StreamResponse:
+        self._delete(self._channel_message(request))
+        return web.Response(status=204)
+
+    async def _post_thread(self, request: web.Request) -> web.StreamResponse:
+        parent = self._channel(request)
+        if parent.is_thread:
+            raise FakeHTTPError(400, 50024, "Cannot execute action on this channel type")
+        body, _ = await self._read_body(request)
+        private = body.get("type") == CHANNEL_PRIVATE_THREAD and "message_id" not in request.match_info
+        thread = self.add_thread(parent, body["name"], private=private)
+        thread.member_ids.add(self.bot_user.id)
+        return _json(thread.payload())
+
+    async def _put_thread_member(self, request: web.Request) -> web.StreamResponse:
+        thread = self._channel(request)
+        user_id = request.match_info["user_id"]
+        thread.member_ids.add(self.bot_user.id if user_id == "@me" else int(user_id))
+        return web.Response(status=204)
+
+    async def _get_guild_channels(self, request: web.Request) -> web.StreamResponse:
+        guild = self._guild(request)
+        return _json([c.payload() for c in guild.channels.values() if not c.is_thread])
+
+    async def _post_guild_channel(self, request: web.Request) -> web.StreamResponse:
+        guild = self._guild(request)
+        body, _ = await self._read_body(request)
+        if body.get("type", CHANNEL_TEXT) != CHANNEL_TEXT:
+            raise FakeHTTPError(400, 50035, "the fake only creates text channels")
+        return _json(self.add_channel(guild, body["name"]).payload())
+
+    async def _get_member(self, request: web.Request) -> web.StreamResponse:
+        guild = self._guild(request)
+        member = guild.members.get(int(request.match_info["user_id"]))
+        if member is None:
+            raise FakeHTTPError(404, 10007, "Unknown Member")
+        return _json(self._member_payload(guild, member))
+
+    def _guild(self, request: web.Request) -> FakeGuild:
+        guild = self.guilds.get(int(request.match_info["guild_id"]))
+        if guild is None:
+            raise FakeHTTPError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def _get_attachment(self, request: web.Request) -> web.StreamResponse:
+        attachment = self.attachments.get(int(request.match_info["attachment_id"]))
+        if attachment is None:
+            raise FakeHTTPError(404, 0, "Unknown attachment")
+        return web.Response(
+            body=attachment.data,
+            headers={"Content-Type": attachment.content_type or "application/octet-stream"},
+        )
+
+    # ---- REST: interactions and follow-ups -----------------------------------------------------
+
+    def _interaction_by_token(self, request: web.Request, *, app: bool) -> FakeInteraction:
+        if app:
+            self._check_app(request)
+            token = request.match_info["token"]
+            found = next((i for i in self.interactions.values() if i.token == token), None)
+            if found is None:
+                raise FakeHTTPError(404, 10015, "Unknown Webhook")
+            return found
+        found = self.interactions.get(int(request.match_info["interaction_id"]))
+        if found is None or found.token != request.match_info["token"]:
+            raise FakeHTTPError(404, 10062, "Unknown interaction")
+        return found
+
+    async def _callback(self, request: web.Request) -> web.StreamResponse:
+        interaction = self._interaction_by_token(request, app=False)
+        body, files = await self._read_body(request)
+        if interaction.response is not None:
+            raise FakeHTTPError(400, 40060, "Interaction has already been acknowledged.")
+        rtype, data = body["type"], body.get("data") or {}
+        if rtype not in _ALLOWED_CALLBACKS[interaction.type]:
+            raise FakeHTTPError(
+                400, 50035,
+                f"Invalid Form Body: callback type {rtype} is not valid for interaction type "
+                f"{interaction.type}",
+            )
+        message: FakeMessage | None = None
+        if rtype in (CALLBACK_MESSAGE, CALLBACK_DEFERRED_MESSAGE):
+            if rtype == CALLBACK_DEFERRED_MESSAGE:
+                data = {"flags": (data.get("flags") or 0) & FLAG_EPHEMERAL | FLAG_LOADING}
+            message = self._create_message(
+                interaction.channel, data, files, interaction=interaction,
+                allow_empty=rtype == CALLBACK_DEFERRED_MESSAGE,
+            )
+            interaction.original_message_id = message.id
+        elif rtype in (CALLBACK_DEFERRED_UPDATE, CALLBACK_UPDATE_MESSAGE):
+            if interaction.message_id is None:
+                raise FakeHTTPError(400, 50035, "Invalid Form Body: no message to update")
+            message = self._live_message_or_404(interaction.message_id)
+            if rtype == CALLBACK_UPDATE_MESSAGE:
+                self._edit_message(message, data, files)
+            interaction.original_message_id = message.id
+        elif rtype == CALLBACK_AUTOCOMPLETE:
+            choices = data.get("choices", [])
+            if len(choices) > 25:
+                raise FakeHTTPError(400, 50035, "Invalid Form Body: at most 25 choices")
+            interaction.choices = choices
+        elif rtype == CALLBACK_MODAL:
+            _check_custom_ids(data.get("components", []), where="modal")
+            interaction.modal = data
+        interaction.response = InteractionResponse(rtype, copy.deepcopy(data))
+
+        if request.query.get("with_response") not in ("1", "true", "True"):
+            return web.Response(status=204)
+        reply: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "response_message_id": str(message.id) if message else None,
+                "response_message_loading": bool(message and message.loading),
+                "response_message_ephemeral": bool(message and message.ephemeral),
+            }
+        }
+        if message is not None and rtype != CALLBACK_DEFERRED_UPDATE:
+            reply["resource"] = {"type": rtype, "message": message.payload()}
+        elif rtype == CALLBACK_MODAL:
+            reply["resource"] = {"type": rtype}
+        return _json(reply)
+
+    def _live_message_or_404(self, message_id: int) -> FakeMessage:
+        msg = self.messages_by_id.get(message_id)
+        if msg is None or msg.deleted:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        return msg
+
+    async def _post_followup(self, request: web.Request) -> web.StreamResponse:
+        interaction = self._interaction_by_token(request, app=True)
+        if interaction.response is None or interaction.response.type in (
+            CALLBACK_AUTOCOMPLETE, CALLBACK_MODAL
+        ):
+            # A follow-up needs an acknowledged interaction with a message response.
+            raise FakeHTTPError(404, 10015, "Unknown Webhook")
+        body, files = await self._read_body(request)
+        original = (
+            self.messages_by_id.get(interaction.original_message_id)
+            if interaction.original_message_id
+            else None
+        )
+        if original is not None and original.loading and not original.deleted:
+            # The first follow-up after a defer replaces the "thinking…" placeholder and keeps
+            # its ephemerality.
+            body = {**body, "flags": (body.get("flags") or 0) & ~FLAG_EPHEMERAL}
+            self._edit_message(original, body, files, finish_loading=True)
+            msg = original
+        else:
+            msg = self._create_message(interaction.channel, body, files, interaction=interaction)
+        interaction.followup_ids.append(msg.id)
+        if request.query.get("wait") in ("1", "true", "True"):
+            return _json(msg.payload())
+        return web.Response(status=204)
+
+    def _webhook_message(self, request: web.Request) -> tuple[FakeInteraction, FakeMessage]:
+        interaction = self._interaction_by_token(request, app=True)
+        wanted = request.match_info["message_id"]
+        if wanted == "@original":
+            mid = interaction.original_message_id
+        else:
+            mid = int(wanted)
+            if mid not in (interaction.original_message_id, *interaction.followup_ids):
+                mid = None
+        if mid is None:
+            raise FakeHTTPError(404, 10008, "Unknown Message")
+        return interaction, self._live_message_or_404(mid)
+
+    async def _get_webhook_message(self, request: web.Request) -> web.StreamResponse:
+        _, msg = self._webhook_message(request)
+        return _json(msg.payload())
+
+    async def _patch_webhook_message(self, request: web.Request) -> web.StreamResponse:
+        _, msg = self._webhook_message(request)
+        body, files = await self._read_body(request)
+        self._edit_message(msg, body, files, finish_loading=True)
+        return _json(msg.payload())
+
+    async def _delete_webhook_message(self, request: web.Request) -> web.StreamResponse:
+        _, msg = self._webhook_message(request)
+        self._delete(msg)
+        return web.Response(status=204)
+
+    # ---- the message model -----------------------------------------------------------------
+
+    def _store_attachment(
+        self, channel_id: int, filename: str, data: bytes, content_type: str | None,
+        description: str | None = None,
+    ) -> FakeAttachment:
+        attachment_id = self.snowflake()
+        attachment = FakeAttachment(
+            id=attachment_id,
+            filename=filename,
+            data=data,
+            url=f"{self.base_url}/attachments/{attachment_id}/{filename}",
+            content_type=content_type
+            if content_type and content_type != "application/octet-stream"
+            else mimetypes.guess_type(filename)[0] or content_type,
+            description=description,
+        )
+        self.attachments[attachment_id] = attachment
+        return attachment
+
+    def _attachments_from(
+        self,
+        body: Mapping[str, Any],
+        files: Mapping[int, FakeUpload],
+        channel_id: int,
+        existing: Sequence[FakeAttachment] = (),
+    ) -> list[FakeAttachment] | None:
+        """The attachment list a create or edit asks for, or None to leave it unchanged."""
+        if "attachments" not in body:
+            if not files:
+                return None
+            wanted: list[dict[str, Any]] = [{"id": i} for i in sorted(files)]
+            wanted = [*({"id": a.id} for a in existing), *wanted]
+        else:
+            wanted = body["attachments"] or []
+        by_id = {a.id: a for a in existing}
+        result = []
+        for entry in wanted:
+            ref = int(entry["id"])
+            if ref in by_id:
+                result.append(by_id[ref])
+            elif ref in files:
+                upload = files[ref]
+                result.append(
+                    self._store_attachment(
+                        channel_id, entry.get("filename") or upload.filename, upload.data,
+                        upload.content_type, entry.get("description"),
+                    )
+                )
+            else:
+                raise FakeHTTPError(400, 50035, f"Invalid Form Body: unknown attachment {ref}")
+        return result
+
+    def _create_message(
+        self,
+        channel: FakeChannel,
+        body: Mapping[str, Any],
+        files: Mapping[int, FakeUpload],
+        *,
+        interaction: FakeInteraction | None = None,
+        allow_empty: bool = False,
+    ) -> FakeMessage:
+        flags = int(body.get("flags") or 0) & (_SENDABLE_FLAGS | FLAG_LOADING)
+        ephemeral = bool(flags & FLAG_EPHEMERAL)
+        msg = FakeMessage(
+            id=self.snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.bot_user.user_payload(),
+            content=body.get("content") or "",
+            embeds=list(body.get("embeds") or []),
+            components=list(body.get("components") or []),
+            flags=flags,
+            tts=bool(body.get("tts")),
+            visible_to=interaction.member.id if interaction and ephemeral else None,
+        )
+        msg.attachments = self._attachments_from(body, files, channel.id) or []
+        if interaction is not None:
+            msg.application_id = self.application_id
+            msg.type = 20 if interaction.type == INTERACTION_COMMAND else 0
+            msg.interaction_metadata = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.member.user_payload(),
+                "authorizing_integration_owners": {"0": str(channel.guild_id)},
+            }
+            if interaction.type == INTERACTION_COMMAND:
+                msg.interaction_metadata["name"] = interaction.data.get("name", "")
+            if interaction.message_id is not None:
+                msg.interaction_metadata["interacted_message_id"] = str(interaction.message_id)
+            if interaction.original_message_id is not None:
+                msg.interaction_metadata["original_response_message_id"] = str(
+                    interaction.original_message_id
+                )
+        if not allow_empty:
+            _validate_message(msg)
+        self.messages_by_id[msg.id] = msg
+        self._record("create", msg)
+        if not msg.ephemeral:
+            self._dispatch_soon("MESSAGE_CREATE", msg.payload(), intent=INTENT_GUILD_MESSAGES)
+        return msg
+
+    def _edit_message(
+        self,
+        msg: FakeMessage,
+        body: Mapping[str, Any],
+        files: Mapping[int, FakeUpload],
+        *,
+        finish_loading: bool = False,
+    ) -> None:
+        before = msg.payload()
+        edited = copy.copy(msg)
+        if "content" in body:
+            edited.content = body["content"] or ""
+        if "embeds" in body:
+            edited.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            edited.components = list(body["components"] or [])
+        attachments = self._attachments_from(body, files, msg.channel_id, msg.attachments)
+        if attachments is not None:
+            edited.attachments = attachments
+        if body.get("flags") is not None:
+            # Only the presentational flags can change; ephemerality is fixed at creation.
+            changeable = FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2
+            edited.flags = (msg.flags & ~changeable) | (int(body["flags"]) & changeable)
+        if finish_loading or not msg.loading:
+            edited.flags &= ~FLAG_LOADING
+        _validate_message(edited)
+        # Only now change the stored message, so a refused edit leaves it as it was.
+        msg.__dict__.update(edited.__dict__)
+        msg.history = [*msg.history, before]
+        msg.edited_at = _now_iso()
+        self._record("edit", msg)
+        if not msg.ephemeral:
+            self._dispatch_soon("MESSAGE_UPDATE", msg.payload(), intent=INTENT_GUILD_MESSAGES)
+
+    def _delete(self, msg: FakeMessage) -> None:
+        msg.deleted = True
+        self._record("delete", msg)
+        if not msg.ephemeral:
+            data = {"id": str(msg.id), "channel_id": str(msg.channel_id),
+                    "guild_id": str(msg.guild_id)}
+            self._dispatch_soon("MESSAGE_DELETE", data, intent=INTENT_GUILD_MESSAGES)
+
+    def _record(self, action: str, msg: FakeMessage) -> None:
+        self.log.append(MessageEvent(action, msg.id, msg.channel_id, msg.visible_to, msg.payload()))
+        self._notify()
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def patch_discord_urls(api_base: str, gateway_url: str) -> Iterator[None]:
+    """Sets ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``; restores them on exit.
+
+    Both are class attributes read by every client in the process, hence one fake at a time.
+    """
+    old_base = discord.http.Route.BASE
+    old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # Exactly "application/json": discord.py compares the header verbatim, and aiohttp's
+    # json_response would add "; charset=utf-8".
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json"},
+    )
+
+
+def _id_of(thing: Any) -> int | None:
+    if thing is None:
+        return None
+    return thing if isinstance(thing, int) else thing.id
+
+
+def _optional_int(value: str | None) -> int | None:
+    return int(value) if value is not None else None
+
+
+def _log_task_failure(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("fake gateway dispatch failed", exc_info=task.exception())
+
+
+def _resolve_member(
+    fake: FakeDiscord, resolved: dict[str, Any], guild: FakeGuild, member: FakeMember
+) -> None:
+    if member.id not in guild.members:
+        raise LookupError(f"{member.name} is not a member of {guild.name}")
+    payload = fake._member_payload(guild, member)
+    resolved.setdefault("users", {})[str(member.id)] = payload.pop("user")
+    payload["permissions"] = str(guild.permissions_of(member))
+    resolved.setdefault("members", {})[str(member.id)] = payload
+
+
+def _resolve_channel(fake: FakeDiscord, resolved: dict[str, Any], channel: FakeChannel) -> None:
+    permissions = fake.guilds[channel.guild_id].everyone_permissions
+    resolved.setdefault("channels", {})[str(channel.id)] = {
+        **channel.payload(),
+        "permissions": str(permissions),
+    }
+
+
+def _fill_modal(components: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The ``components`` of a modal submit: the modal's layout with the user's answers."""
+    out: list[dict[str, Any]] = []
+    for component in components:
+        ctype = component.get("type")
+        if ctype == 1:
+            out.append({"type": 1, "components": _fill_modal(component.get("components", []), values)})
+        elif ctype == 18:
+            inner = _fill_modal([component["component"]], values)
+            out.append({"type": 18, "component": inner[0]})
+        elif ctype == 4:
+            cid = component["custom_id"]
+            out.append({"type": 4, "custom_id": cid, "value": str(values.get(cid, component.get("value", "")))})
+        elif ctype in _SELECT_TYPES:
+            cid = component["custom_id"]
+            out.append({"type": ctype, "custom_id": cid, "values": [str(v) for v in values.get(cid, [])]})
+        else:
+            out.append({"type": ctype})
+    return out
+
+
+def _check_custom_ids(components: Sequence[Mapping[str, Any]], *, where: str) -> None:
+    seen: set[str] = set()
+    for component in iter_components(components):
+        cid = component.get("custom_id")
+        if cid is None:
+            continue
+        if len(cid) > 100:
+            raise FakeHTTPError(400, 50035, f"Invalid Form Body: {where} custom_id over 100 characters: {cid!r}")
+        if cid in seen:
+            raise FakeHTTPError(400, 50035, f"Invalid Form Body: {where} custom_id {cid!r} is not unique")
+        seen.add(cid)
+
+
+def _validate_message(msg: FakeMessage) -> None:
+    """Refuses what Discord refuses (the limits tests are likely to hit), with code 50035/50006."""
+    def bad(reason: str) -> FakeHTTPError:
+        return FakeHTTPError(400, 50035, f"Invalid Form Body: {reason}")
+
+    if not (msg.content or msg.embeds or msg.components or msg.attachments):
+        raise FakeHTTPError(400, 50006, "Cannot send an empty message")
+    if len(msg.content) > 2000:
+        raise bad(f"content is {len(msg.content)} characters (max 2000)")
+    if len(msg.embeds) > 10:
+        raise bad("more than 10 embeds")
+    total = 0
+    for embed in msg.embeds:
+        limits = {"title": 256, "description": 4096}
+        for key, limit in limits.items():
+            if len(embed.get(key) or "") > limit:
+                raise bad(f"embed {key} over {limit} characters")
+        fields = embed.get("fields") or []
+        if len(fields) > 25:
+            raise bad("more than 25 embed fields")
+        for fld in fields:
+            if len(fld.get("name", "")) > 256 or len(fld.get("value", "")) > 1024:
+                raise bad("embed field name over 256 or value over 1024 characters")
+        footer = (embed.get("footer") or {}).get("text", "")
+        author = (embed.get("author") or {}).get("name", "")
+        total += sum(len(embed.get(k) or "") for k in limits) + len(footer) + len(author)
+        total += sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
+    if total > 6000:
+        raise bad("embeds total over 6000 characters")
+    if not msg.flags & FLAG_COMPONENTS_V2:
+        if len(msg.components) > 5:
+            raise bad("more than 5 action rows")
+        for row in msg.components:
+            if row.get("type") != 1:
+                raise bad("top-level components must be action rows")
+            items = row.get("components", [])
+            selects = [c for c in items if c.get("type") in _SELECT_TYPES]
+            if not items or len(items) > 5 or (selects and len(items) > 1):
+                raise bad("an action row holds 1-5 buttons or one select")
+    for component in iter_components(msg.components):
+        if len(component.get("label") or "") > 80:
+            raise bad(f"button label over 80 characters: {component['label']!r}")
+        if component.get("type") in _SELECT_TYPES and len(component.get("options", [])) > 25:
+            raise bad("more than 25 select options")
+    _check_custom_ids(msg.components, where="message")
