@@ -179,7 +179,7 @@ class Deal(TrickPlay):
     """
 
     __slots__ = (
-        "options", "dealer", "turn_up", "kitty", "phase", "to_act", "declarations",
+        "options", "dealer", "dealt", "turn_up", "kitty", "phase", "to_act", "declarations",
         "turn_up_suit", "maker", "alone", "defender", "sitting_out", "discarded",
         "result", "_bidder", "_round",
     )
@@ -191,6 +191,7 @@ class Deal(TrickPlay):
         self.options = options
         self.dealer = dealer
         self.hands = hands
+        self.dealt = tuple([tuple(h) for h in hands])   # the hands as dealt, for records
         self.turn_up = turn_up
         self.kitty = kitty if kitty is not None else []
         self.declarations: list[tuple[int, str]] = []

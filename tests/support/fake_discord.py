@@ -42,6 +42,7 @@ import logging
 import mimetypes
 import secrets
 import time
+import urllib.parse
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -114,6 +115,7 @@ OP_INVALID_SESSION = 9
 OP_HELLO = 10
 OP_HEARTBEAT_ACK = 11
 
+INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 
 # Channel types.
@@ -525,6 +527,8 @@ class _Session:
     # Dispatches kept for RESUME; a handful of tests' worth, never trimmed mid-test.
     sent: list[dict[str, Any]] = field(default_factory=list)
     resumes: int = 0
+    # Set when the client closes with 1000/1001 (a logout): such a session cannot resume.
+    ended: bool = False
 
 
 # --------------------------------------------------------------------------------------------
@@ -684,6 +688,8 @@ class FakeDiscord:
         self.sessions: list[_Session] = []
 
         self._connections: set[_GatewayConnection] = set()
+        # True while the fake itself closes sockets, so a 1001 from us does not end sessions.
+        self._closing = False
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
@@ -767,14 +773,24 @@ class FakeDiscord:
         task = asyncio.create_task(bot.start(token or self.token), name="bot-under-test")
         try:
             await self._wait_ready(bot, task, timeout)
+        except BaseException:
+            await self._close_bot(bot, task, timeout)
+            raise
+        try:
             yield bot
         finally:
-            await bot.close()
-            with contextlib.suppress(asyncio.CancelledError):
-                try:
-                    await asyncio.wait_for(task, timeout)
-                except TimeoutError:
-                    log.warning("bot task did not finish after close()")
+            await self._close_bot(bot, task, timeout)
+
+    @staticmethod
+    async def _close_bot(bot: discord.Client, task: asyncio.Task[None], timeout: float) -> None:
+        await bot.close()
+        try:
+            await asyncio.wait_for(task, timeout)
+        except TimeoutError:
+            log.warning("the bot's task did not finish %ss after close()", timeout)
+        except (Exception, asyncio.CancelledError) as exc:
+            # Already raised by _wait_ready, or the end of a test that dropped the gateway.
+            log.debug("the bot's task ended with %r", exc)
 
     @staticmethod
     async def _wait_ready(bot: discord.Client, task: asyncio.Task[None], timeout: float) -> None:
@@ -834,10 +850,14 @@ class FakeDiscord:
             lines.append(f"refused requests: {self.errors[-last:]}")
         if self.unknown_routes:
             lines.append(f"unknown routes: {self.unknown_routes}")
-        lines.append(f"last messages: {[self.messages_by_id[e.message_id] for e in self.log[-last:]]}")
+        lines.append(
+            f"last messages: {[self.messages_by_id[e.message_id] for e in self.log[-last:]]}"
+        )
         session = self.active_session
-        lines.append(f"gateway: {'connected' if self.connected else 'not connected'}"
-                     f" (session {session.id if session else None})")
+        lines.append(
+            f"gateway: {'connected' if self.connected else 'not connected'}"
+            f" (session {session.id if session else None})"
+        )
         return "\n".join(lines)
 
     # ---- building the world -----------------------------------------------------------------
@@ -892,7 +912,9 @@ class FakeDiscord:
         if permissions:
             guild.member_roles[member.id] = self.snowflake()
         self._dispatch_soon(
-            "GUILD_MEMBER_ADD", {**self._member_payload(guild, member), "guild_id": str(guild.id)}
+            "GUILD_MEMBER_ADD",
+            {**self._member_payload(guild, member), "guild_id": str(guild.id)},
+            intent=INTENT_GUILD_MEMBERS,
         )
         return member
 
@@ -971,7 +993,10 @@ class FakeDiscord:
 
     @property
     def active_session(self) -> _Session | None:
-        return self.sessions[-1] if self.sessions else None
+        """The latest session, unless its bot has closed it."""
+        if self.sessions and not self.sessions[-1].ended:
+            return self.sessions[-1]
+        return None
 
     @property
     def connected(self) -> bool:
@@ -1006,8 +1031,12 @@ class FakeDiscord:
 
         4000 (or 1000) makes discord.py reconnect and RESUME; 4004 makes it give up.
         """
-        for connection in list(self._connections):
-            await connection.ws.close(code=code, message=b"closed by the fake")
+        self._closing = True
+        try:
+            for connection in list(self._connections):
+                await connection.ws.close(code=code, message=b"closed by the fake")
+        finally:
+            self._closing = False
         self._notify()
 
     async def request_reconnect(self) -> None:
@@ -1022,7 +1051,12 @@ class FakeDiscord:
         connection = _GatewayConnection(ws)
         self._connections.add(connection)
         await connection.send(
-            {"op": OP_HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None}
+            {
+                "op": OP_HELLO,
+                "d": {"heartbeat_interval": self.heartbeat_interval_ms},
+                "s": None,
+                "t": None,
+            }
         )
         try:
             async for msg in ws:
@@ -1039,10 +1073,14 @@ class FakeDiscord:
             session = connection.session
             if session is not None and session.connection is connection:
                 session.connection = None
+                if ws.close_code in (1000, 1001) and not self._closing:
+                    session.ended = True
             self._notify()
         return ws
 
-    async def _on_gateway_message(self, connection: _GatewayConnection, msg: dict[str, Any]) -> None:
+    async def _on_gateway_message(
+        self, connection: _GatewayConnection, msg: dict[str, Any]
+    ) -> None:
         op, data = msg.get("op"), msg.get("d")
         if op == OP_HEARTBEAT:
             # Answered even before IDENTIFY: discord.py beats as soon as it sees HELLO.
@@ -1066,7 +1104,12 @@ class FakeDiscord:
         self.sessions.append(session)
         ready = {
             "v": API_VERSION,
-            "user": {**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "user": {
+                **self.bot_user.user_payload(),
+                "verified": True,
+                "mfa_enabled": False,
+                "flags": 0,
+            },
             "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
@@ -1139,16 +1182,32 @@ class FakeDiscord:
 
     def _roles_payload(self, guild: FakeGuild) -> list[dict[str, Any]]:
         roles = [
-            {"id": str(guild.id), "name": "@everyone", "permissions": str(guild.everyone_permissions),
-             "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
-             "flags": 0}
+            {
+                "id": str(guild.id),
+                "name": "@everyone",
+                "permissions": str(guild.everyone_permissions),
+                "position": 0,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "flags": 0,
+            }
         ]
         for position, (member_id, role_id) in enumerate(guild.member_roles.items(), start=1):
             member = guild.members[member_id]
             roles.append(
-                {"id": str(role_id), "name": f"perms:{member.name}",
-                 "permissions": str(member.permissions), "position": position, "color": 0,
-                 "hoist": False, "managed": member.bot, "mentionable": False, "flags": 0}
+                {
+                    "id": str(role_id),
+                    "name": f"perms:{member.name}",
+                    "permissions": str(member.permissions),
+                    "position": position,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": member.bot,
+                    "mentionable": False,
+                    "flags": 0,
+                }
             )
         return roles
 
@@ -1258,7 +1317,7 @@ class FakeDiscord:
     async def _send_interaction(
         self, record: FakeInteraction, payload: dict[str, Any]
     ) -> InteractionHandle:
-        if not self.connected and self.active_session is None:
+        if self.active_session is None:
             raise RuntimeError("no bot is connected to the fake gateway")
         self.interactions[record.id] = record
         await self.dispatch("INTERACTION_CREATE", payload)
@@ -1475,8 +1534,12 @@ class FakeDiscord:
                 continue
             if name == focused:
                 options.append(
-                    {"type": definition_["type"], "name": name, "value": str(values[name]),
-                     "focused": True}
+                    {
+                        "type": definition_["type"],
+                        "name": name,
+                        "value": str(values[name]),
+                        "focused": True,
+                    }
                 )
             else:
                 options.append(self._option(guild, definition_, values[name], resolved))
@@ -1568,8 +1631,16 @@ class FakeDiscord:
             ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app_id}/{token}", self._post_followup),
             ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._get_webhook_message),
-            ("PATCH", "/webhooks/{app_id}/{token}/messages/{message_id}", self._patch_webhook_message),
-            ("DELETE", "/webhooks/{app_id}/{token}/messages/{message_id}", self._delete_webhook_message),
+            (
+                "PATCH",
+                "/webhooks/{app_id}/{token}/messages/{message_id}",
+                self._patch_webhook_message,
+            ),
+            (
+                "DELETE",
+                "/webhooks/{app_id}/{token}/messages/{message_id}",
+                self._delete_webhook_message,
+            ),
         ]
         for method, path, handler in routes:
             app.router.add_route(method, api + path, handler)
@@ -1593,7 +1664,9 @@ class FakeDiscord:
             response = await handler(request)
         except FakeHTTPError as exc:
             if exc.status != 401:
-                self.errors.append(f"{request.method} {path}: {exc.status} {exc.code} {exc.message}")
+                self.errors.append(
+                    f"{request.method} {path}: {exc.status} {exc.code} {exc.message}"
+                )
             log.info("fake Discord refused %s %s: %s", request.method, path, exc)
             response = _json({"message": exc.message, "code": exc.code}, status=exc.status)
         except Exception as exc:
@@ -1608,7 +1681,10 @@ class FakeDiscord:
         path = request.path.removeprefix(f"/api/v{API_VERSION}")
         self.unknown_routes.append((request.method, path))
         log.warning("fake Discord has no route for %s %s", request.method, request.path)
-        return _json({"message": f"404: Not Found (no fake route for {request.method} {path})", "code": 0}, status=404)
+        return _json(
+            {"message": f"404: Not Found (no fake route for {request.method} {path})", "code": 0},
+            status=404,
+        )
 
     async def _no_content(self, request: web.Request) -> web.StreamResponse:
         return web.Response(status=204)
@@ -1631,7 +1707,9 @@ class FakeDiscord:
     # ---- REST: identity and commands ----------------------------------------------------------
 
     async def _get_me(self, request: web.Request) -> web.StreamResponse:
-        return _json({**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False, "flags": 0})
+        return _json(
+            {**self.bot_user.user_payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+        )
 
     async def _get_user(self, request: web.Request) -> web.StreamResponse:
         uid = int(request.match_info["user_id"])
@@ -1666,8 +1744,12 @@ class FakeDiscord:
             {
                 "url": self.gateway_url,
                 "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0,
-                                        "max_concurrency": 1},
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
             }
         )
 
@@ -1774,7 +1856,9 @@ class FakeDiscord:
         if parent.is_thread:
             raise FakeHTTPError(400, 50024, "Cannot execute action on this channel type")
         body, _ = await self._read_body(request)
-        private = body.get("type") == CHANNEL_PRIVATE_THREAD and "message_id" not in request.match_info
+        private = (
+            body.get("type") == CHANNEL_PRIVATE_THREAD and "message_id" not in request.match_info
+        )
         thread = self.add_thread(parent, body["name"], private=private)
         thread.member_ids.add(self.bot_user.id)
         return _json(thread.payload())
@@ -1841,7 +1925,8 @@ class FakeDiscord:
         rtype, data = body["type"], body.get("data") or {}
         if rtype not in _ALLOWED_CALLBACKS[interaction.type]:
             raise FakeHTTPError(
-                400, 50035,
+                400,
+                50035,
                 f"Invalid Form Body: callback type {rtype} is not valid for interaction type "
                 f"{interaction.type}",
             )
@@ -1850,7 +1935,10 @@ class FakeDiscord:
             if rtype == CALLBACK_DEFERRED_MESSAGE:
                 data = {"flags": (data.get("flags") or 0) & FLAG_EPHEMERAL | FLAG_LOADING}
             message = self._create_message(
-                interaction.channel, data, files, interaction=interaction,
+                interaction.channel,
+                data,
+                files,
+                interaction=interaction,
                 allow_empty=rtype == CALLBACK_DEFERRED_MESSAGE,
             )
             interaction.original_message_id = message.id
@@ -1897,7 +1985,8 @@ class FakeDiscord:
     async def _post_followup(self, request: web.Request) -> web.StreamResponse:
         interaction = self._interaction_by_token(request, app=True)
         if interaction.response is None or interaction.response.type in (
-            CALLBACK_AUTOCOMPLETE, CALLBACK_MODAL
+            CALLBACK_AUTOCOMPLETE,
+            CALLBACK_MODAL,
         ):
             # A follow-up needs an acknowledged interaction with a message response.
             raise FakeHTTPError(404, 10015, "Unknown Webhook")
@@ -1951,7 +2040,11 @@ class FakeDiscord:
     # ---- the message model -----------------------------------------------------------------
 
     def _store_attachment(
-        self, channel_id: int, filename: str, data: bytes, content_type: str | None,
+        self,
+        channel_id: int,
+        filename: str,
+        data: bytes,
+        content_type: str | None,
         description: str | None = None,
     ) -> FakeAttachment:
         attachment_id = self.snowflake()
@@ -1959,7 +2052,7 @@ class FakeDiscord:
             id=attachment_id,
             filename=filename,
             data=data,
-            url=f"{self.base_url}/attachments/{attachment_id}/{filename}",
+            url=f"{self.base_url}/attachments/{attachment_id}/{urllib.parse.quote(filename)}",
             content_type=content_type
             if content_type and content_type != "application/octet-stream"
             else mimetypes.guess_type(filename)[0] or content_type,
@@ -1993,8 +2086,11 @@ class FakeDiscord:
                 upload = files[ref]
                 result.append(
                     self._store_attachment(
-                        channel_id, entry.get("filename") or upload.filename, upload.data,
-                        upload.content_type, entry.get("description"),
+                        channel_id,
+                        entry.get("filename") or upload.filename,
+                        upload.data,
+                        upload.content_type,
+                        entry.get("description"),
                     )
                 )
             else:
@@ -2088,8 +2184,11 @@ class FakeDiscord:
         msg.deleted = True
         self._record("delete", msg)
         if not msg.ephemeral:
-            data = {"id": str(msg.id), "channel_id": str(msg.channel_id),
-                    "guild_id": str(msg.guild_id)}
+            data = {
+                "id": str(msg.id),
+                "channel_id": str(msg.channel_id),
+                "guild_id": str(msg.guild_id),
+            }
             self._dispatch_soon("MESSAGE_DELETE", data, intent=INTENT_GUILD_MESSAGES)
 
     def _record(self, action: str, msg: FakeMessage) -> None:
@@ -2163,22 +2262,34 @@ def _resolve_channel(fake: FakeDiscord, resolved: dict[str, Any], channel: FakeC
     }
 
 
-def _fill_modal(components: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _fill_modal(
+    components: Sequence[Mapping[str, Any]], values: Mapping[str, Any]
+) -> list[dict[str, Any]]:
     """The ``components`` of a modal submit: the modal's layout with the user's answers."""
     out: list[dict[str, Any]] = []
     for component in components:
         ctype = component.get("type")
         if ctype == 1:
-            out.append({"type": 1, "components": _fill_modal(component.get("components", []), values)})
+            out.append(
+                {"type": 1, "components": _fill_modal(component.get("components", []), values)}
+            )
         elif ctype == 18:
             inner = _fill_modal([component["component"]], values)
             out.append({"type": 18, "component": inner[0]})
         elif ctype == 4:
             cid = component["custom_id"]
-            out.append({"type": 4, "custom_id": cid, "value": str(values.get(cid, component.get("value", "")))})
+            out.append(
+                {
+                    "type": 4,
+                    "custom_id": cid,
+                    "value": str(values.get(cid, component.get("value", ""))),
+                }
+            )
         elif ctype in _SELECT_TYPES:
             cid = component["custom_id"]
-            out.append({"type": ctype, "custom_id": cid, "values": [str(v) for v in values.get(cid, [])]})
+            out.append(
+                {"type": ctype, "custom_id": cid, "values": [str(v) for v in values.get(cid, [])]}
+            )
         else:
             out.append({"type": ctype})
     return out
@@ -2191,14 +2302,19 @@ def _check_custom_ids(components: Sequence[Mapping[str, Any]], *, where: str) ->
         if cid is None:
             continue
         if len(cid) > 100:
-            raise FakeHTTPError(400, 50035, f"Invalid Form Body: {where} custom_id over 100 characters: {cid!r}")
+            raise FakeHTTPError(
+                400, 50035, f"Invalid Form Body: {where} custom_id over 100 characters: {cid!r}"
+            )
         if cid in seen:
-            raise FakeHTTPError(400, 50035, f"Invalid Form Body: {where} custom_id {cid!r} is not unique")
+            raise FakeHTTPError(
+                400, 50035, f"Invalid Form Body: {where} custom_id {cid!r} is not unique"
+            )
         seen.add(cid)
 
 
 def _validate_message(msg: FakeMessage) -> None:
     """Refuses what Discord refuses (the limits tests are likely to hit), with code 50035/50006."""
+
     def bad(reason: str) -> FakeHTTPError:
         return FakeHTTPError(400, 50035, f"Invalid Form Body: {reason}")
 
