@@ -131,7 +131,8 @@ class DealView:
     """What one seat (or, with `seat` None, anyone) may know of a deal.
 
     A public view has no hand in it at all, and no discard, so a renderer given a view
-    cannot show a card it should not.
+    cannot show a card it should not. `tricks` holds every finished trick as
+    (winner, ((seat, card), ...)) in the order played; `trick` the one on the table.
     """
 
     seat: int | None
@@ -151,6 +152,7 @@ class DealView:
     sitting_out: tuple[int, ...]
     declarations: tuple[tuple[int, str], ...]
     trick: tuple[tuple[int, Card], ...]
+    tricks: tuple[tuple[int, tuple[tuple[int, Card], ...]], ...]
     last_trick: tuple[tuple[int, Card], ...]
     last_winner: int | None
     tricks_won: tuple[int, ...]
@@ -502,6 +504,7 @@ class Deal(TrickPlay):
             sitting_out=self.sitting_out,
             declarations=declarations,
             trick=tuple(self.trick),
+            tricks=tuple((w, tuple(t)) for w, t in self.tricks),
             last_trick=tuple(last[1]) if last else (),
             last_winner=last[0] if last else None,
             tricks_won=tuple(self.won),

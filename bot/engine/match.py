@@ -40,6 +40,7 @@ class MatchView:
     """A seat's (or the public's) view of the match: the deal's view and the scores."""
 
     deal: DealView
+    options: Options
     scores: tuple[int, int]
     game_number: int
     games: tuple[GameResult, ...]
@@ -194,6 +195,7 @@ class Match:
     def _view(self, deal_view: DealView) -> MatchView:
         return MatchView(
             deal=deal_view,
+            options=self.options,
             scores=(self.scores[0], self.scores[1]),
             game_number=self.game_number,
             games=tuple(self.games),
