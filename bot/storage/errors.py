@@ -1,0 +1,15 @@
+"""Storage errors whose messages can be shown to a player or an organiser as they are."""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """A storage operation was refused; ``str(error)`` is readable by a player."""
+
+
+class MigrationError(StorageError):
+    """The schema migrations on disk or in the database file are not in a usable state."""
+
+
+class StatsError(StorageError):
+    """A statistics or leaderboard question cannot be answered (bad metric, page, member...)."""

@@ -1,0 +1,177 @@
+"""The connection, migrations and transactions of bot.storage.database, on real temp files."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.storage.database import Database, load_migrations
+from bot.storage.errors import MigrationError
+
+
+def write(directory: Path, name: str, sql: str) -> None:
+    (directory / name).write_text(sql, encoding="utf-8")
+
+
+@pytest.fixture
+def migrations(tmp_path: Path) -> Path:
+    directory = tmp_path / "migrations"
+    directory.mkdir()
+    write(directory, "0001_first.sql", "CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT);")
+    write(directory, "0002_second.sql", "-- a comment\nCREATE TABLE b (id INTEGER PRIMARY KEY,\n"
+          " a_id INTEGER NOT NULL REFERENCES a(id));")
+    return directory
+
+
+async def test_open_sets_pragmas_and_applies_migrations(tmp_path: Path, migrations: Path) -> None:
+    db = await Database.open(tmp_path / "t.db", migrations=migrations)
+    try:
+        assert (await db.fetchval("PRAGMA journal_mode")) == "wal"
+        assert (await db.fetchval("PRAGMA foreign_keys")) == 1
+        assert (await db.fetchval("PRAGMA synchronous")) == 1  # NORMAL
+        assert await db.schema_version() == 2
+        names = {r["name"] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"a", "b"} <= names
+    finally:
+        await db.close()
+
+
+async def test_reopen_applies_only_new_migrations(tmp_path: Path, migrations: Path) -> None:
+    path = tmp_path / "t.db"
+    db = await Database.open(path, migrations=migrations)
+    await db.execute("INSERT INTO a (v) VALUES (?)", ("kept",))
+    await db.close()
+    write(migrations, "0003_third.sql", "ALTER TABLE a ADD COLUMN w INTEGER NOT NULL DEFAULT 7;")
+    db = await Database.open(path, migrations=migrations)
+    try:
+        assert await db.schema_version() == 3
+        row = await db.fetchone("SELECT v, w FROM a")
+        assert (row["v"], row["w"]) == ("kept", 7)
+    finally:
+        await db.close()
+
+
+async def test_failed_migration_leaves_no_trace(tmp_path: Path, migrations: Path) -> None:
+    path = tmp_path / "t.db"
+    db = await Database.open(path, migrations=migrations)
+    await db.close()
+    write(migrations, "0003_bad.sql", "CREATE TABLE c (id INTEGER);\nINSERT INTO nowhere VALUES (1);")
+    with pytest.raises(MigrationError, match="0003_bad.sql"):
+        await Database.open(path, migrations=migrations)
+    (migrations / "0003_bad.sql").unlink()
+    db = await Database.open(path, migrations=migrations)
+    try:
+        assert await db.schema_version() == 2
+        assert await db.fetchone("SELECT name FROM sqlite_master WHERE name='c'") is None
+    finally:
+        await db.close()
+
+
+def test_gaps_and_duplicates_are_refused(tmp_path: Path) -> None:
+    write(tmp_path, "0001_a.sql", "SELECT 1;")
+    write(tmp_path, "0003_c.sql", "SELECT 1;")
+    with pytest.raises(MigrationError, match="0002 is missing"):
+        load_migrations(tmp_path)
+    write(tmp_path, "0003_d.sql", "SELECT 1;")
+    with pytest.raises(MigrationError, match="Two migrations are numbered 0003"):
+        load_migrations(tmp_path)
+
+
+async def test_newer_file_than_code_is_refused(tmp_path: Path, migrations: Path) -> None:
+    path = tmp_path / "t.db"
+    db = await Database.open(path, migrations=migrations)
+    await db.execute("PRAGMA user_version = 9")
+    await db.close()
+    with pytest.raises(MigrationError, match="newer"):
+        await Database.open(path, migrations=migrations)
+
+
+def test_package_migrations_are_found() -> None:
+    migrations = load_migrations()
+    assert migrations, "bot/storage/migrations holds the schema"
+    assert [m.number for m in migrations] == list(range(1, len(migrations) + 1))
+
+
+async def test_transaction_commits_and_rolls_back(tmp_path: Path, migrations: Path) -> None:
+    db = await Database.open(tmp_path / "t.db", migrations=migrations)
+    try:
+        async with db.transaction():
+            await db.execute("INSERT INTO a (v) VALUES ('one')")
+        with pytest.raises(RuntimeError):
+            async with db.transaction():
+                await db.execute("INSERT INTO a (v) VALUES ('two')")
+                raise RuntimeError("boom")
+        assert [r["v"] for r in await db.fetchall("SELECT v FROM a")] == ["one"]
+        assert not db.conn.in_transaction
+    finally:
+        await db.close()
+
+
+async def test_nested_transactions_are_savepoints(tmp_path: Path, migrations: Path) -> None:
+    db = await Database.open(tmp_path / "t.db", migrations=migrations)
+    try:
+        async with db.transaction():
+            await db.execute("INSERT INTO a (v) VALUES ('outer')")
+            async with db.transaction():
+                await db.execute("INSERT INTO a (v) VALUES ('inner kept')")
+            with pytest.raises(ValueError):
+                async with db.transaction():
+                    await db.execute("INSERT INTO a (v) VALUES ('inner undone')")
+                    raise ValueError
+            assert db.in_transaction
+        rows = [r["v"] for r in await db.fetchall("SELECT v FROM a ORDER BY id")]
+        assert rows == ["outer", "inner kept"]
+        # An error escaping the outer block undoes the nested work too.
+        with pytest.raises(ValueError):
+            async with db.transaction():
+                async with db.transaction():
+                    await db.execute("INSERT INTO a (v) VALUES ('gone')")
+                raise ValueError
+        assert await db.fetchval("SELECT count(*) FROM a") == 2
+    finally:
+        await db.close()
+
+
+async def test_foreign_keys_are_enforced(tmp_path: Path, migrations: Path) -> None:
+    import sqlite3
+
+    db = await Database.open(tmp_path / "t.db", migrations=migrations)
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.execute("INSERT INTO b (a_id) VALUES (42)")
+    finally:
+        await db.close()
+
+
+async def test_other_tasks_wait_for_a_transaction(tmp_path: Path, migrations: Path) -> None:
+    db = await Database.open(tmp_path / "t.db", migrations=migrations)
+    seen: list[int] = []
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def writer() -> None:
+        async with db.transaction():
+            await db.execute("INSERT INTO a (v) VALUES ('pending')")
+            inside.set()
+            await release.wait()
+            raise RuntimeError("rolled back")
+
+    async def reader() -> None:
+        await inside.wait()
+        seen.append(await db.fetchval("SELECT count(*) FROM a"))
+
+    try:
+        task = asyncio.create_task(writer())
+        read = asyncio.create_task(reader())
+        await inside.wait()
+        await asyncio.sleep(0.01)
+        assert not read.done(), "the reader waits for the writer's transaction"
+        release.set()
+        with pytest.raises(RuntimeError):
+            await task
+        await read
+        assert seen == [0], "the reader never saw the uncommitted row"
+    finally:
+        await db.close()
