@@ -52,11 +52,12 @@ import discord
 import discord.gateway
 import discord.http
 import yarl
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+ClientT = TypeVar("ClientT", bound=discord.Client)
 
 API_VERSION = 10
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -662,6 +663,8 @@ class FakeDiscord:
         self.bot_permissions = bot_permissions
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.enforce_default_permissions = True
+        #: How long an interaction waits for a dropped gateway to come back before failing.
+        self.reconnect_grace = 2.0
 
         self._last_snowflake = 0
         self.application_id = self.snowflake()
@@ -697,13 +700,14 @@ class FakeDiscord:
     # ---- lifecycle and URLs -----------------------------------------------------------------
 
     async def start(self) -> None:
-        """Starts the server on a free 127.0.0.1 port."""
+        """Starts the server on a free 127.0.0.1 port, or on its old port after :meth:`stop`,
+        so URLs handed out before (``Route.BASE``, attachment URLs) stay valid."""
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         self._add_routes(app)
         # A short shutdown timeout: stop() closes the websockets first, so nothing should wait.
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", self.port or 0)
         await site.start()
         self.port = self._runner.addresses[0][1]
         log.info("fake Discord listening on %s", self.base_url)
@@ -760,11 +764,11 @@ class FakeDiscord:
     @contextlib.asynccontextmanager
     async def running(
         self,
-        bot: discord.Client,
+        bot: ClientT,
         *,
         token: str | None = None,
         timeout: float = 5.0,
-    ) -> AsyncIterator[discord.Client]:
+    ) -> AsyncIterator[ClientT]:
         """Starts ``bot`` against this fake, waits until it is ready, and closes it on exit.
 
         If the bot fails to start (for instance ``discord.LoginFailure``), that exception is
@@ -781,9 +785,14 @@ class FakeDiscord:
         finally:
             await self._close_bot(bot, task, timeout)
 
-    @staticmethod
-    async def _close_bot(bot: discord.Client, task: asyncio.Task[None], timeout: float) -> None:
+    async def _close_bot(
+        self, bot: discord.Client, task: asyncio.Task[None], timeout: float
+    ) -> None:
         await bot.close()
+        # The bot logged out: its session cannot be resumed, and interactions sent now
+        # should fail at once rather than wait for a RESUME that will never come.
+        if self.active_session is not None:
+            self.active_session.ended = True
         try:
             await asyncio.wait_for(task, timeout)
         except TimeoutError:
@@ -837,7 +846,7 @@ class FakeDiscord:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(
-                    f"timed out after {timeout}s waiting for {what or predicate!r}\n"
+                    f"timed out after {timeout}s waiting for {what or repr(predicate)}\n"
                     + self.describe()
                 )
             with contextlib.suppress(TimeoutError):
@@ -1060,7 +1069,7 @@ class FakeDiscord:
         )
         try:
             async for msg in ws:
-                if msg.type.name != "TEXT":
+                if msg.type is not WSMsgType.TEXT:
                     log.warning("fake gateway ignores a %s frame", msg.type.name)
                     continue
                 try:
@@ -1073,6 +1082,8 @@ class FakeDiscord:
             session = connection.session
             if session is not None and session.connection is connection:
                 session.connection = None
+                # A logout. (discord.py often races its own 1000 with a 4000 here, so
+                # running() also ends the session when it closes the bot.)
                 if ws.close_code in (1000, 1001) and not self._closing:
                     session.ended = True
             self._notify()
@@ -1317,7 +1328,11 @@ class FakeDiscord:
     async def _send_interaction(
         self, record: FakeInteraction, payload: dict[str, Any]
     ) -> InteractionHandle:
-        if self.active_session is None:
+        if self.active_session is not None and not self.connected:
+            # Dropped a moment ago: give discord.py its usual moment to RESUME.
+            with contextlib.suppress(TimeoutError):
+                await self.wait_for(lambda: self.connected, timeout=self.reconnect_grace)
+        if self.active_session is None or not self.connected:
             raise RuntimeError("no bot is connected to the fake gateway")
         self.interactions[record.id] = record
         await self.dispatch("INTERACTION_CREATE", payload)
@@ -1449,9 +1464,10 @@ class FakeDiscord:
         return await self._send_interaction(record, payload)
 
     def _live_message(self, message: FakeMessage | int) -> FakeMessage:
-        msg = self.messages_by_id.get(_id_of(message))  # type: ignore[arg-type]
+        message_id = message if isinstance(message, int) else message.id
+        msg = self.messages_by_id.get(message_id)
         if msg is None or msg.deleted:
-            raise LookupError(f"message {_id_of(message)} does not exist (or was deleted)")
+            raise LookupError(f"message {message_id} does not exist (or was deleted)")
         return msg
 
     def _select_values(self, component: Mapping[str, Any], values: Sequence[Any]) -> dict[str, Any]:
