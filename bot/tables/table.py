@@ -1,0 +1,507 @@
+"""A table in a channel: who sits where, who waits, the match in play, and who may do what.
+
+This is plain state with the rules of the room (S.11-S.18 and RULES.md §3): it checks every
+request and either changes itself or raises `TableError` with a message a member can read.
+The manager (manager.py) adds the locks, persistence, timers and computer players around it.
+
+Seats are numbered as the engine numbers them: north 0, east 1, south 2, west 3; north and
+south are partners (side 0), east and west the other side.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.engine.cutting import Cut, cut_for_partners, who_goes_out
+from bot.engine.deal import Deal, HandResult
+from bot.engine.errors import EuchreError
+from bot.engine.match import Match, MatchView
+from bot.engine.rules import Options, options_from_dict
+
+SEAT_NAMES = ("north", "east", "south", "west")
+SEATS = 4
+MAX_MEMBERS = 6          # at most six belong to a table (S.12)
+LEVELS = ("easy", "standard", "expert")
+DEFAULT_LEVEL = "expert"
+TIMEOUT_TAKEOVER = 2     # time-outs in a row before a computer holds the seat
+
+SEATING = "seating"      # before the first rubber, or between rubbers
+PLAYING = "playing"
+CLOSED = "closed"
+
+
+class TableError(EuchreError):
+    """A request the table refuses; the message is shown to the member as it is."""
+
+
+@dataclass
+class Occupant:
+    """Someone at a seat or waiting for one.
+
+    Attributes:
+        user_id: the Discord user id; computer players have negative ids.
+        name: the name shown at the table.
+        is_bot: a computer player.
+        level: a computer player's level.
+        held_for: the member whose seat this computer holds after time-outs (`/table back`).
+        substitute: playing for someone who left this rubber (S.18).
+    """
+
+    user_id: int
+    name: str
+    is_bot: bool = False
+    level: str = DEFAULT_LEVEL
+    held_for: int | None = None
+    substitute: bool = False
+
+    @property
+    def mention(self) -> str:
+        return self.name if self.is_bot else f"<@{self.user_id}>"
+
+
+def parse_seat(text: str | int) -> int:
+    """A seat number from `north|east|south|west` (or 0-3)."""
+    if isinstance(text, int) and 0 <= text < SEATS:
+        return text
+    name = str(text).strip().lower()
+    if name in SEAT_NAMES:
+        return SEAT_NAMES.index(name)
+    if name[:1] in ("n", "e", "s", "w") and len(name) == 1:
+        return "nesw".index(name)
+    raise TableError(f"unknown seat {text!r}: choose north, east, south or west")
+
+
+def bot_occupant(seat: int, level: str, held_for: int | None = None) -> Occupant:
+    if level not in LEVELS:
+        raise TableError(f"unknown level {level!r}: choose easy, standard or expert")
+    return Occupant(
+        user_id=-(seat + 1), name=f"Computer ({level}, {SEAT_NAMES[seat]})", is_bot=True,
+        level=level, held_for=held_for,
+    )
+
+
+@dataclass
+class Substitution:
+    """A seated member's request to hand the seat to another for this rubber (S.18)."""
+
+    seat: int
+    user_id: int
+    name: str
+    approvals: set[int] = field(default_factory=set)
+
+
+class Table:
+    """One table: seats, waiting list, the match, and the room's rules.
+
+    Args:
+        table_id: the storage id.
+        guild_id, channel_id: where the table is.
+        host: the member who created it, seated at north.
+        options: the rules it plays by.
+    """
+
+    def __init__(
+        self, table_id: int, guild_id: int, channel_id: int, host: Occupant, options: Options
+    ) -> None:
+        self.id = table_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.host_id = host.user_id
+        self.options = options
+        self.seats: list[Occupant | None] = [host, None, None, None]
+        self.waiting: list[Occupant] = []
+        self.status = SEATING
+        self.match: Match | None = None
+        self.match_no = 0                      # matches started at this table
+        self.match_id: int | None = None       # the match's id in storage
+        self.first_dealer = 0
+        self.decks: list[list[str]] = []       # the current match's decks, deal by deal
+        self.actions: list[tuple[int, str]] = []   # the current match's actions, in order
+        self.consecutive: dict[int, int] = {}  # rubbers played in a row, per member (S.15)
+        self.timeouts = [0] * SEATS
+        self.flagged = False                   # a computer or a substitute played this match
+        self.last_cut: list[list[tuple[str, str]]] = []   # the cards cut at the last start
+        self.substitution: Substitution | None = None
+        self.message_id: int | None = None     # the current public table message
+        self.message_deal: int | None = None   # the deal that message shows
+        self._held_names: dict[int, str] = {}   # names of members whose seats computers hold
+        self._rng: random.Random = random.SystemRandom()
+
+    # -- who is here ----------------------------------------------------------------------
+
+    @property
+    def members(self) -> list[Occupant]:
+        """Everyone who belongs to the table: humans seated or waiting (not computers)."""
+        return [o for o in self.seats if o and not o.is_bot] + self.waiting
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat a member plays at now (None if not seated, or a computer holds it)."""
+        for seat, occupant in enumerate(self.seats):
+            if occupant and occupant.user_id == user_id:
+                return seat
+        return None
+
+    def held_seat_of(self, user_id: int) -> int | None:
+        """The seat a computer holds for this member after time-outs, if any."""
+        for seat, occupant in enumerate(self.seats):
+            if occupant and occupant.held_for == user_id:
+                return seat
+        return None
+
+    def is_waiting(self, user_id: int) -> bool:
+        return any(o.user_id == user_id for o in self.waiting)
+
+    @property
+    def full(self) -> bool:
+        return all(self.seats)
+
+    @property
+    def playing(self) -> bool:
+        return self.status == PLAYING
+
+    def require_host(self, user_id: int, may_manage: bool = False) -> None:
+        """Refuse unless the member is the host (or may manage the channel, when allowed)."""
+        if user_id != self.host_id and not may_manage:
+            raise TableError("only the table's host can do that")
+
+    # -- seating --------------------------------------------------------------------------
+
+    def join(self, user_id: int, name: str, seat: int | None = None) -> str:
+        """Take a free seat (the given one, or the first free), or wait in line when four sit.
+
+        Returns:
+            "seated" or "waiting".
+        """
+        if self.seat_of(user_id) is not None or self.is_waiting(user_id):
+            raise TableError("you already belong to this table")
+        if self.held_seat_of(user_id) is not None:
+            raise TableError("a computer is holding your seat: use /table back")
+        if len(self.members) >= MAX_MEMBERS:
+            raise TableError("this table is full: six belong to it already (S.12)")
+        member = Occupant(user_id, name)
+        if self.playing or (self.full and seat is None):
+            if seat is not None:
+                raise TableError("the seats are taken: join without a seat to wait in line")
+            self.waiting.append(member)
+            return "waiting"
+        if seat is None:
+            seat = self.seats.index(None)
+        occupant = self.seats[seat]
+        if occupant is not None and not occupant.is_bot:
+            raise TableError(f"{SEAT_NAMES[seat]} is taken by {occupant.name}")
+        # A member may take a computer's seat between rubbers.
+        self.seats[seat] = member
+        return "seated"
+
+    def leave(self, user_id: int) -> int | None:
+        """Leave the table. A seated player leaving mid-rubber is replaced by a computer.
+
+        Returns:
+            The seat left, or None when the member was waiting.
+        """
+        for i, member in enumerate(self.waiting):
+            if member.user_id == user_id:
+                del self.waiting[i]
+                return None
+        seat = self.seat_of(user_id)
+        if seat is None:
+            seat = self.held_seat_of(user_id)
+            if seat is None:
+                raise TableError("you are not at this table")
+            self.seats[seat].held_for = None   # the computer plays on in the seat
+            return seat
+        if self.playing:
+            self.seats[seat] = bot_occupant(seat, DEFAULT_LEVEL)
+            self.flagged = True
+        else:
+            self.seats[seat] = None
+        self.consecutive.pop(user_id, None)
+        if user_id == self.host_id:
+            self._pass_host()
+        return seat
+
+    def _pass_host(self) -> None:
+        members = self.members
+        if members:
+            self.host_id = members[0].user_id
+
+    def add_bot(self, seat: int | None, level: str = DEFAULT_LEVEL) -> int:
+        """Seat a computer player at the given free seat, or the first free one."""
+        if self.playing:
+            raise TableError("computer players join between rubbers; a game is being played")
+        if seat is None:
+            if self.full:
+                raise TableError("every seat is taken")
+            seat = self.seats.index(None)
+        if self.seats[seat] is not None:
+            raise TableError(f"{SEAT_NAMES[seat]} is taken by {self.seats[seat].name}")
+        self.seats[seat] = bot_occupant(seat, level)
+        return seat
+
+    def kick(self, user_id: int) -> int | None:
+        """Remove a member (or the computer at a seat, given its negative id)."""
+        if user_id == self.host_id:
+            raise TableError("the host cannot be kicked; the host can /table leave or /table close")
+        for seat, occupant in enumerate(self.seats):
+            if occupant and occupant.is_bot and occupant.user_id == user_id:
+                if self.playing:
+                    raise TableError("a computer player stays in its seat until the rubber ends")
+                self.seats[seat] = None
+                return seat
+        return self.leave(user_id)
+
+    # -- substitutes and computers holding seats ------------------------------------------
+
+    def request_substitute(self, user_id: int, sub_id: int, sub_name: str) -> Substitution:
+        """A seated player names a substitute for the rest of the rubber (S.18)."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise TableError("only a seated player can name a substitute")
+        if not self.playing:
+            raise TableError("between rubbers, simply /table leave and let another join")
+        if sub_id == user_id or self.seat_of(sub_id) is not None:
+            raise TableError("the substitute must be someone not already playing")
+        self.substitution = Substitution(seat, sub_id, sub_name)
+        return self.substitution
+
+    def substitute_consenters(self) -> list[int]:
+        """The human players whose consent the pending substitution still needs."""
+        sub = self.substitution
+        if sub is None:
+            return []
+        return [
+            o.user_id for s, o in enumerate(self.seats)
+            if o and not o.is_bot and s != sub.seat and o.user_id not in sub.approvals
+        ]
+
+    def consent_substitute(self, user_id: int) -> bool:
+        """One of the other three agrees; returns True when the substitute takes the seat."""
+        sub = self.substitution
+        if sub is None:
+            raise TableError("there is no substitution waiting for consent")
+        seat = self.seat_of(user_id)
+        if seat is None or seat == sub.seat:
+            raise TableError("only the other three players can consent to a substitute")
+        sub.approvals.add(user_id)
+        if self.substitute_consenters():
+            return False
+        leaving = self.seats[sub.seat]
+        self.waiting = [w for w in self.waiting if w.user_id != sub.user_id]
+        self.seats[sub.seat] = Occupant(sub.user_id, sub.name, substitute=True)
+        if leaving is not None:
+            self.consecutive.pop(leaving.user_id, None)
+        self.flagged = True
+        self.substitution = None
+        self.timeouts[sub.seat] = 0
+        return True
+
+    def take_over(self, seat: int) -> None:
+        """A computer holds a timed-out member's seat until `/table back`."""
+        occupant = self.seats[seat]
+        if occupant is None or occupant.is_bot:
+            return
+        self.seats[seat] = bot_occupant(seat, "standard", held_for=occupant.user_id)
+        self.seats[seat].name = f"{occupant.name} (computer)"
+        self._held_names[seat] = occupant.name
+        self.flagged = True
+
+    def back(self, user_id: int) -> int:
+        """A member takes back the seat a computer held for him."""
+        seat = self.held_seat_of(user_id)
+        if seat is None:
+            raise TableError("no computer is holding a seat of yours")
+        self.seats[seat] = Occupant(user_id, self._held_names.pop(seat, "player"))
+        self.timeouts[seat] = 0
+        return seat
+
+    # -- the match ------------------------------------------------------------------------
+
+    def start(
+        self, keep_seats: bool = False, rng: random.Random | None = None
+    ) -> list[list[tuple[str, str]]]:
+        """Start a rubber (or game): cut out waiting candidates, cut for partners and deal.
+
+        Returns:
+            The rounds of cards cut, each as (name, card), to show the table.
+        """
+        if self.playing:
+            raise TableError("a game is already being played here")
+        if not self.full:
+            raise TableError("four players must sit before the game starts: /table join or /table addbot")
+        rng = rng or self._rng
+        names = {o.user_id: o.name for o in [*self.seats, *self.waiting] if o}
+        cuts: list[Cut] = []
+        if self.waiting:
+            cuts.extend(self._cut_out(rng))
+        if not keep_seats:
+            by_id = {o.user_id: o for o in self.seats if o}
+            table_cut = cut_for_partners(list(by_id), rng)
+            self.seats = [by_id[user_id] for user_id in table_cut.seats]
+            cuts.extend(table_cut.cuts)
+            first_dealer = table_cut.dealer
+        else:
+            first_dealer = rng.randrange(SEATS)
+        self.last_cut = [[(names[p], card) for p, card in cut.cards] for cut in cuts]
+        self.begin_match(first_dealer)
+        return self.last_cut
+
+    def _cut_out(self, rng: random.Random) -> list[Cut]:
+        """At a rubber's end, those who played most rubbers in a row make room (S.15)."""
+        seated = {o.user_id: self.consecutive.get(o.user_id, 0) for o in self.seats if o and not o.is_bot}
+        bots = [s for s, o in enumerate(self.seats) if o and o.is_bot]
+        room = len(self.waiting)
+        cuts: list[Cut] = []
+        # Computer players give up their seats first.
+        for seat in bots[:room]:
+            self.seats[seat] = self.waiting.pop(0)
+        room = len(self.waiting)
+        if room:
+            out, cuts = who_goes_out(seated, room, rng)
+            for user_id in out:
+                seat = self.seat_of(user_id)
+                leaving = self.seats[seat]
+                self.seats[seat] = self.waiting.pop(0)
+                self.consecutive[user_id] = 0
+                self.waiting.append(leaving)
+        return cuts
+
+    def begin_match(self, first_dealer: int) -> None:
+        """Deal the first hand of a new match with the current seats."""
+        self.status = PLAYING
+        self.match_no += 1
+        self.match_id = None
+        self.first_dealer = first_dealer
+        self.decks, self.actions = [], []
+        self.timeouts = [0] * SEATS
+        self.flagged = any(o.is_bot or o.substitute for o in self.seats if o)
+        self.match = Match(self.options, first_dealer, deal_factory=self._new_deal)
+
+    def _new_deal(self, options: Options, dealer: int) -> Deal:
+        """Deal from the recorded deck when restoring, else shuffle a new one and keep it."""
+        number = len(self.match.deals) if self.match else 0
+        if number < len(self.decks):
+            return Deal.from_deck(options, dealer, self.decks[number])
+        deal = Deal.shuffled(options, dealer, self._rng)
+        self.decks.append(list(self._deck_of(deal)))
+        return deal
+
+    @staticmethod
+    def _deck_of(deal: Deal) -> list[str]:
+        """The pack order that `Deal.from_deck` turns back into this deal (J.5 dealing)."""
+        eldest = (deal.dealer + 1) % SEATS
+        order = [(eldest + k) % SEATS for k in range(SEATS)]
+        deck = [deal.dealt[s][i] for s in order for i in (0, 1)]
+        deck += [deal.dealt[s][i] for s in order for i in (2, 3, 4)]
+        return deck + [deal.turn_up] + list(deal.kitty)
+
+    def act(self, user_id: int, action: str) -> HandResult | None:
+        """A seated member's declaration or card; returns the hand's result if it ended one."""
+        self._require_match()
+        seat = self.seat_of(user_id)
+        if seat is None:
+            if self.held_seat_of(user_id) is not None:
+                raise TableError("a computer is holding your seat: use /table back first")
+            raise TableError("you are not seated at this table")
+        return self.act_for_seat(seat, action, by_player=True)
+
+    def act_for_seat(self, seat: int, action: str, by_player: bool = False) -> HandResult | None:
+        match = self._require_match()
+        if match.to_act != seat:
+            raise TableError("it is not your turn")
+        deal = match.deal
+        result = match.apply(action, seat)
+        # The engine takes aliases (`10h`, or naming the turned-down suit for a pass): keep
+        # the canonical action it recorded.
+        self.actions.append(deal.history[-1])
+        if by_player:
+            self.timeouts[seat] = 0
+        if match.over:
+            self._end_match()
+        return result
+
+    def _end_match(self) -> None:
+        self.status = SEATING
+        for occupant in self.seats:
+            if occupant and not occupant.is_bot:
+                self.consecutive[occupant.user_id] = self.consecutive.get(occupant.user_id, 0) + 1
+        # Substitutes and held seats last only for the rubber (S.18).
+        for seat, occupant in enumerate(self.seats):
+            if occupant and occupant.substitute:
+                occupant.substitute = False
+            if occupant and occupant.held_for is not None:
+                self.seats[seat] = Occupant(occupant.held_for, self._held_names.pop(seat, "player"))
+
+    def _require_match(self) -> Match:
+        if not self.playing or self.match is None:
+            raise TableError("no game is being played at this table: the host can /table start")
+        return self.match
+
+    def view_for(self, user_id: int) -> tuple[int, MatchView]:
+        """The seat and its view for a member's own hand."""
+        match = self.match
+        seat = self.seat_of(user_id)
+        if seat is None or match is None:
+            raise TableError("you are not seated at a game here" if match else "no game is being played here: the host can /table start")
+        return seat, match.view_for(seat)
+
+    # -- storage --------------------------------------------------------------------------
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything but the match's play, which is rebuilt from `decks` and `actions`."""
+        return {
+            "host_id": self.host_id,
+            "status": self.status,
+            "seats": [asdict(o) if o else None for o in self.seats],
+            "waiting": [asdict(o) for o in self.waiting],
+            "match_no": self.match_no,
+            "match_id": self.match_id,
+            "first_dealer": self.first_dealer,
+            "consecutive": {str(k): v for k, v in self.consecutive.items()},
+            "timeouts": self.timeouts,
+            "flagged": self.flagged,
+            "held_names": {str(k): v for k, v in self._held_names.items()},
+            "substitution": (
+                {**asdict(self.substitution), "approvals": sorted(self.substitution.approvals)}
+                if self.substitution else None
+            ),
+            "message_id": self.message_id,
+            "message_deal": self.message_deal,
+        }
+
+    @classmethod
+    def from_state(
+        cls, table_id: int, guild_id: int, channel_id: int, options: dict[str, Any],
+        state: dict[str, Any], decks: list[list[str]], actions: list[tuple[int, str]],
+    ) -> Table:
+        """Rebuild a table from storage, replaying its match's actions through the engine."""
+        seats = [Occupant(**o) if o else None for o in state["seats"]]
+        host = next((o for o in seats if o), Occupant(state["host_id"], "host"))
+        table = cls(table_id, guild_id, channel_id, host, options_from_dict(options))
+        table.host_id = state["host_id"]
+        table.seats = seats
+        table.waiting = [Occupant(**o) for o in state["waiting"]]
+        table.match_no = state["match_no"]
+        table.consecutive = {int(k): v for k, v in state["consecutive"].items()}
+        table.timeouts = list(state["timeouts"])
+        table._held_names = {int(k): v for k, v in state.get("held_names", {}).items()}
+        sub = state.get("substitution")
+        if sub:
+            table.substitution = Substitution(sub["seat"], sub["user_id"], sub["name"], set(sub["approvals"]))
+        table.message_id = state.get("message_id")
+        table.message_deal = state.get("message_deal")
+        if state["status"] == PLAYING:
+            table.status = PLAYING
+            table.first_dealer = state["first_dealer"]
+            table.decks = [list(d) for d in decks]
+            table.match = Match(table.options, table.first_dealer, deal_factory=table._new_deal)
+            for seat, action in actions:
+                table.match.apply(action, seat)
+                table.actions.append((seat, action))
+            if table.match.over:
+                table._end_match()
+        table.match_id = state.get("match_id")
+        table.flagged = state.get("flagged", False)
+        return table
+
