@@ -126,6 +126,7 @@ class Table:
         self.substitution: Substitution | None = None
         self.message_id: int | None = None     # the current public table message
         self.message_deal: int | None = None   # the deal that message shows
+        self.turn_timeout: int | None = None   # seconds a turn; None: the bot's setting
         self._held_names: dict[int, str] = {}   # names of members whose seats computers hold
         self._rng: random.Random = random.SystemRandom()
 
@@ -254,8 +255,12 @@ class Table:
 
     # -- substitutes and computers holding seats ------------------------------------------
 
-    def request_substitute(self, user_id: int, sub_id: int, sub_name: str) -> Substitution:
-        """A seated player names a substitute for the rest of the rubber (S.18)."""
+    def request_substitute(self, user_id: int, sub_id: int, sub_name: str) -> bool:
+        """A seated player names a substitute for the rest of the rubber (S.18).
+
+        Returns:
+            True when the substitute sits at once (no human needs to consent).
+        """
         seat = self.seat_of(user_id)
         if seat is None:
             raise TableError("only a seated player can name a substitute")
@@ -264,7 +269,10 @@ class Table:
         if sub_id == user_id or self.seat_of(sub_id) is not None:
             raise TableError("the substitute must be someone not already playing")
         self.substitution = Substitution(seat, sub_id, sub_name)
-        return self.substitution
+        if not self.substitute_consenters():   # only computers to ask: they agree
+            self._seat_substitute()
+            return True
+        return False
 
     def substitute_consenters(self) -> list[int]:
         """The human players whose consent the pending substitution still needs."""
@@ -287,6 +295,11 @@ class Table:
         sub.approvals.add(user_id)
         if self.substitute_consenters():
             return False
+        self._seat_substitute()
+        return True
+
+    def _seat_substitute(self) -> None:
+        sub = self.substitution
         leaving = self.seats[sub.seat]
         self.waiting = [w for w in self.waiting if w.user_id != sub.user_id]
         self.seats[sub.seat] = Occupant(sub.user_id, sub.name, substitute=True)
@@ -295,7 +308,6 @@ class Table:
         self.flagged = True
         self.substitution = None
         self.timeouts[sub.seat] = 0
-        return True
 
     def take_over(self, seat: int) -> None:
         """A computer holds a timed-out member's seat until `/table back`."""
@@ -468,6 +480,7 @@ class Table:
             ),
             "message_id": self.message_id,
             "message_deal": self.message_deal,
+            "turn_timeout": self.turn_timeout,
         }
 
     @classmethod
@@ -491,6 +504,7 @@ class Table:
             table.substitution = Substitution(sub["seat"], sub["user_id"], sub["name"], set(sub["approvals"]))
         table.message_id = state.get("message_id")
         table.message_deal = state.get("message_deal")
+        table.turn_timeout = state.get("turn_timeout")
         if state["status"] == PLAYING:
             table.status = PLAYING
             table.first_dealer = state["first_dealer"]

@@ -1,0 +1,547 @@
+"""The game manager: every table of every server, one lock each, nothing lost.
+
+One entry point per request checks it against the table (seat, turn, host), applies it, and
+writes it to SQLite before returning, so the reply a member sees is always of a durable state:
+a restart at any moment resumes every table where its last accepted action left it.
+
+Around the tables it runs the turn timers (a reminder at half time, a computer's move at the
+deadline, a computer holding the seat after two time-outs in a row), the computer players'
+moves, and the closing of tables idle for a day. It never touches Discord: it tells a
+`TableListener` (the Discord layer) what changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from bot.engine.deal import HandResult
+from bot.engine.match import GameResult
+from bot.engine.rules import build_options
+from bot.storage import tables as store
+from bot.storage.batch import BatchWriter
+from bot.storage.database import Database
+from bot.tables.computer import ComputerSeats
+from bot.tables.results import ResultsRecorder
+from bot.tables.table import (
+    DEFAULT_LEVEL,
+    PLAYING,
+    TIMEOUT_TAKEOVER,
+    Occupant,
+    Table,
+    TableError,
+)
+
+log = logging.getLogger(__name__)
+
+IDLE_CLOSE_SECONDS = 24 * 60 * 60
+
+
+@dataclass
+class Change:
+    """What one accepted request changed, for the Discord layer to show.
+
+    Attributes:
+        table: the table after the change.
+        kind: what happened: `created`, `seating`, `started`, `action`, `timeout`,
+            `takeover`, `back`, `substitute`, `closed`.
+        seat: the seat that acted, if any.
+        action: the action taken, if any.
+        by_computer: a computer made the move.
+        hand: the result of the hand this action ended.
+        games: games this action ended.
+        match_over: this action ended the match (rubber or game).
+        cut: the cards cut when a match started.
+        note: a line to show in the channel.
+    """
+
+    table: Table
+    kind: str
+    seat: int | None = None
+    action: str | None = None
+    by_computer: bool = False
+    hand: HandResult | None = None
+    games: list[GameResult] = field(default_factory=list)
+    match_over: bool = False
+    cut: list[list[tuple[str, str]]] | None = None
+    note: str | None = None
+
+
+class TableListener(Protocol):
+    """What the Discord layer implements to hear of changes it did not ask for itself."""
+
+    async def table_changed(self, change: Change) -> None: ...
+    async def turn_reminder(self, table: Table, seat: int, deadline: float) -> None: ...
+    async def table_restored(self, table: Table) -> None: ...
+
+
+class _Silent:
+    async def table_changed(self, change: Change) -> None:
+        return None
+
+    async def turn_reminder(self, table: Table, seat: int, deadline: float) -> None:
+        return None
+
+    async def table_restored(self, table: Table) -> None:
+        return None
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class TableManager:
+    """All tables, by channel.
+
+    Args:
+        db: the open database.
+        turn_timeout: seconds a player has for each turn.
+        default_preset: the preset of a table created without one.
+        computers: who chooses computer moves (a thread pool by default).
+        computer_delay: seconds a computer waits before moving, so players can follow.
+        clock: wall-clock seconds (tests pass their own).
+    """
+
+    def __init__(
+        self, db: Database, *, turn_timeout: float = 120, default_preset: str = "somerset",
+        computers: ComputerSeats | None = None, computer_delay: float = 1.0,
+        clock: Callable[[], float] = time.time, listener: TableListener | None = None,
+        timers: bool = True,
+    ) -> None:
+        self.db = db
+        self.turn_timeout = turn_timeout
+        self.default_preset = default_preset
+        self.computers = computers or ComputerSeats()
+        self.computer_delay = computer_delay
+        self.clock = clock
+        self.listener: TableListener = listener or _Silent()
+        self.timers_on = timers
+        self.writer = BatchWriter(db)
+        self.results = ResultsRecorder()
+        self.tables: dict[int, Table] = {}           # by channel id
+        self._locks: dict[int, asyncio.Lock] = {}    # by table id
+        self._seq: dict[int, int] = {}               # last event number, by table id
+        self._saved_decks: dict[int, int] = {}       # decks already stored, by table id
+        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._computer_tasks: dict[int, asyncio.Task[None]] = {}
+        self.deadlines: dict[int, float] = {}        # by table id
+        self.last_activity: dict[int, float] = {}    # by table id
+        self._sweeper: asyncio.Task[None] | None = None
+        self._closed = False
+
+    # -- start and stop -------------------------------------------------------------------
+
+    async def restore(self) -> list[Table]:
+        """Rebuild every open table from storage (replaying its match) and restart its clock."""
+        restored = []
+        for row in await store.open_tables(self.db):
+            try:
+                table = await self._load(row)
+            except Exception:
+                log.exception("table %s could not be restored; it stays in storage", row.id)
+                continue
+            restored.append(table)
+            self.last_activity[table.id] = self.clock()
+            self._after_change(table)
+            try:
+                await self.listener.table_restored(table)
+            except Exception:
+                log.exception("telling table %s's channel it was restored failed", table.id)
+        if self.timers_on and self._sweeper is None:
+            self._sweeper = asyncio.create_task(self._sweep_idle(), name="euchre-idle-sweeper")
+            self._sweeper.add_done_callback(_log_task_end)
+        return restored
+
+    async def _load(self, row: store.TableRow) -> Table:
+        match_no = row.state.get("match_no", 0)
+        decks, actions, last_seq = await store.load_match(self.db, row.id, match_no)
+        table = Table.from_state(row.id, row.guild_id, row.channel_id, row.options, row.state, decks, actions)
+        self.tables[table.channel_id] = table
+        self._locks[table.id] = asyncio.Lock()
+        self._seq[table.id] = last_seq
+        self._saved_decks[table.id] = len(table.decks)
+        return table
+
+    async def close(self) -> None:
+        """Stop timers and computer moves and flush what is queued; the tables stay in storage."""
+        self._closed = True
+        tasks = [*self._timers.values(), *self._computer_tasks.values()]
+        if self._sweeper:
+            tasks.append(self._sweeper)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._timers.clear()
+        self._computer_tasks.clear()
+        await self.writer.close()
+        self.computers.close()
+
+    # -- finding tables -------------------------------------------------------------------
+
+    def table_in(self, channel_id: int) -> Table:
+        """The open table in a channel.
+
+        Raises:
+            TableError: there is none.
+        """
+        table = self.tables.get(channel_id)
+        if table is None:
+            raise TableError("there is no table in this channel: start one with /table create")
+        return table
+
+    def lock_for(self, table: Table) -> asyncio.Lock:
+        return self._locks[table.id]
+
+    # -- table requests -------------------------------------------------------------------
+
+    async def create(
+        self, guild_id: int, channel_id: int, user_id: int, name: str,
+        preset: str | None = None, turn_timeout: int | None = None, **overrides: Any,
+    ) -> Change:
+        """Open a table in a channel and seat its creator, the host."""
+        if channel_id in self.tables:
+            raise TableError("this channel already has a table: /table join it, or play in another channel")
+        options = build_options(preset or self.default_preset, **overrides)
+        table = Table(0, guild_id, channel_id, Occupant(user_id, name), options)
+        table.turn_timeout = turn_timeout
+        self.tables[channel_id] = table   # claim the channel before the first await
+        try:
+            async def insert(db: Database) -> int:
+                table_id = await store.create_table(
+                    db, guild_id, channel_id, user_id, options.to_dict(), table.to_state(), _now()
+                )
+                table.id = table_id
+                await store.add_events(db, [(table_id, 1, 0, "table", 0, user_id, "create", _now().isoformat())])
+                return table_id
+
+            await self.writer.write(insert)
+        except BaseException:
+            self.tables.pop(channel_id, None)
+            raise
+        self._locks[table.id] = asyncio.Lock()
+        self._seq[table.id] = 1
+        self._saved_decks[table.id] = 0
+        self.last_activity[table.id] = self.clock()
+        return Change(table, "created")
+
+    async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> Change:
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            where = table.join(user_id, name, seat)
+            await self._save(table, "table", table.seat_of(user_id), user_id, f"join:{where}")
+        return Change(table, "seating", note=where)
+
+    async def leave(self, channel_id: int, user_id: int) -> Change:
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            seat = table.leave(user_id)
+            if not table.members:
+                await self._close(table, "everyone left")
+                return Change(table, "closed", note="everyone left")
+            await self._save(table, "table", seat, user_id, "leave")
+        self._after_change(table)
+        return Change(table, "seating", seat=seat)
+
+    async def add_bot(self, channel_id: int, user_id: int, seat: int | None, level: str | None) -> Change:
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            table.require_host(user_id)
+            seat = table.add_bot(seat, level or DEFAULT_LEVEL)
+            await self._save(table, "table", seat, user_id, f"addbot:{level or DEFAULT_LEVEL}")
+        return Change(table, "seating", seat=seat)
+
+    async def kick(self, channel_id: int, user_id: int, target_id: int) -> Change:
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            table.require_host(user_id)
+            seat = table.kick(target_id)
+            await self._save(table, "table", seat, user_id, f"kick:{target_id}")
+        self._after_change(table)
+        return Change(table, "seating", seat=seat)
+
+    async def start(self, channel_id: int, user_id: int, keep_seats: bool = False) -> Change:
+        """Cut for partners and deal (host only, four seated)."""
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            table.require_host(user_id)
+            cut = table.start(keep_seats=keep_seats)
+
+            async def allocate(db: Database) -> None:
+                table.match_id = await self.results.new_match(db, table)
+
+            await self._save(table, "table", None, user_id, "start", before=allocate)
+        self._after_change(table)
+        return Change(table, "started", cut=cut)
+
+    async def substitute(self, channel_id: int, user_id: int, sub_id: int, sub_name: str) -> Change:
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            done = table.request_substitute(user_id, sub_id, sub_name)
+            await self._save(table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}")
+        if done:
+            self._after_change(table)
+        return Change(table, "substitute", note="seated" if done else "asked")
+
+    async def consent(self, channel_id: int, user_id: int) -> Change:
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            done = table.consent_substitute(user_id)
+            await self._save(table, "table", table.seat_of(user_id), user_id, "consent")
+        if done:
+            self._after_change(table)
+        return Change(table, "substitute", note="seated" if done else "consented")
+
+    async def back(self, channel_id: int, user_id: int) -> Change:
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            seat = table.back(user_id)
+            await self._save(table, "table", seat, user_id, "back")
+        self._after_change(table)
+        return Change(table, "back", seat=seat)
+
+    async def close_table(self, channel_id: int, user_id: int, may_manage: bool = False) -> Change:
+        """The host (or someone who may manage the channel) ends the table."""
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            table.require_host(user_id, may_manage)
+            await self._close(table, "closed by the host" if user_id == table.host_id else "closed by a moderator")
+        return Change(table, "closed", note="closed")
+
+    async def touch_message(self, table: Table, message_id: int, deal_number: int | None) -> None:
+        """Remember the public table message (so its buttons and edits survive a restart)."""
+        async with self.lock_for(table):
+            table.message_id, table.message_deal = message_id, deal_number
+
+            async def work(db: Database) -> None:
+                await store.save_state(db, table.id, table.host_id, table.to_state(), _now())
+
+            await self.writer.write(work)
+
+    # -- playing --------------------------------------------------------------------------
+
+    async def act(self, channel_id: int, user_id: int, action: str) -> Change:
+        """A member's declaration or card, checked, applied and stored before returning.
+
+        Raises:
+            TableError: not seated, not this member's turn, no game here.
+            IllegalAction: the rules refuse it (the message says why); nothing changed.
+        """
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            change = await self._apply(table, None, action, user_id=user_id)
+        self._after_change(table)
+        return change
+
+    async def view(self, channel_id: int, user_id: int) -> tuple[Table, int, Any]:
+        """A seated member's seat and private view (taken under the table's lock)."""
+        table = self.table_in(channel_id)
+        async with self.lock_for(table):
+            seat, view = table.view_for(user_id)
+        return table, seat, view
+
+    async def _apply(
+        self, table: Table, seat: int | None, action: str, user_id: int | None = None,
+        by_computer: bool = False, kind: str = "action",
+    ) -> Change:
+        match = table.match
+        games_before = len(match.games) if match else 0
+        if seat is None:
+            result = table.act(user_id, action)
+            seat = table.actions[-1][0]
+        else:
+            result = table.act_for_seat(seat, action, by_player=not by_computer)
+        taken = table.actions[-1][1]
+        games = list(match.games[games_before:])
+        match_over = match.over
+
+        async def results(db: Database) -> None:
+            if result is not None:
+                await self.results.hand(db, table, match, result)
+            for game in games:
+                await self.results.game(db, table, match, game)
+            if match_over:
+                await self.results.match(db, table, match)
+
+        await self._save(table, "game", seat, user_id, taken, after=results)
+        self.last_activity[table.id] = self.clock()
+        return Change(
+            table, kind, seat=seat, action=taken, by_computer=by_computer, hand=result,
+            games=games, match_over=match_over,
+        )
+
+    # -- persistence ----------------------------------------------------------------------
+
+    async def _save(
+        self, table: Table, kind: str, seat: int | None, user_id: int | None, action: str,
+        before: Callable[[Database], Awaitable[None]] | None = None,
+        after: Callable[[Database], Awaitable[None]] | None = None,
+    ) -> None:
+        """Write one accepted request (its event, new decks, the table's state) and wait for it.
+
+        If the write fails, the table is reloaded from storage so memory never runs ahead of
+        what is stored, and the member is told to try again.
+        """
+        self._seq[table.id] += 1
+        seq = self._seq[table.id]
+        saved = self._saved_decks[table.id]
+        new_decks = list(enumerate(table.decks[saved:], start=saved))
+        match_no = table.match_no
+        dealers = table.match.deals if table.match else []
+
+        async def work(db: Database) -> None:
+            if before is not None:
+                await before(db)
+            for number, deck in new_decks:
+                await store.add_deal(db, table.id, match_no, number, dealers[number].dealer, deck)
+            await store.add_events(db, [(table.id, seq, match_no, kind, seat, user_id, action, _now().isoformat())])
+            if after is not None:
+                await after(db)
+            await store.save_state(db, table.id, table.host_id, table.to_state(), _now())
+
+        try:
+            await self.writer.write(work)
+        except Exception:
+            log.exception("table %s: storing %r failed; reloading the table from storage", table.id, action)
+            await self._reload(table)
+            raise TableError("that could not be saved, so it did not happen: please try again") from None
+        self._saved_decks[table.id] = saved + len(new_decks)
+
+    async def _reload(self, table: Table) -> None:
+        rows = [r for r in await store.open_tables(self.db) if r.id == table.id]
+        if rows:
+            await self._load(rows[0])
+
+    async def _close(self, table: Table, reason: str) -> None:
+        match = table.match if table.playing else None
+
+        async def work(db: Database) -> None:
+            if match is not None and not match.over:
+                await self.results.abandoned(db, table, match)
+            await store.close_table(db, table.id, reason, _now())
+
+        await self.writer.write(work)
+        self.tables.pop(table.channel_id, None)
+        table.status = "closed"
+        self._cancel(table)
+        self.computers.forget(table.id)
+
+    # -- turns: timers and computer players ----------------------------------------------
+
+    def _cancel(self, table: Table) -> None:
+        for tasks in (self._timers, self._computer_tasks):
+            task = tasks.pop(table.id, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self.deadlines.pop(table.id, None)
+
+    def _after_change(self, table: Table) -> None:
+        """Start whatever the new position needs: a computer's move, or the turn's timer."""
+        if self._closed or table.status == "closed":
+            return
+        self._cancel(table)
+        match = table.match
+        if not table.playing or match is None or match.over or match.to_act is None:
+            return
+        occupant = table.seats[match.to_act]
+        if occupant is not None and occupant.is_bot:
+            task = asyncio.create_task(self._computer_turn(table, match.to_act), name=f"computer-{table.id}")
+            self._computer_tasks[table.id] = task
+        elif self.timers_on:
+            timeout = table.turn_timeout or self.turn_timeout
+            deadline = self.clock() + timeout
+            self.deadlines[table.id] = deadline
+            task = asyncio.create_task(
+                self._turn_timer(table, match.to_act, deadline, timeout), name=f"timer-{table.id}"
+            )
+            self._timers[table.id] = task
+        else:
+            return
+        task.add_done_callback(_log_task_end)
+
+    async def _computer_turn(self, table: Table, seat: int) -> None:
+        await asyncio.sleep(self.computer_delay)
+        occupant = table.seats[seat]
+        await self._computer_move(table, seat, occupant.level, kind="action")
+
+    async def _computer_move(self, table: Table, seat: int, level: str, kind: str) -> Change | None:
+        """Choose and make one move for `seat` (a computer's, or a timed-out member's)."""
+        match = table.match
+        if match is None or match.to_act != seat:
+            return None
+        view = match.view_for(seat)
+        action = await self.computers.choose(table.id, seat, level, view)
+        async with self.lock_for(table):
+            if table.match is not match or match.to_act != seat or table.status == "closed":
+                return None   # someone acted meanwhile, or the table closed
+            if kind == "timeout":
+                table.timeouts[seat] += 1
+            change = await self._apply(table, seat, action, by_computer=True, kind=kind)
+            if kind == "timeout" and table.timeouts[seat] >= TIMEOUT_TAKEOVER and table.playing:
+                table.take_over(seat)
+                await self._save(table, "table", seat, None, "takeover")
+                change.kind = "takeover"
+        try:
+            await self.listener.table_changed(change)
+        except Exception:
+            log.exception("table %s: showing a computer's move failed", table.id)
+        self._after_change(table)
+        return change
+
+    async def _turn_timer(self, table: Table, seat: int, deadline: float, timeout: float) -> None:
+        half = deadline - timeout / 2
+        await asyncio.sleep(max(0.0, half - self.clock()))
+        try:
+            await self.listener.turn_reminder(table, seat, deadline)
+        except Exception:
+            log.exception("table %s: the turn reminder failed", table.id)
+        await asyncio.sleep(max(0.0, deadline - self.clock()))
+        # This task makes the move; it must not cancel itself when the move restarts timers.
+        self._timers.pop(table.id, None)
+        await self._computer_move(table, seat, "standard", kind="timeout")
+
+    async def time_out_now(self, table: Table) -> Change | None:
+        """Make the timed-out move at once (for tests and the idle sweeper)."""
+        match = table.match
+        if match is None or match.to_act is None:
+            return None
+        task = self._timers.pop(table.id, None)
+        if task is not None:
+            task.cancel()
+        return await self._computer_move(table, match.to_act, "standard", kind="timeout")
+
+    async def _sweep_idle(self) -> None:
+        while True:
+            await asyncio.sleep(300)
+            await self.close_idle()
+
+    async def close_idle(self) -> list[Table]:
+        """Close tables idle for 24 hours (unfinished play is recorded as abandoned)."""
+        now = self.clock()
+        closed = []
+        for table in list(self.tables.values()):
+            if now - self.last_activity.get(table.id, now) >= IDLE_CLOSE_SECONDS:
+                async with self.lock_for(table):
+                    await self._close(table, "idle for 24 hours")
+                closed.append(table)
+                try:
+                    await self.listener.table_changed(Change(table, "closed", note="idle for 24 hours"))
+                except Exception:
+                    log.exception("table %s: announcing the idle close failed", table.id)
+        return closed
+
+
+def _log_task_end(task: asyncio.Task[Any]) -> None:
+    """Done-callback of background tasks: a crash is logged, never lost silently."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=error)
+
+
+__all__ = ["Change", "TableListener", "TableManager", "PLAYING"]

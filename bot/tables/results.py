@@ -1,0 +1,82 @@
+"""Turning a table's finished hands, games and matches into the records the leaderboards keep.
+
+Called by the manager inside the same transaction that stores the action which finished them,
+so a result and the action that made it are durable together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from datetime import UTC, datetime
+
+from bot.engine.deal import HandResult
+from bot.engine.match import GameResult, Match
+from bot.engine.records import deal_to_record, match_to_record
+from bot.storage import stats
+from bot.storage.database import Database
+from bot.tables.table import Table
+
+
+def seat_players(table: Table) -> tuple[stats.SeatPlayer, ...]:
+    """Who sits where now, as the leaderboards record them."""
+    return tuple(
+        stats.SeatPlayer(
+            seat=seat, user_id=o.user_id, name=o.name, is_bot=o.is_bot, substitute=o.substitute
+        )
+        for seat, o in enumerate(table.seats)
+        if o is not None
+    )
+
+
+def _names(table: Table) -> list[str]:
+    return [o.name if o else "" for o in table.seats]
+
+
+class ResultsRecorder:
+    """Writes results through `bot.storage.stats`, inside the caller's transaction."""
+
+    def __init__(self, clock: type[datetime] = datetime) -> None:
+        self._clock = clock
+
+    def _now(self) -> datetime:
+        return self._clock.now(UTC)
+
+    async def new_match(self, db: Database, table: Table) -> int:
+        return await stats.new_match_id(db, table.guild_id, table.id)
+
+    async def hand(self, db: Database, table: Table, match: Match, result: HandResult) -> None:
+        deal = match.deals[-1] if match.over else match.deals[-2]
+        number = len(match.deals) - (1 if match.over else 2)
+        await stats.record_hand(db, stats.HandRecord(
+            guild_id=table.guild_id, table_id=table.id, match_id=table.match_id,
+            game_number=match.game_of_deal[number], deal_number=number, dealer=result.dealer,
+            maker=result.maker, trump=result.trump, alone=result.alone, defender=result.defender,
+            players=seat_players(table), tricks=result.tricks, points=result.points,
+            outcome=result.outcome, preset=table.options.preset, options=table.options.to_dict(),
+            record=deal_to_record(deal), played_at=self._now(),
+        ))
+
+    async def game(self, db: Database, table: Table, match: Match, game: GameResult) -> None:
+        await stats.record_game(db, stats.GameRecord(
+            guild_id=table.guild_id, table_id=table.id, match_id=table.match_id,
+            game_number=match.games.index(game), players=seat_players(table),
+            scores=game.scores, winner=game.winner, value=game.value,
+            preset=table.options.preset, options=table.options.to_dict(), played_at=self._now(),
+        ))
+
+    async def match(self, db: Database, table: Table, match: Match, abandoned: bool = False) -> None:
+        await stats.record_match(db, stats.MatchRecord(
+            guild_id=table.guild_id, table_id=table.id, match_id=table.match_id,
+            kind="rubber" if match.options.is_rubber else "game", players=seat_players(table),
+            games=tuple((g.scores, g.winner, g.value) for g in match.games),
+            rubber_points=match.rubber_points, winner=match.winner, abandoned=abandoned,
+            flagged=table.flagged, preset=table.options.preset, options=table.options.to_dict(),
+            record=match_to_record(match, players=_names(table)), played_at=self._now(),
+        ))
+
+    async def abandoned(self, db: Database, table: Table, match: Match) -> None:
+        if table.match_id is not None:
+            await self.match(db, table, match, abandoned=True)
+
+
+__all__ = ["ResultsRecorder", "seat_players", "asdict"]

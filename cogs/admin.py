@@ -1,0 +1,43 @@
+"""/admin: commands for the bot's owners and server managers."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ui.respond import answer
+
+
+class Admin(commands.Cog):
+    """Syncing slash commands."""
+
+    admin = app_commands.Group(
+        name="admin", description="Bot administration",
+        default_permissions=discord.Permissions(manage_guild=True), guild_only=True,
+    )
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    def _is_owner(self, user_id: int) -> bool:
+        return user_id in self.bot.settings.owner_ids  # type: ignore[attr-defined]
+
+    @admin.command(name="sync")
+    @app_commands.describe(scope="global: every server (takes up to an hour); here: this server at once")
+    async def sync(self, interaction: discord.Interaction, scope: str = "global") -> None:
+        """Sync the slash commands to Discord (bot owners only)."""
+        if not self._is_owner(interaction.user.id):
+            await answer(interaction, "Only the bot's owners (OWNER_IDS) can sync commands.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if scope == "here" and interaction.guild is not None:
+            self.bot.tree.copy_global_to(guild=interaction.guild)
+            synced = await self.bot.tree.sync(guild=interaction.guild)
+        else:
+            synced = await self.bot.tree.sync()
+        await interaction.followup.send(f"Synced {len(synced)} commands ({scope}).", ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Admin(bot))

@@ -1,0 +1,110 @@
+"""/hand and the declarations of the game: /pass, /order, /call, /alone, /discard, /play."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.cards import SUIT_NAMES, SUITS, card_label, card_name, parse_card, parse_suit
+from bot.engine.deal import ALONE, DEFEND, ORDER, ORDER_ALONE, PASS
+from bot.tables.table import TableError
+from bot.ui import respond
+
+
+class Play(commands.Cog):
+    """Seeing one's hand and making one's declarations and plays."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def manager(self):  # noqa: ANN201
+        return self.bot.manager  # type: ignore[attr-defined]
+
+    async def _legal_cards(self, interaction: discord.Interaction) -> list[str]:
+        """The cards the member may play or discard now (empty when it is not their turn)."""
+        table = self.manager.tables.get(interaction.channel_id)
+        if table is None or table.seat_of(interaction.user.id) is None or table.match is None:
+            return []
+        seat = table.seat_of(interaction.user.id)
+        view = table.match.view_for(seat).deal
+        if view.to_act != seat:
+            return list(view.hand or ())
+        return [a for a in view.legal if len(a) == 2 and a[0] != "c"] or list(view.hand or ())
+
+    async def card_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        choices = []
+        for card in await self._legal_cards(interaction):
+            label = f"{card_label(card)} {card_name(card)}"
+            if not typed or typed in label.lower() or typed == card.lower():
+                choices.append(app_commands.Choice(name=label, value=card))
+        return choices[:25]
+
+    @app_commands.command(name="hand")
+    @app_commands.guild_only()
+    async def hand(self, interaction: discord.Interaction) -> None:
+        """See your hand (only you see it) with the declarations open to you now."""
+        table = self.manager.table_in(interaction.channel_id)
+        if table.seat_of(interaction.user.id) is None:
+            raise TableError("you are not seated at this table")
+        await respond.show_hand(interaction, table)
+
+    @app_commands.command(name="pass")
+    @app_commands.guild_only()
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        """Pass (or decline to take it alone)."""
+        await respond.act(interaction, PASS)
+
+    @app_commands.command(name="order")
+    @app_commands.guild_only()
+    @app_commands.describe(alone="play it alone")
+    async def order(self, interaction: discord.Interaction, alone: bool = False) -> None:
+        """First round: order the turn-up (order up, assist or take up, by your seat)."""
+        await respond.act(interaction, ORDER_ALONE if alone else ORDER)
+
+    @app_commands.command(name="call")
+    @app_commands.guild_only()
+    @app_commands.describe(suit="the suit to make trump", alone="play it alone")
+    async def call(self, interaction: discord.Interaction, suit: str, alone: bool = False) -> None:
+        """Second round: name a trump suit (not the one turned down)."""
+        named = parse_suit(suit)
+        await respond.act(interaction, f"call:{named}" + (":alone" if alone else ""))
+
+    @call.autocomplete("suit")
+    async def suit_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=SUIT_NAMES[s], value=SUIT_NAMES[s])
+            for s in SUITS if SUIT_NAMES[s].startswith(typed)
+        ]
+
+    @app_commands.command(name="alone")
+    @app_commands.guild_only()
+    async def alone(self, interaction: discord.Interaction) -> None:
+        """Take it alone from your partner when offered (or defend alone, where allowed)."""
+        table = self.manager.table_in(interaction.channel_id)
+        legal = table.match.deal.legal_actions() if table.match else ()
+        await respond.act(interaction, DEFEND if DEFEND in legal else ALONE)
+
+    @app_commands.command(name="discard")
+    @app_commands.guild_only()
+    @app_commands.describe(card="the card to discard, like 9S, 9♠ or nine of spades")
+    async def discard(self, interaction: discord.Interaction, card: str) -> None:
+        """As dealer, discard a card after taking up the turn-up."""
+        await respond.act(interaction, parse_card(card))
+
+    @app_commands.command(name="play")
+    @app_commands.guild_only()
+    @app_commands.describe(card="the card to play, like JH, J♥, 10h or jack of hearts")
+    async def play(self, interaction: discord.Interaction, card: str) -> None:
+        """Play a card to the trick."""
+        await respond.act(interaction, parse_card(card))
+
+    discard.autocomplete("card")(card_autocomplete)
+    play.autocomplete("card")(card_autocomplete)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,160 @@
+"""/table: opening a table, seating, starting, substitutes, closing."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.rules import PRESETS
+from bot.tables.table import SEAT_NAMES, TableError, parse_seat
+from bot.ui.respond import answer
+
+Seat = Literal["north", "east", "south", "west"]
+Level = Literal["easy", "standard", "expert"]
+
+
+def _may_manage(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and perms.manage_channels)
+
+
+class Tables(commands.Cog):
+    """Table creation and seating."""
+
+    table = app_commands.Group(name="table", description="Open, join and run a Euchre table in this channel", guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def manager(self):  # noqa: ANN201
+        return self.bot.manager  # type: ignore[attr-defined]
+
+    @property
+    def messages(self):  # noqa: ANN201
+        return self.bot.table_messages  # type: ignore[attr-defined]
+
+    @table.command(name="create")
+    @app_commands.describe(
+        preset="the rules: somerset (1888 club laws, default), jerome (1877) or modern",
+        points="points for a game (default by preset)",
+        match="a rubber (best of three) or a single game",
+        stick_the_dealer="the dealer must name a trump in the second round",
+        partner_alone="the maker's partner may take it alone",
+        defend_alone="an adversary may defend alone against a lone hand",
+        joker="add the Joker, the highest trump",
+        timeout="seconds for each turn before a computer moves (10-3600)",
+    )
+    async def create(
+        self, interaction: discord.Interaction,
+        preset: Literal["somerset", "jerome", "modern"] | None = None,
+        points: app_commands.Range[int, 1, 100] | None = None,
+        match: Literal["rubber", "game"] | None = None,
+        stick_the_dealer: bool | None = None,
+        partner_alone: bool | None = None,
+        defend_alone: bool | None = None,
+        joker: bool | None = None,
+        timeout: app_commands.Range[int, 10, 3600] | None = None,
+    ) -> None:
+        """Open a Euchre table in this channel and sit at it as its host."""
+        if preset is not None and preset not in PRESETS:
+            raise TableError(f"unknown preset {preset!r}: choose {', '.join(PRESETS)}")
+        if timeout is not None and not 10 <= timeout <= 3600:
+            raise TableError("timeout must be from 10 to 3600 seconds")
+        change = await self.manager.create(
+            interaction.guild_id, interaction.channel_id, interaction.user.id,
+            interaction.user.display_name, preset, points=points, match=match,
+            stick_the_dealer=stick_the_dealer, partner_alone=partner_alone,
+            defend_alone=defend_alone, joker=joker, turn_timeout=timeout,
+        )
+        await answer(interaction, "Your table is open and you sit at north. Others join with /table join; add computers with /table addbot.")
+        await self.messages.render(change.table, fresh=True)
+
+    @table.command(name="join")
+    @app_commands.describe(seat="the seat to take (default: the first free one)")
+    async def join(self, interaction: discord.Interaction, seat: Seat | None = None) -> None:
+        """Take a free seat at this channel's table, or wait in line when four sit."""
+        change = await self.manager.join(
+            interaction.channel_id, interaction.user.id, interaction.user.display_name,
+            parse_seat(seat) if seat else None,
+        )
+        where = change.table.seat_of(interaction.user.id)
+        text = f"You sit at {SEAT_NAMES[where]}." if where is not None else "The seats are full: you wait in line for the next rubber."
+        await answer(interaction, text)
+        await self.messages.render(change.table)
+
+    @table.command(name="leave")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave this channel's table (a computer takes your seat if a rubber is under way)."""
+        change = await self.manager.leave(interaction.channel_id, interaction.user.id)
+        await answer(interaction, "You left the table.")
+        await self.messages.table_changed(change)
+
+    @table.command(name="addbot")
+    @app_commands.describe(seat="the seat for the computer player", level="how well it plays (default expert)")
+    async def addbot(self, interaction: discord.Interaction, seat: Seat | None = None, level: Level | None = None) -> None:
+        """Seat a computer player (host only)."""
+        if level is not None and level not in ("easy", "standard", "expert"):
+            raise TableError("unknown level: choose easy, standard or expert")
+        change = await self.manager.add_bot(
+            interaction.channel_id, interaction.user.id, parse_seat(seat) if seat else None, level
+        )
+        await answer(interaction, f"A computer player sits at {SEAT_NAMES[change.seat]}.")
+        await self.messages.render(change.table)
+
+    @table.command(name="kick")
+    @app_commands.describe(member="the member to remove from the table")
+    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Remove a member from the table (host only)."""
+        change = await self.manager.kick(interaction.channel_id, interaction.user.id, member.id)
+        await answer(interaction, f"{member.display_name} was removed from the table.")
+        await self.messages.render(change.table)
+
+    @table.command(name="start")
+    @app_commands.describe(keep_seats="keep the seats as they are instead of cutting for partners")
+    async def start(self, interaction: discord.Interaction, keep_seats: bool = False) -> None:
+        """Cut for partners and first deal, and deal (host only, four seated)."""
+        change = await self.manager.start(interaction.channel_id, interaction.user.id, keep_seats)
+        await answer(interaction, "The cards are dealt. Use the My hand button or /hand to see yours.")
+        await self.messages.table_changed(change)
+
+    @table.command(name="substitute")
+    @app_commands.describe(member="who plays your seat for the rest of the rubber")
+    async def substitute(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Name a substitute for the rest of the rubber; the other three players consent (S.18)."""
+        if member.bot:
+            raise TableError("name a member as substitute; for a computer, use /table leave")
+        change = await self.manager.substitute(interaction.channel_id, interaction.user.id, member.id, member.display_name)
+        if change.note == "seated":
+            await answer(interaction, f"{member.display_name} takes your seat for the rest of the rubber.")
+        else:
+            await answer(interaction, f"The other players are asked to consent to {member.display_name} taking your seat.")
+        await self.messages.render(change.table)
+
+    @table.command(name="back")
+    async def back(self, interaction: discord.Interaction) -> None:
+        """Take back the seat a computer held for you after time-outs."""
+        change = await self.manager.back(interaction.channel_id, interaction.user.id)
+        await answer(interaction, f"Welcome back: you play {SEAT_NAMES[change.seat]} again.")
+        await self.messages.render(change.table)
+
+    @table.command(name="show")
+    async def show(self, interaction: discord.Interaction) -> None:
+        """Post the table message again at the bottom of the channel."""
+        table = self.manager.table_in(interaction.channel_id)
+        await answer(interaction, "Here is the table.")
+        await self.messages.render(table, fresh=True)
+
+    @table.command(name="close")
+    async def close(self, interaction: discord.Interaction) -> None:
+        """End this channel's table (host, or anyone who may manage the channel)."""
+        change = await self.manager.close_table(interaction.channel_id, interaction.user.id, _may_manage(interaction))
+        await answer(interaction, "The table is closed.")
+        await self.messages.table_changed(change)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Tables(bot))
