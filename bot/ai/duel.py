@@ -1,0 +1,216 @@
+"""Duplicate matches between two levels of computer player, for `simulate` and the benchmark.
+
+Partnership A sits at seats 0 and 2, partnership B at seats 1 and 3. Each pack order (a seeded
+sequence of shuffles) is played twice, the second time with the sides swapped, so both sides
+hold the same cards over the pair and luck of the deal mostly cancels out. Nothing here prints:
+the CLI and the benchmark render a `DuelResult`.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bot.ai import make_player
+from bot.engine.match import Match
+from bot.engine.rules import Options, options_from_dict
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SideStats:
+    """What one partnership did over a duel."""
+
+    games: int = 0            # games won
+    matches: int = 0          # matches (single games or rubbers) won
+    rubber_points: int = 0
+    points: int = 0           # points scored in hands
+    made: int = 0             # trumps made by this side
+    made_good: int = 0        # ... and not euchred
+    lone: int = 0             # lone hands played by this side
+    lone_good: int = 0        # ... and not euchred
+    lone_marches: int = 0
+
+
+@dataclass
+class DuelResult:
+    """The result of a duplicate duel between levels `a` and `b`.
+
+    `pairs` is the number of pack orders, each played twice (2 * pairs matches in all).
+    """
+
+    a: str
+    b: str
+    preset: str
+    pairs: int
+    seed: int
+    hands: int = 0
+    games: int = 0
+    matches: int = 0
+    side_a: SideStats = field(default_factory=SideStats)
+    side_b: SideStats = field(default_factory=SideStats)
+    pair_shares: list[float] = field(default_factory=list)   # A's share of the games in each pair
+    decisions: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def a_share(self) -> float:
+        """The fraction of all games won by side A."""
+        return self.side_a.games / self.games if self.games else 0.0
+
+    def confidence(self) -> tuple[float, float]:
+        """A 95% confidence interval for A's share of games, from the spread over pairs."""
+        n = len(self.pair_shares)
+        if n < 2:
+            return (0.0, 1.0)
+        mean = sum(self.pair_shares) / n
+        var = sum((x - mean) ** 2 for x in self.pair_shares) / (n - 1)
+        half = 1.96 * math.sqrt(var / n)
+        return (max(0.0, self.a_share - half), min(1.0, self.a_share + half))
+
+    def merge(self, other: DuelResult) -> None:
+        self.pairs += other.pairs
+        self.hands += other.hands
+        self.games += other.games
+        self.matches += other.matches
+        for mine, theirs in ((self.side_a, other.side_a), (self.side_b, other.side_b)):
+            for name in asdict(mine):
+                setattr(mine, name, getattr(mine, name) + getattr(theirs, name))
+        self.pair_shares += other.pair_shares
+        for level, times in other.decisions.items():
+            self.decisions.setdefault(level, []).extend(times)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for `--json`: the counts, A's share with its interval, per-side rates."""
+        low, high = self.confidence()
+        out: dict[str, Any] = {
+            "a": self.a, "b": self.b, "preset": self.preset, "pairs": self.pairs,
+            "matches": self.matches, "games": self.games, "hands": self.hands, "seed": self.seed,
+            "a_share": round(self.a_share, 4), "a_share_95": [round(low, 4), round(high, 4)],
+        }
+        for name, s in (("side_a", self.side_a), ("side_b", self.side_b)):
+            out[name] = {
+                **asdict(s),
+                "points_per_hand": round(s.points / self.hands, 4) if self.hands else 0.0,
+                "makers_success": round(s.made_good / s.made, 4) if s.made else None,
+                "lone_success": round(s.lone_good / s.lone, 4) if s.lone else None,
+            }
+        return out
+
+
+def _seat_players(a: str, b: str, swapped: bool, seed: int, budget: int | None) -> list[Any]:
+    levels = [b, a, b, a] if swapped else [a, b, a, b]
+    return [make_player(levels[s], seed * 4 + s, budget=budget) for s in range(4)]
+
+
+def play_match(
+    options: Options, players: list[Any], deck_seed: int, first_dealer: int = 0,
+    timings: dict[int, list[float]] | None = None,
+) -> Match:
+    """Play one match to its end, each seat's decisions by `players[seat]`.
+
+    `timings`, when given, collects the seconds of each decision that had a choice, by seat.
+    """
+    import time
+
+    match = Match(options, first_dealer, random.Random(deck_seed))
+    while not match.over:
+        seat = match.to_act
+        view = match.view_for(seat)
+        if timings is not None and len(view.deal.legal) > 1:
+            start = time.perf_counter()
+            action = players[seat].choose(view)
+            timings.setdefault(seat, []).append(time.perf_counter() - start)
+        else:
+            action = players[seat].choose(view)
+        match.apply(action, seat)
+    return match
+
+
+def _tally(result: DuelResult, match: Match, a_side: int) -> int:
+    """Add one match to the result; return the games side A won in it."""
+    sides = {a_side: result.side_a, 1 - a_side: result.side_b}
+    for hand in match.hand_results:
+        result.hands += 1
+        for s in (0, 1):
+            sides[s].points += hand.points[s]
+        if hand.maker is None:
+            continue
+        makers = sides[hand.maker & 1]
+        good = hand.outcome != "euchred"
+        makers.made += 1
+        makers.made_good += good
+        if hand.alone is not None:
+            makers.lone += 1
+            makers.lone_good += good
+            makers.lone_marches += hand.outcome == "march"
+    a_games = 0
+    for game in match.games:
+        result.games += 1
+        sides[game.winner].games += 1
+        a_games += game.winner == a_side
+    result.matches += 1
+    winner = match.winner
+    if winner is not None:
+        sides[winner].matches += 1
+    rp = match.rubber_points
+    sides[0].rubber_points += rp[0]
+    sides[1].rubber_points += rp[1]
+    return a_games
+
+
+def _run_pairs(args: tuple[str, str, dict[str, Any], list[int], int, int | None, bool]) -> DuelResult:
+    a, b, options_dict, indices, seed, budget, timed = args
+    options = options_from_dict(options_dict)
+    result = DuelResult(a, b, options.preset, 0, seed)
+    for i in indices:
+        deck_seed = seed * 1_000_003 + i
+        games_in_pair = 0
+        a_games = 0
+        for swapped in (False, True):
+            players = _seat_players(a, b, swapped, deck_seed, budget)
+            timings: dict[int, list[float]] | None = {} if timed else None
+            match = play_match(options, players, deck_seed, first_dealer=i % 4, timings=timings)
+            a_side = 1 if swapped else 0
+            a_games += _tally(result, match, a_side)
+            games_in_pair += len(match.games)
+            if timings:
+                for seat, times in timings.items():
+                    level = a if (seat & 1) == a_side else b
+                    result.decisions.setdefault(level, []).extend(times)
+        result.pairs += 1
+        result.pair_shares.append(a_games / games_in_pair if games_in_pair else 0.5)
+    return result
+
+
+def run_duel(
+    a: str, b: str, options: Options, pairs: int, seed: int = 0, workers: int = 1,
+    budget: int | None = None, timed: bool = False,
+) -> DuelResult:
+    """Play `pairs` pack orders twice each (sides swapped) between levels `a` and `b`.
+
+    Args:
+        a: the level of partnership A (seats 0 and 2 in the first match of each pair).
+        b: the level of partnership B.
+        options: the table's options (a preset with overrides).
+        pairs: how many pack orders; 2 * pairs matches are played.
+        seed: the seed of the pack orders and of the players.
+        workers: processes to spread the pairs over (1 plays in this process).
+        budget: the expert's search budget (None: the table default).
+        timed: collect each decision's time by level (in `DuelResult.decisions`).
+    """
+    result = DuelResult(a, b, options.preset, 0, seed)
+    indices = list(range(pairs))
+    if workers <= 1 or pairs < 2:
+        result.merge(_run_pairs((a, b, options.to_dict(), indices, seed, budget, timed)))
+        return result
+    chunks = [indices[w::workers * 4] for w in range(workers * 4)]
+    jobs = [(a, b, options.to_dict(), c, seed, budget, timed) for c in chunks if c]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for part in pool.map(_run_pairs, jobs):
+            result.merge(part)
+    return result

@@ -1,0 +1,129 @@
+"""The easy computer player: legal, plain, sound habits and nothing more.
+
+It orders or names a trump only with three trumps including a bower, never takes it from its
+partner, leads its aces, follows with the cheapest card that wins or the lowest that cannot,
+and lets a partner's winning card stand. It keeps no count of the cards.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.ai.common import (
+    cheapest_winner,
+    discard_choice,
+    hand_after_pickup,
+    has_left,
+    has_right,
+    highest,
+    lowest,
+    strength,
+    trick_winner,
+    trump_cards,
+)
+from bot.ai.knowledge import Knowledge, partner, read
+from bot.engine.cards import EFFECTIVE_SUIT, JOKER, SUITS, Card, Suit
+from bot.engine.deal import (
+    CALL,
+    DISCARD,
+    JOKER_SUIT,
+    ORDER,
+    ORDER_ALONE,
+    PARTNER_ALONE,
+    PASS,
+    PLAY,
+    ROUND_ONE,
+    ROUND_TWO,
+)
+from bot.engine.match import MatchView
+
+log = logging.getLogger(__name__)
+
+
+def _good_enough(hand: Sequence[Card], trump: Suit) -> bool:
+    """Three trumps, one of them a bower (or the Joker)."""
+    trumps = trump_cards(hand, trump)
+    bower = has_right(hand, trump) or has_left(hand, trump) or JOKER in hand
+    return len(trumps) >= 3 and bower
+
+
+def _unbeatable(hand: Sequence[Card], trump: Suit) -> bool:
+    """Five trumps, or both bowers and two more trumps: a plain lone hand."""
+    trumps = trump_cards(hand, trump)
+    return len(trumps) >= 5 or (
+        has_right(hand, trump) and has_left(hand, trump) and len(trumps) >= 4
+    )
+
+
+class EasyPlayer:
+    """Plays legally and plainly. `seed` is kept for the common interface; no choice is random."""
+
+    level = "easy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: MatchView) -> str:
+        """One of `view.deal.legal` for this seat's view.
+
+        Raises:
+            ValueError: the view offers this seat no action.
+        """
+        k = read(view)
+        if not k.legal:
+            raise ValueError("this seat has nothing to do")
+        if len(k.legal) == 1:
+            return k.legal[0]
+        action = self._decide(k)
+        return action if action in k.legal else k.legal[0]
+
+    def _decide(self, k: Knowledge) -> str:
+        phase = k.phase
+        hand = list(k.hand)
+        if phase == JOKER_SUIT:
+            best = max(SUITS, key=lambda s: strength(hand, s))
+            return CALL + best
+        if phase == ROUND_ONE:
+            trump = k.turn_up_suit
+            if k.seat == k.dealer:
+                hand = hand_after_pickup(hand, k.turn_up, trump, False, k.options.discard_turn_up)
+            if _good_enough(hand, trump):
+                return ORDER_ALONE if _unbeatable(hand, trump) and k.seat == k.dealer else ORDER
+            return PASS
+        if phase == ROUND_TWO:
+            suits = [s for s in SUITS if s != k.turn_up_suit]
+            best = max(suits, key=lambda s: strength(hand, s))
+            if _good_enough(hand, best):
+                return CALL + best + (":alone" if _unbeatable(hand, best) else "")
+            if PASS in k.legal:
+                return PASS
+            return CALL + best
+        if phase == PARTNER_ALONE:
+            return PASS
+        if phase == DISCARD:
+            return discard_choice(hand, k.trump, k.turn_up, k.alone == k.seat,
+                                  k.options.discard_turn_up)
+        if phase == PLAY:
+            return self._card(k)
+        # Defending alone: the easy player never does.
+        return PASS
+
+    def _card(self, k: Knowledge) -> str:
+        trump = k.trump
+        legal = list(k.legal)
+        eff = EFFECTIVE_SUIT[trump]
+        if not k.trick:
+            # Lead: an ace, then a trump if our side made it, else the lowest card.
+            aces = [c for c in legal if c[0] == "A" and eff[c] != trump]
+            if aces:
+                return aces[0]
+            trumps = [c for c in legal if eff[c] == trump]
+            if trumps and k.we_made:
+                return highest(trumps, trump)
+            return lowest(legal, trump)
+        winner_seat, _ = trick_winner(k.trick, trump)
+        if winner_seat == partner(k.seat):
+            return lowest(legal, trump)
+        win = cheapest_winner(legal, k.trick, trump)
+        return win if win is not None else lowest(legal, trump)

@@ -1,0 +1,603 @@
+"""The standard computer player: the Somerset Club's "Suggestions about the play" (1888).
+
+Every rule below cites the chapter of `rules/somerset-club-1888-laws-of-euchre.txt` it comes
+from: "Eldest, or First Hand", "Second Hand" (the dealer's partner, who assists), "Third Hand",
+"The Dealer", "The Bridge", "Lone Hands", and the "Coups". The chapters give scores for a game
+of five; on other tables a score is read by the points each side still needs (four-all is
+"each needs one").
+
+Where the chapters are silent the player falls back on the easy player's plain habits (cheapest
+winner, lowest loser), and it counts trumps and masters as they fall, as a careful club player
+would.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from bot.ai.common import (
+    beats,
+    cheapest_winner,
+    discard_choice,
+    hand_after_pickup,
+    highest,
+    lowest,
+    strength,
+    trick_winner,
+)
+from bot.ai.knowledge import Knowledge, partner, read, side
+from bot.engine.cards import EFFECTIVE_SUIT, JOKER, POWER, SAME_COLOUR, SUITS, Card, Suit
+from bot.engine.deal import ALONE as ALONE_ACTION
+from bot.engine.deal import (
+    CALL,
+    DEFEND,
+    DISCARD,
+    JOKER_SUIT,
+    ORDER,
+    ORDER_ALONE,
+    PARTNER_ALONE,
+    PASS,
+    PLAY,
+    ROUND_ONE,
+    ROUND_TWO,
+)
+from bot.engine.match import MatchView
+
+log = logging.getLogger(__name__)
+
+ELDEST, SECOND, THIRD, DEALER = 0, 1, 2, 3
+
+# Moods of the score ("The refinement of the game consists in playing to the score").
+NORMAL, CAUTIOUS, BOLD, DESPERATE = "normal", "cautious", "bold", "desperate"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a hand at a trump, in the chapters' words.
+
+class Shape:
+    """A hand seen with one suit as trump: bowers, trumps, lay aces, lay suits."""
+
+    def __init__(self, hand: Sequence[Card], trump: Suit) -> None:
+        eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+        self.trump = trump
+        self.trumps = sorted((c for c in hand if eff[c] == trump), key=lambda c: -power[c])
+        self.n = len(self.trumps)
+        # The Joker is above the right bower: count it as a bower of its own.
+        self.right = ("J" + trump) in hand or JOKER in hand
+        self.left = ("J" + SAME_COLOUR[trump]) in hand
+        self.bowers = sum((("J" + trump) in hand, self.left, JOKER in hand))
+        self.ace = ("A" + trump) in hand
+        self.king = ("K" + trump) in hand
+        self.queen = ("Q" + trump) in hand
+        self.lay = [c for c in hand if eff[c] != trump]
+        self.aces = sum(1 for c in self.lay if c[0] == "A")
+        lay_suits = {eff[c] for c in self.lay}
+        self.one_suit = len(lay_suits) <= 1
+        self.suit_headed_by_ace = self.one_suit and self.aces == 1 and len(self.lay) >= 1
+        self.voids = sum(1 for s in SUITS if s != trump and s not in lay_suits)
+        self.small = [c for c in self.trumps if power[c] < POWER[trump]["Q" + trump]]
+
+    def medium(self) -> bool:
+        """Three trumps headed by the queen or better ("three medium trumps or better")."""
+        return self.n >= 3 and POWER[self.trump][self.trumps[0]] >= POWER[self.trump]["Q" + self.trump]
+
+
+def mood(k: Knowledge) -> str:
+    """How the score bids a side play ("Suggestions": the score has great influence).
+
+    BOLD: four-all or four-love in our favour (light assists, light take-ups); DESPERATE:
+    four-one or four-two against us ("you may take a desperate chance"); CAUTIOUS: three-all,
+    four-two or four-three in our favour ("a position of caution").
+    """
+    points = k.options.points
+    need_us, need_them = points - k.my_score, points - k.their_score
+    if need_us == 1 and (need_them == 1 or k.their_score == 0):
+        return BOLD
+    if need_them == 1 and need_us >= 3:
+        return DESPERATE
+    if (need_us == 2 and need_them == 2) or (need_us == 1 and need_them in (2, 3)):
+        return CAUTIOUS
+    return NORMAL
+
+
+def at_bridge(k: Knowledge) -> bool:
+    """Our side needs one and the adversaries can win this deal only by a lone hand ("The Bridge")."""
+    o = k.options
+    need_us, need_them = o.points - k.my_score, o.points - k.their_score
+    return (need_us == 1 and max(o.march_points, o.euchred_points) < need_them
+            <= o.lone_march_points)
+
+
+# ---------------------------------------------------------------------------------------------
+# Making the trump.
+
+def eldest_orders(s: Shape, right_turned: bool) -> bool:
+    """ "Eldest, or First Hand": order with three medium trumps or better and some strength in
+    suit, provided you have nothing to go to; and "see your way absolutely clear to three tricks
+    before ordering the right" (Third Hand)."""
+    if right_turned:
+        return s.n >= 4 or (s.left and s.ace and s.n >= 3 and s.aces >= 1)
+    return third_orders(s, NORMAL) or (s.medium() and (s.one_suit or s.aces >= 1))
+
+
+def third_orders(s: Shape, m: str) -> bool:
+    """ "Third Hand": "there are certain hands which by their strength compel you to order"."""
+    return (
+        s.n >= 4
+        or (s.bowers >= 2 and s.n >= 3)
+        or (s.bowers >= 2 and s.aces >= 1)
+        or (s.n >= 3 and s.aces >= 2)
+        or (s.n >= 3 and s.suit_headed_by_ace)
+        or (s.right and s.ace and s.n >= 3)
+        or (s.left and s.ace and s.king and (s.aces >= 1 or s.one_suit or m != CAUTIOUS))
+        or (s.left and (s.king or s.queen) and s.n >= 3 and s.aces >= 1)
+        or (s.ace and s.king and s.n >= 3 and s.aces >= 1)
+    )
+
+
+def second_assists(s: Shape, m: str, right_turned: bool) -> bool:
+    """ "Second Hand": "Do not assist too light. This is the most common error in Euchre." """
+    if right_turned and s.n == 2 and not s.small == []:
+        # "Do not assist the right with two small ones."
+        if len(s.small) == 2:
+            return m == BOLD
+    firm = (
+        s.n >= 3
+        or (s.right and s.n >= 2)
+        or (s.left and s.n >= 2 and s.aces >= 1)
+    )
+    if firm:
+        return True
+    # "Dependent upon the score": not in a position of caution.
+    if m != CAUTIOUS and (
+        (s.left and s.n >= 2)
+        or (s.n >= 2 and s.aces >= 2)
+        or (s.ace and s.n >= 2 and s.aces >= 1)
+        or (s.n >= 2 and s.suit_headed_by_ace and len(s.lay) >= 3)
+    ):
+        return True
+    if s.ace and s.n >= 2 and s.aces >= 1 and right_turned:
+        return True  # "always, however, if right is turned"
+    # "Ace and another, and king and another ... only at four-all or four-love in your favour."
+    return m == BOLD and s.n >= 2 and (s.ace or s.king)
+
+
+def dealer_takes_up(s: Shape, m: str, kq_third: bool) -> bool:
+    """ "The Dealer": the take-up list, counted on the hand after the discard."""
+    firm = (
+        s.n >= 3
+        or (s.right and (s.ace or s.king or s.queen))
+        or (s.right and s.n >= 2 and (s.one_suit or s.aces >= 1))
+        or (s.left and s.ace and s.aces >= 1)
+        or (s.left and s.n >= 2 and s.aces >= 1 and kq_third)
+        or (s.n >= 2 and s.aces >= 2)
+    )
+    if m == CAUTIOUS:
+        # "Scores of three-all and four to two in dealer's favour require more than ordinary
+        # caution": only the firmest of the list.
+        return s.n >= 3 and (s.bowers >= 1 or s.ace) or (s.right and s.ace)
+    if firm:
+        return True
+    if s.ace and s.king and s.suit_headed_by_ace:
+        return m != CAUTIOUS  # "dependent upon score"
+    # "With the score at four-all or four-love in his favour, the dealer may play a lighter hand."
+    return m == BOLD and s.n >= 2 and (s.bowers >= 1 or s.ace)
+
+
+def lone_hand(s: Shape, m: str, position: int, assisted: bool = False) -> bool:
+    """ "Lone Hands": sure hands always; light ones only when the score allows.
+
+    "With the score three-all, four-all, or any score in your favour, do not risk a light lone
+    hand. With the score four-one or four-two against you, you may take a desperate chance."
+    "The eldest hand has the best position to play a lone hand, and the dealer the next best."
+    "With an assistance you may play a lone hand with less strength."
+    """
+    sure = (
+        s.n >= 5
+        or (s.n >= 4 and s.bowers >= 2)
+        or (s.n >= 4 and s.right and s.ace and s.aces >= 1)
+        or (s.n >= 3 and s.bowers >= 2 and s.ace and s.aces >= 2)
+        or (s.n >= 3 and s.bowers >= 3 and s.aces >= 1)
+    )
+    if sure:
+        return True
+    light = (
+        (s.n >= 4 and s.right and (s.aces >= 1 or s.voids >= 1))
+        or (s.n >= 3 and s.bowers >= 2 and s.ace and s.aces >= 1)
+    )
+    if m == DESPERATE:
+        return light or (s.n >= 3 and s.bowers >= 2)
+    if position in (SECOND, THIRD) and not assisted:
+        return False
+    return light and m not in (CAUTIOUS, BOLD) and position in (ELDEST, DEALER) or (
+        light and assisted and m != CAUTIOUS
+    )
+
+
+def good_to_make(s: Shape, position: int, next_suit: bool, m: str) -> bool:
+    """Round two. "Make it next when you can, and do not cross the suit, unless very strong"
+    (Eldest); "It requires a stronger hand to ... make the trump in this position" (Third Hand);
+    the dealer "may make it with somewhat less strength" (The Dealer)."""
+    fair = (s.n >= 3 and (s.bowers >= 1 or s.ace)) or (s.bowers >= 1 and s.n >= 2 and s.aces >= 1)
+    strong = third_orders(s, m)
+    very = s.n >= 4 or (s.bowers >= 2 and s.n >= 3) or (s.right and s.n >= 3 and s.aces >= 1)
+    if position == DEALER:
+        return fair or (s.n >= 2 and s.bowers >= 1) or strong
+    if position == ELDEST:
+        return (fair or strong) if next_suit else very
+    if position == SECOND:
+        # "If your partner turn down black, make it red if you can": the second hand crosses.
+        return fair or strong if not next_suit else strong
+    return strong if next_suit else very
+
+
+# ---------------------------------------------------------------------------------------------
+
+class StandardPlayer:
+    """The Somerset rules of thumb as a small rule set. No choice is random; `seed` is kept for
+    the common interface."""
+
+    level = "standard"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: MatchView) -> str:
+        """One of `view.deal.legal` for this seat's view.
+
+        Raises:
+            ValueError: the view offers this seat no action.
+        """
+        k = read(view)
+        if not k.legal:
+            raise ValueError("this seat has nothing to do")
+        if len(k.legal) == 1:
+            return k.legal[0]
+        action = self.decide(k)
+        return action if action in k.legal else k.legal[0]
+
+    def decide(self, k: Knowledge) -> str:
+        phase = k.phase
+        if phase == JOKER_SUIT:
+            return CALL + max(SUITS, key=lambda s: strength(k.hand, s))
+        if phase == ROUND_ONE:
+            return self.round_one(k)
+        if phase == ROUND_TWO:
+            return self.round_two(k)
+        if phase == PARTNER_ALONE:
+            return self.take_it_from_partner(k)
+        if phase == DISCARD:
+            return self.discard(k)
+        if phase == PLAY:
+            return self.play(k)
+        return self.defend_alone(k)
+
+    # -- bidding --------------------------------------------------------------------------
+
+    def round_one(self, k: Knowledge) -> str:
+        trump = k.turn_up_suit
+        position = k.position()
+        m = mood(k)
+        right_turned = k.turn_up in ("J" + trump, JOKER)
+        hand = list(k.hand)
+        if position == DEALER:
+            after = hand_after_pickup(hand, k.turn_up, trump, False, k.options.discard_turn_up)
+            s = Shape(after, trump)
+            eff = EFFECTIVE_SUIT[trump]
+            third_suits = {eff[c] for c in after if eff[c] != trump}
+            kq_third = any(("K" + x) in after and ("Q" + x) in after for x in third_suits)
+            # "If the dealer is better at next, and holds both bowers of the cross-suit, it is
+            # good euchre to pass."
+            cross = [x for x in SUITS if x not in (trump, SAME_COLOUR[trump])]
+            if all(("J" + x) in hand for x in cross) and strength(hand, cross[0]) > strength(after, trump):
+                return PASS
+            if dealer_takes_up(s, m, kq_third):
+                alone = lone_hand(s, m, DEALER, assisted=False)
+                return ORDER_ALONE if alone else ORDER
+            return PASS
+        s = Shape(hand, trump)
+        if position == SECOND:
+            if second_assists(s, m, right_turned):
+                return ORDER_ALONE if lone_hand(s, m, SECOND) else ORDER
+            return PASS
+        if position == THIRD:
+            if third_orders(s, m) and (not right_turned or eldest_orders(s, True)):
+                return ORDER_ALONE if lone_hand(s, m, THIRD) else ORDER
+            return PASS
+        # Eldest. "Do not order (unless with great strength) if you can make it next."
+        next_shape = Shape(hand, SAME_COLOUR[trump])
+        great = s.n >= 4 or (s.bowers >= 2 and s.n >= 3)
+        can_next = good_to_make(next_shape, ELDEST, True, m)
+        if eldest_orders(s, right_turned) and (great or not can_next):
+            return ORDER_ALONE if lone_hand(s, m, ELDEST) else ORDER
+        if at_bridge(k) and not (s.aces >= 2 or (s.ace and s.n >= 2)):
+            # "The Bridge": at four to one or two, the eldest orders up to stop a lone hand;
+            # "now the same players take their chances with two lay aces, or the ace and
+            # another in trumps", so with those he passes.
+            return ORDER
+        return PASS
+
+    def round_two(self, k: Knowledge) -> str:
+        position = k.position()
+        m = mood(k)
+        down = k.turn_up_suit
+        nxt = SAME_COLOUR[down]
+        hand = list(k.hand)
+        options = [x for x in SUITS if x != down]
+        shapes = {x: Shape(hand, x) for x in options}
+        # "Make it next when you can": next first for the eldest; the second hand looks to
+        # the other colour ("If your partner turn down black, make it red").
+        order = sorted(options, key=lambda x: -strength(hand, x))
+        for x in order:
+            if good_to_make(shapes[x], position, x == nxt, m):
+                alone = lone_hand(shapes[x], m, position)
+                return CALL + x + (":alone" if alone else "")
+        if PASS in k.legal:
+            return PASS
+        return CALL + order[0]   # stuck: the best suit
+
+    def take_it_from_partner(self, k: Knowledge) -> str:
+        """ "Should your partner declare to play alone, and you have a fair trump hand with no
+        weakness in lay suits, it is good play to take it from him" (Lone Hands); and "with an
+        assistance you may play a lone hand with less strength" (the dealer after an assist)."""
+        trump = k.trump
+        hand = list(k.hand)
+        if k.seat == k.dealer and not k.turned_down:
+            hand = hand_after_pickup(hand, k.turn_up, trump, True, k.options.discard_turn_up)
+        s = Shape(hand, trump)
+        m = mood(k)
+        if k.alone is not None:
+            no_weak_lay = all(c[0] == "A" for c in s.lay)
+            if s.n >= 3 and s.bowers >= 1 and no_weak_lay:
+                return ALONE_ACTION
+            return PASS
+        return ALONE_ACTION if lone_hand(s, m, k.position(), assisted=True) else PASS
+
+    def defend_alone(self, k: Knowledge) -> str:
+        """Defend alone only with two sure trump tricks or three trumps headed by a bower."""
+        s = Shape(list(k.hand), k.trump)
+        if s.bowers >= 2 or (s.n >= 3 and s.bowers >= 1):
+            return DEFEND if DEFEND in k.legal else PASS
+        return PASS
+
+    def discard(self, k: Knowledge) -> str:
+        trump = k.trump
+        hand = list(k.hand)
+        eff = EFFECTIVE_SUIT[trump]
+        if k.alone is not None and side(k.alone) != k.side and k.position(k.alone) == THIRD:
+            # "If the third hand declares to play alone it has become an established custom for
+            # the dealer to discard next in suit, and for his partner to lead it to him."
+            nxt = [c for c in hand if eff[c] == SAME_COLOUR[trump] and eff[c] != trump]
+            allowed = [c for c in nxt if k.options.discard_turn_up or c != k.turn_up]
+            if allowed:
+                return lowest(allowed, trump)
+        # "He should discard the lowest card of a short suit" (The Dealer).
+        return discard_choice(hand, trump, k.turn_up, k.alone == k.seat, k.options.discard_turn_up)
+
+    # -- the play -------------------------------------------------------------------------
+
+    def play(self, k: Knowledge) -> str:
+        if not k.trick:
+            return self.lead(k)
+        return self.follow(k)
+
+    def lead(self, k: Knowledge) -> str:
+        trump = k.trump
+        legal = list(k.legal)
+        eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+        trumps = [c for c in legal if eff[c] == trump]
+        lay = [c for c in legal if eff[c] != trump]
+        trumps_out = k.remaining_trumps()
+        first_lead = not k.tricks
+        trump_led_before = any(eff[t[0][1]] == trump for _, t in k.tricks)
+        boss_lay = [c for c in lay if k.is_boss(c) and not k.opponents_may_trump(eff[c])]
+
+        if k.alone is not None and side(k.alone) != k.side:
+            return self.lead_against_lone(k, lay or legal)
+
+        if k.we_made:
+            maker_is_partner = k.maker == k.partner
+            if maker_is_partner and trumps and (first_lead or not trump_led_before):
+                # "Always lead a trump when your partner has ordered up, or made the trump ...
+                # If you have left and small one, lead the left ... With any two others, lead
+                # smallest."
+                left = "J" + SAME_COLOUR[trump]
+                if left in trumps and len(trumps) == 2:
+                    return left
+                if k.is_boss(trumps[0]) or len(trumps) >= 3:
+                    return highest(trumps, trump)
+                return lowest(trumps, trump)
+            if maker_is_partner and not trumps and first_lead:
+                return highest(legal, trump)   # "If you have no trump, play your best card."
+            if trumps and trumps_out:
+                top = highest(trumps, trump)
+                if k.is_boss(top):
+                    # The dealer "with right and another ... should not lead the right unless he
+                    # can follow with an ace" (The Dealer).
+                    if (k.seat == k.dealer and len(trumps) == 1 and not boss_lay
+                            and k.maker == k.seat and len(k.tricks) == 1):
+                        pass
+                    else:
+                        return top
+                if (k.turned_down and k.maker == k.seat and first_lead
+                        and eff[top] == trump):
+                    # "Make it next ... and lead the left"; "with ace and two others (without the
+                    # king), lead ace in next, and small one when crossing the suit" (Eldest).
+                    if SAME_COLOUR[k.turn_up_suit] == trump:
+                        return top
+                    return lowest(trumps, trump)
+                if len(trumps) >= 2 and not boss_lay:
+                    return lowest(trumps, trump)
+            if boss_lay:
+                return highest(boss_lay, trump)
+            return self.plain_lead(k, lay or legal)
+
+        # The adversaries made the trump.
+        if trumps and k.position() == ELDEST and first_lead:
+            s = Shape(list(k.hand), trump)
+            right_turned = k.turn_up in ("J" + trump, JOKER)
+            if s.bowers >= 2 and s.aces >= 1:
+                return highest(trumps, trump)   # "two bowers and an outside ace ... lead them"
+            if s.n <= 2 and s.aces >= 2:
+                return highest(trumps, trump)   # "one or two trumps and two aces, lead trumps"
+            if k.maker_action in (ORDER, ORDER_ALONE) and not k.turned_down:
+                if k.maker == partner(k.dealer) and not right_turned:
+                    # "If the right is not turned, lead trumps through the assisting hand",
+                    # except with left and small, ace and small, a large tenace, or at 4-3.
+                    tenace = s.right and (s.ace or s.king) and s.aces == 0
+                    small_pair = s.n == 2 and (s.left or s.ace)
+                    if not (tenace or small_pair or mood(k) == CAUTIOUS):
+                        return lowest(trumps, trump) if not k.is_boss(trumps[0]) else trumps[0]
+                elif (k.maker == k.dealer and s.n >= 3 and k.my_score - k.their_score >= 2
+                      and power[k.turn_up] <= power["K" + trump]):
+                    # "With three trumps, and the score two points in your favour, lead a trump,
+                    # if the turn-up is not above the king."
+                    return highest(trumps, trump)
+        if boss_lay:
+            return highest(boss_lay, trump)
+        return self.plain_lead(k, lay or legal)
+
+    def plain_lead(self, k: Knowledge, cards: list[Card]) -> str:
+        """ "Avoid, if you can, leading from suits of king, seven; queen, seven. If possible, lead
+        an ace, or from a short suit of king or queen, or from a suit of equals" (Eldest). And
+        "avoid leading the turn-down until at least one round of trumps has been played"."""
+        trump = k.trump
+        eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+        hand = list(k.hand)
+        trump_led = any(eff[t[0][1]] == trump for _, t in k.tricks)
+        shown_by_partner = {
+            eff[card] for _, t in k.tricks for seat, card in t
+            if seat == k.partner and eff[card] != eff[t[0][1]]
+        }
+
+        def key(c: Card) -> tuple:
+            suit = eff[c]
+            mine = sorted((x for x in hand if eff[x] == suit), key=lambda x: -power[x])
+            equals = len(mine) >= 2 and abs(power[mine[0]] - power[mine[1]]) == 1
+            broken = len(mine) >= 2 and not equals and mine[0][0] in "KQ"
+            turn_down = k.turned_down and suit == k.turn_up_suit and not trump_led
+            partner_shown = suit in shown_by_partner   # "do not lead the suit he has shown"
+            return (
+                eff[c] == trump,
+                partner_shown,
+                turn_down,
+                broken,
+                0 if c[0] == "A" else 1 if equals and c == mine[0] else 2 if len(mine) == 1 else 3,
+                power[c] if len(mine) > 1 else -power[c],
+            )
+
+        return min(cards, key=key)
+
+    def lead_against_lone(self, k: Knowledge, cards: list[Card]) -> str:
+        """ "In playing against a lone hand, you should lead from a short suit or suit of
+        equals" (Lone Hands), and the two conventions of the second hand."""
+        trump = k.trump
+        eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+        lone_pos = k.position(k.alone)
+        if k.position() == SECOND and lone_pos == THIRD:
+            wanted = SAME_COLOUR[k.turn_up_suit] if not k.turned_down else k.turn_up_suit
+            # Round one: the dealer discarded next in suit, "and his partner [leads] it to him";
+            # round two: "lead a card of the same suit as the turn-down" (Second Hand).
+            same = [c for c in cards if eff[c] == wanted and eff[c] != trump]
+            if same and not k.tricks:
+                return highest(same, trump)
+        hand = list(k.hand)
+        counts = {s: sum(1 for x in hand if eff[x] == s) for s in SUITS}
+        singles = [c for c in cards if eff[c] != trump and counts[eff[c]] == 1 and c[0] != "A"]
+        if singles:
+            return max(singles, key=lambda c: power[c])
+        aces = [c for c in cards if c[0] == "A" and eff[c] != trump]
+        if aces:
+            return aces[0]
+        for c in sorted(cards, key=lambda c: -power[c]):
+            mine = [x for x in hand if eff[x] == eff[c]]
+            if len(mine) >= 2 and any(abs(power[x] - power[c]) == 1 for x in mine if x != c):
+                return c
+        return min(cards, key=lambda c: (eff[c] == trump, power[c]))
+
+    def follow(self, k: Knowledge) -> str:
+        trump = k.trump
+        legal = list(k.legal)
+        eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+        trick = k.trick
+        led = eff[trick[0][1]]
+        win_seat, win_card = trick_winner(trick, trump)
+        active = 4 - len(k.sitting_out)
+        last = len(trick) == active - 1
+        following = eff[legal[0]] == led
+        win = cheapest_winner(legal, trick, trump)
+        # The seats still to play after me, and whether any of them is an adversary.
+        later = [s for s in range(4) if s not in k.sitting_out and s != k.seat
+                 and s not in [t[0] for t in trick]]
+        adversary_later = any(side(s) != k.side for s in later)
+
+        if side(win_seat) == k.side:
+            partner_sure = last or not adversary_later or (
+                k.is_boss(win_card) and not (eff[win_card] != trump and k.opponents_may_trump(led))
+            )
+            if partner_sure or win is None:
+                return self.throw(k, legal)
+            if not following:
+                return self.throw(k, legal)   # never trump a partner's trick ...
+            boss = [c for c in legal if k.is_boss(c) and power[c] > power[win_card]]
+            return min(boss, key=lambda c: power[c]) if boss else self.throw(k, legal)
+
+        if win is None:
+            return self.throw(k, legal)
+        if following:
+            if eff[win] == trump and led == trump:
+                # "When led through with right and another, play the right, except when the ace
+                # is turned" (Second Hand): in trumps, take with a certain winner when one is held.
+                sure = [c for c in legal if k.is_boss(c)]
+                if sure and not last:
+                    return min(sure, key=lambda c: power[c])
+                return win
+            # "Do not finesse in lay cards": win with the highest when others are to play.
+            if not last and eff[win] != trump:
+                top = highest([c for c in legal if eff[c] == led], trump)
+                return top if beats(top, win_card, trump, led) else win
+            return win
+        # Ruffing.
+        ruffs = [c for c in legal if eff[c] == trump and beats(c, win_card, trump, led)]
+        trumps = [c for c in legal if eff[c] == trump]
+        lay = [c for c in legal if eff[c] != trump]
+        if eff[win_card] == trump and lay and k.we_made and len(trumps) >= 2:
+            # Coup I, "refusing to over trump": an adversary has ruffed; rather than spend the
+            # right over his small trump, throw a lay card and keep the tenace (right and a small
+            # one). "It is not good euchre to do this when your partner has assisted."
+            assisted = k.maker == k.partner or (
+                k.maker == k.seat and k.seat == k.dealer and not k.turned_down
+                and partner(k.dealer) not in k.passed_one
+            )
+            if len(ruffs) == 1 and k.is_boss(ruffs[0]) and not assisted:
+                return self.throw(k, lay)
+        if not ruffs:
+            return self.throw(k, legal)
+        if len(k.tricks) == 0 and len(trick) == 1 and len(trumps) == 1 and trumps[0] == "J" + trump:
+            # "When playing second to a small card, do not ruff with right alone if it is the
+            # first trick. Ruff with left alone" (Second Hand).
+            if led != trump and power[trick[0][1]] < power["Q" + led] and lay:
+                return self.throw(k, lay)
+        if not last and len(ruffs) >= 1:
+            # "If you ruff, it is usually well to beat the turn-up" (Third Hand): ruff high
+            # enough that the adversary after cannot over-ruff cheaply.
+            over_turn = [c for c in ruffs if power[c] > power.get(k.turn_up, 0)]
+            if k.position() == THIRD and over_turn and k.turn_up != JOKER and not k.turned_down:
+                return min(over_turn, key=lambda c: power[c])
+        return min(ruffs, key=lambda c: power[c])
+
+    def throw(self, k: Knowledge, cards: list[Card]) -> str:
+        """The card to throw away: the lowest, but "throw away the ace as soon as possible on
+        your partner's trick" when holding ace and king of a suit (The Dealer)."""
+        trump = k.trump
+        eff = EFFECTIVE_SUIT[trump]
+        if k.trick:
+            win_seat, _ = trick_winner(k.trick, trump)
+            led = eff[k.trick[0][1]]
+            if win_seat == k.partner and eff[cards[0]] != led:
+                for c in cards:
+                    if c[0] == "A" and eff[c] != trump and ("K" + c[1]) in cards:
+                        return c
+        return lowest(cards, trump)
+
