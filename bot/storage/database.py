@@ -68,7 +68,9 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
             continue
         number = int(match.group(1))
         if number in found:
-            raise MigrationError(f"Two migrations are numbered {number:04d}: {found[number].name} and {name}.")
+            raise MigrationError(
+                f"Two migrations are numbered {number:04d}: {found[number].name} and {name}."
+            )
         found[number] = Migration(number, name, entry.read_text(encoding="utf-8"))
     migrations = [found[n] for n in sorted(found)]
     for expected, migration in enumerate(migrations, start=1):
@@ -181,11 +183,13 @@ class Database:
         return self._owner is not None and self._owner is asyncio.current_task()
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Database]:
+    async def transaction(self, *, read_only: bool = False) -> AsyncIterator[Database]:
         """Group statements into one transaction: ``async with db.transaction(): ...``.
 
         The outermost use runs ``BEGIN IMMEDIATE`` and ``COMMIT`` (``ROLLBACK`` when the block
-        raises). A nested use in the same task becomes a savepoint, so a repository function may
+        raises). With ``read_only`` it runs a deferred ``BEGIN`` instead: a consistent snapshot
+        for long reads that does not hold the write lock, so other connections (the running bot,
+        when a command-line tool reads its file) keep writing meanwhile. A nested use in the same task becomes a savepoint, so a repository function may
         open its own transaction and still be called inside the game manager's: an error inside
         the inner block undoes only that block if the caller catches it, and everything if not.
 
@@ -212,7 +216,7 @@ class Database:
             self._owner = asyncio.current_task()
             self._depth = 0
             try:
-                await self._conn.execute("BEGIN IMMEDIATE")
+                await self._conn.execute("BEGIN" if read_only else "BEGIN IMMEDIATE")
                 try:
                     yield self
                 except BaseException:

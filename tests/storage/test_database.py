@@ -20,8 +20,12 @@ def migrations(tmp_path: Path) -> Path:
     directory = tmp_path / "migrations"
     directory.mkdir()
     write(directory, "0001_first.sql", "CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT);")
-    write(directory, "0002_second.sql", "-- a comment\nCREATE TABLE b (id INTEGER PRIMARY KEY,\n"
-          " a_id INTEGER NOT NULL REFERENCES a(id));")
+    write(
+        directory,
+        "0002_second.sql",
+        "-- a comment\nCREATE TABLE b (id INTEGER PRIMARY KEY,\n"
+        " a_id INTEGER NOT NULL REFERENCES a(id));",
+    )
     return directory
 
 
@@ -32,7 +36,10 @@ async def test_open_sets_pragmas_and_applies_migrations(tmp_path: Path, migratio
         assert (await db.fetchval("PRAGMA foreign_keys")) == 1
         assert (await db.fetchval("PRAGMA synchronous")) == 1  # NORMAL
         assert await db.schema_version() == 2
-        names = {r["name"] for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type='table'")}
+        names = {
+            r["name"]
+            for r in await db.fetchall("SELECT name FROM sqlite_master WHERE type='table'")
+        }
         assert {"a", "b"} <= names
     finally:
         await db.close()
@@ -57,7 +64,9 @@ async def test_failed_migration_leaves_no_trace(tmp_path: Path, migrations: Path
     path = tmp_path / "t.db"
     db = await Database.open(path, migrations=migrations)
     await db.close()
-    write(migrations, "0003_bad.sql", "CREATE TABLE c (id INTEGER);\nINSERT INTO nowhere VALUES (1);")
+    write(
+        migrations, "0003_bad.sql", "CREATE TABLE c (id INTEGER);\nINSERT INTO nowhere VALUES (1);"
+    )
     with pytest.raises(MigrationError, match="0003_bad.sql"):
         await Database.open(path, migrations=migrations)
     (migrations / "0003_bad.sql").unlink()

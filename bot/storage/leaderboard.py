@@ -1,0 +1,830 @@
+"""Leaderboards, a player's statistics, match history and stored records, per server.
+
+Every question reads ``player_totals`` (kept by :mod:`bot.storage.stats`) or one player's own
+rows, never a scan of the server's hands. Unless asked (``include_bots=True``), results of
+matches in which a computer player or a substitute played are left out.
+
+Ranks are standard competition ranks: players with equal values share a rank and the next rank
+skips (1, 2, 2, 4). Within a tie, rows are listed by user id so that pages are stable.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+from bot.storage.database import Database
+from bot.storage.errors import StatsError
+from bot.storage.seasons import ALL_BUCKET, PeriodRange, parse_timestamp, period_range
+from bot.storage.stats import COUNTERS
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 10
+MIN_RUBBERS_FOR_RATE = 5
+MIN_GAMES_FOR_RATE = 5
+MIN_MAKES_FOR_RATE = 5
+MIN_PARTNER_GAMES = 3  # games together before a partner can be "best partner"
+MIN_OPPONENT_GAMES = 3  # games against a pair before its record is shown
+
+
+# ------------------------------------------------------------------------------ metrics
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """A leaderboard's measure.
+
+    Attributes:
+        key: its name in commands (``rubbers_won``).
+        label: what to show (``Rubbers won``).
+        value: the SQL of the value over summed counters (constants of this module, not input).
+        numerator, denominator: the counters a rate divides, or for a count, the count and what
+            qualifies a player (shown as "12 of 20" beside a rate).
+        minimum: the least ``denominator`` a player needs to be listed.
+        is_rate: the value is a fraction between 0 and 1.
+    """
+
+    key: str
+    label: str
+    value: str
+    numerator: str
+    denominator: str
+    minimum: int = 1
+    is_rate: bool = False
+
+
+def _rate(key: str, label: str, won: str, played: str, minimum: int) -> Metric:
+    return Metric(key, label, f"CAST({won} AS REAL) / {played}", won, played, minimum, True)
+
+
+def _count(key: str, label: str, counter: str, base: str) -> Metric:
+    return Metric(key, label, counter, counter, base)
+
+
+METRICS: dict[str, Metric] = {
+    m.key: m
+    for m in (
+        _count("rubbers_won", "Rubbers won", "rubbers_won", "rubbers_played"),
+        _count("rubber_points", "Rubber points", "rubber_points", "rubbers_played"),
+        _rate(
+            "rubber_win_rate",
+            "Rubber win rate",
+            "rubbers_won",
+            "rubbers_played",
+            MIN_RUBBERS_FOR_RATE,
+        ),
+        _count("points", "Points", "points", "hands_played"),
+        _rate("makers_success", "Makers' success", "makes_won", "makes", MIN_MAKES_FOR_RATE),
+        _count("euchres_inflicted", "Euchres inflicted", "euchres_inflicted", "hands_played"),
+        _count("lone_hands_made", "Lone hands made", "lone_made", "hands_played"),
+        _count("games_won", "Games won", "games_won", "games_played"),
+        _rate("game_win_rate", "Game win rate", "games_won", "games_played", MIN_GAMES_FOR_RATE),
+    )
+}
+DEFAULT_METRIC = "rubbers_won"
+
+
+def get_metric(name: str | None) -> Metric:
+    """The metric named ``name`` (its key or label, any case; default rubbers won).
+
+    Raises:
+        StatsError: no such metric.
+    """
+    if not name:
+        return METRICS[DEFAULT_METRIC]
+    wanted = name.strip().lower().replace(" ", "_").replace("'", "")
+    for metric in METRICS.values():
+        if wanted in (metric.key, metric.label.lower().replace(" ", "_").replace("'", "")):
+            return metric
+    raise StatsError(f"Unknown leaderboard {name!r}: choose one of {', '.join(METRICS)}.")
+
+
+# ------------------------------------------------------------------------------ leaderboards
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One player on a leaderboard.
+
+    ``numerator`` and ``denominator`` are, for a rate, what it divides (rubbers won of rubbers
+    played); for a count, the count and how many rubbers, hands or games it came from.
+    """
+
+    rank: int
+    position: int
+    user_id: int
+    name: str
+    value: float | int
+    numerator: int
+    denominator: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardPage:
+    """A page of a leaderboard and, when asked, the viewer's own row (on the page or not)."""
+
+    guild_id: int
+    metric: Metric
+    period: str
+    preset: str | None
+    include_bots: bool
+    page: int
+    page_count: int
+    total: int
+    rows: tuple[LeaderboardRow, ...]
+    viewer: LeaderboardRow | None = None
+    season_name: str | None = None
+
+
+def _board_sql(metric: Metric) -> str:
+    columns = sorted({metric.numerator, metric.denominator})
+    sums = ", ".join(f"SUM({c}) AS {c}" for c in columns)
+    return f"""
+WITH totals AS (
+    SELECT user_id, {sums}
+    FROM player_totals
+    WHERE guild_id = :guild AND bucket BETWEEN :low AND :high AND flagged <= :flagged
+      AND (:preset IS NULL OR preset = :preset)
+    GROUP BY user_id
+),
+board AS (
+    SELECT user_id, {metric.value} AS value,
+        {metric.numerator} AS numerator, {metric.denominator} AS denominator,
+        RANK() OVER (ORDER BY {metric.value} DESC) AS rank,
+        ROW_NUMBER() OVER (ORDER BY {metric.value} DESC, user_id) AS position,
+        COUNT(*) OVER () AS total
+    FROM totals
+    WHERE {metric.denominator} >= :minimum
+)
+SELECT board.*, player_names.name
+FROM board
+LEFT JOIN player_names ON player_names.guild_id = :guild AND player_names.user_id = board.user_id
+WHERE (board.position > :offset AND board.position <= :offset + :size) OR board.user_id = :viewer
+ORDER BY board.position
+"""
+
+
+def _row(r: Any, metric: Metric) -> LeaderboardRow:
+    value = float(r["value"]) if metric.is_rate else int(r["value"])
+    return LeaderboardRow(
+        rank=int(r["rank"]),
+        position=int(r["position"]),
+        user_id=int(r["user_id"]),
+        name=r["name"] or str(r["user_id"]),
+        value=value,
+        numerator=int(r["numerator"]),
+        denominator=int(r["denominator"]),
+    )
+
+
+async def _board(
+    db: Database,
+    guild_id: int,
+    metric: Metric,
+    span: PeriodRange,
+    preset: str | None,
+    include_bots: bool,
+    offset: int,
+    size: int,
+    viewer: int | None,
+) -> list[Any]:
+    params = {
+        "guild": guild_id,
+        "low": span.low,
+        "high": span.high,
+        "flagged": int(include_bots),
+        "preset": preset,
+        "minimum": metric.minimum,
+        "offset": offset,
+        "size": size,
+        "viewer": viewer,
+    }
+    return await db.fetchall(_board_sql(metric), params)
+
+
+def _page_number(page: int) -> int:
+    if not isinstance(page, int) or page < 1:
+        raise StatsError("Pages are numbered from 1.")
+    return page
+
+
+async def leaderboard(
+    db: Database,
+    guild_id: int,
+    metric: str | None = DEFAULT_METRIC,
+    period: str = "all",
+    preset: str | None = None,
+    page: int = 1,
+    include_bots: bool = False,
+    now: datetime | None = None,
+    viewer_id: int | None = None,
+    page_size: int = PAGE_SIZE,
+) -> LeaderboardPage:
+    """A page of a server's leaderboard.
+
+    Args:
+        db: the database.
+        guild_id: the server.
+        metric: one of :data:`METRICS` (key or label).
+        period: ``all``, ``season`` (the server's current season), ``30d`` or ``7d`` (UTC days
+            ending today).
+        preset: only results played under this preset; all presets by default.
+        page: from 1; ten rows a page.
+        include_bots: count matches with computer players or substitutes.
+        now: the moment periods are measured from (default now).
+        viewer_id: a member whose own row is wanted too, on this page or not.
+        page_size: rows per page.
+
+    Returns:
+        The page. An empty leaderboard has one empty page.
+
+    Raises:
+        StatsError: an unknown metric or period, or a page past the end.
+    """
+    chosen = get_metric(metric)
+    page = _page_number(page)
+    span = await period_range(db, guild_id, period, now)
+    rows = await _board(
+        db,
+        guild_id,
+        chosen,
+        span,
+        preset,
+        include_bots,
+        (page - 1) * page_size,
+        page_size,
+        viewer_id,
+    )
+    if rows:
+        total = int(rows[0]["total"])
+    else:
+        total = 0
+    page_count = max(1, math.ceil(total / page_size))
+    if page > page_count:
+        raise StatsError(
+            f"There is no page {page}: this leaderboard has {page_count} "
+            f"page{'s' if page_count != 1 else ''}."
+        )
+    viewer = next((_row(r, chosen) for r in rows if r["user_id"] == viewer_id), None)
+    low = (page - 1) * page_size
+    listed = tuple(_row(r, chosen) for r in rows if low < r["position"] <= low + page_size)
+    return LeaderboardPage(
+        guild_id=guild_id,
+        metric=chosen,
+        period=span.period,
+        preset=preset,
+        include_bots=include_bots,
+        page=page,
+        page_count=page_count,
+        total=total,
+        rows=listed,
+        viewer=viewer,
+        season_name=span.season.name if span.season else None,
+    )
+
+
+async def leaderboard_rows(
+    db: Database,
+    guild_id: int,
+    metric: str | None = DEFAULT_METRIC,
+    period: str = "all",
+    preset: str | None = None,
+    include_bots: bool = False,
+    now: datetime | None = None,
+) -> tuple[Metric, list[LeaderboardRow]]:
+    """Every row of a leaderboard, in order (for CSV export)."""
+    chosen = get_metric(metric)
+    span = await period_range(db, guild_id, period, now)
+    rows = await _board(db, guild_id, chosen, span, preset, include_bots, 0, 2**62, None)
+    return chosen, [_row(r, chosen) for r in rows]
+
+
+async def rank_of(
+    db: Database,
+    guild_id: int,
+    user_id: int,
+    metric: str | None = DEFAULT_METRIC,
+    period: str = "all",
+    preset: str | None = None,
+    include_bots: bool = False,
+    now: datetime | None = None,
+) -> LeaderboardRow | None:
+    """A member's own row on a leaderboard, or None when not on it (not enough played)."""
+    chosen = get_metric(metric)
+    span = await period_range(db, guild_id, period, now)
+    rows = await _board(db, guild_id, chosen, span, preset, include_bots, 0, 0, user_id)
+    return _row(rows[0], chosen) if rows else None
+
+
+# ------------------------------------------------------------------------------ one player
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """A player's totals (the counters of ``player_totals``, in the same order)."""
+
+    rubbers_played: int = 0
+    rubbers_won: int = 0
+    rubber_points: int = 0
+    games_played: int = 0
+    games_won: int = 0
+    points: int = 0
+    hands_played: int = 0
+    makes: int = 0
+    makes_won: int = 0
+    euchres_suffered: int = 0
+    euchres_inflicted: int = 0
+    marches: int = 0
+    lone_tried: int = 0
+    lone_made: int = 0
+
+    @classmethod
+    def of(cls, values: Any) -> Totals:
+        return cls(*(int(v or 0) for v in values))
+
+    def as_tuple(self) -> tuple[int, ...]:
+        return tuple(getattr(self, f.name) for f in fields(self))
+
+    def __add__(self, other: Totals) -> Totals:
+        return Totals(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
+
+    @property
+    def rubber_win_rate(self) -> float | None:
+        return self.rubbers_won / self.rubbers_played if self.rubbers_played else None
+
+    @property
+    def game_win_rate(self) -> float | None:
+        return self.games_won / self.games_played if self.games_played else None
+
+    @property
+    def makers_success(self) -> float | None:
+        return self.makes_won / self.makes if self.makes else None
+
+    @property
+    def lone_success(self) -> float | None:
+        return self.lone_made / self.lone_tried if self.lone_tried else None
+
+
+assert tuple(f.name for f in fields(Totals)) == COUNTERS, "Totals mirrors player_totals"
+
+
+@dataclass(frozen=True, slots=True)
+class PartnerRecord:
+    """Games played with one partner."""
+
+    user_id: int
+    name: str
+    games: int
+    won: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.games
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentRecord:
+    """Games played against one pair of opponents."""
+
+    user_ids: tuple[int, int]
+    names: tuple[str, str]
+    games: int
+    won: int
+
+    @property
+    def lost(self) -> int:
+        return self.games - self.won
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """Everything the leaderboards count for one member, with partners and opponents.
+
+    Attributes:
+        totals: what counts under the chosen period, preset and ``include_bots``.
+        excluded: what was left out because computer players or substitutes played (zero with
+            ``include_bots``).
+        best_partner: the partner with the best game win rate over at least
+            :data:`MIN_PARTNER_GAMES` games together (ties: more games, then user id).
+        most_frequent_partner: the partner of the most games (ties: more won, then user id).
+        opponents: the record against every pair of opponents met in at least
+            :data:`MIN_OPPONENT_GAMES` games, most met first.
+    """
+
+    guild_id: int
+    user_id: int
+    name: str
+    period: str
+    preset: str | None
+    include_bots: bool
+    totals: Totals
+    excluded: Totals
+    best_partner: PartnerRecord | None
+    most_frequent_partner: PartnerRecord | None
+    opponents: tuple[OpponentRecord, ...]
+    season_name: str | None = None
+
+
+async def _names(db: Database, guild_id: int, user_ids: set[int]) -> dict[int, str]:
+    if not user_ids:
+        return {}
+    ids = sorted(user_ids)
+    marks = ", ".join("?" for _ in ids)
+    rows = await db.fetchall(
+        f"SELECT user_id, name FROM player_names WHERE guild_id = ? AND user_id IN ({marks})",
+        (guild_id, *ids),
+    )
+    return {r["user_id"]: r["name"] for r in rows}
+
+
+async def player_stats(
+    db: Database,
+    guild_id: int,
+    user_id: int,
+    period: str = "all",
+    preset: str | None = None,
+    include_bots: bool = False,
+    now: datetime | None = None,
+) -> PlayerStats:
+    """A member's statistics on a server.
+
+    Partners and opponents are counted in games (a rubber has three or four), over the same
+    period, preset and choice of matches as the totals; computer players are never partners or
+    opponents here.
+
+    Raises:
+        StatsError: the member has no recorded result on this server, or a bad period.
+    """
+    span = await period_range(db, guild_id, period, now)
+    rows = await db.fetchall(
+        "SELECT flagged, "
+        + ", ".join(f"SUM({c})" for c in COUNTERS)
+        + " FROM player_totals WHERE guild_id = ? AND user_id = ? AND bucket BETWEEN ? AND ?"
+        " AND (? IS NULL OR preset = ?) GROUP BY flagged",
+        (guild_id, user_id, span.low, span.high, preset, preset),
+    )
+    by_flag = {r[0]: Totals.of(r[1:]) for r in rows}
+    if not rows and span.low != ALL_BUCKET:
+        known = await db.fetchval(
+            "SELECT 1 FROM player_totals WHERE guild_id = ? AND user_id = ? AND bucket = ? LIMIT 1",
+            (guild_id, user_id, ALL_BUCKET),
+        )
+    else:
+        known = bool(rows)
+    if not known:
+        raise StatsError("That member has no recorded games on this server yet.")
+    clean = by_flag.get(0, Totals())
+    flagged = by_flag.get(1, Totals())
+    totals = clean + flagged if include_bots else clean
+    excluded = Totals() if include_bots else flagged
+
+    games = await db.fetchall(
+        "SELECT g.id, g.winner, me.seat AS my_seat, o.seat, o.user_id, o.is_bot"
+        " FROM game_players AS me"
+        " JOIN games AS g ON g.id = me.game_id"
+        " JOIN matches AS m ON m.id = g.match_id"
+        " JOIN game_players AS o ON o.game_id = g.id AND o.seat != me.seat"
+        " WHERE me.user_id = ? AND g.guild_id = ? AND g.day >= ? AND g.day <= ?"
+        " AND m.flagged <= ? AND (? IS NULL OR g.preset = ?)",
+        (
+            user_id,
+            guild_id,
+            span.first_day or "0000-00-00",
+            span.last_day or "9999-12-31",
+            int(include_bots),
+            preset,
+            preset,
+        ),
+    )
+    seats: dict[int, dict[int, tuple[int, bool]]] = defaultdict(dict)
+    outcome: dict[int, bool] = {}
+    mine: dict[int, int] = {}
+    for r in games:
+        seats[r["id"]][r["seat"]] = (r["user_id"], bool(r["is_bot"]))
+        outcome[r["id"]] = r["winner"] == r["my_seat"] % 2
+        mine[r["id"]] = r["my_seat"]
+    partner_games: Counter[int] = Counter()
+    partner_won: Counter[int] = Counter()
+    pair_games: Counter[tuple[int, int]] = Counter()
+    pair_won: Counter[tuple[int, int]] = Counter()
+    for game_id, others in seats.items():
+        seat = mine[game_id]
+        won = outcome[game_id]
+        partner = others.get((seat + 2) % 4)
+        if partner is not None and not partner[1] and partner[0] != user_id:
+            partner_games[partner[0]] += 1
+            partner_won[partner[0]] += won
+        pair = [others.get((seat + 1) % 4), others.get((seat + 3) % 4)]
+        if all(p is not None and not p[1] for p in pair):
+            key = tuple(sorted(p[0] for p in pair if p is not None))
+            if len(key) == 2:
+                pair_games[key] += 1
+                pair_won[key] += won
+    wanted = {user_id} | set(partner_games) | {u for key in pair_games for u in key}
+    names = await _names(db, guild_id, wanted)
+
+    def name_of(uid: int) -> str:
+        return names.get(uid, str(uid))
+
+    partners = [
+        PartnerRecord(uid, name_of(uid), partner_games[uid], partner_won[uid])
+        for uid in partner_games
+    ]
+    frequent = min(partners, key=lambda p: (-p.games, -p.won, p.user_id), default=None)
+    best = min(
+        (p for p in partners if p.games >= MIN_PARTNER_GAMES),
+        key=lambda p: (-p.win_rate, -p.games, p.user_id),
+        default=None,
+    )
+    opponents = tuple(
+        sorted(
+            (
+                OpponentRecord(key, (name_of(key[0]), name_of(key[1])), n, pair_won[key])
+                for key, n in pair_games.items()
+                if n >= MIN_OPPONENT_GAMES
+            ),
+            key=lambda o: (-o.games, -o.won, o.user_ids),
+        )
+    )
+    return PlayerStats(
+        guild_id=guild_id,
+        user_id=user_id,
+        name=name_of(user_id),
+        period=span.period,
+        preset=preset,
+        include_bots=include_bots,
+        totals=totals,
+        excluded=excluded,
+        best_partner=best,
+        most_frequent_partner=frequent,
+        opponents=opponents,
+        season_name=span.season.name if span.season else None,
+    )
+
+
+# ------------------------------------------------------------------------------ history
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryGame:
+    """One game of a match, from the member's side: (ours, theirs)."""
+
+    record_id: str
+    game_number: int
+    score: tuple[int, int]
+    won: bool
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One match (a rubber or a single game) a member played, from the member's side.
+
+    ``record_id`` (``M12``) and the games' ``record_id`` (``G34``) are what ``/record`` takes.
+    ``won`` is None for an abandoned or undecided match; ``rubber_points`` is (ours, theirs).
+    """
+
+    record_id: str
+    match_id: int
+    kind: str
+    status: str
+    flagged: bool
+    preset: str | None
+    played_at: datetime
+    won: bool | None
+    partners: tuple[str, ...]
+    opponents: tuple[str, ...]
+    rubber_points: tuple[int, int]
+    games: tuple[HistoryGame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """A page of a member's history, newest first."""
+
+    guild_id: int
+    user_id: int
+    name: str
+    page: int
+    page_count: int
+    total: int
+    entries: tuple[HistoryEntry, ...]
+
+
+async def history(
+    db: Database, guild_id: int, user_id: int, page: int = 1, page_size: int = PAGE_SIZE
+) -> HistoryPage:
+    """A member's recent matches on a server (finished and abandoned), newest first.
+
+    Raises:
+        StatsError: the member has played no match here yet, or the page is past the end.
+    """
+    page = _page_number(page)
+    total = await db.fetchval(
+        "SELECT count(DISTINCT mp.match_id) FROM match_players AS mp"
+        " JOIN matches AS m ON m.id = mp.match_id"
+        " WHERE mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'",
+        (user_id, guild_id),
+        0,
+    )
+    if not total:
+        raise StatsError("That member has no finished rubber or game on this server yet.")
+    page_count = math.ceil(total / page_size)
+    if page > page_count:
+        raise StatsError(
+            f"There is no page {page}: this history has {page_count} "
+            f"page{'s' if page_count != 1 else ''}."
+        )
+    matches = await db.fetchall(
+        "SELECT DISTINCT m.id, m.kind, m.status, m.flagged, m.preset, m.played_at, m.winner,"
+        " m.rubber_points_0, m.rubber_points_1"
+        " FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id"
+        " WHERE mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'"
+        " ORDER BY m.played_at DESC, m.id DESC LIMIT ? OFFSET ?",
+        (user_id, guild_id, page_size, (page - 1) * page_size),
+    )
+    ids = [m["id"] for m in matches]
+    marks = ", ".join("?" for _ in ids)
+    players: dict[int, list[Any]] = defaultdict(list)
+    for r in await db.fetchall(
+        f"SELECT match_id, seat, user_id, name FROM match_players WHERE match_id IN ({marks})"
+        " ORDER BY match_id, seat",
+        ids,
+    ):
+        players[r["match_id"]].append(r)
+    games: dict[int, list[Any]] = defaultdict(list)
+    for r in await db.fetchall(
+        "SELECT id, match_id, game_number, score_0, score_1, winner, value FROM games"
+        f" WHERE match_id IN ({marks}) ORDER BY match_id, game_number",
+        ids,
+    ):
+        games[r["match_id"]].append(r)
+    names = await _names(db, guild_id, {user_id})
+    entries = []
+    for m in matches:
+        seated = players[m["id"]]
+        side = next(p["seat"] % 2 for p in seated if p["user_id"] == user_id)
+        partners = tuple(
+            p["name"] for p in seated if p["seat"] % 2 == side and p["user_id"] != user_id
+        )
+        opponents = tuple(p["name"] for p in seated if p["seat"] % 2 != side)
+        points = (m["rubber_points_0"] or 0, m["rubber_points_1"] or 0)
+        entries.append(
+            HistoryEntry(
+                record_id=f"M{m['id']}",
+                match_id=m["id"],
+                kind=m["kind"],
+                status=m["status"],
+                flagged=bool(m["flagged"]),
+                preset=m["preset"],
+                played_at=parse_timestamp(m["played_at"]),
+                won=None
+                if m["winner"] is None or m["status"] != "finished"
+                else m["winner"] == side,
+                partners=partners,
+                opponents=opponents,
+                rubber_points=(points[side], points[1 - side]),
+                games=tuple(
+                    HistoryGame(
+                        record_id=f"G{g['id']}",
+                        game_number=g["game_number"],
+                        score=(
+                            (g["score_0"], g["score_1"])
+                            if side == 0
+                            else (g["score_1"], g["score_0"])
+                        ),
+                        won=g["winner"] == side,
+                        value=g["value"],
+                    )
+                    for g in games[m["id"]]
+                ),
+            )
+        )
+    return HistoryPage(
+        guild_id=guild_id,
+        user_id=user_id,
+        name=names.get(user_id, str(user_id)),
+        page=page,
+        page_count=page_count,
+        total=int(total),
+        entries=tuple(entries),
+    )
+
+
+# ------------------------------------------------------------------------------ records
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRecord:
+    """What ``/record`` attaches.
+
+    For a match (``kind`` ``match``), ``record`` is the match's own JSON record. For a game
+    (``kind`` ``game``), ``record`` describes the game (score, winner, value, players) and
+    ``deals`` holds the records of its deals in order, ready to be written as EGN.
+    """
+
+    kind: str
+    record_id: str
+    match_id: int
+    game_id: int | None
+    preset: str | None
+    options: dict[str, Any]
+    played_at: datetime
+    record: dict[str, Any]
+    deals: tuple[dict[str, Any], ...] = ()
+
+
+def parse_record_id(text: str | int) -> tuple[str, int]:
+    """``M12`` is match 12 (a rubber or a single game); ``G34`` or ``34`` is game 34.
+
+    Raises:
+        StatsError: not such an id.
+    """
+    if isinstance(text, int):
+        return "game", text
+    raw = text.strip().upper().lstrip("#")
+    kind = "game"
+    if raw[:1] in ("M", "G"):
+        kind = "match" if raw[0] == "M" else "game"
+        raw = raw[1:]
+    if not raw.isdigit() or len(raw) > 18:
+        raise StatsError(
+            f"{text!r} is not a game or rubber id: /history shows them, like G12 or M3."
+        )
+    return kind, int(raw)
+
+
+async def match_record(db: Database, guild_id: int, match_or_game_id: str | int) -> StoredRecord:
+    """The stored record of a finished match or game of this server.
+
+    Raises:
+        StatsError: a malformed id, or no such finished match or game on this server.
+    """
+    kind, number = parse_record_id(match_or_game_id)
+    if kind == "match":
+        row = await db.fetchone(
+            "SELECT id, preset, options, played_at, record FROM matches"
+            " WHERE id = ? AND guild_id = ? AND status != 'playing'",
+            (number, guild_id),
+        )
+        if row is None:
+            raise StatsError(f"There is no finished rubber or game M{number} on this server.")
+        return StoredRecord(
+            kind="match",
+            record_id=f"M{number}",
+            match_id=row["id"],
+            game_id=None,
+            preset=row["preset"],
+            options=json.loads(row["options"] or "{}"),
+            played_at=parse_timestamp(row["played_at"]),
+            record=json.loads(row["record"] or "{}"),
+        )
+    row = await db.fetchone(
+        "SELECT id, match_id, game_number, score_0, score_1, winner, value, preset, options,"
+        " played_at FROM games WHERE id = ? AND guild_id = ?",
+        (number, guild_id),
+    )
+    if row is None:
+        raise StatsError(f"There is no game G{number} on this server.")
+    seated = await db.fetchall(
+        "SELECT seat, user_id, name, is_bot, substitute FROM game_players WHERE game_id = ?"
+        " ORDER BY seat",
+        (number,),
+    )
+    deals = await db.fetchall(
+        "SELECT record FROM hands WHERE match_id = ? AND game_number = ? ORDER BY deal_number",
+        (row["match_id"], row["game_number"]),
+    )
+    return StoredRecord(
+        kind="game",
+        record_id=f"G{number}",
+        match_id=row["match_id"],
+        game_id=row["id"],
+        preset=row["preset"],
+        options=json.loads(row["options"]),
+        played_at=parse_timestamp(row["played_at"]),
+        record={
+            "match_id": row["match_id"],
+            "game_number": row["game_number"],
+            "scores": [row["score_0"], row["score_1"]],
+            "winner": row["winner"],
+            "value": row["value"],
+            "players": [
+                {
+                    "seat": p["seat"],
+                    "user_id": p["user_id"],
+                    "name": p["name"],
+                    "is_bot": bool(p["is_bot"]),
+                    "substitute": bool(p["substitute"]),
+                }
+                for p in seated
+            ],
+        },
+        deals=tuple(json.loads(d["record"]) for d in deals),
+    )
