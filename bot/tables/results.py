@@ -11,7 +11,6 @@ from datetime import UTC, datetime
 
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult, Match
-from bot.engine.records import deal_to_record, match_to_record
 from bot.storage import stats
 from bot.storage.database import Database
 from bot.tables.table import Table
@@ -53,7 +52,7 @@ class ResultsRecorder:
             maker=result.maker, trump=result.trump, alone=result.alone, defender=result.defender,
             players=seat_players(table), tricks=result.tricks, points=result.points,
             outcome=result.outcome, preset=table.options.preset, options=table.options.to_dict(),
-            record=deal_to_record(deal), played_at=self._now(),
+            record=_deal_record(deal), played_at=self._now(), flagged=table.flagged,
         ))
 
     async def game(self, db: Database, table: Table, match: Match, game: GameResult) -> None:
@@ -62,6 +61,7 @@ class ResultsRecorder:
             game_number=match.games.index(game), players=seat_players(table),
             scores=game.scores, winner=game.winner, value=game.value,
             preset=table.options.preset, options=table.options.to_dict(), played_at=self._now(),
+            flagged=table.flagged,
         ))
 
     async def match(self, db: Database, table: Table, match: Match, abandoned: bool = False) -> None:
@@ -71,12 +71,24 @@ class ResultsRecorder:
             games=tuple((g.scores, g.winner, g.value) for g in match.games),
             rubber_points=match.rubber_points, winner=match.winner, abandoned=abandoned,
             flagged=table.flagged, preset=table.options.preset, options=table.options.to_dict(),
-            record=match_to_record(match, players=_names(table)), played_at=self._now(),
+            record=_match_record(match, _names(table)), played_at=self._now(),
         ))
 
     async def abandoned(self, db: Database, table: Table, match: Match) -> None:
         if table.match_id is not None:
             await self.match(db, table, match, abandoned=True)
+
+
+def _deal_record(deal):  # noqa: ANN001, ANN202
+    from bot.engine.records import deal_to_record
+
+    return deal_to_record(deal)
+
+
+def _match_record(match: Match, names: list[str]):  # noqa: ANN202
+    from bot.engine.records import match_to_record
+
+    return match_to_record(match, players=names)
 
 
 __all__ = ["ResultsRecorder", "seat_players", "asdict"]

@@ -16,6 +16,7 @@ from bot.engine.deal import DISCARD, PLAY
 from bot.engine.match import MatchView
 from bot.tables.table import Table
 from bot.ui.cards import action_label, card_label, card_style
+from bot.ui.errors import reply_error
 
 # Actions are card codes or declarations such as `call:H:alone`: letters, digits and colons.
 _ACTION = r"[A-Za-z0-9:]+"
@@ -47,7 +48,10 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=rf"euchre:a
     async def callback(self, interaction: discord.Interaction) -> Any:
         from bot.ui import respond
 
-        await respond.act(interaction, self.action, table_id=self.table_id, deal=self.deal, from_hand=True)
+        try:
+            await respond.act(interaction, self.action, table_id=self.table_id, deal=self.deal, from_hand=True)
+        except Exception as error:  # noqa: BLE001 - every click gets an answer
+            await reply_error(interaction, error)
 
 
 class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"euchre:table:(?P<table>\d+):(?P<what>hand|join|start|consent)"):
@@ -73,7 +77,10 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"euchre:t
     async def callback(self, interaction: discord.Interaction) -> Any:
         from bot.ui import respond
 
-        await respond.table_button(interaction, self.table_id, self.what)
+        try:
+            await respond.table_button(interaction, self.table_id, self.what)
+        except Exception as error:  # noqa: BLE001 - every click gets an answer
+            await reply_error(interaction, error)
 
 
 def table_view(table: Table) -> discord.ui.View:

@@ -1,0 +1,51 @@
+"""Answering a refused or failed request, for commands and buttons alike.
+
+Domain errors (the engine's, the table's, the storage's) carry a message written for the
+member: it is answered ephemerally as it is, and nothing changed. Anything else is a bug: it is
+logged with the table and answered with a short apology.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.engine.errors import EuchreError
+from bot.storage.errors import StorageError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on our side. Nothing was changed; please try again."
+
+
+def reason_of(error: BaseException) -> str | None:
+    """The member-readable reason of a refusal, or None when the error is a bug."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(error, EuchreError | StorageError):
+        text = str(error)
+        return text[:1].upper() + text[1:] if text else "That is not allowed now."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You are not allowed to use that command here."
+    return None
+
+
+async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a failed command or click ephemerally."""
+    reason = reason_of(error)
+    if reason is None:
+        table = getattr(interaction.client, "manager", None)
+        table_id = None
+        if table is not None and interaction.channel_id in table.tables:
+            table_id = table.tables[interaction.channel_id].id
+        log.error("command failed in channel %s (table %s)", interaction.channel_id, table_id, exc_info=error)
+        reason = APOLOGY
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(reason, ephemeral=True)
+        else:
+            await interaction.response.send_message(reason, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s with its error", interaction.id)

@@ -1,0 +1,58 @@
+"""Running the real bot against the fake Discord, and playing as its members would."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.client import EuchreBot
+from bot.config import Settings
+from bot.engine.cards import SUIT_SYMBOLS, card_label, make_pack
+from tests.support.fake_discord import FakeDiscord, FakeMember, FakeMessage
+
+
+def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
+    values = dict(
+        token=fake.token, database_path=db_path, dev_guild_id=fake.guild.id,
+        api_base=fake.api_base, gateway_url=fake.gateway_url, turn_timeout=120,
+        owner_ids=frozenset({fake.member("mod").id}),
+    )
+    values.update(overrides)
+    return Settings(**values)
+
+
+@asynccontextmanager
+async def running_bot(fake: FakeDiscord, db_path: Path, **kwargs) -> AsyncIterator[EuchreBot]:
+    """The project's bot, started against the fake; errors in handlers are collected."""
+    bot = EuchreBot(settings_for(fake, db_path), computer_delay=0, timers=kwargs.pop("timers", False), **kwargs)
+    bot.handler_errors = []  # type: ignore[attr-defined]
+    async with fake.running(bot) as running:
+        yield running
+
+
+def table_of(bot: EuchreBot, fake: FakeDiscord):  # noqa: ANN201
+    return bot.manager.tables.get(fake.channel.id)
+
+
+def member_at(bot: EuchreBot, fake: FakeDiscord, seat: int) -> FakeMember:
+    occupant = table_of(bot, fake).seats[seat]
+    return fake.guild.members[occupant.user_id]
+
+
+def enabled_actions(message: FakeMessage) -> list[str]:
+    """The custom ids of the enabled action buttons on a hand message."""
+    return [
+        b["custom_id"] for b in message.buttons
+        if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:act:")
+    ]
+
+
+ALL_LABELS = {card_label(c): c for c in make_pack("7", joker=True)}
+_LABEL = re.compile(r"(?:10|[AKQJ98765])[" + "".join(SUIT_SYMBOLS.values()) + r"]|🃏")
+
+
+def cards_shown(text: str) -> set[str]:
+    """Every card a text shows by its label (`J♥`, `10♦`, `🃏`)."""
+    return {ALL_LABELS[m] for m in _LABEL.findall(text) if m in ALL_LABELS}

@@ -1,0 +1,162 @@
+"""Four members play through Discord: slash commands and buttons against the real bot.
+
+The bot runs for real (discord.py, aiosqlite on a file) against the fake Discord of
+tests/support; every check here is on what Discord was asked to show, to whom.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.ui.views import deal_number
+from tests.bot.helpers import cards_shown, enabled_actions, member_at, running_bot, table_of
+from tests.support.fake_discord import FakeDiscord
+
+pytest_plugins = ["tests.support.fixtures"]
+
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+async def seat_four(fake: FakeDiscord, preset: str = "modern", **options) -> None:
+    alice = fake.member("alice")
+    await (await fake.slash(alice, fake.channel, "table create", preset=preset, **options)).response()
+    for name in NAMES[1:]:
+        await (await fake.slash(fake.member(name), fake.channel, "table join")).response()
+
+
+async def start(fake: FakeDiscord) -> None:
+    await (await fake.slash(fake.member("alice"), fake.channel, "table start")).response()
+
+
+def never_public(bot, fake: FakeDiscord, table) -> set[str]:
+    """Cards that no public message may show now: every card in a hand, the discards and kitty."""
+    hidden: set[str] = set()
+    for deal in table.match.deals:
+        for hand in deal.hands:
+            hidden |= set(hand)
+        hidden |= set(deal.kitty)
+        hidden.discard(deal.turn_up)
+    return hidden
+
+
+def check_no_leak(bot, fake: FakeDiscord) -> None:
+    table = table_of(bot, fake)
+    hidden = never_public(bot, fake, table)
+    for message in fake.public_messages(fake.channel):
+        if message.text.startswith("**Cutting for partners"):
+            continue   # cut from a pack of their own, before the deal
+        versions = [message.text] + [str(v) for v in message.history]
+        for text in versions:
+            leaked = cards_shown(text) & hidden
+            assert not leaked, f"public message shows unplayed cards {leaked}: {text!r}"
+
+
+async def current_table_message(fake: FakeDiscord, table):  # noqa: ANN201
+    """The public table message of the deal being played, once the bot has posted it."""
+
+    def posted():  # noqa: ANN202
+        message = fake.messages_by_id.get(table.message_id)
+        if message and table.message_deal == deal_number(table) and "My hand" in str(message.buttons):
+            return message
+        return None
+
+    return await fake.wait_for(posted, what="the table message of this deal")
+
+
+async def act_once(bot, fake: FakeDiscord) -> None:
+    """The member whose turn it is opens the hand with the My hand button and clicks the first enabled action."""
+    table = table_of(bot, fake)
+    seat = table.match.to_act
+    member = member_at(bot, fake, seat)
+    table_message = await current_table_message(fake, table)
+    hand = await (await fake.click(member, table_message, label="My hand")).message()
+    assert hand.ephemeral and hand.visible_to == member.id
+    actions = enabled_actions(hand)
+    assert actions, hand.text
+    clicked = await fake.click(member, hand, actions[0])
+    response = await clicked.response()
+    assert response.type == 7  # the hand message is edited in place
+    assert (await clicked.message()).ephemeral
+
+
+async def test_four_members_play_a_whole_game_through_discord(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake, points=3)
+        await start(fake)
+        table = table_of(bot, fake)
+        assert table.playing
+        steps = 0
+        while table.playing:
+            await act_once(bot, fake)
+            steps += 1
+            if steps % 7 == 0:
+                check_no_leak(bot, fake)
+            assert steps < 2000
+        check_no_leak(bot, fake)
+        assert table.match.over
+        await fake.wait_for(lambda: any("win the game" in m.text for m in fake.public_messages(fake.channel)))
+        # Every hand shown to anyone was shown ephemerally, and only to its holder.
+        for message in fake.messages:
+            if "Your hand" in message.text:
+                assert message.ephemeral and message.visible_to is not None
+        assert not bot.handler_errors
+
+
+async def test_restart_mid_hand_resumes_it(fake_discord, tmp_path):
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await seat_four(fake)
+        await start(fake)
+        for _ in range(7):
+            await act_once(bot, fake)
+        table = table_of(bot, fake)
+        before = table.match.public_view()
+        hands = [table.match.view_for(s).deal.hand for s in range(4)]
+    async with running_bot(fake, db) as bot:
+        await fake.wait_for(lambda: any("restored" in m.text for m in fake.public_messages(fake.channel)))
+        table = table_of(bot, fake)
+        assert table.match.public_view() == before
+        assert [table.match.view_for(s).deal.hand for s in range(4)] == hands
+        deals = len(table.match.deals)
+        while len(table.match.deals) == deals:
+            await act_once(bot, fake)
+        assert table.match.hand_results
+
+
+async def test_double_click_applies_once(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        member = member_at(bot, fake, table.match.to_act)
+        hand = await (await fake.slash(member, fake.channel, "hand")).message()
+        action = enabled_actions(hand)[0]
+        before = len(table.actions)
+        first, second = await asyncio.gather(fake.click(member, hand, action), fake.click(member, hand, action))
+        await first.response()
+        await second.response()
+        assert len(table.actions) == before + 1
+
+
+async def test_stale_button_from_an_earlier_deal_is_answered_politely(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        seat = table.match.to_act
+        member = member_at(bot, fake, seat)
+        old_hand = await (await fake.slash(member, fake.channel, "hand")).message()
+        old_action = next(a for a in enabled_actions(old_hand) if a.endswith(":pass"))
+        deals = len(table.match.deals)
+        while len(table.match.deals) == deals:
+            await act_once(bot, fake)
+        clicked = await fake.click(member, old_hand, old_action)
+        message = await clicked.message()
+        assert "earlier deal" in message.text or "no longer" in message.text
+        assert not bot.handler_errors
