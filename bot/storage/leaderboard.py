@@ -261,10 +261,10 @@ async def leaderboard(
         page_size,
         viewer_id,
     )
-    if rows:
-        total = int(rows[0]["total"])
-    else:
-        total = 0
+    if not rows and page > 1:
+        # Past the end: the page holds no row to carry the total, so ask for the first row.
+        rows = await _board(db, guild_id, chosen, span, preset, include_bots, 0, 1, None)
+    total = int(rows[0]["total"]) if rows else 0
     page_count = max(1, math.ceil(total / page_size))
     if page > page_count:
         raise StatsError(

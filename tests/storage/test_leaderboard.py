@@ -1,0 +1,335 @@
+"""Leaderboards, ranks, periods, seasons, player statistics, history and stored records."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.storage import stats
+from bot.storage.database import Database
+from bot.storage.errors import StatsError
+from bot.storage.leaderboard import (
+    METRICS,
+    history,
+    leaderboard,
+    leaderboard_rows,
+    match_record,
+    player_stats,
+    rank_of,
+)
+from bot.storage.seasons import current_season, start_season
+from bot.storage.verify import verify
+from tests.storage.builders import GUILD, TABLE, at, game, hand, match, quick_rubber, seats
+
+NOW = datetime(2025, 5, 20, 18, tzinfo=UTC)
+
+
+async def test_ties_share_a_rank_and_the_next_rank_skips(db: Database) -> None:
+    # Rubber points: 1 and 3 win 5 each, 2 and 4 get 1; then 5 and 7 win 3, 6 and 8 get 0.
+    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 1))
+    await quick_rubber(db, seats(5, 6, 7, 8), winner=0, rubber_points=(3, 0))
+    page = await leaderboard(db, GUILD, "rubber_points", now=NOW)
+    assert [(r.rank, r.user_id, r.value) for r in page.rows] == [
+        (1, 1, 5),
+        (1, 3, 5),
+        (3, 5, 3),
+        (3, 7, 3),
+        (5, 2, 1),
+        (5, 4, 1),
+        (7, 6, 0),
+        (7, 8, 0),
+    ]
+    assert page.total == 8 and page.page_count == 1
+    # Rubbers won: four share first place with one each, four share fifth with none.
+    won = await leaderboard(db, GUILD, "rubbers_won", now=NOW)
+    assert [r.rank for r in won.rows] == [1, 1, 1, 1, 5, 5, 5, 5]
+
+
+async def test_pages_and_the_viewers_own_rank_off_the_page(db: Database) -> None:
+    # 24 players in 6 rubbers; side 0 of rubber i takes 10 - i rubber points.
+    for i in range(6):
+        base = 10 + 4 * i
+        await quick_rubber(
+            db, seats(base, base + 1, base + 2, base + 3), winner=0, rubber_points=(10 - i, 0)
+        )
+    first = await leaderboard(db, GUILD, "rubber_points", page=1, now=NOW, viewer_id=31)
+    assert first.page_count == 3 and first.total == 24 and len(first.rows) == 10
+    assert [r.position for r in first.rows] == list(range(1, 11))
+    assert first.viewer is not None and first.viewer.user_id == 31
+    assert first.viewer.rank == 13 and first.viewer.value == 0  # 12 winners above, all losers tie
+    third = await leaderboard(db, GUILD, "rubber_points", page=3, now=NOW)
+    assert len(third.rows) == 4 and third.rows[-1].position == 24
+    assert (await rank_of(db, GUILD, 31, "rubber_points", now=NOW)) == first.viewer
+    assert await rank_of(db, GUILD, 999, "rubber_points", now=NOW) is None
+    with pytest.raises(StatsError, match="no page 4: this leaderboard has 3 pages"):
+        await leaderboard(db, GUILD, "rubber_points", page=4, now=NOW)
+    with pytest.raises(StatsError, match="numbered from 1"):
+        await leaderboard(db, GUILD, "rubber_points", page=0, now=NOW)
+    _, every = await leaderboard_rows(db, GUILD, "rubber_points", now=NOW)
+    assert len(every) == 24 and every[:10] == list(first.rows)
+
+
+async def test_win_rate_needs_five_rubbers(db: Database) -> None:
+    for _ in range(5):
+        await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 0))
+    for _ in range(4):
+        await quick_rubber(db, seats(5, 6, 7, 8), winner=1, rubber_points=(0, 5))
+    page = await leaderboard(db, GUILD, "rubber win rate", now=NOW)
+    assert {r.user_id for r in page.rows} == {1, 2, 3, 4}
+    assert [(r.rank, r.value, r.numerator, r.denominator) for r in page.rows][:2] == [
+        (1, 1.0, 5, 5),
+        (1, 1.0, 5, 5),
+    ]
+    assert [r.value for r in page.rows][2:] == [0.0, 0.0]
+    await quick_rubber(db, seats(5, 6, 7, 8), winner=1, rubber_points=(0, 5))
+    page = await leaderboard(db, GUILD, "rubber_win_rate", now=NOW)
+    assert {r.user_id for r in page.rows if r.rank == 1} == {1, 3, 6, 8}
+
+
+async def test_hand_metrics_and_makers_success(db: Database) -> None:
+    players = seats(1, 2, 3, 4)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        deals = [
+            (0, "made"),
+            (0, "march"),
+            (0, "euchred"),
+            (0, "made"),
+            (0, "made"),
+            (1, "made"),
+            (1, "euchred"),
+            (1, "euchred"),
+            (1, "made"),
+            (1, "made"),
+        ]
+        for n, (maker, outcome) in enumerate(deals):
+            points = {"made": 1, "march": 2, "euchred": 2}[outcome]
+            side = maker % 2 if outcome != "euchred" else 1 - maker % 2
+            await stats.record_hand(
+                db,
+                hand(
+                    m,
+                    players,
+                    deal=n,
+                    maker=maker,
+                    outcome=outcome,
+                    points=(points, 0) if side == 0 else (0, points),
+                ),
+            )
+    success = await leaderboard(db, GUILD, "makers_success", now=NOW)
+    assert [(r.user_id, r.numerator, r.denominator) for r in success.rows] == [(1, 4, 5), (2, 3, 5)]
+    inflicted = await leaderboard(db, GUILD, "euchres_inflicted", now=NOW)
+    assert [(r.rank, r.value) for r in inflicted.rows] == [(1, 2), (1, 2), (3, 1), (3, 1)]
+    assert {r.user_id for r in inflicted.rows[:2]} == {1, 3}
+    points = await leaderboard(db, GUILD, "points", now=NOW)
+    # Side 0: 1 + 2 + 1 + 1 + 2 + 2 = 9; side 1: 2 + 1 + 1 + 1 = 5.
+    assert [(r.user_id, r.value) for r in points.rows] == [(1, 9), (3, 9), (2, 5), (4, 5)]
+    lone = await leaderboard(db, GUILD, "lone_hands_made", now=NOW)
+    assert {r.value for r in lone.rows} == {0}
+
+
+async def test_periods_count_by_the_utc_day_played(db: Database) -> None:
+    # 1: today; 2: six days ago (in 7d); 3: seven days ago (30d only); 4: 40 days ago (season)
+    # 5: last quarter (all only).
+    when = {1: "2025-05-20", 2: "2025-05-14", 3: "2025-05-13", 4: "2025-04-10", 5: "2025-03-30"}
+    for user, day in when.items():
+        await quick_rubber(
+            db,
+            seats(user, 100 + user, 200 + user, 300 + user),
+            winner=0,
+            rubber_points=(user, 0),
+            when=at(day, 23),
+        )
+
+    async def winners(period: str) -> set[int]:
+        page = await leaderboard(db, GUILD, "rubber_points", period=period, now=NOW)
+        return {r.user_id for r in page.rows if r.user_id < 100}
+
+    assert await winners("7d") == {1, 2}
+    assert await winners("30d") == {1, 2, 3}
+    assert await winners("season") == {1, 2, 3, 4}
+    assert await winners("all") == {1, 2, 3, 4, 5}
+    assert (await leaderboard(db, GUILD, period="season", now=NOW)).season_name == "2025 Q2"
+    # A moment later, one day has left the 7-day window.
+    later = datetime(2025, 5, 21, 0, 30, tzinfo=UTC)
+    page = await leaderboard(db, GUILD, "rubber_points", period="7d", now=later)
+    assert {r.user_id for r in page.rows if r.user_id < 100} == {1}
+    with pytest.raises(StatsError, match="Unknown period 'year'"):
+        await leaderboard(db, GUILD, period="year", now=NOW)
+
+
+async def test_an_admins_season_takes_over_from_the_quarter(db: Database) -> None:
+    for user, day in {1: "2025-04-02", 2: "2025-05-01", 3: "2025-05-19"}.items():
+        await quick_rubber(
+            db,
+            seats(user, 100 + user, 200 + user, 300 + user),
+            winner=0,
+            rubber_points=(5, 0),
+            when=at(day),
+        )
+    assert (await current_season(db, GUILD, NOW)).key == "2025-Q2"
+    season = await start_season(db, GUILD, "Spring league", at("2025-05-01", 15))
+    assert (season.key, season.name, season.start_day, season.end_day) == (
+        "2025-05-01",
+        "Spring league",
+        "2025-05-01",
+        None,
+    )
+    page = await leaderboard(db, GUILD, "rubbers_won", period="season", now=NOW)
+    assert {r.user_id for r in page.rows if r.rank == 1} == {2, 3, 202, 203}
+    assert page.season_name == "Spring league"
+    # Before it started, the quarter is still the season.
+    early = await leaderboard(db, GUILD, "rubbers_won", period="season", now=at("2025-04-20"))
+    assert {r.user_id for r in early.rows if r.rank == 1} == {1, 201}
+    assert (await current_season(db, GUILD, at("2025-04-20"))).end_day == "2025-05-01"
+    # New results go to the new season, and a second season closes the first.
+    await quick_rubber(
+        db, seats(4, 104, 204, 304), winner=0, rubber_points=(5, 0), when=at("2025-06-02")
+    )
+    await start_season(db, GUILD, "Summer", at("2025-06-01"))
+    summer = await leaderboard(db, GUILD, "rubbers_won", period="season", now=at("2025-06-03"))
+    assert {r.user_id for r in summer.rows if r.rank == 1} == {4, 204}
+    assert (await current_season(db, GUILD, NOW)).end_day == "2025-06-01"
+    assert await verify(db) == []
+    with pytest.raises(StatsError, match="name"):
+        await start_season(db, GUILD, "  ", NOW)
+
+
+async def test_the_bots_flag_keeps_results_off_unless_asked(db: Database) -> None:
+    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 0))
+    await quick_rubber(db, seats(5, -6, 7, 8, bots=(-6,)), winner=0, rubber_points=(7, 0))
+    await quick_rubber(db, seats(9, 10, 11, 12, subs=(12,)), winner=0, rubber_points=(9, 0))
+    counted = await leaderboard(db, GUILD, "rubber_points", now=NOW)
+    assert {r.user_id for r in counted.rows} == {1, 2, 3, 4}
+    every = await leaderboard(db, GUILD, "rubber_points", now=NOW, include_bots=True)
+    assert [r.user_id for r in every.rows[:4]] == [9, 11, 5, 7]
+    _, everyone = await leaderboard_rows(db, GUILD, "rubber_points", now=NOW, include_bots=True)
+    assert every.total == len(everyone) == 11
+    assert -6 not in {r.user_id for r in everyone}
+    assert 12 in {r.user_id for r in everyone}
+    mine = await player_stats(db, GUILD, 5, now=NOW)
+    assert mine.totals.rubbers_played == 0 and mine.excluded.rubber_points == 7
+    assert (await player_stats(db, GUILD, 5, now=NOW, include_bots=True)).totals.rubbers_won == 1
+
+
+async def test_preset_filter(db: Database) -> None:
+    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 0), preset="somerset")
+    await quick_rubber(db, seats(1, 2, 5, 6), winner=1, rubber_points=(0, 4), preset="modern")
+    somerset = await leaderboard(db, GUILD, "rubber_points", preset="somerset", now=NOW)
+    assert {r.user_id for r in somerset.rows} == {1, 2, 3, 4}
+    both = await leaderboard(db, GUILD, "rubber_points", now=NOW)
+    assert [(r.user_id, r.value) for r in both.rows[:2]] == [(1, 5), (3, 5)]
+    assert {r.user_id: r.value for r in both.rows}[2] == 4
+
+
+async def test_unknown_metric_is_refused_with_the_choices(db: Database) -> None:
+    with pytest.raises(StatsError) as error:
+        await leaderboard(db, GUILD, "wins", now=NOW)
+    assert "Unknown leaderboard 'wins'" in str(error.value)
+    for key in METRICS:
+        assert key in str(error.value)
+
+
+async def test_an_empty_leaderboard_is_one_empty_page(db: Database) -> None:
+    page = await leaderboard(db, GUILD, "points", now=NOW)
+    assert (page.rows, page.page_count, page.total) == ((), 1, 0)
+
+
+async def test_player_stats_partners_and_opponents(db: Database) -> None:
+    # Player 1 partners 2 in four games (wins 3) and 3 in three games (wins all three);
+    # opponents (5, 6) four times, (7, 8) three times, (9, 10) once.
+    games = [
+        ((1, 5, 2, 6), 0),
+        ((1, 5, 2, 6), 0),
+        ((1, 5, 2, 6), 1),
+        ((2, 7, 1, 8), 0),
+        ((1, 7, 3, 8), 0),
+        ((3, 7, 1, 8), 0),
+        ((1, 6, 3, 5), 0),
+        ((1, 9, -1, 10), 1),
+    ]
+    for number, (users, winner) in enumerate(games):
+        players = seats(*users, bots=(-1,))
+        async with db.transaction():
+            m = await stats.new_match_id(db, GUILD, TABLE)
+            await stats.record_game(db, game(m, players, number=0, scores=(5, 2), winner=winner))
+            await stats.record_match(
+                db, match(m, players, kind="game", games=(((5, 2), winner, 1),), winner=winner)
+            )
+        del number
+    mine = await player_stats(db, GUILD, 1, now=NOW, include_bots=True)
+    assert mine.name == "player1"
+    assert mine.totals.games_played == 8 and mine.totals.games_won == 6
+    assert mine.most_frequent_partner is not None
+    assert (mine.most_frequent_partner.user_id, mine.most_frequent_partner.games) == (2, 4)
+    assert mine.best_partner is not None
+    assert (mine.best_partner.user_id, mine.best_partner.won, mine.best_partner.games) == (3, 3, 3)
+    assert [(o.user_ids, o.games, o.won, o.lost) for o in mine.opponents] == [
+        ((5, 6), 4, 3, 1),
+        ((7, 8), 3, 3, 0),
+    ]
+    # Without the game played with a computer, nothing changes but the totals.
+    counted = await player_stats(db, GUILD, 1, now=NOW)
+    assert counted.totals.games_played == 7 and counted.excluded.games_played == 1
+    with pytest.raises(StatsError, match="no recorded games"):
+        await player_stats(db, GUILD, 4242, now=NOW)
+    with pytest.raises(StatsError, match="no recorded games"):
+        await player_stats(db, GUILD, 4242, period="7d", now=NOW)
+    quiet = await player_stats(db, GUILD, 1, period="7d", now=datetime(2026, 1, 1, tzinfo=UTC))
+    assert quiet.totals.games_played == 0 and quiet.most_frequent_partner is None
+
+
+async def test_history_and_stored_records(db: Database) -> None:
+    first = await quick_rubber(
+        db, seats(1, 2, 3, 4), winner=1, rubber_points=(0, 4), when=at("2025-05-01")
+    )
+    players = seats(3, 1, 4, 2)
+    async with db.transaction():
+        second = await stats.new_match_id(db, GUILD, TABLE)
+        for n in range(3):
+            await stats.record_hand(
+                db, hand(second, players, deal=n, maker=0, points=(1, 0), when=at("2025-05-02"))
+            )
+        game_id = await stats.record_game(
+            db, game(second, players, number=0, scores=(3, 0), winner=0, value=2, when=at("2025-05-02"))
+        )
+        await stats.record_match(
+            db,
+            match(
+                second,
+                players,
+                kind="game",
+                games=(((3, 0), 0, 2),),
+                winner=0,
+                when=at("2025-05-02"),
+            ),
+        )
+    page = await history(db, GUILD, 1)
+    assert (page.total, page.page_count, page.name) == (2, 1, "player1")
+    newest, oldest = page.entries
+    assert (newest.record_id, newest.kind, newest.won) == (f"M{second}", "game", False)
+    assert newest.partners == ("player2",) and newest.opponents == ("player3", "player4")
+    assert [(g.record_id, g.score, g.won, g.value) for g in newest.games] == [
+        (f"G{game_id}", (0, 3), False, 2)
+    ]
+    assert (oldest.record_id, oldest.won, oldest.rubber_points) == (f"M{first}", False, (0, 4))
+    assert oldest.played_at == at("2025-05-01")
+    with pytest.raises(StatsError, match="no page 2"):
+        await history(db, GUILD, 1, page=2)
+    with pytest.raises(StatsError, match="no finished rubber or game"):
+        await history(db, GUILD, 77)
+
+    stored = await match_record(db, GUILD, f"g{game_id}")
+    assert stored.kind == "game" and stored.match_id == second
+    assert [d["deal"] for d in stored.deals] == [0, 1, 2]
+    assert stored.record["scores"] == [3, 0] and len(stored.record["players"]) == 4
+    assert (await match_record(db, GUILD, game_id)).record_id == f"G{game_id}"
+    rubber = await match_record(db, GUILD, f"M{first}")
+    assert rubber.kind == "match" and rubber.record == {"kind": "rubber", "match": first}
+    with pytest.raises(StatsError, match="not a game or rubber id"):
+        await match_record(db, GUILD, "last one")
+    with pytest.raises(StatsError, match=f"no game G{game_id} on this server"):
+        await match_record(db, GUILD + 1, f"G{game_id}")
+    with pytest.raises(StatsError, match="no finished rubber or game M999"):
+        await match_record(db, GUILD, "M999")

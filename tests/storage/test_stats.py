@@ -1,0 +1,402 @@
+"""Recording results: a scripted rubber gives exactly the totals worked out by hand, and the
+computer-player/substitute flag, abandoned and single-game matches, and refusals."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.storage import stats
+from bot.storage.database import Database
+from bot.storage.errors import StorageError
+from bot.storage.verify import verify
+from tests.storage.builders import GUILD, TABLE, at, game, hand, match, seats, totals
+
+A, B, C, D = 1, 2, 3, 4  # seats 0..3: A and C are side 0, B and D side 1
+DAY1, DAY2 = "2025-03-31", "2025-04-01"  # the rubber ends in the next quarter
+
+
+async def scripted_rubber(db: Database) -> int:
+    """A somerset rubber (5-point games, lap, double games), deal by deal.
+
+    Game 0:  d0 passed out; d1 B makes, 3 tricks (0-1); d2 A alone, march (4-0);
+             d3 D makes, euchred (2-0). Side 0 wins 6-1 and carries 1.
+    Game 1:  d4 C makes, A takes it alone, 3 tricks (1-0); d5 B alone, A defends alone and
+             euchres him (4-0). Side 0 wins 6-0, a double game, carries 1.
+    Game 2 (next day): d6 D makes, march (0-2); d7 B makes (0-1); d8 D makes, march (0-2).
+             Side 1 wins 5-1. No lap into a fourth game: the rubber is over.
+    Rubber: side 0 won games 0 and 1: rubber points 1 + 2 + 2 = 5 to 1.
+    """
+    players = seats(A, B, C, D)
+    day1, day2 = at(DAY1), at(DAY2)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        deals = [
+            hand(m, players, deal=0, game=0, outcome="passed", when=day1),
+            hand(m, players, deal=1, game=0, maker=1, tricks=(2, 3), points=(0, 1), when=day1),
+            hand(
+                m,
+                players,
+                deal=2,
+                game=0,
+                maker=0,
+                alone=0,
+                outcome="march",
+                tricks=(5, 0),
+                points=(4, 0),
+                when=day1,
+            ),
+            hand(
+                m,
+                players,
+                deal=3,
+                game=0,
+                maker=3,
+                outcome="euchred",
+                tricks=(3, 2),
+                points=(2, 0),
+                when=day1,
+            ),
+            hand(
+                m,
+                players,
+                deal=4,
+                game=1,
+                maker=2,
+                alone=0,
+                tricks=(3, 2),
+                points=(1, 0),
+                when=day1,
+            ),
+            hand(
+                m,
+                players,
+                deal=5,
+                game=1,
+                maker=1,
+                alone=1,
+                defender=0,
+                outcome="euchred",
+                tricks=(3, 2),
+                points=(4, 0),
+                when=day1,
+            ),
+            hand(
+                m,
+                players,
+                deal=6,
+                game=2,
+                maker=3,
+                outcome="march",
+                tricks=(0, 5),
+                points=(0, 2),
+                when=day2,
+            ),
+            hand(m, players, deal=7, game=2, maker=1, tricks=(1, 4), points=(0, 1), when=day2),
+            hand(
+                m,
+                players,
+                deal=8,
+                game=2,
+                maker=3,
+                outcome="march",
+                tricks=(0, 5),
+                points=(0, 2),
+                when=day2,
+            ),
+        ]
+        for d in deals:
+            await stats.record_hand(db, d)
+            if d.deal_number == 3:
+                await stats.record_game(
+                    db, game(m, players, number=0, scores=(6, 1), winner=0, when=day1)
+                )
+            if d.deal_number == 5:
+                await stats.record_game(
+                    db, game(m, players, number=1, scores=(6, 0), winner=0, value=2, when=day1)
+                )
+        await stats.record_game(db, game(m, players, number=2, scores=(1, 5), winner=1, when=day2))
+        await stats.record_match(
+            db,
+            match(
+                m,
+                players,
+                games=(((6, 1), 0, 1), ((6, 0), 0, 2), ((1, 5), 1, 1)),
+                rubber_points=(5, 1),
+                winner=0,
+                when=day2,
+            ),
+        )
+    return m
+
+
+EXPECTED = {
+    A: dict(
+        rubbers_played=1,
+        rubbers_won=1,
+        rubber_points=5,
+        games_played=3,
+        games_won=2,
+        points=11,
+        hands_played=8,
+        makes=1,
+        makes_won=1,
+        euchres_suffered=0,
+        euchres_inflicted=2,
+        marches=1,
+        lone_tried=2,
+        lone_made=2,
+    ),
+    B: dict(
+        rubbers_played=1,
+        rubbers_won=0,
+        rubber_points=1,
+        games_played=3,
+        games_won=1,
+        points=6,
+        hands_played=8,
+        makes=3,
+        makes_won=2,
+        euchres_suffered=1,
+        euchres_inflicted=0,
+        marches=2,
+        lone_tried=1,
+        lone_made=0,
+    ),
+    C: dict(
+        rubbers_played=1,
+        rubbers_won=1,
+        rubber_points=5,
+        games_played=3,
+        games_won=2,
+        points=11,
+        hands_played=8,
+        makes=1,
+        makes_won=1,
+        euchres_suffered=0,
+        euchres_inflicted=1,
+        marches=0,
+        lone_tried=0,
+        lone_made=0,
+    ),
+    D: dict(
+        rubbers_played=1,
+        rubbers_won=0,
+        rubber_points=1,
+        games_played=3,
+        games_won=1,
+        points=6,
+        hands_played=8,
+        makes=3,
+        makes_won=2,
+        euchres_suffered=1,
+        euchres_inflicted=0,
+        marches=2,
+        lone_tried=0,
+        lone_made=0,
+    ),
+}
+
+
+async def test_scripted_rubber_gives_the_totals_worked_out_by_hand(db: Database) -> None:
+    await scripted_rubber(db)
+    for user, expected in EXPECTED.items():
+        assert await totals(db, user) == expected, f"player {user}"
+    assert await verify(db) == []
+
+
+async def test_scripted_rubber_splits_by_day_and_season(db: Database) -> None:
+    await scripted_rubber(db)
+    # A on the first day (Q1): deals 1-5 and games 0 and 1.
+    first = dict(
+        rubbers_played=0,
+        rubbers_won=0,
+        rubber_points=0,
+        games_played=2,
+        games_won=2,
+        points=11,
+        hands_played=5,
+        makes=1,
+        makes_won=1,
+        euchres_suffered=0,
+        euchres_inflicted=2,
+        marches=1,
+        lone_tried=2,
+        lone_made=2,
+    )
+    # ... and on the second (Q2): deals 6-8, game 2 and the rubber.
+    second = dict(
+        rubbers_played=1,
+        rubbers_won=1,
+        rubber_points=5,
+        games_played=1,
+        games_won=0,
+        points=0,
+        hands_played=3,
+        makes=0,
+        makes_won=0,
+        euchres_suffered=0,
+        euchres_inflicted=0,
+        marches=0,
+        lone_tried=0,
+        lone_made=0,
+    )
+    assert await totals(db, A, f"day:{DAY1}") == first
+    assert await totals(db, A, "season:2025-Q1") == first
+    assert await totals(db, A, f"day:{DAY2}") == second
+    assert await totals(db, A, "season:2025-Q2") == second
+
+
+async def test_a_passed_deal_is_stored_but_counts_nothing(db: Database) -> None:
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        hand_id = await stats.record_hand(db, hand(m, players, deal=0, outcome="passed"))
+    row = await db.fetchone("SELECT outcome, maker, record FROM hands WHERE id = ?", (hand_id,))
+    assert (row["outcome"], row["maker"]) == ("passed", None)
+    assert await db.fetchval("SELECT count(*) FROM hand_players WHERE hand_id = ?", (hand_id,)) == 4
+    assert await db.fetchval("SELECT count(*) FROM player_totals") == 0
+
+
+async def test_a_substitute_arriving_late_flags_the_whole_match(db: Database) -> None:
+    before = seats(A, B, C, D)
+    after = seats(A, B, C, 5, subs=(5,))  # 5 substitutes for D in the second game
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        await stats.record_hand(db, hand(m, before, deal=0, maker=0, points=(1, 0)))
+        await stats.record_hand(
+            db, hand(m, before, deal=1, maker=1, points=(0, 2), outcome="march")
+        )
+    # Clean so far: A's hands count on the unflagged totals.
+    assert (await totals(db, A))["hands_played"] == 2
+    assert await db.fetchval("SELECT flagged FROM matches WHERE id = ?", (m,)) == 0
+    async with db.transaction():
+        await stats.record_hand(db, hand(m, after, deal=2, game=1, maker=3, points=(0, 1)))
+    assert await db.fetchval("SELECT flagged FROM matches WHERE id = ?", (m,)) == 1
+    # Everything moved: nothing unflagged is left, and the flagged totals hold all three deals.
+    assert await db.fetchval("SELECT count(*) FROM player_totals WHERE flagged = 0") == 0
+    assert (await totals(db, A, flagged=1))["hands_played"] == 3
+    assert (await totals(db, A, flagged=1))["points"] == 1
+    assert (await totals(db, D, flagged=1))["marches"] == 1
+    assert (await totals(db, 5, flagged=1))["makes"] == 1
+    assert await verify(db) == []
+
+
+async def test_the_managers_flag_marks_a_match_with_no_computer_in_the_seats(db: Database) -> None:
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        await stats.record_hand(db, hand(m, players, deal=0, maker=0, points=(1, 0)))
+        await stats.record_match(
+            db, match(m, players, kind="game", games=(((5, 0), 0, 2),), winner=0, flagged=True)
+        )
+    assert await db.fetchval("SELECT flagged FROM matches WHERE id = ?", (m,)) == 1
+    assert (await totals(db, A, flagged=1))["hands_played"] == 1
+    assert (await totals(db, A, flagged=0))["hands_played"] == 0
+    assert await verify(db) == []
+
+
+async def test_flag_match_moves_counts_once(db: Database) -> None:
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        await stats.record_hand(db, hand(m, players, deal=0, maker=2, points=(1, 0)))
+        assert await stats.flag_match(db, m) is True
+        assert await stats.flag_match(db, m) is False
+    assert (await totals(db, C, flagged=1))["makes_won"] == 1
+    assert await verify(db) == []
+
+
+async def test_computer_players_get_no_totals(db: Database) -> None:
+    players = seats(A, -1, C, -3, bots=(-1, -3))
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        await stats.record_hand(
+            db, hand(m, players, deal=0, maker=1, outcome="euchred", points=(2, 0))
+        )
+        await stats.record_game(db, game(m, players, number=0, scores=(5, 3), winner=0))
+        await stats.record_match(
+            db, match(m, players, kind="game", games=(((5, 3), 0, 1),), winner=0)
+        )
+    users = {r[0] for r in await db.fetchall("SELECT DISTINCT user_id FROM player_totals")}
+    assert users == {A, C}
+    names = {r[0] for r in await db.fetchall("SELECT user_id FROM player_names")}
+    assert names == {A, C}
+    assert (await totals(db, A, flagged=1))["euchres_inflicted"] == 1
+    assert await verify(db) == []
+
+
+async def test_an_abandoned_rubber_counts_its_hands_and_games_but_no_rubber(db: Database) -> None:
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        await stats.record_hand(
+            db, hand(m, players, deal=0, maker=0, points=(2, 0), outcome="march")
+        )
+        await stats.record_game(db, game(m, players, number=0, scores=(5, 0), winner=0, value=2))
+        await stats.record_match(
+            db, match(m, players, games=(((5, 0), 0, 2),), rubber_points=(2, 0), abandoned=True)
+        )
+    got = await totals(db, A)
+    assert (got["rubbers_played"], got["rubber_points"], got["games_won"], got["marches"]) == (
+        0,
+        0,
+        1,
+        1,
+    )
+    assert await db.fetchval("SELECT status FROM matches WHERE id = ?", (m,)) == "abandoned"
+    assert await verify(db) == []
+
+
+async def test_a_single_game_match_counts_no_rubber(db: Database) -> None:
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+        await stats.record_game(db, game(m, players, number=0, scores=(10, 7), winner=0))
+        await stats.record_match(
+            db, match(m, players, kind="game", games=(((10, 7), 0, 1),), winner=0)
+        )
+    got = await totals(db, C)
+    assert (got["rubbers_played"], got["games_played"], got["games_won"]) == (0, 1, 1)
+
+
+async def test_results_roll_back_with_the_callers_transaction(db: Database) -> None:
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+    with pytest.raises(RuntimeError):
+        async with db.transaction():
+            await stats.record_hand(db, hand(m, players, deal=0, maker=0, points=(1, 0)))
+            raise RuntimeError("the action failed to save")
+    assert await db.fetchval("SELECT count(*) FROM hands") == 0
+    assert await db.fetchval("SELECT count(*) FROM player_totals") == 0
+
+
+async def test_refusals(db: Database) -> None:
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        m = await stats.new_match_id(db, GUILD, TABLE)
+    with pytest.raises(StorageError, match="no match 999"):
+        await stats.record_hand(db, hand(999, players, deal=0, maker=0))
+    with pytest.raises(StorageError, match="another server"):
+        await stats.record_hand(db, hand(m, players, deal=0, maker=0, guild=GUILD + 1))
+    with pytest.raises(StorageError, match="Unknown outcome"):
+        await stats.record_hand(db, hand(m, players, deal=0, maker=0, outcome="won"))
+    with pytest.raises(StorageError, match="has a maker"):
+        await stats.record_hand(db, hand(m, players, deal=0, outcome="made"))
+    with pytest.raises(StorageError, match="winner"):
+        await stats.record_game(db, game(m, players, number=0, scores=(5, 0), winner=2))
+    with pytest.raises(StorageError, match="has a winner"):
+        await stats.record_match(db, match(m, players, winner=None))
+    async with db.transaction():
+        await stats.record_match(db, match(m, players, kind="game", winner=0))
+    with pytest.raises(StorageError, match="already over"):
+        await stats.record_hand(db, hand(m, players, deal=1, maker=0))
+    # The same deal twice is a bug in the caller: the database refuses it.
+    async with db.transaction():
+        m2 = await stats.new_match_id(db, GUILD, TABLE)
+        await stats.record_hand(db, hand(m2, players, deal=0, maker=0))
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.transaction():
+            await stats.record_hand(db, hand(m2, players, deal=0, maker=0))
