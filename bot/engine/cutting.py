@@ -77,6 +77,9 @@ def rank_by_cut(
 def cut_for_table(players: Sequence[Player], rng: random.Random | None = None) -> tuple[list[Player], list[Player], list[Cut]]:
     """Choose the four who play from more than four candidates (S.11, S.12).
 
+    The fifth and sixth highest belong to the table (S.12) and come in first, the fifth before
+    the sixth, so ties across the fourth, fifth and sixth places are cut again too.
+
     Returns:
         (the four who play, those who wait in order of their cut, the rounds cut).
     """
@@ -84,7 +87,7 @@ def cut_for_table(players: Sequence[Player], rng: random.Random | None = None) -
     cuts: list[Cut] = []
     if len(players) <= 4:
         return list(players), [], cuts
-    order = rank_by_cut(players, rng, [4], cuts)
+    order = rank_by_cut(players, rng, [b for b in (4, 5, 6) if b < len(players)], cuts)
     return order[:4], order[4:], cuts
 
 

@@ -425,7 +425,13 @@ class Deal(TrickPlay):
             self._start_play()
 
     def _joker_suit(self, action: str) -> None:
-        suit, alone = _parse_call(action)
+        try:
+            suit, alone = _parse_call(action)
+        except IllegalAction:
+            # The round-two refusal offers a pass; the dealer may not pass the Joker (H).
+            raise IllegalAction(
+                f"{action!r}: the Joker is turned up, so the dealer names the suit it stands for"
+            ) from None
         if alone:
             raise IllegalAction("name the suit the Joker stands for; alone is declared later")
         self.declarations.append((self.dealer, _CALLS[suit]))

@@ -145,6 +145,18 @@ def validate(options: Options) -> Options:
     ):
         if not 0 <= getattr(options, key) <= 100:
             raise OptionsError(f"option '{key}' must be from 0 to 100")
+    if options.lap:
+        # A lap is at most the largest hand less one; were it a whole game, the next game
+        # would begin already won.
+        largest = max(
+            options.march_points, options.made_points, options.euchred_points,
+            options.lone_march_points, options.lone_made_points, options.lone_euchred_points,
+            options.defend_alone_points if options.defend_alone else 0,
+        )
+        if options.points < largest:
+            raise OptionsError(
+                f"option 'lap' needs 'points' of at least {largest}, the most one hand can score"
+            )
     if not options.is_rubber:
         for key in _RUBBER_ONLY:
             if getattr(options, key):
