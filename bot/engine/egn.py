@@ -1,0 +1,1401 @@
+"""Euchre Game Notation (EGN 1.4): read, replay and write four-handed games.
+
+An EGN file (NextSuit-Labs/euchre-game-notation, schema in `data/egn/`) records one game: its
+players, the score it starts from, a ruleset, and each deal as the dealer, the up card, the calls
+and the tricks in the order the cards fell. Who led and who won each trick is left to a rules
+engine, so importing a file means replaying it through ours: every call and every card goes
+through `Deal.apply`, and anything the rules refuse is a `RecordError` naming the deal and trick.
+
+What the format says, as this module reads it:
+
+- Cards are a rank (`9 T J Q K A`, `7 8` in 32-card games, `N` for a nine) and a suit letter
+  (`s h d c`, either case). `R` and `L` are the right and left bower and `B` the Joker; a suit
+  `t` is the trump and `n` the suit of its colour ("next"). A card with an unknown rank or suit
+  (`X`, `x`) or a "green" suit (`g`) cannot be replayed and is refused. The letter `h` is hearts
+  (the specification also lists it as the second green suit, which would be ambiguous).
+- `calls` run from the dealer's left: four in round one (`Pass` or `Order`), then up to four in
+  round two (`Pass` or the suit named). The first call that is not a pass makes the trump, and
+  `isAlone` on that phase says its maker plays alone; so EGN cannot say that the maker's partner
+  took it alone (S.94). `aloneDefender` names the seat that defends alone, when allowed.
+- A lone hand's tricks have three cards (two with a lone defender too); the first lead is left of
+  the dealer (skipping a seat that sits out) or, with `loner_lead` LEFT_OF_LONER, left of the loner.
+- `playerCards` (the hands as dealt) and `discard` are optional. When hands are not recorded they
+  are rebuilt from the tricks: each seat held what it played, the dealer also the up card he took
+  and his discard. Cards no one saw (a lone hand's partner's, an unrecorded discard, cards still in
+  hand when a file stops mid-deal) are filled from the unseen cards, choosing only cards the seat
+  could have held: none of a suit it failed to follow.
+- Absent ruleset fields take the schema's defaults (RULES.md §9), so `std` (stick the dealer) is on
+  and the pack is 24 cards unless a file says otherwise.
+- A deal may also be a string: the "condensed" bit-packed form (Base64URL) of the EGN binary
+  format. Versions 0-3 are decoded as the reference implementation writes them (its deck order is
+  rank then suit in the order s h c d, whatever its prose says).
+- Files of versions 1.0 and 1.1 (snake_case keys, `kitty`, `initialLead`, 1-based phase numbers) are
+  read as the reference `egn-upgrade` tool upgrades them; a recorded `initialLead` is checked.
+- An EMN file (Euchre Match Notation) holds several EGN games; `import_emn` replays each.
+
+Writing: `match_to_egn` turns a `Match` into one EGN document per game (a rubber is several games;
+lap points carried into a game become its `initialScore`), with every ruleset field that differs
+from the schema's defaults, the hands as dealt, the discard, and the final score of each finished
+game. What EGN cannot say (a partner taking it alone, a turned-up Joker, other points for a march)
+is refused with a message naming it: the project's own record format (`records.py`) holds those.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import logging
+import random
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from bot.engine.cards import (
+    JOKER,
+    SAME_COLOUR,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    Suit,
+    effective_suit,
+    make_pack,
+    trick_winner,
+)
+from bot.engine.deal import (
+    DEFEND_ALONE,
+    DISCARD,
+    ORDER,
+    ORDER_ALONE,
+    PASS,
+    PLAY,
+    SEATS,
+    Deal,
+    partner_of,
+)
+from bot.engine.errors import IllegalAction, OptionsError, RecordError
+from bot.engine.match import Match
+from bot.engine.rules import GAME, LEFT_OF_DEALER, LEFT_OF_LONER, Options, build_options
+
+log = logging.getLogger(__name__)
+
+FILE_TYPE = "Euchre Game Notation"
+MATCH_FILE_TYPE = "Euchre Match Notation"
+VERSION = "1.4"
+
+# The schema's defaults for every ruleset field (RULES.md §9).
+RULESET_DEFAULTS: dict[str, Any] = {
+    "std": True,
+    "min_rank": 9,
+    "winning_score": 10,
+    "num_deals": 0,
+    "canadian": False,
+    "loner_lead": "LEFT_OF_DEALER",
+    "loner_march_score": 4,
+    "loner_euchred_score": 2,
+    "defend_alone": False,
+    "farmers": False,
+    "partners_best": False,
+    "go_under": False,
+    "joker": False,
+    "num_players": 4,
+    "allow_no_trump": False,
+    "fast_break": False,
+    "four_trick_tokens": False,
+}
+# Ruleset fields the bot cannot play when they differ from the default, and why.
+_UNPLAYABLE = {
+    "num_deals": "games of a fixed number of deals",
+    "canadian": "the Canadian loner",
+    "farmers": "farmer's hands",
+    "partners_best": "passing the partner's best card to a loner",
+    "go_under": "going under",
+    "allow_no_trump": "no-trump calls",
+    "fast_break": "the fast break",
+    "four_trick_tokens": "four-trick tokens",
+}
+# Points EGN cannot change: a plain march, a made hand and a euchre are fixed by the format.
+_FIXED_POINTS = {
+    "march_points": 2, "made_points": 1, "euchred_points": 2, "lone_made_points": 1,
+}
+_DEFEND_ALONE_POINTS = 4
+
+PASS_CALL = "Pass"
+ORDER_CALL = "Order"
+_MAX_CALLS = 2 * SEATS
+_TRICKS = 5
+_HAND = 5
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards
+
+
+_RANKS = {"7": "7", "8": "8", "9": "9", "N": "9", "T": "T", "J": "J", "Q": "Q", "K": "K", "A": "A"}
+_SUIT_LETTERS = {"S": "S", "H": "H", "D": "D", "C": "C"}
+
+
+def egn_card(code: Any, trump: Suit | None = None) -> Card:
+    """Our card code for an EGN card (`"Jd"` -> `"JD"`, `"Nc"` -> `"9C"`, `"B"` -> `"BJ"`).
+
+    Args:
+        code: the EGN card.
+        trump: the trump suit, needed to read `R`, `L` and the suits `t` and `n`.
+
+    Raises:
+        RecordError: not a card, a card whose rank or suit is unknown, or a bower or trump-relative
+            suit when no trump is made.
+    """
+    if not isinstance(code, str) or not 1 <= len(code) <= 2:
+        raise RecordError(f"{code!r} is not an EGN card")
+    if code == "B":
+        return JOKER
+    if code in ("R", "L"):
+        if trump is None:
+            raise RecordError(f"card {code!r} (a bower) needs a trump, and none is made yet")
+        return "J" + (trump if code == "R" else SAME_COLOUR[trump])
+    if len(code) != 2:
+        raise RecordError(f"{code!r} is not an EGN card")
+    rank, suit = code[0].upper(), code[1]
+    if rank == "X" or suit in "xX":
+        raise RecordError(f"card {code!r} is not fully known, so it cannot be replayed")
+    if rank not in _RANKS:
+        raise RecordError(f"{code!r} is not an EGN card: unknown rank {code[0]!r}")
+    return _RANKS[rank] + _egn_suit(code, suit, trump)
+
+
+def _egn_suit(code: str, letter: str, trump: Suit | None) -> Suit:
+    if letter.upper() in _SUIT_LETTERS:
+        return _SUIT_LETTERS[letter.upper()]
+    if letter in ("t", "n"):
+        if trump is None:
+            raise RecordError(f"card {code!r} names the trump suit, and none is made yet")
+        return trump if letter == "t" else SAME_COLOUR[trump]
+    if letter == "g":
+        raise RecordError(f"card {code!r} is of a generic 'green' suit, so it cannot be replayed")
+    raise RecordError(f"{code!r} is not an EGN card: unknown suit {letter!r}")
+
+
+def card_to_egn(card: Card) -> str:
+    """The EGN code of one of our cards: rank and lowercase suit (`"JH"` -> `"Jh"`), `"B"` for the Joker."""
+    return "B" if card == JOKER else card[0] + card[1].lower()
+
+
+# ---------------------------------------------------------------------------------------------
+# Rulesets
+
+
+def egn_options(ruleset: dict[str, Any] | None) -> Options:
+    """The options an EGN ruleset plays by; absent fields take the schema's defaults.
+
+    EGN fixes a march at 2, a made hand at 1 and a euchre at 2; it cannot say that the maker's
+    partner took it alone, so `partner_alone` is off; and it does not forbid discarding the up card.
+
+    Raises:
+        RecordError: an unknown field, a bad value, or a rule the bot cannot play (the message
+            names the field).
+    """
+    rules = _ruleset_with_defaults(ruleset)
+    for name, what in _UNPLAYABLE.items():
+        if rules[name] != RULESET_DEFAULTS[name]:
+            raise RecordError(f"ruleset field '{name}' = {rules[name]!r}: the bot cannot play {what}")
+    if rules["num_players"] != SEATS:
+        raise RecordError(f"ruleset field 'num_players' = {rules['num_players']!r}: only four-handed games can be replayed")
+    if rules["min_rank"] not in (7, 9):
+        raise RecordError(f"ruleset field 'min_rank' = {rules['min_rank']!r}: the pack must go down to 9 (24 cards) or 7 (32 cards)")
+    if rules["winning_score"] == 0:
+        raise RecordError("ruleset field 'winning_score' = 0: games with no winning score cannot be replayed")
+    try:
+        return build_options(
+            "modern",
+            match=GAME,
+            pack=24 if rules["min_rank"] == 9 else 32,
+            points=rules["winning_score"],
+            stick_the_dealer=rules["std"],
+            lone_march_points=rules["loner_march_score"],
+            lone_euchred_points=rules["loner_euchred_score"],
+            loner_lead=LEFT_OF_LONER if rules["loner_lead"] == "LEFT_OF_LONER" else LEFT_OF_DEALER,
+            defend_alone=rules["defend_alone"],
+            defend_alone_points=_DEFEND_ALONE_POINTS,
+            joker=rules["joker"],
+            partner_alone=False,
+            discard_turn_up=True,
+            **_FIXED_POINTS,
+        )
+    except OptionsError as exc:
+        raise RecordError(f"ruleset: {exc}") from None
+
+
+def _ruleset_with_defaults(ruleset: dict[str, Any] | None) -> dict[str, Any]:
+    if ruleset is None:
+        ruleset = {}
+    if not isinstance(ruleset, dict):
+        raise RecordError("metadata 'ruleset' must be an object")
+    rules = dict(RULESET_DEFAULTS)
+    for name, value in ruleset.items():
+        if name not in RULESET_DEFAULTS:
+            raise RecordError(f"unknown ruleset field '{name}'")
+        default = RULESET_DEFAULTS[name]
+        if type(value) is not type(default):
+            raise RecordError(f"ruleset field '{name}' must be a {type(default).__name__}, not {value!r}")
+        rules[name] = value
+    if rules["loner_lead"] not in ("LEFT_OF_DEALER", "LEFT_OF_LONER"):
+        raise RecordError(f"ruleset field 'loner_lead' must be LEFT_OF_DEALER or LEFT_OF_LONER, not {rules['loner_lead']!r}")
+    return rules
+
+
+def egn_ruleset(options: Options) -> dict[str, Any]:
+    """The EGN ruleset of our options: every field that differs from the schema's defaults.
+
+    A `somerset` table gives `{"std": False, "min_rank": 7, "winning_score": 5,
+    "loner_euchred_score": 4}`.
+
+    Raises:
+        RecordError: an option EGN cannot express (named in the message).
+    """
+    for name, points in _FIXED_POINTS.items():
+        if getattr(options, name) != points:
+            raise RecordError(f"EGN cannot record option '{name}' = {getattr(options, name)} (EGN scores it {points})")
+    if options.defend_alone and options.defend_alone_points != _DEFEND_ALONE_POINTS:
+        raise RecordError(f"EGN cannot record option 'defend_alone_points' = {options.defend_alone_points} (EGN scores it 4)")
+    rules = {
+        "std": options.stick_the_dealer,
+        "min_rank": 9 if options.pack == 24 else 7,
+        "winning_score": options.points,
+        "loner_lead": "LEFT_OF_LONER" if options.loner_lead == LEFT_OF_LONER else "LEFT_OF_DEALER",
+        "loner_march_score": options.lone_march_points,
+        "loner_euchred_score": options.lone_euchred_points,
+        "defend_alone": options.defend_alone,
+        "joker": options.joker,
+    }
+    return {name: value for name, value in rules.items() if value != RULESET_DEFAULTS[name]}
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a document: its structure, before any rule is applied
+
+
+@dataclass(frozen=True, slots=True)
+class EgnDeal:
+    """One deal as written in an EGN file, its cards still EGN codes.
+
+    Attributes:
+        position: the deal's place in the file, from 1 (what error messages call "deal N").
+        dealer: the dealer's seat.
+        up_card: the card turned up.
+        player_cards: the hands as dealt, by seat; an empty hand is one not recorded.
+        calls: the calls, from the dealer's left.
+        alone: the maker plays alone.
+        defender: the seat defending alone, or None.
+        defence_known: the file says whether anyone defended alone (`aloneDefender`).
+        discard: the dealer's discard, when recorded.
+        tricks: the cards of each trick in the order played.
+        initial_lead: the first leader, as older files record it.
+        kitty: the undealt cards, as older files record them.
+    """
+
+    position: int
+    dealer: int
+    up_card: str
+    player_cards: tuple[tuple[str, ...], ...] | None
+    calls: tuple[str, ...]
+    alone: bool
+    defender: int | None
+    defence_known: bool
+    discard: str | None
+    tricks: tuple[tuple[str, ...], ...]
+    initial_lead: int | None = None
+    kitty: tuple[str, ...] = ()
+
+    @property
+    def has_play(self) -> bool:
+        return bool(self.tricks)
+
+
+_VERSION = re.compile(r"^1\.(\d+)(?:\.\d+)?$")
+
+
+def _check_header(data: Any, file_type: str) -> int:
+    """Check the file type and version; return the minor version (legacy files are 0 and 1)."""
+    if not isinstance(data, dict):
+        raise RecordError(f"not an {_short(file_type)} file: the document must be a JSON object")
+    if data.get("fileType") != file_type:
+        raise RecordError(f"not an {_short(file_type)} file: fileType is {data.get('fileType')!r}, not {file_type!r}")
+    version = data.get("version")
+    match = _VERSION.match(version) if isinstance(version, str) else None
+    if match is None:
+        raise RecordError(f"{_short(file_type)} version {version!r} is not supported (1.x is)")
+    return int(match.group(1))
+
+
+def _short(file_type: str) -> str:
+    return "EMN" if file_type == MATCH_FILE_TYPE else "EGN"
+
+
+def _field(obj: dict[str, Any], *names: str, default: Any = None) -> Any:
+    """The first of `names` present in `obj` (the current key, then its legacy spelling)."""
+    for name in names:
+        if name in obj:
+            return obj[name]
+    return default
+
+
+def _int(value: Any, what: str, low: int = 0, high: int = 10**6) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise RecordError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _str_list(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RecordError(f"{what} must be a list of strings")
+    return tuple(value)
+
+
+def _read_deal(raw: Any, position: int, min_rank: int) -> EgnDeal:
+    """One deal of the file (an object, or a condensed string) in EGN terms."""
+    if isinstance(raw, str):
+        raw = unpack_deal(raw, position, min_rank)
+    where = f"deal {position}"
+    if not isinstance(raw, dict):
+        raise RecordError(f"{where} must be an object or a condensed deal string")
+    state = _field(raw, "initialState", "initial_state")
+    if not isinstance(state, dict):
+        raise RecordError(f"{where} has no initialState")
+    dealer = _int(state.get("dealer"), f"{where}: dealer", 0, SEATS - 1)
+    up_card = _field(state, "upCard", "up_card")
+    if not isinstance(up_card, str):
+        raise RecordError(f"{where} has no upCard")
+    bidding, play = _phases(raw.get("phases", []), where)
+    return EgnDeal(
+        position=position,
+        dealer=dealer,
+        up_card=up_card,
+        player_cards=_player_cards(_field(state, "playerCards", "player_cards"), where),
+        calls=_str_list(bidding.get("calls", []), f"{where}: calls") if bidding else (),
+        alone=_alone(bidding, play, where),
+        defender=_defender(bidding, where),
+        defence_known=_field(bidding or {}, "aloneDefender", "alone_defender") is not None,
+        discard=_discard(bidding, where),
+        tricks=_tricks(play, where),
+        initial_lead=_initial_lead(play, where),
+        kitty=tuple(c for c in _str_list(state.get("kitty", []), f"{where}: kitty") if c),
+    )
+
+
+def _phases(value: Any, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """The bidding phase and the trick-play phase of a deal (either may be absent)."""
+    if not isinstance(value, list) or len(value) > 2:
+        raise RecordError(f"{where}: phases must be a list of a bidding phase and a trick-play phase")
+    bidding = play = None
+    for phase in value:
+        kind = phase.get("type") if isinstance(phase, dict) else None
+        if kind == "EUCHRE_BIDDING" and bidding is None and play is None:
+            bidding = phase
+        elif kind in ("TRICK_PLAY", "TRICK_PLAY_PHASE") and play is None:
+            play = phase
+        else:
+            raise RecordError(f"{where}: the phases must be one EUCHRE_BIDDING, then one TRICK_PLAY")
+    if bidding is not None and _field(bidding, "cardExchanges", "card_exchanges"):
+        raise RecordError(f"{where}: card exchanges cannot be replayed")
+    if play is not None and bidding is None:
+        raise RecordError(f"{where} has tricks but no bidding")
+    return bidding, play
+
+
+def _player_cards(value: Any, where: str) -> tuple[tuple[str, ...], ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > SEATS:
+        raise RecordError(f"{where}: playerCards must be a list of four hands")
+    hands = [_str_list(hand, f"{where}: playerCards") for hand in value]
+    hands += [()] * (SEATS - len(hands))
+    for seat, hand in enumerate(hands):
+        if len(hand) not in (0, _HAND):
+            raise RecordError(f"{where}: seat {seat} is dealt {len(hand)} cards, not {_HAND}")
+    return tuple(hands) if any(hands) else None
+
+
+def _alone(bidding: dict[str, Any] | None, play: dict[str, Any] | None, where: str) -> bool:
+    alone = _field(bidding or {}, "isAlone", "is_alone", default=False)
+    # Older files repeat isAlone on the play phase; it must agree.
+    again = _field(play or {}, "isAlone", "is_alone", default=alone)
+    if not isinstance(alone, bool) or again != alone:
+        raise RecordError(f"{where}: isAlone must be true or false, and the same in both phases")
+    return alone
+
+
+def _defender(bidding: dict[str, Any] | None, where: str) -> int | None:
+    seat = _field(bidding or {}, "aloneDefender", "alone_defender", default=-1)
+    seat = _int(seat, f"{where}: aloneDefender", -1, SEATS - 1)
+    return None if seat < 0 else seat
+
+
+def _discard(bidding: dict[str, Any] | None, where: str) -> str | None:
+    discard = (bidding or {}).get("discard")
+    if discard is not None and not isinstance(discard, str):
+        raise RecordError(f"{where}: discard must be a card")
+    return discard or None
+
+
+def _tricks(play: dict[str, Any] | None, where: str) -> tuple[tuple[str, ...], ...]:
+    if play is None:
+        return ()
+    tricks = play.get("tricks", [])
+    if not isinstance(tricks, list):
+        raise RecordError(f"{where}: tricks must be a list")
+    if tricks and tricks[-1] == []:
+        tricks = tricks[:-1]  # a trick not yet begun
+    if len(tricks) > _TRICKS:
+        raise RecordError(f"{where}: {len(tricks)} tricks, but a deal has {_TRICKS}")
+    return tuple(_str_list(t, f"{where}, trick {i + 1}") for i, t in enumerate(tricks))
+
+
+def _initial_lead(play: dict[str, Any] | None, where: str) -> int | None:
+    lead = _field(play or {}, "initialLead", "initial_lead")
+    return None if lead is None else _int(lead, f"{where}: initialLead", 0, SEATS - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class EgnDocument:
+    """An EGN file read but not yet replayed."""
+
+    metadata: dict[str, Any]
+    players: tuple[str, ...]
+    initial_score: tuple[int, int]
+    final_score: tuple[int, int] | None
+    ruleset: dict[str, Any]
+    deals: tuple[EgnDeal, ...]
+
+
+def read_document(data: Any) -> EgnDocument:
+    """Read an EGN document's structure (no rule is applied yet).
+
+    Raises:
+        RecordError: not an EGN file, or a field missing or malformed.
+    """
+    _check_header(data, FILE_TYPE)
+    meta = data.get("metadata")
+    if not isinstance(meta, dict):
+        raise RecordError("EGN metadata is missing")
+    ruleset = meta.get("ruleset") or {}
+    min_rank = ruleset.get("min_rank", 9) if isinstance(ruleset, dict) else 9
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("EGN 'deals' must be a list")
+    return EgnDocument(
+        metadata=meta,
+        players=_players(meta.get("players")),
+        initial_score=_score(_field(meta, "initialScore", "initial_score", default=[0, 0]), "initialScore"),
+        final_score=_score(meta["finalScore"], "finalScore") if "finalScore" in meta else None,
+        ruleset=ruleset,
+        deals=_read_deals(deals, min_rank),
+    )
+
+
+def _read_deals(raws: list[Any], min_rank: int) -> tuple[EgnDeal, ...]:
+    """Every deal of the file, numbered in order (a repeated or skipped dealNumber is refused)."""
+    deals = tuple(_read_deal(raw, i + 1, min_rank) for i, raw in enumerate(raws))
+    numbers = [raw.get("dealNumber") if isinstance(raw, dict) else None for raw in raws]
+    for i in range(1, len(numbers)):
+        if numbers[i] is not None and numbers[i - 1] is not None and numbers[i] != numbers[i - 1] + 1:
+            raise RecordError(f"deal {i + 1} has dealNumber {numbers[i]}, but follows deal number {numbers[i - 1]}")
+    return deals
+
+
+def _players(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise RecordError("metadata 'players' must be a list")
+    names = []
+    for player in value:
+        if isinstance(player, dict) and isinstance(player.get("name"), str):
+            names.append(player["name"])
+        elif isinstance(player, str):
+            names.append(player)
+        else:
+            raise RecordError(f"metadata 'players' holds {player!r}, not a name")
+    return tuple(names)
+
+
+def _score(value: Any, what: str) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2 or not all(type(v) is int and v >= 0 for v in value):
+        raise RecordError(f"metadata '{what}' must be two scores, not {value!r}")
+    return value[0], value[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Condensed deals: the bit-packed Base64URL strings of the EGN binary format
+
+
+_BIT_SUITS = ("s", "h", "c", "d")                 # the reference implementation's suit order
+_BIT_RANKS = ("6", "7", "8", "9", "T", "J", "Q", "K", "A")
+_MIN_RANK_CODES = (9, 8, 7, 6)
+_END_MARKER = "1010"
+
+
+def _bit_deck(min_rank: int) -> list[str]:
+    ranks = _BIT_RANKS[_BIT_RANKS.index(str(min_rank)):]
+    return [rank + suit for rank in ranks for suit in _BIT_SUITS]
+
+
+class _Bits:
+    """Reads a string of '0' and '1' the way the reference BitReader does."""
+
+    def __init__(self, bits: str) -> None:
+        self.bits, self.pos = bits, 0
+
+    def read(self, count: int) -> str:
+        if self.pos + count > len(self.bits):
+            raise ValueError("not enough bits")
+        chunk = self.bits[self.pos : self.pos + count]
+        self.pos += count
+        return chunk
+
+    def integer(self, max_value: int) -> int:
+        """An integer written in as many bits as `max_value` needs."""
+        return int(self.read(max(1, max_value.bit_length())), 2)
+
+    def flag(self) -> bool:
+        return self.read(1) == "1"
+
+    @property
+    def rest(self) -> str:
+        return self.bits[self.pos :]
+
+
+def _to_bits(text: str) -> str:
+    text = text.replace("-", "+").replace("_", "/").rstrip("=")
+    try:
+        raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        raise RecordError("a condensed deal is not valid Base64URL") from None
+    return "".join(f"{byte:08b}" for byte in raw)
+
+
+def unpack_deal(text: str, position: int = 1, min_rank: int = 9) -> dict[str, Any]:
+    """Expand a condensed (bit-packed) EGN deal string into its EGN object.
+
+    Versions 1 to 3 carry a 4-bit header; anything else is read as the headerless version 0, as
+    the reference implementation does when a header does not decode.
+
+    Raises:
+        RecordError: the string decodes to no deal, or to one of another pack or seat count.
+    """
+    bits = _to_bits(text)
+    version = {"0001": 1, "0010": 2, "0011": 3}.get(bits[:4], 0)
+    try:
+        deal = _unpack_versioned(_Bits(bits), version) if version else _unpack_v0(_Bits(bits))
+    except (ValueError, IndexError):
+        try:
+            deal = _unpack_v0(_Bits(bits))
+        except (ValueError, IndexError):
+            raise RecordError(f"deal {position}: the condensed deal string cannot be decoded") from None
+    players, deck_rank = deal.pop("_players"), deal.pop("_min_rank")
+    if players != SEATS:
+        raise RecordError(f"deal {position}: the condensed deal is for {players} players, not 4")
+    if deck_rank != min_rank:
+        raise RecordError(f"deal {position}: the condensed deal uses a pack down to {deck_rank}, the ruleset one down to {min_rank}")
+    deal["dealNumber"] = position - 1
+    return deal
+
+
+def _unpack_versioned(reader: _Bits, version: int) -> dict[str, Any]:
+    reader.read(4)
+    if version == 1:
+        dealer, players, min_rank = reader.integer(3), SEATS, 9
+    else:
+        dealer, players = reader.integer(7), reader.integer(7) + 1
+        min_rank = _MIN_RANK_CODES[reader.integer(3)]
+    deck = _bit_deck(min_rank)
+    up_card = deck[reader.integer(len(deck) - 1)]
+    state: dict[str, Any] = {"dealer": dealer, "upCard": up_card}
+    if version == 3:
+        hands = _unpack_player_cards(reader, deck, players)
+        if hands is not None:
+            state["playerCards"] = hands
+    remaining = list(deck)
+    phases = _unpack_phases(reader, reader.integer(7), up_card, version, players, deck, remaining, _LineStart())
+    deal = {"initialState": state, "phases": phases, "_players": players, "_min_rank": min_rank}
+    if reader.flag():
+        _skip_alternative_lines(reader, deal, version, players, deck)
+    if reader.read(4) != _END_MARKER:
+        raise ValueError("no end marker")
+    return deal
+
+
+def _unpack_player_cards(reader: _Bits, deck: list[str], players: int) -> list[list[str]] | None:
+    if not reader.flag():
+        return None
+    return [[deck[reader.integer(len(deck) - 1)] for _ in range(reader.integer(15))] for _ in range(players)]
+
+
+@dataclass(frozen=True, slots=True)
+class _LineStart:
+    """Where a line of play starts: the main line at the deal's start, or an analysis branch."""
+
+    start: int = 0                   # calls and cards of the main line before it
+    first_trick: int | None = None   # cards left to play in a trick the branch begins inside
+    alone: bool = False              # the main line's lone hand, for a branch that starts in the play
+    defended: bool = False
+
+
+def _unpack_phases(
+    reader: _Bits, count: int, up_card: str, version: int, players: int, deck: list[str],
+    remaining: list[str], line: _LineStart,
+) -> list[dict[str, Any]]:
+    phases: list[dict[str, Any]] = []
+    alone, defended = line.alone, line.defended
+    for index in range(count):
+        if reader.read(1) == "0":
+            bidding = _unpack_bidding(reader, up_card, version, players, deck, line.start)
+            alone, defended = bidding["isAlone"], "aloneDefender" in bidding
+            phases.append(bidding)
+        else:
+            size = players - (2 if defended else 1 if alone else 0)
+            first = line.first_trick if index == 0 else None
+            phases.append(_unpack_play(reader, size, remaining, first))
+    return phases
+
+
+def _unpack_bidding(
+    reader: _Bits, up_card: str, version: int, players: int, deck: list[str], start: int,
+) -> dict[str, Any]:
+    calls: list[str] = []
+    made = False
+    for _ in range(start, players):
+        made = reader.flag()
+        calls.append(ORDER_CALL if made else PASS_CALL)
+        if made:
+            break
+    if not made:
+        others = [s for s in _BIT_SUITS if s != up_card[1].lower()]
+        for _ in range(max(0, start - players), players):
+            value = reader.integer(3)
+            calls.append(others[value - 1] if value else PASS_CALL)
+            if value:
+                break
+    phase: dict[str, Any] = {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": reader.flag()}
+    if version >= 2 and phase["isAlone"] and reader.flag():
+        phase["aloneDefender"] = reader.integer(7)
+    if version >= 3 and reader.flag():
+        phase["discard"] = deck[reader.integer(len(deck) - 1)]
+    _skip_annotations(reader)
+    return phase
+
+
+def _unpack_play(reader: _Bits, size: int, remaining: list[str], first_trick: int | None) -> dict[str, Any]:
+    tricks = []
+    for number in range(reader.integer(7)):
+        trick = []
+        for _ in range(first_trick if number == 0 and first_trick is not None else size):
+            if not remaining:
+                break
+            trick.append(remaining.pop(reader.integer(len(remaining) - 1)))
+        tricks.append(trick)
+    _skip_annotations(reader)
+    return {"phaseNumber": 1, "type": "TRICK_PLAY", "tricks": tricks}
+
+
+def _skip_annotations(reader: _Bits) -> None:
+    if not reader.flag():
+        return
+    for _ in range(reader.integer(255)):
+        reader.integer(255)
+        for _ in range(reader.integer(255)):
+            reader.read(8 * reader.integer(65535))
+
+
+def _skip_alternative_lines(reader: _Bits, deal: dict[str, Any], version: int, players: int, deck: list[str]) -> None:
+    """Read past the analysis lines (they are not part of the game) so the end marker can be checked."""
+    up_card, main = deal["initialState"]["upCard"], deal["phases"]
+    bidding = next((p for p in main if p["type"] == "EUCHRE_BIDDING"), {})
+    alone, defended = bool(bidding.get("isAlone")), "aloneDefender" in bidding
+    size = players - (2 if defended else 1 if alone else 0)
+    for _ in range(reader.integer(255)):
+        branch = reader.integer(65535)
+        remaining = _remaining_at(main, branch, deck)
+        played = branch - len(bidding.get("calls", []))
+        first_trick = size - played % size if played > 0 and played % size else None
+        line = _LineStart(branch, first_trick, alone, defended)
+        _unpack_phases(reader, reader.integer(15), up_card, version, players, deck, remaining, line)
+
+
+def _remaining_at(phases: list[dict[str, Any]], branch: int, deck: list[str]) -> list[str]:
+    """The cards not yet played after `branch` actions (calls, then cards) of the main line."""
+    remaining, actions = list(deck), 0
+    for phase in phases:
+        if phase["type"] == "EUCHRE_BIDDING":
+            actions = min(branch, actions + len(phase["calls"]))
+            continue
+        for card in (c for t in phase["tricks"] for c in t):
+            if actions >= branch:
+                return remaining
+            remaining.remove(card)
+            actions += 1
+    return remaining
+
+
+def _unpack_v0(reader: _Bits) -> dict[str, Any]:
+    """The headerless first version: 24 cards, no annotations, cards until the bits run out."""
+    deck = _bit_deck(9)
+    dealer = reader.integer(3)
+    up_card = deck[reader.integer(len(deck) - 1)]
+    deal: dict[str, Any] = {"initialState": {"dealer": dealer, "upCard": up_card}, "phases": [], "_players": SEATS, "_min_rank": 9}
+    if _only_padding(reader):
+        return deal
+    calls: list[str] = []
+    made = False
+    for _ in range(SEATS):
+        made = reader.flag()
+        calls.append(ORDER_CALL if made else PASS_CALL)
+        if made:
+            break
+    if not made:
+        others = [s for s in _BIT_SUITS if s != up_card[1]]
+        for _ in range(SEATS):
+            value = reader.integer(3)
+            calls.append(others[value - 1] if value else PASS_CALL)
+            if value:
+                break
+    alone = reader.flag()
+    deal["phases"].append({"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": alone})
+    if _only_padding(reader):
+        return deal
+    remaining, cards = list(deck), []
+    while remaining and len(reader.rest) >= max(1, (len(remaining) - 1).bit_length()):
+        if len(cards) % (3 if alone else 4) == 0 and _only_padding(reader):
+            break
+        cards.append(remaining.pop(reader.integer(len(remaining) - 1)))
+    size = 3 if alone else SEATS
+    tricks = [cards[i : i + size] for i in range(0, len(cards), size)]
+    deal["phases"].append({"phaseNumber": 1, "type": "TRICK_PLAY", "tricks": tricks})
+    return deal
+
+
+def _only_padding(reader: _Bits) -> bool:
+    rest = reader.rest
+    return not rest or (len(rest) < 8 and "1" not in rest)
+
+
+# ---------------------------------------------------------------------------------------------
+# Replaying: the calls and the hands in engine terms
+
+
+@dataclass(frozen=True, slots=True)
+class _Bidding:
+    """The calls of a deal as engine actions, and the trump they make."""
+
+    actions: tuple[tuple[int, str], ...]
+    maker: int | None
+    trump: Suit | None
+    alone: bool
+    round_one: bool
+
+
+def _read_calls(egn: EgnDeal, turn_up: Card) -> _Bidding:
+    """Turn the EGN calls into (seat, action) pairs, refusing calls that cannot be made."""
+    where = f"deal {egn.position}"
+    if len(egn.calls) > _MAX_CALLS:
+        raise RecordError(f"{where}: {len(egn.calls)} calls, but there are at most {_MAX_CALLS}")
+    up_suit = None if turn_up == JOKER else turn_up[1]
+    actions: list[tuple[int, str]] = []
+    for index, call in enumerate(egn.calls):
+        seat = (egn.dealer + 1 + index) % SEATS
+        if actions and actions[-1][1] != PASS:
+            raise RecordError(f"{where}: seat {seat} calls {call!r} after the trump is made")
+        action = _call_action(call, index < SEATS, up_suit, egn.alone, f"{where}, call {index + 1}: seat {seat}")
+        actions.append((seat, action))
+    made = [(i, seat, a) for i, (seat, a) in enumerate(actions) if a != PASS]
+    if not made:
+        if egn.alone:
+            raise RecordError(f"{where}: isAlone is set, but no one made the trump")
+        return _Bidding(tuple(actions), None, None, False, False)
+    index, maker, action = made[0]
+    trump = up_suit if index < SEATS else action.split(":")[1]
+    return _Bidding(tuple(actions), maker, trump, egn.alone, index < SEATS)
+
+
+def _call_action(call: str, round_one: bool, up_suit: Suit | None, alone: bool, who: str) -> str:
+    word = call.strip().lower() if isinstance(call, str) else ""
+    if word == "pass":
+        return PASS
+    if word == "order":
+        if not round_one:
+            raise RecordError(f"{who} orders up in round two, when the up card is already turned down")
+        return ORDER_ALONE if alone else ORDER
+    if word in ("n", "x"):
+        what = "no trump" if word == "n" else "an unknown call"
+        raise RecordError(f"{who} calls {what}, which cannot be replayed")
+    if len(word) == 1 and word.upper() in SUITS:
+        suit = word.upper()
+        if round_one:
+            raise RecordError(f"{who} names {SUIT_NAMES[suit]} in round one, when only the up card may be ordered")
+        if suit == up_suit:
+            raise RecordError(f"{who} names {SUIT_NAMES[suit]} in round two, but {SUIT_NAMES[suit]} was turned down")
+        return f"call:{suit}:alone" if alone else f"call:{suit}"
+    raise RecordError(f"{who} makes an unknown call {call!r}: calls are Pass, Order or a suit letter")
+
+
+@dataclass(slots=True)
+class _Play:
+    """The tricks of a deal as (seat, card), worked out from the leads and the trick winners.
+
+    Attributes:
+        trump: the trump (None when no one made it).
+        tricks: each trick as (seat, card) in the order played.
+        sitting_out: the seats that sit out (a lone hand's partner, a lone defender's).
+        shown_out: for each seat, the suits it failed to follow, so it held none of them.
+    """
+
+    trump: Suit | None
+    tricks: list[list[tuple[int, Card]]]
+    sitting_out: tuple[int, ...]
+    shown_out: dict[int, set[Suit]]
+
+    def may_hold(self, seat: int, card: Card) -> bool:
+        """Whether `seat` could have held `card` through the recorded tricks without a revoke."""
+        if seat in self.sitting_out or self.trump is None:
+            return True
+        return effective_suit(card, self.trump) not in self.shown_out[seat]
+
+    def played_by(self, seat: int) -> list[Card]:
+        return [card for trick in self.tricks for s, card in trick if s == seat]
+
+
+def _first_leader(dealer: int, bidding: _Bidding, sitting_out: tuple[int, ...], options: Options) -> int:
+    """Who leads the first trick, as `Deal._start_play` decides (the replay checks it card by card)."""
+    if bidding.alone and options.loner_lead == LEFT_OF_LONER:
+        leader = (bidding.maker + 1) % SEATS
+    else:
+        leader = (dealer + 1) % SEATS
+    while leader in sitting_out:
+        leader = (leader + 1) % SEATS
+    return leader
+
+
+def _read_play(egn: EgnDeal, bidding: _Bidding, options: Options, pack: list[Card], last_deal: bool) -> _Play:
+    """Give each trick's cards to their seats and note the suits each seat failed to follow."""
+    where = f"deal {egn.position}"
+    if egn.tricks and bidding.trump is None:
+        raise RecordError(f"{where} has tricks, but no one made the trump")
+    sitting_out = _sitting_out(egn, bidding)
+    active = [s for s in range(SEATS) if s not in sitting_out]
+    lead = _first_leader(egn.dealer, bidding, sitting_out, options)
+    if egn.initial_lead is not None and egn.tricks and egn.initial_lead != lead:
+        raise RecordError(f"{where}: initialLead is seat {egn.initial_lead}, but seat {lead} leads by the rules")
+    play = _Play(bidding.trump, [], sitting_out, {s: set() for s in range(SEATS)})
+    for number, codes in enumerate(egn.tricks, start=1):
+        unfinished = number == len(egn.tricks) and last_deal and 0 < len(codes) < len(active)
+        if len(codes) != len(active) and not unfinished:
+            lone = " (a lone hand's trick)" if sitting_out else ""
+            raise RecordError(f"{where}, trick {number}: {len(codes)} cards, but a trick has {len(active)}{lone}")
+        cards = [_pack_card(c, bidding.trump, pack, f"{where}, trick {number}") for c in codes]
+        seats = _trick_seats(lead, len(cards), active)
+        play.tricks.append(list(zip(seats, cards, strict=True)))
+        _note_shown_out(play, seats, cards)
+        if not unfinished:
+            lead = seats[trick_winner(cards, bidding.trump)]
+    return play
+
+
+def _pack_card(code: str, trump: Suit | None, pack: list[Card], where: str) -> Card:
+    card = egn_card(code, trump)
+    if card not in pack:
+        raise RecordError(f"{where}: {card} is not in the {len(pack)}-card pack")
+    return card
+
+
+def _sitting_out(egn: EgnDeal, bidding: _Bidding) -> tuple[int, ...]:
+    if not bidding.alone:
+        if egn.defender is not None:
+            raise RecordError(f"deal {egn.position}: aloneDefender is set, but no one plays alone")
+        return ()
+    out = [partner_of(bidding.maker)]
+    if egn.defender is not None:
+        if egn.defender % 2 == bidding.maker % 2:
+            raise RecordError(f"deal {egn.position}: seat {egn.defender} cannot defend alone against his own side")
+        out.append(partner_of(egn.defender))
+    return tuple(out)
+
+
+def _trick_seats(lead: int, count: int, active: Sequence[int]) -> list[int]:
+    start = active.index(lead)
+    return [active[(start + i) % len(active)] for i in range(count)]
+
+
+def _note_shown_out(play: _Play, seats: list[int], cards: list[Card]) -> None:
+    led = effective_suit(cards[0], play.trump)
+    for seat, card in zip(seats[1:], cards[1:], strict=True):
+        if effective_suit(card, play.trump) != led:
+            play.shown_out[seat].add(led)
+
+
+# ---------------------------------------------------------------------------------------------
+# Replaying: the hands as dealt, recorded or rebuilt
+
+
+@dataclass(frozen=True, slots=True)
+class _Hands:
+    """The hands as dealt to replay a deal with, and how much of them the file recorded."""
+
+    hands: list[list[Card]]
+    discard: Card | None
+    known: bool            # the file recorded every hand
+    discard_known: bool    # the file recorded the discard
+
+
+def _deal_hands(egn: EgnDeal, bidding: _Bidding, play: _Play, pack: list[Card], turn_up: Card) -> _Hands:
+    """The hands as dealt: recorded ones as they are, the others rebuilt from the play.
+
+    A rebuilt hand is what the seat played; the dealer who took the up card also held it and his
+    discard. Cards no one saw are filled from the unseen ones, each seat getting only cards it
+    could have held (none of a suit it failed to follow).
+    """
+    where = f"deal {egn.position}"
+    # The dealer takes up unless he sits out for a lone partner; a lone defender's partner sits
+    # out only after the discard, so a dealer who sits out for that reason has taken up.
+    takes_up = bidding.round_one and not (bidding.alone and egn.dealer == partner_of(bidding.maker))
+    recorded = _recorded_hands(egn, bidding.trump, pack)
+    discard = _pack_card(egn.discard, bidding.trump, pack, where) if egn.discard else None
+    if discard is not None and not takes_up:
+        raise RecordError(f"{where}: a discard is recorded, but the dealer did not take up {turn_up}")
+    kitty = [_pack_card(c, bidding.trump, pack, f"{where}, kitty") for c in egn.kitty]
+    _check_cards(where, egn.dealer, turn_up, takes_up, discard, play, recorded, kitty)
+    # Each seat's known cards; a dealer who took up and whose hand is not recorded holds six.
+    known = {s: list(recorded[s]) if recorded[s] else play.played_by(s) for s in range(SEATS)}
+    sizes = {s: _HAND for s in range(SEATS)}
+    dealer_six = takes_up and not recorded[egn.dealer]
+    if dealer_six:
+        known[egn.dealer] = _dealer_cards(play.played_by(egn.dealer), turn_up, discard)
+        sizes[egn.dealer] = _HAND + 1
+    for seat in range(SEATS):
+        if len(known[seat]) > sizes[seat]:
+            raise RecordError(f"{where}: seat {seat} would hold {len(known[seat])} cards")
+    if takes_up and discard is None:
+        six = known[egn.dealer] + ([] if dealer_six else [turn_up])
+        discard = _infer_discard(egn.dealer, six, play, turn_up)
+    seen = {c for cards in known.values() for c in cards} | {turn_up, *kitty} | ({discard} if discard else set())
+    pool = [c for c in pack if c not in seen]
+    if takes_up and discard is None:
+        # No one saw the discard: any unseen card will do, as it leaves the hand before the play.
+        discard = pool.pop(0)
+        known[egn.dealer].append(discard)
+    needs = {s: sizes[s] - len(known[s]) for s in range(SEATS) if len(known[s]) < sizes[s]}
+    filled = _assign(sorted(needs, key=lambda s: -len(play.shown_out[s])), needs, pool, play.may_hold)
+    if filled is None:
+        raise RecordError(f"{where}: no deal of the pack fits this play (a seat failed to follow a suit it must have held)")
+    for seat, cards in filled.items():
+        known[seat].extend(cards)
+    if dealer_six:
+        known[egn.dealer].remove(turn_up)
+    return _Hands([known[s] for s in range(SEATS)], discard, all(recorded), egn.discard is not None)
+
+
+def _recorded_hands(egn: EgnDeal, trump: Suit | None, pack: list[Card]) -> list[tuple[Card, ...]]:
+    if egn.player_cards is None:
+        return [()] * SEATS
+    return [
+        tuple(_pack_card(c, trump, pack, f"deal {egn.position}, seat {seat}'s hand") for c in codes)
+        for seat, codes in enumerate(egn.player_cards)
+    ]
+
+
+def _check_cards(
+    where: str, dealer: int, turn_up: Card, takes_up: bool, discard: Card | None, play: _Play,
+    recorded: list[tuple[Card, ...]], kitty: list[Card],
+) -> None:
+    """Refuse a card found in two places: each card is in one hand, the kitty or the up card."""
+    seen: dict[Card, tuple[int | None, str]] = {}
+
+    def see(card: Card, seat: int | None, place: str) -> None:
+        if card in seen and (seat is None or seen[card][0] != seat):
+            raise RecordError(f"{where}: {card} is {seen[card][1]}, and also {place}")
+        seen.setdefault(card, (seat, place))
+
+    see(turn_up, dealer if takes_up else None, f"the up card taken up by seat {dealer}" if takes_up else "the up card")
+    for seat, hand in enumerate(recorded):
+        if turn_up in hand or len(set(hand)) != len(hand):
+            raise RecordError(f"{where}: seat {seat}'s hand holds the up card or a card twice")
+        for card in hand:
+            see(card, seat, f"dealt to seat {seat}")
+    for seat in range(SEATS):
+        cards = play.played_by(seat)
+        if len(set(cards)) != len(cards):
+            raise RecordError(f"{where}: seat {seat} plays the same card twice")
+        for card in cards:
+            see(card, seat, f"played by seat {seat}")
+    if discard is not None:
+        if discard in play.played_by(dealer):
+            raise RecordError(f"{where}: the dealer discards {discard} and also plays it")
+        see(discard, dealer, "the dealer's discard")
+    for card in kitty:
+        see(card, None, "in the kitty")
+
+
+def _dealer_cards(played: list[Card], turn_up: Card, discard: Card | None) -> list[Card]:
+    """The known cards among the dealer's six after taking up: his play, the up card, his discard."""
+    cards = list(played)
+    for card in (turn_up, discard):
+        if card is not None and card not in cards:
+            cards.append(card)
+    return cards
+
+
+def _infer_discard(dealer: int, six: list[Card], play: _Play, turn_up: Card) -> Card | None:
+    """The unrecorded discard, when the known cards settle it; None when no one saw it."""
+    unplayed = [c for c in six if c not in play.played_by(dealer)]
+    must_go = [c for c in unplayed if not play.may_hold(dealer, c)]
+    if must_go:
+        return must_go[0]
+    if len(six) == _HAND + 1 and unplayed:
+        # All six known: one of the unplayed cards went; keep the up card if there is a choice.
+        others = [c for c in unplayed if c != turn_up]
+        return others[-1] if others else unplayed[0]
+    return None
+
+
+def _assign(
+    seats: list[int], needs: dict[int, int], pool: list[Card], may_hold: Callable[[int, Card], bool],
+) -> dict[int, list[Card]] | None:
+    """Give each seat its count of pool cards it may hold (a small backtracking search)."""
+    if not seats:
+        return {}
+    seat, rest = seats[0], seats[1:]
+    fits = [c for c in pool if may_hold(seat, c)]
+    for cards in combinations(fits, needs[seat]):
+        left = [c for c in pool if c not in cards]
+        others = _assign(rest, needs, left, may_hold)
+        if others is not None:
+            return {seat: list(cards), **others}
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Replaying: the game
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedDeal:
+    """A deal of an EGN game after its replay.
+
+    Attributes:
+        position: its place in the file, from 1.
+        deal: the engine's deal, in the state the record leaves it.
+        hands_known: the file recorded every hand (else some were rebuilt or filled).
+        discard_known: the file recorded the discard.
+    """
+
+    position: int
+    deal: Deal
+    hands_known: bool
+    discard_known: bool
+
+
+@dataclass(slots=True)
+class EgnGame:
+    """An EGN game replayed through the engine.
+
+    Attributes:
+        options: the options its ruleset gives.
+        players: the players' names by seat (may be empty).
+        metadata: the file's metadata, for writing it back.
+        initial_score: the score the record starts from.
+        recorded_final: the `finalScore` the file records, if any.
+        match: the engine's match (one game) after the replay.
+        deals: the deals of the file, replayed.
+    """
+
+    options: Options
+    players: tuple[str, ...]
+    metadata: dict[str, Any]
+    initial_score: tuple[int, int]
+    recorded_final: tuple[int, int] | None
+    match: Match
+    deals: list[ReplayedDeal]
+
+    @property
+    def final_score(self) -> tuple[int, int]:
+        """The score after the last recorded deal."""
+        return self.match.scores[0], self.match.scores[1]
+
+    @property
+    def over(self) -> bool:
+        return self.match.over
+
+    @property
+    def title(self) -> str | None:
+        return self.metadata.get("title")
+
+    def to_egn(self) -> dict[str, Any]:
+        """Write the game back as EGN 1.4, recording only what the file knew (no rebuilt hand)."""
+        deals = [
+            _deal_to_egn(d.deal, i, hands=d.hands_known, discard=d.discard_known)
+            for i, d in enumerate(self.deals)
+        ]
+        final = self.final_score if self.over or self.recorded_final else None
+        meta = {k: v for k, v in self.metadata.items() if k in _KEPT_METADATA}
+        return _document(self.options, self.players, self.initial_score, final, deals, meta)
+
+
+def import_egn(data: Any) -> EgnGame:
+    """Replay an EGN document (parsed JSON) through the engine.
+
+    Raises:
+        RecordError: the file is not EGN, the bot cannot play its ruleset, or the rules refuse a
+            call or a card (the message names the deal, and the trick or call).
+    """
+    doc = read_document(data)
+    options = egn_options(doc.ruleset)
+    if max(doc.initial_score) >= options.points:
+        raise RecordError(f"initialScore {list(doc.initial_score)} already wins a game of {options.points}")
+    prepared = [_prepare(egn, options, i == len(doc.deals) - 1) for i, egn in enumerate(doc.deals)]
+    match = _replay(prepared, options, doc.initial_score)
+    game = EgnGame(
+        options=options, players=doc.players, metadata=doc.metadata, initial_score=doc.initial_score,
+        recorded_final=doc.final_score, match=match,
+        deals=[ReplayedDeal(p.egn.position, p.deal, p.hands.known, p.hands.discard_known) for p in prepared],
+    )
+    if doc.final_score is not None and doc.final_score != game.final_score:
+        raise RecordError(f"finalScore is {list(doc.final_score)}, but the deals replay to {list(game.final_score)}")
+    return game
+
+
+def import_emn(data: Any) -> list[EgnGame]:
+    """Replay each game of an EMN match file; the players' names come from the match's list.
+
+    Raises:
+        RecordError: not an EMN file, or a game refused (the message names the game).
+    """
+    _check_header(data, MATCH_FILE_TYPE)
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    names = {p.get("id"): p.get("name") for p in meta.get("players", []) if isinstance(p, dict)}
+    games = data.get("games")
+    if not isinstance(games, list):
+        raise RecordError("EMN 'games' must be a list")
+    replayed = []
+    for number, entry in enumerate(games, start=1):
+        if not isinstance(entry, dict):
+            raise RecordError(f"game {number} is not an object")
+        try:
+            game = import_egn(entry.get("gameData"))
+        except RecordError as exc:
+            raise RecordError(f"game {number}: {exc}") from None
+        seats = _field(entry, "playersOverride", "players", default=None)
+        if isinstance(seats, list) and all(s in names for s in seats):
+            game.players = tuple(names[s] for s in seats)
+        replayed.append(game)
+    return replayed
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    egn: EgnDeal
+    bidding: _Bidding
+    play: _Play
+    hands: _Hands
+    deal: Deal
+
+
+def _prepare(egn: EgnDeal, options: Options, last_deal: bool) -> _Prepared:
+    """Everything about one deal that needs no replay: its calls, its tricks' seats, its hands."""
+    pack = make_pack(options.lowest_rank, joker=options.joker)
+    turn_up = _pack_card(egn.up_card, None, pack, f"deal {egn.position}, up card")
+    if turn_up == JOKER:
+        raise RecordError(f"deal {egn.position}: the Joker is the up card, and EGN does not say which suit the dealer named")
+    bidding = _read_calls(egn, turn_up)
+    play = _read_play(egn, bidding, options, pack, last_deal)
+    hands = _deal_hands(egn, bidding, play, pack, turn_up)
+    deal = Deal.from_hands(options, egn.dealer, hands.hands, turn_up)
+    return _Prepared(egn, bidding, play, hands, deal)
+
+
+def _replay(prepared: list[_Prepared], options: Options, initial: tuple[int, int]) -> Match:
+    """Run every prepared deal through a `Match`, so the dealer's turn and the score are checked."""
+    queue = list(prepared)
+    spare = random.Random(0)
+
+    def next_deal(opts: Options, dealer: int) -> Deal:
+        if not queue:
+            # The record ends here: the match needs a next deal to stand at, never played.
+            return Deal.shuffled(opts, dealer, spare)
+        item = queue.pop(0)
+        if item.egn.dealer != dealer:
+            raise RecordError(f"deal {item.egn.position}: the dealer is seat {item.egn.dealer}, but the deal passes to seat {dealer}")
+        return item.deal
+
+    first = prepared[0].egn.dealer if prepared else 0
+    match = Match(options, first, deal_factory=next_deal)
+    match.scores = [initial[0], initial[1]]
+    for index, item in enumerate(prepared):
+        if index and match.over:
+            won = prepared[index - 1].egn.position
+            raise RecordError(
+                f"deal {item.egn.position} is played after the game was won: side {match.winner} "
+                f"reached {options.points} in deal {won} ({_score_text(match.scores)})"
+            )
+        if index and match.deal is not item.deal:
+            previous = prepared[index - 1].egn.position
+            raise RecordError(f"deal {previous} stops before its end, but deal {item.egn.position} follows")
+        _replay_deal(match, item)
+    return match
+
+
+def _score_text(scores: Sequence[int]) -> str:
+    return f"{scores[0]}-{scores[1]}"
+
+
+def _replay_deal(match: Match, item: _Prepared) -> None:
+    where = f"deal {item.egn.position}"
+    deal = item.deal
+    for number, (seat, action) in enumerate(item.bidding.actions, start=1):
+        _apply(match, seat, action, f"{where}, call {number}: seat {seat} {_said(action)}")
+    # A file may stop before the discard or the defence: only the play shows they happened.
+    played = bool(item.play.tricks)
+    if deal.phase == DISCARD and (played or item.hands.discard_known):
+        _apply(match, deal.dealer, item.hands.discard, f"{where}: the dealer discards {item.hands.discard}")
+    while deal.phase == DEFEND_ALONE and (played or item.egn.defence_known):
+        seat = deal.to_act
+        action = "defend" if seat == item.egn.defender else PASS
+        _apply(match, seat, action, f"{where}: seat {seat} {'defends alone' if action == 'defend' else 'does not defend alone'}")
+    if item.play.tricks and deal.phase != PLAY:
+        raise RecordError(f"{where}: the calls do not end the bidding, yet tricks are played")
+    for number, trick in enumerate(item.play.tricks, start=1):
+        for seat, card in trick:
+            if deal.to_act != seat:
+                raise RecordError(f"{where}, trick {number}: seat {deal.to_act} is to play, not seat {seat}")
+            _play(match, seat, card, f"{where}, trick {number}")
+
+
+def _said(action: str) -> str:
+    if action == PASS:
+        return "passes"
+    if action.startswith("order"):
+        return "orders up" + (" alone" if action.endswith("alone") else "")
+    suit = action.split(":")[1]
+    return f"names {SUIT_NAMES[suit]}" + (" alone" if action.endswith("alone") else "")
+
+
+def _apply(match: Match, seat: int, action: str, what: str) -> None:
+    try:
+        match.apply(action, seat)
+    except IllegalAction as exc:
+        raise RecordError(f"{what}, but {exc}") from None
+
+
+def _play(match: Match, seat: int, card: Card, where: str) -> None:
+    deal = match.deal
+    if card not in deal.hands[seat]:
+        raise RecordError(f"{where}: seat {seat} played {card}, a card not in that hand")
+    try:
+        match.apply(card, seat)
+    except IllegalAction as exc:
+        reason = str(exc).removeprefix("you ")
+        raise RecordError(f"{where}: seat {seat} played {card} but {reason}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing
+
+
+_KEPT_METADATA = ("gameId", "title", "description", "date")
+
+
+def match_to_egn(
+    match: Match, players: Sequence[str] | None = None, title: str | None = None,
+) -> list[dict[str, Any]]:
+    """Write a match as EGN 1.4 documents, one per game (a rubber is several games).
+
+    Each document holds the game's deals with the hands as dealt, the discard and the tricks; its
+    `initialScore` is the lap carried in (0-0 otherwise); its `finalScore` the game's score once
+    it is finished. Deals in which nothing happened yet are left out.
+
+    Raises:
+        RecordError: something EGN cannot say: an option (see `egn_ruleset`), a partner taking it
+            alone, or the Joker turned up.
+    """
+    egn_ruleset(match.options)  # refuse early what the ruleset cannot express
+    documents = []
+    for game in range(len(match.games) + (0 if match.over else 1)):
+        deals = [
+            d for d, g in zip(match.deals, match.game_of_deal, strict=True)
+            if g == game and d.history
+        ]
+        if game == len(match.games) and not deals and documents:
+            continue
+        initial = _carried_in(match, game)
+        final = match.games[game].scores if game < len(match.games) else None
+        meta: dict[str, Any] = {}
+        if title:
+            meta["title"] = title if len(match.games) < 2 and match.over else f"{title} (game {game + 1})"
+        egn_deals = [_deal_to_egn(d, i, hands=True, discard=True) for i, d in enumerate(deals)]
+        documents.append(_document(match.options, tuple(players or ()), initial, final, egn_deals, meta))
+    return documents
+
+
+def _carried_in(match: Match, game: int) -> tuple[int, int]:
+    if game == 0:
+        return 0, 0
+    previous = match.games[game - 1]
+    return (previous.carried, 0) if previous.winner == 0 else (0, previous.carried)
+
+
+def _document(
+    options: Options, players: tuple[str, ...], initial: tuple[int, int],
+    final: tuple[int, int] | None, deals: list[dict[str, Any]], meta: dict[str, Any],
+) -> dict[str, Any]:
+    metadata = dict(meta)
+    metadata["players"] = list(players) if players else [f"Seat {s}" for s in range(SEATS)]
+    metadata["initialScore"] = list(initial)
+    if final is not None:
+        metadata["finalScore"] = list(final)
+    ruleset = egn_ruleset(options)
+    if ruleset:
+        metadata["ruleset"] = ruleset
+    return {"fileType": FILE_TYPE, "version": VERSION, "metadata": metadata, "deals": deals}
+
+
+def _deal_to_egn(deal: Deal, number: int, hands: bool, discard: bool) -> dict[str, Any]:
+    """One deal as an EGN object."""
+    where = f"deal {number + 1}"
+    if deal.turn_up == JOKER:
+        raise RecordError(f"{where}: the Joker was turned up, and EGN cannot say which suit the dealer named")
+    if deal.alone is not None and deal.alone != deal.maker:
+        raise RecordError(f"{where}: the maker's partner took it alone, which EGN cannot record")
+    state: dict[str, Any] = {"dealer": deal.dealer, "upCard": card_to_egn(deal.turn_up)}
+    if hands:
+        state["playerCards"] = [[card_to_egn(c) for c in hand] for hand in deal.dealt]
+    phases: list[dict[str, Any]] = []
+    calls = _egn_calls(deal)
+    if calls or deal.declarations:
+        bidding: dict[str, Any] = {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": deal.alone is not None}
+        if deal.options.defend_alone and deal.alone is not None and deal.phase != DEFEND_ALONE:
+            bidding["aloneDefender"] = -1 if deal.defender is None else deal.defender
+        if discard and deal.discarded is not None:
+            bidding["discard"] = card_to_egn(deal.discarded)
+        phases.append(bidding)
+    tricks = [[card_to_egn(c) for _, c in trick] for _, trick in deal.tricks]
+    if deal.trick:
+        tricks.append([card_to_egn(c) for _, c in deal.trick])
+    if tricks:
+        phases.append({"phaseNumber": 1, "type": "TRICK_PLAY", "tricks": tricks})
+    return {"dealNumber": number, "initialState": state, "phases": phases}
+
+
+def _egn_calls(deal: Deal) -> list[str]:
+    """The EGN calls: passes up to the first call that makes the trump, which ends them."""
+    calls: list[str] = []
+    for _, action in deal.declarations:
+        if action == PASS:
+            calls.append(PASS_CALL)
+        elif action in (ORDER, ORDER_ALONE):
+            calls.append(ORDER_CALL)
+            break
+        elif action.startswith("call:"):
+            calls.append(action.split(":")[1].lower())
+            break
+        if len(calls) == _MAX_CALLS:
+            break
+    return calls
