@@ -13,22 +13,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.cards import EFFECTIVE_SUIT, POWER, SUIT_NAMES, Card, Suit
+from bot.engine.cards import EFFECTIVE_SUIT, SUIT_NAMES, SUITS, Card, Suit, trick_power
 from bot.engine.errors import IllegalAction
 
-_NEXT: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+# For each trump and each suit led, how strongly every card plays to the trick: its power when
+# it follows or trumps, 0 when it can do neither. Built once from `trick_power` (the one source
+# of truth for the bowers and the Joker), it lets a card be weighed against the trick's best
+# with a single lookup instead of a suit test and a power lookup.
+_TRICK_POWER: dict[Suit | None, dict[Suit, dict[Card, int]]] = {
+    trump: {led: {card: trick_power(card, trump, led) for card in EFFECTIVE_SUIT[trump]} for led in SUITS}
+    for trump in EFFECTIVE_SUIT
+}
+
+_STARTS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], list[int]]] = {}
 
 
-def _next_seats(n: int, active: tuple[int, ...]) -> list[int]:
-    """The next seat to play after each active seat, skipping those who sit out (cached)."""
-    key = (n, active)
-    table = _NEXT.get(key)
-    if table is None:
+def _seating(n: int, active: Sequence[int]) -> tuple[tuple[int, ...], list[int]]:
+    """The active seats in seat order, and the next seat to play after each of them (cached).
+
+    The next-seat table skips the seats that sit out. There are only a few seatings, so they
+    are worked out once and a deal's play starts with one lookup.
+    """
+    key = (n, tuple(active))
+    seating = _STARTS.get(key)
+    if seating is None:
+        ordered = tuple(sorted(key[1]))
         table = [0] * n
-        for i, seat in enumerate(active):
-            table[seat] = active[(i + 1) % len(active)]
-        _NEXT[key] = table
-    return table
+        for i, seat in enumerate(ordered):
+            table[seat] = ordered[(i + 1) % len(ordered)]
+        seating = _STARTS[key] = (ordered, table)
+    return seating
 
 
 class TrickPlay:
@@ -46,21 +60,21 @@ class TrickPlay:
 
     __slots__ = (
         "hands", "trump", "active", "to_play", "trick", "tricks", "won", "_next",
-        "_effective", "_power", "_led", "_size", "_winner", "_best", "_legal",
+        "_effective", "_trick_power", "_powers", "_led", "_size", "_winner", "_best", "_legal",
     )
 
     def start_tricks(self, trump: Suit, active: Sequence[int], leader: int) -> None:
         """Begin the play: `self.hands` must hold every seat's cards."""
         n = len(self.hands)
         self.trump = trump
-        self.active = active = tuple(sorted(active))
+        self.active, self._next = _seating(n, active)
         self.to_play = leader
         self.trick: list[tuple[int, Card]] = []
         self.tricks: list[tuple[int, list[tuple[int, Card]]]] = []
         self.won = [0] * n
-        self._next = _next_seats(n, active)
         self._effective = EFFECTIVE_SUIT[trump]
-        self._power = POWER[trump]
+        self._trick_power = _TRICK_POWER[trump]
+        self._powers: dict[Card, int] = {}   # for the suit led, set by each lead
         self._led: Suit | None = None
         self._size = len(self.active)
         self._winner = leader
@@ -81,11 +95,18 @@ class TrickPlay:
         if legal is None:
             hand = self.hands[self.to_play]
             led = self._led
-            if led is not None:
-                effective = self._effective
-                legal = [c for c in hand if effective[c] == led] or hand[:]
-            else:
+            if led is None:
                 legal = hand[:]
+            else:
+                # A plain loop: in Python 3.11 a list comprehension is a function call, which
+                # costs more than the filter itself over a hand of five.
+                effective = self._effective
+                legal = []
+                for card in hand:
+                    if effective[card] == led:
+                        legal.append(card)
+                if not legal:
+                    legal = hand[:]
             self._legal = legal
         return legal
 
@@ -102,19 +123,23 @@ class TrickPlay:
         Raises:
             IllegalAction: the card is not held, or it does not follow suit when it must.
         """
-        if card not in (self._legal or self.legal_cards()):
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_cards()
+        if card not in legal:
             raise self.refusal(card)
         seat = self.to_play
         self.hands[seat].remove(card)
+        self._legal = None
         trick = self.trick
         trick.append((seat, card))
-        self._legal = None
-        suit = self._effective[card]
         if self._led is None:
-            self._led = suit
-            self._winner, self._best = seat, self._power[card]
-        elif suit == self.trump or suit == self._led:
-            power = self._power[card]
+            # The lead sets the suit led, and so how every later card of the trick weighs.
+            led = self._led = self._effective[card]
+            powers = self._powers = self._trick_power[led]
+            self._winner, self._best = seat, powers[card]
+        else:
+            power = self._powers[card]   # 0 when it neither follows nor trumps
             if power > self._best:
                 self._winner, self._best = seat, power
         if len(trick) < self._size:
