@@ -81,6 +81,12 @@ def test_shuffled_deal_deals_every_card_once(preset, joker, size):
     assert deal.dealt == tuple(tuple(h) for h in deal.hands)
 
 
+def test_unseeded_deal_uses_a_strong_shuffle_and_deals_every_card_once():
+    deal = Deal.shuffled(build_options(), 0)
+    every = [c for h in deal.hands for c in h] + [deal.turn_up] + deal.kitty
+    assert sorted(every) == sorted(make_pack("7"))
+
+
 def test_same_seed_same_deal():
     opts = build_options()
     first = Deal.shuffled(opts, 0, random.Random(42))
@@ -316,6 +322,13 @@ def test_s95_no_lone_hand_for_those_ordered_up():
         if side_of(deal.to_act) == 0:
             assert not {"alone", "order:alone", "defend"} & set(deal.legal_actions())
         act(deal, first_legal(deal))
+
+
+def test_round_one_refuses_what_is_not_a_round_one_declaration():
+    deal = make_deal({1: STRONG}, "TH")
+    for action in ("call:S", "alone", "defend", "JH", "order up"):
+        reason = refused(deal, action)
+        assert reason.startswith(repr(action)) and "round one" in reason
 
 
 def test_partner_alone_refuses_other_actions():
