@@ -22,11 +22,6 @@ def cards(text: str) -> list[Card]:
     return [parse_card(word) for word in text.replace(",", " ").split()]
 
 
-def options(preset: str = "somerset", **overrides: object) -> Options:
-    """Options from a preset and overrides, as a table would build them."""
-    return build_options(preset, **overrides)
-
-
 def make_deal(
     hands: Mapping[int, str] | Sequence[str],
     turn_up: str,
