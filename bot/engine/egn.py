@@ -1317,22 +1317,26 @@ def match_to_egn(
             alone, or the Joker turned up.
     """
     egn_ruleset(match.options)  # refuse early what the ruleset cannot express
-    documents = []
-    for game in range(len(match.games) + (0 if match.over else 1)):
-        deals = [
-            d for d, g in zip(match.deals, match.game_of_deal, strict=True)
-            if g == game and d.history
-        ]
-        if game == len(match.games) and not deals and documents:
-            continue
-        initial = _carried_in(match, game)
-        final = match.games[game].scores if game < len(match.games) else None
-        meta: dict[str, Any] = {}
-        if title:
-            meta["title"] = title if len(match.games) < 2 and match.over else f"{title} (game {game + 1})"
-        egn_deals = [_deal_to_egn(d, i, hands=True, discard=True) for i, d in enumerate(deals)]
-        documents.append(_document(match.options, tuple(players or ()), initial, final, egn_deals, meta))
-    return documents
+    return [_game_document(match, game, players, title) for game in _games_to_write(match)]
+
+
+def _games_to_write(match: Match) -> range:
+    """Every finished game, and the game in play once something has happened in it."""
+    in_play = len(match.games)
+    started = any(d.history for d, g in zip(match.deals, match.game_of_deal, strict=True) if g == in_play)
+    return range(in_play + (1 if not match.over and (started or not match.games) else 0))
+
+
+def _game_document(
+    match: Match, game: int, players: Sequence[str] | None, title: str | None,
+) -> dict[str, Any]:
+    deals = [d for d, g in zip(match.deals, match.game_of_deal, strict=True) if g == game and d.history]
+    final = match.games[game].scores if game < len(match.games) else None
+    meta: dict[str, Any] = {}
+    if title:
+        meta["title"] = f"{title}, game {game + 1}" if match.options.is_rubber else title
+    egn_deals = [_deal_to_egn(d, i, hands=True, discard=True) for i, d in enumerate(deals)]
+    return _document(match.options, tuple(players or ()), _carried_in(match, game), final, egn_deals, meta)
 
 
 def _carried_in(match: Match, game: int) -> tuple[int, int]:
