@@ -6,11 +6,11 @@ so a result and the action that made it are durable together.
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from datetime import UTC, datetime
 
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult, Match
+from bot.engine.records import deal_to_record, match_to_record
 from bot.storage import stats
 from bot.storage.database import Database
 from bot.tables.table import Table
@@ -52,7 +52,8 @@ class ResultsRecorder:
             maker=result.maker, trump=result.trump, alone=result.alone, defender=result.defender,
             players=seat_players(table), tricks=result.tricks, points=result.points,
             outcome=result.outcome, preset=table.options.preset, options=table.options.to_dict(),
-            record=_deal_record(deal), played_at=self._now(), flagged=table.flagged,
+            record=deal_to_record(deal, number + 1, match.game_of_deal[number]),
+            played_at=self._now(), flagged=table.flagged,
         ))
 
     async def game(self, db: Database, table: Table, match: Match, game: GameResult) -> None:
@@ -71,7 +72,7 @@ class ResultsRecorder:
             games=tuple((g.scores, g.winner, g.value) for g in match.games),
             rubber_points=match.rubber_points, winner=match.winner, abandoned=abandoned,
             flagged=table.flagged, preset=table.options.preset, options=table.options.to_dict(),
-            record=_match_record(match, _names(table)), played_at=self._now(),
+            record=match_to_record(match, players=_names(table)), played_at=self._now(),
         ))
 
     async def abandoned(self, db: Database, table: Table, match: Match) -> None:
@@ -79,16 +80,4 @@ class ResultsRecorder:
             await self.match(db, table, match, abandoned=True)
 
 
-def _deal_record(deal):  # noqa: ANN001, ANN202
-    from bot.engine.records import deal_to_record
-
-    return deal_to_record(deal)
-
-
-def _match_record(match: Match, names: list[str]):  # noqa: ANN202
-    from bot.engine.records import match_to_record
-
-    return match_to_record(match, players=names)
-
-
-__all__ = ["ResultsRecorder", "seat_players", "asdict"]
+__all__ = ["ResultsRecorder", "seat_players"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -39,6 +40,19 @@ def table_of(bot: EuchreBot, fake: FakeDiscord):  # noqa: ANN201
 def member_at(bot: EuchreBot, fake: FakeDiscord, seat: int) -> FakeMember:
     occupant = table_of(bot, fake).seats[seat]
     return fake.guild.members[occupant.user_id]
+
+
+async def eventually(predicate, timeout: float = 5.0, what: str = "a condition"):  # noqa: ANN001, ANN201
+    """Poll a predicate on the bot's own state (the fake cannot see it change) until it holds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        result = predicate()
+        if result:
+            return result
+        if loop.time() > deadline:
+            raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(0.005)
 
 
 def enabled_actions(message: FakeMessage) -> list[str]:

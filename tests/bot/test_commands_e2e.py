@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.cards import card_name
-from tests.bot.helpers import member_at, running_bot, table_of
+from tests.bot.helpers import eventually, member_at, running_bot, table_of
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -215,7 +215,7 @@ async def test_substitute_with_consent_buttons(fake_discord, db):
             message = fake.messages_by_id.get(table.message_id)
             return message if message and any(b.get("label") == "Consent to substitute" for b in message.buttons) else None
 
-        message = await fake.wait_for(consent_message)
+        message = await eventually(consent_message)
         for name in ("alice", "carol", "dave"):
             await reply(await fake.click(fake.member(name), message, label="Consent to substitute"))
         assert table.seat_of(fake.member("erin").id) is not None
