@@ -169,7 +169,7 @@ def _match_summary(match: Match, players: tuple[str, ...]) -> dict[str, Any]:
         "format": "record",
         "players": list(players) or None,
         "options": match.options.to_dict(),
-        "deals": _deal_summaries(match.deals, match.game_of_deal, (0, 0)),
+        "deals": _deal_summaries(match.deals, match.game_of_deal),
         "final_score": list(match.scores),
         "over": match.over,
         "winner": match.winner,
@@ -191,27 +191,23 @@ def _egn_summary(game: EgnGame) -> dict[str, Any]:
         "players": list(game.players) or None,
         "points": game.options.points,
         "initial_score": list(game.initial_score),
-        "deals": _deal_summaries(deals, [0] * len(deals), game.initial_score),
+        "deals": _deal_summaries(deals, [0] * len(deals)),
         "final_score": list(game.final_score),
         "over": game.over,
         "winner": game.match.winner,
     }
 
 
-def _deal_summaries(deals: Sequence[Deal], games: Sequence[int], start: tuple[int, int]) -> list[dict[str, Any]]:
-    """One line of facts per deal with something in it, and the score after it."""
-    summaries, score, game = [], list(start), 0
-    for number, (deal, in_game) in enumerate(zip(deals, games, strict=True), start=1):
+def _deal_summaries(deals: Sequence[Deal], games: Sequence[int]) -> list[dict[str, Any]]:
+    """The facts of each deal in which something happened, by side for tricks and points."""
+    summaries = []
+    for number, (deal, game) in enumerate(zip(deals, games, strict=True), start=1):
         if not deal.history:
             continue  # dealt but not begun: nothing to tell
-        if in_game != game:
-            game, score = in_game, [0, 0]
         result = result_to_dict(deal.result)
-        if result is not None:
-            score = [score[0] + result["points"][0], score[1] + result["points"][1]]
         summaries.append({
             "number": number,
-            "game": in_game,
+            "game": game,
             "dealer": deal.dealer,
             "turn_up": deal.turn_up,
             "maker": deal.maker,
