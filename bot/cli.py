@@ -17,6 +17,7 @@ import argparse
 import importlib
 import json
 import logging
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -92,6 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CommandError, EuchreError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as command-line tools do.
+        sys.stdout = open(os.devnull, "w")  # so the interpreter's last flush does not fail again
+        return EXIT_OK
 
 
 # ---------------------------------------------------------------------------------------------
