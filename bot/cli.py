@@ -236,7 +236,8 @@ def _replay_text(summary: dict[str, Any]) -> str:
 
 
 def _game_text(summary: dict[str, Any]) -> str:
-    names = summary.get("players") or [f"seat {s}" for s in range(SEATS)]
+    players = summary.get("players") or []
+    names = players if len(players) == SEATS else [f"seat {s}" for s in range(SEATS)]
     lines = []
     if summary.get("title"):
         lines.append(summary["title"])

@@ -308,16 +308,12 @@ class EgnDeal:
     initial_lead: int | None = None
     kitty: tuple[str, ...] = ()
 
-    @property
-    def has_play(self) -> bool:
-        return bool(self.tricks)
+
+_VERSION = re.compile(r"^1\.\d+(?:\.\d+)?$")
 
 
-_VERSION = re.compile(r"^1\.(\d+)(?:\.\d+)?$")
-
-
-def _check_header(data: Any, file_type: str) -> int:
-    """Check the file type and version; return the minor version (legacy files are 0 and 1)."""
+def _check_header(data: Any, file_type: str) -> None:
+    """Check the file type and the version (any 1.x: older files are read as `egn-upgrade` reads them)."""
     if not isinstance(data, dict):
         raise RecordError(f"not an {_short(file_type)} file: the document must be a JSON object")
     if data.get("fileType") != file_type:
@@ -326,7 +322,6 @@ def _check_header(data: Any, file_type: str) -> int:
     match = _VERSION.match(version) if isinstance(version, str) else None
     if match is None:
         raise RecordError(f"{_short(file_type)} version {version!r} is not supported (1.x is)")
-    return int(match.group(1))
 
 
 def _short(file_type: str) -> str:
