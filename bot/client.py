@@ -15,7 +15,7 @@ from bot.ui.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.errors", "cogs.tables", "cogs.play", "cogs.admin")
+EXTENSIONS = ("cogs.errors", "cogs.tables", "cogs.play", "cogs.stats", "cogs.admin")
 
 
 class EuchreBot(commands.Bot):

@@ -1,0 +1,155 @@
+"""Leaderboards, statistics and history as embeds; the leaderboard's page buttons; record files."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import discord
+
+from bot.engine.egn import match_to_egn
+from bot.engine.errors import RecordError
+from bot.engine.records import match_from_record
+from bot.storage import leaderboard as boards
+from bot.ui.errors import reply_error
+
+BLUE = discord.Colour.blurple()
+PERIOD_WORDS = {"all": "all time", "season": "this season", "30d": "the last 30 days", "7d": "the last 7 days"}
+
+
+def _value(metric: boards.Metric, row: boards.LeaderboardRow) -> str:
+    if metric.is_rate:
+        return f"{row.value:.0%} ({row.numerator} of {row.denominator})"
+    return f"{row.value}"
+
+
+def leaderboard_embed(page: boards.LeaderboardPage, viewer_id: int) -> discord.Embed:
+    """A page of ten, ties sharing a rank, and the viewer's own rank under it."""
+    period = page.season_name if page.period == "season" and page.season_name else PERIOD_WORDS[page.period]
+    title = f"{page.metric.label} — {period}"
+    if page.preset:
+        title += f" ({page.preset})"
+    embed = discord.Embed(title=title, colour=BLUE)
+    lines = [
+        f"**{row.rank}.** {row.name} — {_value(page.metric, row)}" + (" ◀" if row.user_id == viewer_id else "")
+        for row in page.rows
+    ]
+    embed.description = "\n".join(lines) or "Nobody has played enough yet."
+    if page.viewer is not None:
+        embed.add_field(name="You", value=f"#{page.viewer.rank} — {_value(page.metric, page.viewer)}", inline=False)
+    else:
+        embed.add_field(name="You", value="Not on this leaderboard yet.", inline=False)
+    note = "" if page.include_bots else " · rubbers with computers or substitutes not counted"
+    embed.set_footer(text=f"Page {page.page} of {max(page.page_count, 1)}{note}")
+    return embed
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"euchre:lb:(?P<metric>[a-z_]+):(?P<period>all|season|30d|7d):(?P<preset>[a-z]*):(?P<bots>[01]):(?P<page>\d+):(?P<dir>prev|next)",
+):
+    """Previous / Next on a leaderboard: the page to show is in the id, so it survives restarts."""
+
+    def __init__(self, metric: str, period: str, preset: str, bots: bool, page: int, direction: str, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(
+            label="Previous" if direction == "prev" else "Next", style=discord.ButtonStyle.secondary,
+            disabled=disabled,
+            custom_id=f"euchre:lb:{metric}:{period}:{preset}:{int(bots)}:{page}:{direction}",
+        ))
+        self.metric, self.period, self.preset, self.bots = metric, period, preset, bots
+        self.page, self.direction = page, direction
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /) -> LeaderboardButton:
+        return cls(match["metric"], match["period"], match["preset"], match["bots"] == "1", int(match["page"]), match["dir"])
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        try:
+            target = self.page - 1 if self.direction == "prev" else self.page + 1
+            page = await boards.leaderboard(
+                interaction.client.db, interaction.guild_id, self.metric, self.period,  # type: ignore[attr-defined]
+                self.preset or None, max(target, 1), self.bots, viewer_id=interaction.user.id,
+            )
+            await interaction.response.edit_message(
+                embed=leaderboard_embed(page, interaction.user.id), view=leaderboard_view(page)
+            )
+        except Exception as error:  # noqa: BLE001 - every click gets an answer
+            await reply_error(interaction, error)
+
+
+def leaderboard_view(page: boards.LeaderboardPage) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    args = (page.metric.key, page.period, page.preset or "", page.include_bots, page.page)
+    view.add_item(LeaderboardButton(*args, "prev", disabled=page.page <= 1))
+    view.add_item(LeaderboardButton(*args, "next", disabled=page.page >= page.page_count))
+    return view
+
+
+def _rate(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def stats_embed(stats: boards.PlayerStats, name: str) -> discord.Embed:
+    """One player's totals, partners and record against opponent pairs."""
+    t = stats.totals
+    embed = discord.Embed(title=f"{name} — {PERIOD_WORDS[stats.period]}", colour=BLUE)
+    embed.add_field(name="Rubbers", value=f"{t.rubbers_won} won of {t.rubbers_played} ({_rate(t.rubber_win_rate)}); {t.rubber_points} rubber points")
+    embed.add_field(name="Games", value=f"{t.games_won} won of {t.games_played} ({_rate(t.game_win_rate)})")
+    embed.add_field(name="Hands", value=f"{t.hands_played} played, {t.points} points scored, {t.marches} marches")
+    embed.add_field(name="Making trump", value=f"{t.makes_won} made of {t.makes} ({_rate(t.makers_success)}); euchred {t.euchres_suffered} times")
+    embed.add_field(name="Defending", value=f"{t.euchres_inflicted} euchres inflicted")
+    embed.add_field(name="Lone hands", value=f"{t.lone_made} made of {t.lone_tried} tried")
+    if stats.best_partner:
+        p = stats.best_partner
+        embed.add_field(name="Best partner", value=f"{p.name}: {p.won} of {p.games} games ({p.win_rate:.0%})", inline=False)
+    if stats.most_frequent_partner:
+        p = stats.most_frequent_partner
+        embed.add_field(name="Most frequent partner", value=f"{p.name}: {p.games} games", inline=False)
+    if stats.opponents:
+        lines = [f"v {o.names[0]} & {o.names[1]}: won {o.won}, lost {o.lost}" for o in stats.opponents[:8]]
+        embed.add_field(name="Against", value="\n".join(lines), inline=False)
+    if not stats.include_bots and any(stats.excluded.as_tuple()):
+        embed.set_footer(text="Rubbers where computers or substitutes played are not counted.")
+    return embed
+
+
+def history_embed(page: boards.HistoryPage, name: str) -> discord.Embed:
+    embed = discord.Embed(title=f"{name}'s recent play", colour=BLUE)
+    lines = []
+    for entry in page.entries:
+        result = {True: "won", False: "lost", None: entry.status}[entry.won]
+        games = ", ".join(f"{g.record_id} {g.score[0]}–{g.score[1]}" for g in entry.games)
+        flag = " (computers/substitutes)" if entry.flagged else ""
+        lines.append(
+            f"**{entry.record_id}** {entry.kind} {result}{flag} — with {', '.join(entry.partners) or '—'}"
+            f" v {', '.join(entry.opponents) or '—'}; {games}; <t:{int(entry.played_at.timestamp())}:d>"
+        )
+    embed.description = "\n".join(lines)
+    embed.set_footer(text=f"Page {page.page} of {page.page_count} · /record ID attaches a game or rubber")
+    return embed
+
+
+def record_file(
+    stored: boards.StoredRecord, whole: boards.StoredRecord | None = None
+) -> tuple[str, bytes, str]:
+    """The file /record attaches and a line about it.
+
+    A game is written as EGN when its rubber has finished (EGN needs the game's deals replayed
+    in their match); a rubber, a game EGN cannot hold (a partner taking it alone, a turned-up
+    Joker) or a game of a rubber still in play is written in the bot's own JSON format.
+    """
+    if stored.kind == "game" and whole is not None:
+        match = match_from_record(whole.record)
+        try:
+            document = match_to_egn(match, players=whole.record.get("players"))[stored.record["game_number"]]
+        except RecordError as error:
+            note = f"EGN cannot hold this game ({error}), so here is the bot's own record of it."
+        else:
+            return f"euchre-{stored.record_id}.egn", json.dumps(document, indent=2).encode(), "Euchre Game Notation 1.4."
+    elif stored.kind == "game":
+        note = "Its rubber is still being played; here is the bot's own record of the game so far."
+    else:
+        note = "The bot's own JSON record (see the README)."
+    body = stored.record if stored.kind != "game" else {**stored.record, "deals": list(stored.deals)}
+    return f"euchre-{stored.record_id}.json", json.dumps(body, indent=2).encode(), note

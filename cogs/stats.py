@@ -1,0 +1,97 @@
+"""/leaderboard, /stats, /history and /record: what a server's results say."""
+
+from __future__ import annotations
+
+import io
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.storage import leaderboard as boards
+from bot.storage.errors import StatsError
+from bot.ui.stats import (
+    LeaderboardButton,
+    history_embed,
+    leaderboard_embed,
+    leaderboard_view,
+    record_file,
+    stats_embed,
+)
+
+Period = Literal["all", "season", "30d", "7d"]
+Preset = Literal["somerset", "jerome", "modern"]
+METRIC_CHOICES = [app_commands.Choice(name=m.label, value=m.key) for m in boards.METRICS.values()]
+
+
+class Stats(commands.Cog):
+    """Leaderboards and statistics of this server."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def db(self):  # noqa: ANN201
+        return self.bot.db  # type: ignore[attr-defined]
+
+    @app_commands.command(name="leaderboard")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        metric="what to rank by (default rubbers won)", period="all time, this season, or the last 30 or 7 days",
+        preset="only games of these rules", page="page of ten", include_bots="count rubbers where computers or substitutes played",
+    )
+    @app_commands.choices(metric=METRIC_CHOICES)
+    async def leaderboard(
+        self, interaction: discord.Interaction, metric: str | None = None, period: Period = "all",
+        preset: Preset | None = None, page: int = 1, include_bots: bool = False,
+    ) -> None:
+        """This server's leaderboard, ten players a page."""
+        result = await boards.leaderboard(
+            self.db, interaction.guild_id, metric, period, preset, page, include_bots,
+            viewer_id=interaction.user.id,
+        )
+        await interaction.response.send_message(
+            embed=leaderboard_embed(result, interaction.user.id), view=leaderboard_view(result)
+        )
+
+    @app_commands.command(name="stats")
+    @app_commands.guild_only()
+    @app_commands.describe(member="whose statistics (default yours)", period="all time, this season, or the last 30 or 7 days")
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None, period: Period = "all") -> None:
+        """A player's statistics: rubbers, points, makes, euchres, lone hands, partners and opponents."""
+        who = member or interaction.user
+        result = await boards.player_stats(self.db, interaction.guild_id, who.id, period)
+        await interaction.response.send_message(embed=stats_embed(result, who.display_name))
+
+    @app_commands.command(name="history")
+    @app_commands.guild_only()
+    @app_commands.describe(member="whose history (default yours)", page="page of ten, newest first")
+    async def history(self, interaction: discord.Interaction, member: discord.Member | None = None, page: int = 1) -> None:
+        """Recent rubbers and games with partners, opponents, score and date."""
+        who = member or interaction.user
+        result = await boards.history(self.db, interaction.guild_id, who.id, page)
+        await interaction.response.send_message(embed=history_embed(result, who.display_name))
+
+    @app_commands.command(name="record")
+    @app_commands.guild_only()
+    @app_commands.describe(game_id="a game (G12) or rubber (M3) id from /history")
+    async def record(self, interaction: discord.Interaction, game_id: str) -> None:
+        """Attach a game as an EGN file, or a rubber as the bot's own JSON record."""
+        stored = await boards.match_record(self.db, interaction.guild_id, game_id)
+        whole = None
+        if stored.kind == "game":
+            try:
+                whole = await boards.match_record(self.db, interaction.guild_id, f"M{stored.match_id}")
+            except StatsError:
+                whole = None   # the rubber is still being played
+        name, data, note = record_file(stored, whole)
+        await interaction.response.send_message(
+            f"Record {stored.record_id}: {note}", file=discord.File(io.BytesIO(data), filename=name)
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(LeaderboardButton)
+    await bot.add_cog(Stats(bot))
+
