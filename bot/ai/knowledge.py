@@ -23,9 +23,9 @@ from bot.engine.cards import (
 )
 from bot.engine.deal import (
     CALL,
-    DISCARD,
     ORDER,
     ORDER_ALONE,
+    PARTNER_ALONE,
     PASS,
     SEATS,
 )
@@ -267,7 +267,8 @@ def read(view: MatchView) -> Knowledge:
     turn_up = deal.turn_up
     taken_up = (
         trump is not None and not deal.turned_down and deal.dealer not in deal.sitting_out
-    ) or deal.phase == DISCARD
+        and deal.phase != PARTNER_ALONE
+    )
     if not taken_up or turn_up in played or seat == deal.dealer:
         known.add(turn_up)
     elif not view.options.discard_turn_up or trump not in k.voids[deal.dealer]:

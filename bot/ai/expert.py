@@ -1,0 +1,236 @@
+"""The expert computer player: a search over the hands it cannot see, played to the score.
+
+For each decision it samples worlds (the other seats' hands, consistent with every card seen,
+every void shown, the turn-up's place and, softly, the bidding: see `sampling`), and in each
+world tries every legal action:
+
+- in the play, an exact search of the rest of the deal (`solver`) says whether the makers
+  still take three tricks, and all five;
+- in the bidding, the action is applied, the rest of the bidding is played by a quick model
+  of every seat, and the deal that follows is searched the same way.
+
+Each ending is valued by what it does to the side's prospects in the match at the current
+score (`value.ScoreValue`: the chance of winning the game, or the rubber points to come), not
+by its raw points, and the action with the best average is chosen. Equal actions go to the
+standard player's choice, which keeps the play natural (and gives partners the usual signals).
+A forced action takes no search.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.ai.common import seeded_rng, strength
+from bot.ai.knowledge import Knowledge, read, side
+from bot.ai.sampling import (
+    ALONE_MARK,
+    MAKE_MARK,
+    World,
+    build_deal,
+    quick_bid,
+    round_one_strength,
+    sample_worlds,
+)
+from bot.ai.solver import Solver, card_index, to_mask
+from bot.ai.standard import StandardPlayer
+from bot.ai.value import ScoreValue
+from bot.engine.cards import EFFECTIVE_SUIT, POWER
+from bot.engine.deal import CALL, DISCARD, OVER, PASS, PLAY, ROUND_ONE, ROUND_TWO, Deal
+from bot.engine.errors import IllegalAction
+from bot.engine.match import MatchView
+from bot.engine.scoring import hand_points
+
+log = logging.getLogger(__name__)
+
+# Sampled worlds per decision at a table. The play's searches are cheap once a few cards are
+# gone; the bidding searches every legal declaration in every world.
+DEFAULT_BUDGET = 20
+_TIE = 1e-9
+
+
+def _ending(deal: Deal, maker_tricks: int) -> tuple[int, int]:
+    """Points to side 0 and side 1 if the makers end with `maker_tricks`."""
+    makers_score, points = hand_points(
+        deal.options, maker_tricks, deal.alone is not None, deal.defender is not None
+    )
+    maker_side = deal.maker & 1
+    scoring = maker_side if makers_score else 1 - maker_side
+    return (points, 0) if scoring == 0 else (0, points)
+
+
+def _solve_from(deal: Deal, solver: Solver) -> int:
+    """The makers' tricks with perfect play from the deal's state, as 0 (euchred), 3 or 5."""
+    maker_side = deal.maker & 1
+    hands = [to_mask(h) for h in deal.hands]
+    trick = [(s, card_index(c)) for s, c in deal.trick]
+    made = sum(deal.won[s] for s in range(4) if (s & 1) == maker_side)
+    left = 5 - len(deal.tricks)
+    if not solver.makers_reach(hands, trick, deal.to_play, made, left, 3):
+        return 0
+    return 5 if solver.makers_reach(hands, trick, deal.to_play, made, left, 5) else 3
+
+
+class ExpertPlayer:
+    """Determinized search (sampled worlds, exact play-out of each) valued at the match score.
+
+    Args:
+        seed: makes the choices repeatable: the same seed and view give the same choice.
+        budget: worlds sampled per decision (default `DEFAULT_BUDGET`); tests use a few.
+    """
+
+    level = "expert"
+
+    def __init__(self, seed: int | None = None, budget: int | None = None) -> None:
+        self.seed = 0 if seed is None else seed
+        self.budget = budget or DEFAULT_BUDGET
+        self._standard = StandardPlayer(seed)
+
+    def choose(self, view: MatchView) -> str:
+        """One of `view.deal.legal` for this seat's view.
+
+        Raises:
+            ValueError: the view offers this seat no action.
+        """
+        k = read(view)
+        if not k.legal:
+            raise ValueError("this seat has nothing to do")
+        if len(k.legal) == 1:
+            return k.legal[0]
+        values = self.values(k)
+        preferred = self._standard.decide(k)
+        if not values:
+            return preferred if preferred in k.legal else k.legal[0]
+        best = max(values.values())
+        near = [a for a in k.legal if values.get(a, float("-inf")) >= best - _TIE]
+        if preferred in near:
+            return preferred
+        if k.phase == PLAY:
+            power = POWER[k.trump]
+            return min(near, key=lambda c: (power[c], c))
+        return near[0]
+
+    def values(self, k: Knowledge) -> dict[str, float]:
+        """The average worth of each legal action over the sampled worlds (to this seat's side)."""
+        rng = seeded_rng(self.seed, k.view, "expert")
+        score = ScoreValue(k.view)
+        my_side = side(k.seat)
+        # The bidding searches a whole deal for each declaration: fewer worlds.
+        if k.phase != PLAY:
+            count = max(4, self.budget * 2 // 3)
+        elif len(k.tricks) >= 3:
+            count = max(4, self.budget // 2)   # two cards left each: the worlds differ little
+        else:
+            count = self.budget
+        worlds = sample_worlds(k, count, rng)
+        actions = list(k.legal) if k.phase == PLAY else self._worth_trying(k)
+        totals = dict.fromkeys(actions, 0.0)
+        used = 0
+        for world in worlds:
+            deal = build_deal(k, world)
+            if deal is None:
+                continue
+            used += 1
+            if k.phase == PLAY:
+                self._play_world(k, deal, totals, score, my_side)
+            else:
+                self._bid_world(k, world, totals, score, my_side, actions)
+        if not used:
+            return {}
+        return {a: v / used for a, v in totals.items()}
+
+    def _play_world(self, k: Knowledge, deal: Deal, totals: dict[str, float],
+                    score: ScoreValue, my_side: int) -> None:
+        maker_side = deal.maker & 1
+        solver = Solver(deal.trump, deal.active, maker_side)
+        hands = [to_mask(h) for h in deal.hands]
+        trick = [(s, card_index(c)) for s, c in deal.trick]
+        made = sum(deal.won[s] for s in range(4) if (s & 1) == maker_side)
+        left = 5 - len(deal.tricks)
+        me = k.seat
+        size = len(deal.active)
+        cache: dict[int, float] = {}
+        for card in k.legal:
+            i = card_index(card)
+            after = hands[:]
+            after[me] ^= 1 << i
+            now = [*trick, (me, i)]
+            if len(now) == size:
+                winner = solver._winner(now)
+                made_after = made + ((winner & 1) == maker_side)
+                nxt, now, left_after = winner, [], left - 1
+            else:
+                made_after, nxt, left_after = made, solver.next[me], left
+            if not solver.makers_reach(after, now, nxt, made_after, left_after, 3):
+                tricks = 0
+            elif solver.makers_reach(after, now, nxt, made_after, left_after, 5):
+                tricks = 5
+            else:
+                tricks = 3
+            got = cache.get(tricks)
+            if got is None:
+                got = cache[tricks] = score.for_side(my_side, *_ending(deal, tricks))
+            totals[card] += got
+
+    def _bid_world(self, k: Knowledge, world: World, totals: dict[str, float],
+                   score: ScoreValue, my_side: int, actions: list[str]) -> None:
+        solvers: dict[tuple, Solver] = {}
+        results: dict[tuple, int] = {}
+        for action in actions:
+            deal = build_deal(k, world)
+            if deal is None:
+                return
+            try:
+                deal.apply(action, k.seat)
+                while deal.phase not in (PLAY, OVER):
+                    seat = deal.to_act
+                    deal.apply(quick_bid(deal, seat), seat)
+            except IllegalAction as exc:   # pragma: no cover - the quick model is legal
+                log.warning("playout refused: %s", exc)
+                return
+            if deal.phase == OVER:
+                totals[action] += score.for_side(my_side, 0, 0)
+                continue
+            # Different declarations often lead to the same deal to play (the same trump, the
+            # same side making it, the same hands): search each one once.
+            config = (deal.trump, deal.active, deal.maker & 1, deal.to_play)
+            key = (*config, *(tuple(sorted(h)) for h in deal.hands))
+            tricks = results.get(key)
+            if tricks is None:
+                solver = solvers.get(config)
+                if solver is None:
+                    solver = solvers[config] = Solver(deal.trump, deal.active, deal.maker & 1)
+                tricks = results[key] = _solve_from(deal, solver)
+            totals[action] += score.for_side(my_side, *_ending(deal, tricks))
+
+    def _worth_trying(self, k: Knowledge) -> list[str]:
+        """The declarations worth a search: a pass always; a suit only with some strength in it,
+        and alone only with a strong hand (the rest cannot be better than passing)."""
+        hand = list(k.hand)
+        if k.phase == DISCARD:
+            # Throwing a higher card of a suit rather than a lower one never gains a trick:
+            # weigh only the lowest card of each suit.
+            eff, power = EFFECTIVE_SUIT[k.trump], POWER[k.trump]
+            lowest_of: dict[str, str] = {}
+            for c in k.legal:
+                suit = eff[c]
+                if suit not in lowest_of or power[c] < power[lowest_of[suit]]:
+                    lowest_of[suit] = c
+            return [c for c in k.legal if c in lowest_of.values()]
+        out = []
+        for action in k.legal:
+            if action == PASS or k.phase not in (ROUND_ONE, ROUND_TWO):
+                out.append(action)
+                continue
+            if action.startswith(CALL):
+                suit = action.split(":")[1]
+                s = strength(hand, suit)
+            else:
+                s = round_one_strength(hand, k.seat, k.dealer, k.turn_up, k.turn_up_suit,
+                                       k.options.discard_turn_up)
+            alone = action.endswith("alone")
+            if (alone and s >= ALONE_MARK - 0.9) or (not alone and s >= MAKE_MARK - 1.0):
+                out.append(action)
+        if not out:
+            # Stuck: every suit must be weighed.
+            out = [a for a in k.legal if not a.endswith("alone")] or list(k.legal)
+        return out
