@@ -347,6 +347,8 @@ def _positive(text: str) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     options = build_options(args.preset, **_overrides(args.option))
+    if args.a != "random" or args.b != "random":
+        return _simulate_duel(args, options)
     sides = (player_for(args.a, args.seed), player_for(args.b, args.seed + 1))
     stats = simulate(options, args.matches, args.seed, sides)
     report = stats.report(options, args)
@@ -354,6 +356,24 @@ def _simulate(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(_simulate_text(report))
+    return EXIT_OK
+
+
+def _simulate_duel(args: argparse.Namespace, options: Options) -> int:
+    """Computer levels: duplicate matches (`bot.ai.duel`), each pack order played twice with
+    the sides swapped; `--matches` is rounded up to an even number."""
+    try:
+        from bot.ai.duel import describe, run_duel
+    except ImportError:
+        raise CommandError("computer levels need bot.ai, which is not there yet; use 'random'") from None
+    try:
+        result = run_duel(args.a, args.b, options, pairs=(args.matches + 1) // 2, seed=args.seed)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print("\n".join(describe(result)))
     return EXIT_OK
 
 

@@ -15,11 +15,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.ai import make_player
-from bot.engine.match import Match
+from bot.ai import LEVELS, make_player
+from bot.ai.common import seeded_rng
+from bot.engine.match import Match, MatchView
 from bot.engine.rules import Options, options_from_dict
 
 log = logging.getLogger(__name__)
+
+DUEL_LEVELS = (*LEVELS, "random")
 
 
 @dataclass
@@ -54,6 +57,7 @@ class DuelResult:
     matches: int = 0
     side_a: SideStats = field(default_factory=SideStats)
     side_b: SideStats = field(default_factory=SideStats)
+    preset_is_rubber: bool = False
     pair_shares: list[float] = field(default_factory=list)   # A's share of the games in each pair
     decisions: dict[str, list[float]] = field(default_factory=dict)
 
@@ -88,7 +92,8 @@ class DuelResult:
         """Plain data for `--json`: the counts, A's share with its interval, per-side rates."""
         low, high = self.confidence()
         out: dict[str, Any] = {
-            "a": self.a, "b": self.b, "preset": self.preset, "pairs": self.pairs,
+            "a": self.a, "b": self.b, "levels": [self.a, self.b], "preset": self.preset,
+            "pairs": self.pairs,
             "matches": self.matches, "games": self.games, "hands": self.hands, "seed": self.seed,
             "a_share": round(self.a_share, 4), "a_share_95": [round(low, 4), round(high, 4)],
         }
@@ -104,7 +109,14 @@ class DuelResult:
 
 def _seat_players(a: str, b: str, swapped: bool, seed: int, budget: int | None) -> list[Any]:
     levels = [b, a, b, a] if swapped else [a, b, a, b]
-    return [make_player(levels[s], seed * 4 + s, budget=budget) for s in range(4)]
+    return [player(levels[s], seed * 4 + s, budget) for s in range(4)]
+
+
+def player(level: str, seed: int, budget: int | None = None) -> Any:
+    """A player of one of `DUEL_LEVELS`: the computer levels, or `random`."""
+    if level == "random":
+        return RandomPlayer(seed)
+    return make_player(level, seed, budget=budget)
 
 
 def play_match(
@@ -203,7 +215,10 @@ def run_duel(
         budget: the expert's search budget (None: the table default).
         timed: collect each decision's time by level (in `DuelResult.decisions`).
     """
-    result = DuelResult(a, b, options.preset, 0, seed)
+    for level in (a, b):
+        if level not in DUEL_LEVELS:
+            raise ValueError(f"unknown level {level!r}: choose {', '.join(DUEL_LEVELS)}")
+    result = DuelResult(a, b, options.preset, 0, seed, preset_is_rubber=options.is_rubber)
     indices = list(range(pairs))
     if workers <= 1 or pairs < 2:
         result.merge(_run_pairs((a, b, options.to_dict(), indices, seed, budget, timed)))
@@ -214,3 +229,38 @@ def run_duel(
         for part in pool.map(_run_pairs, jobs):
             result.merge(part)
     return result
+
+
+class RandomPlayer:
+    """Any legal action, drawn from the seed and the view (a baseline for duels)."""
+
+    level = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def choose(self, view: MatchView) -> str:
+        return seeded_rng(self.seed, view, "random").choice(view.deal.legal)
+
+
+def describe(result: DuelResult) -> list[str]:
+    """The duel's figures as lines of text (side A's share of games with its 95% interval,
+    points per hand, makers' success and lone hands for each side)."""
+    low, high = result.confidence()
+    a, b = result.side_a, result.side_b
+    lines = [
+        f"{result.matches} matches ({result.pairs} pack orders, each played twice with the sides "
+        f"swapped), preset {result.preset}, seed {result.seed}",
+        f"A ({result.a}) won {a.games} of {result.games} games ({result.a_share:.1%}, 95% CI "
+        f"{low:.1%}-{high:.1%}); B ({result.b}) won {b.games}",
+    ]
+    if result.matches and any(m for m in (a.matches, b.matches)):
+        lines.append(f"Matches won: A {a.matches}, B {b.matches}"
+                     + (f"; rubber points A {a.rubber_points}, B {b.rubber_points}"
+                        if result.preset_is_rubber else ""))
+    for name, s in (("A", a), ("B", b)):
+        pph = s.points / result.hands if result.hands else 0.0
+        made = f"{s.made_good}/{s.made} ({s.made_good / s.made:.1%})" if s.made else "0/0"
+        lone = f"{s.lone_good}/{s.lone} made, {s.lone_marches} marches" if s.lone else "none"
+        lines.append(f"{name}: {pph:.3f} points per hand; makers' success {made}; lone hands {lone}")
+    return lines
