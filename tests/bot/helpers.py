@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.client import EuchreBot
 from bot.config import Settings
 from bot.engine.cards import SUIT_SYMBOLS, card_label, make_pack
+from bot.ui.views import deal_number
 from tests.support.fake_discord import FakeDiscord, FakeMember, FakeMessage
 
 
@@ -70,3 +71,47 @@ _LABEL = re.compile(r"(?:10|[AKQJ98765])[" + "".join(SUIT_SYMBOLS.values()) + r"
 def cards_shown(text: str) -> set[str]:
     """Every card a text shows by its label (`J♥`, `10♦`, `🃏`)."""
     return {ALL_LABELS[m] for m in _LABEL.findall(text) if m in ALL_LABELS}
+
+
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+async def seat_four(fake: FakeDiscord, preset: str = "modern", **options) -> None:
+    alice = fake.member("alice")
+    await (await fake.slash(alice, fake.channel, "table create", preset=preset, **options)).response()
+    for name in NAMES[1:]:
+        await (await fake.slash(fake.member(name), fake.channel, "table join")).response()
+
+
+async def start(fake: FakeDiscord) -> None:
+    await (await fake.slash(fake.member("alice"), fake.channel, "table start")).response()
+
+
+async def current_table_message(fake: FakeDiscord, table):  # noqa: ANN201
+    """The public table message of the deal being played, once the bot has posted it."""
+
+    def posted():  # noqa: ANN202
+        message = fake.messages_by_id.get(table.message_id)
+        if message and table.message_deal == deal_number(table) and "My hand" in str(message.buttons):
+            return message
+        return None
+
+    return await eventually(posted, what="the table message of this deal")
+
+
+async def act_once(bot, fake: FakeDiscord) -> None:
+    """The member whose turn it is opens the hand with the My hand button and clicks the first enabled action."""
+    table = table_of(bot, fake)
+    seat = table.match.to_act
+    member = member_at(bot, fake, seat)
+    table_message = await current_table_message(fake, table)
+    hand = await (await fake.click(member, table_message, label="My hand")).message()
+    assert hand.ephemeral and hand.visible_to == member.id
+    actions = enabled_actions(hand)
+    assert actions, hand.text
+    clicked = await fake.click(member, hand, actions[0])
+    response = await clicked.response()
+    assert response.type == 7  # the hand message is edited in place
+    assert (await clicked.message()).ephemeral
+
+

@@ -10,30 +10,18 @@ import asyncio
 
 from bot.ui.views import deal_number
 from tests.bot.helpers import (
+    act_once,
     cards_shown,
     enabled_actions,
-    eventually,
     member_at,
     running_bot,
+    seat_four,
+    start,
     table_of,
 )
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
-
-NAMES = ("alice", "bob", "carol", "dave")
-
-
-async def seat_four(fake: FakeDiscord, preset: str = "modern", **options) -> None:
-    alice = fake.member("alice")
-    await (await fake.slash(alice, fake.channel, "table create", preset=preset, **options)).response()
-    for name in NAMES[1:]:
-        await (await fake.slash(fake.member(name), fake.channel, "table join")).response()
-
-
-async def start(fake: FakeDiscord) -> None:
-    await (await fake.slash(fake.member("alice"), fake.channel, "table start")).response()
-
 
 def hidden_cards(deal) -> set[str]:  # noqa: ANN001
     """Cards no public message may show during a deal: every card still in a hand, the kitty and the discard."""
@@ -54,34 +42,6 @@ def check_no_leak(bot, fake: FakeDiscord) -> None:  # noqa: ANN001
         for text in [message.text] + [str(v) for v in message.history]:
             leaked = cards_shown(text) & hidden
             assert not leaked, f"public message shows unplayed cards {leaked}: {text!r}"
-
-
-async def current_table_message(fake: FakeDiscord, table):  # noqa: ANN201
-    """The public table message of the deal being played, once the bot has posted it."""
-
-    def posted():  # noqa: ANN202
-        message = fake.messages_by_id.get(table.message_id)
-        if message and table.message_deal == deal_number(table) and "My hand" in str(message.buttons):
-            return message
-        return None
-
-    return await eventually(posted, what="the table message of this deal")
-
-
-async def act_once(bot, fake: FakeDiscord) -> None:
-    """The member whose turn it is opens the hand with the My hand button and clicks the first enabled action."""
-    table = table_of(bot, fake)
-    seat = table.match.to_act
-    member = member_at(bot, fake, seat)
-    table_message = await current_table_message(fake, table)
-    hand = await (await fake.click(member, table_message, label="My hand")).message()
-    assert hand.ephemeral and hand.visible_to == member.id
-    actions = enabled_actions(hand)
-    assert actions, hand.text
-    clicked = await fake.click(member, hand, actions[0])
-    response = await clicked.response()
-    assert response.type == 7  # the hand message is edited in place
-    assert (await clicked.message()).ephemeral
 
 
 async def test_four_members_play_a_whole_game_through_discord(fake_discord, tmp_path):

@@ -1,0 +1,61 @@
+"""After a game is played through Discord: /leaderboard, /stats, /history and /record."""
+
+from __future__ import annotations
+
+import json
+
+from tests.bot.helpers import act_once, running_bot, seat_four, start, table_of
+from tests.support.fake_discord import FakeDiscord
+
+pytest_plugins = ["tests.support.fixtures"]
+
+
+async def play_a_game(bot, fake: FakeDiscord) -> None:  # noqa: ANN001
+    await seat_four(fake, points=3)
+    await start(fake)
+    table = table_of(bot, fake)
+    while table.playing:
+        await act_once(bot, fake)
+
+
+async def public_reply(fake: FakeDiscord, name: str, command: str, **options):  # noqa: ANN201
+    return await (await fake.slash(fake.member(name), fake.channel, command, **options)).message()
+
+
+async def test_a_played_game_shows_on_the_leaderboard_stats_history_and_record(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await play_a_game(bot, fake)
+        table = table_of(bot, fake)
+        winners = [o.name for s, o in enumerate(table.seats) if s % 2 == table.match.winner]
+
+        board = await public_reply(fake, "alice", "leaderboard", metric="games_won")
+        assert not board.ephemeral
+        first = board.text.split("\n")
+        assert any(winners[0] in line and "**1.**" in line for line in first)
+        assert "You" in board.text
+
+        stats = await public_reply(fake, "alice", "stats")
+        assert "Hands" in stats.text and "Games" in stats.text
+
+        history = await public_reply(fake, "bob", "history")
+        assert "M" in history.text and "G" in history.text
+        game_id = next(word for word in history.text.replace("*", " ").split() if word.startswith("G") and word[1:].isdigit())
+
+        record = await public_reply(fake, "carol", "record", game_id=game_id)
+        attachment = record.attachments[0]
+        document = json.loads(attachment.data)
+        assert attachment.filename.endswith(".egn")
+        assert document["fileType"] == "Euchre Game Notation"
+        assert document["metadata"]["finalScore"] == list(table.match.games[0].scores)
+
+
+async def test_leaderboard_bad_input_is_answered_privately(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db"):
+        message = await public_reply(fake, "alice", "history")
+        assert message.ephemeral and "no finished" in message.text.lower()
+        message = await public_reply(fake, "alice", "record", game_id="nonsense")
+        assert message.ephemeral and "not a game" in message.text.lower()
+        message = await public_reply(fake, "alice", "leaderboard", page=99)
+        assert message.ephemeral
