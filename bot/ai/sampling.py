@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from bot.ai.common import hand_after_pickup, strength
 from bot.ai.knowledge import Knowledge, partner
-from bot.engine.cards import EFFECTIVE_SUIT, JOKER, SAME_COLOUR, SUITS, Card, Suit
+from bot.engine.cards import EFFECTIVE_SUIT, JOKER, POWER, SAME_COLOUR, SUITS, Card, Suit
 from bot.engine.deal import CALL, ORDER, ORDER_ALONE, PASS, SEATS, Deal
 from bot.engine.errors import IllegalAction
 
@@ -110,13 +110,85 @@ def bidding_weight(k: Knowledge, original: list[list[Card]]) -> float:
             s = round_one_strength(original[seat], seat, k.dealer, k.turn_up, trump1,
                                    k.options.discard_turn_up)
             weight *= 0.1 + 0.9 * make_probability(s)
+            if action == ORDER_ALONE:
+                weight *= 0.02 + 0.98 * make_probability(s, ALONE_MARK)
             break
         if action.startswith(CALL) and passes >= SEATS:
             suit = action.split(":")[1]
             s = strength(original[seat], suit)
             weight *= 0.1 + 0.9 * make_probability(s)
+            if action.endswith(":alone"):
+                weight *= 0.02 + 0.98 * make_probability(s, ALONE_MARK)
             break
+    # A partner who took it alone ("I take it from you") showed a lone hand.
+    if k.trump is not None and k.alone is not None and k.alone != k.seat and k.alone != k.maker:
+        hand = original[k.alone]
+        if k.alone == k.dealer and not k.turned_down:
+            hand = hand_after_pickup(hand, k.turn_up, k.trump, True, k.options.discard_turn_up)
+        weight *= 0.02 + 0.98 * make_probability(strength(hand, k.trump), ALONE_MARK)
     return weight
+
+
+# The play model: how much less likely a seat's card becomes when the world gives it a hand
+# where a plain player would have played otherwise.
+LEAD_UNDER_HIGHER = 0.3     # led a plain card while holding a higher one of the suit
+DUCK_LAST = 0.25            # last to play, could win a trick the adversaries held, did not
+REFUSE_RUFF_LAST = 0.4      # last to play, void, could win with a trump, threw a card instead
+
+
+def play_weight(k: Knowledge, world: World) -> float:
+    """How likely the other seats' cards so far were, had they held this world's hands.
+
+    "Consider what the play of your adversaries means, as well as that of your partner"
+    (Somerset, "Coups"): a seat leading the king of a suit seldom holds its ace.
+    """
+    trump = k.trump
+    deal = k.view.deal
+    if trump is None or not deal.tricks and not deal.trick:
+        return 1.0
+    eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    held = [set(h) for h in world.hands]
+    tricks = [t for _, t in deal.tricks]
+    if deal.trick:
+        tricks.append(deal.trick)
+    for trick in tricks:
+        for seat, card in trick:
+            held[seat].add(card)
+    weight = 1.0
+    active = 4 - len(k.sitting_out)
+    for trick in tricks:
+        led = eff[trick[0][1]]
+        best_seat, best = trick[0][0], trick[0][1]
+        for n, (seat, card) in enumerate(trick):
+            hand = held[seat]
+            if seat != k.seat:
+                if n == 0:
+                    if led != trump and any(
+                        eff[c] == led and power[c] > power[card] for c in hand
+                    ):
+                        weight *= LEAD_UNDER_HIGHER
+                elif n == active - 1 and (best_seat & 1) != (seat & 1):
+                    suit = eff[card]
+                    won = (suit == trump or suit == led) and _stronger(card, best, trump, led)
+                    if not won:
+                        follows = [c for c in hand if eff[c] == led]
+                        pool = follows or list(hand)
+                        if any(_stronger(c, best, trump, led) for c in pool):
+                            weight *= DUCK_LAST if follows else REFUSE_RUFF_LAST
+            hand.discard(card)
+            if n and _stronger(card, best, trump, led):
+                best_seat, best = seat, card
+    return weight
+
+
+def _stronger(card: Card, best: Card, trump: Suit, led: Suit) -> bool:
+    eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    suit = eff[card]
+    if suit != trump and suit != led:
+        return False
+    if eff[best] == trump and suit != trump:
+        return False
+    return power[card] > power[best]
 
 
 def _assign(k: Knowledge, rng: random.Random, strict: bool) -> World | None:
@@ -215,7 +287,7 @@ def sample_worlds(k: Knowledge, count: int, rng: random.Random, spread: int = 3)
         if world is None:
             continue
         original, _ = original_hands(k, World([h[:] for h in world.hands], world.kitty[:]))
-        world.weight = bidding_weight(k, original)
+        world.weight = bidding_weight(k, original) * play_weight(k, world)
         candidates.append(world)
     if not candidates:
         return []

@@ -533,6 +533,9 @@ class StandardPlayer:
         adversary_later = any(side(s) != k.side for s in later)
 
         if side(win_seat) == k.side:
+            ruff = self.ruff_to_draw_trumps(k, legal, led, win_card)
+            if ruff is not None:
+                return ruff
             partner_sure = last or not adversary_later or (
                 k.is_boss(win_card) and not (eff[win_card] != trump and k.opponents_may_trump(led))
             )
@@ -544,6 +547,14 @@ class StandardPlayer:
             return min(boss, key=lambda c: power[c]) if boss else self.throw(k, legal)
 
         if win is None:
+            if following and led == trump and k.we_made and side(trick[0][0]) != k.side:
+                # Case II: led through, play the higher of equal trumps: "Few cases arise when
+                # you should conceal information from your partner, but this is one of them."
+                low = lowest(legal, trump)
+                equal = [c for c in legal if c != low and power[c] > power[low] and not any(
+                    power[low] < power[x] < power[c] for x in k.outstanding(trump))]
+                if equal:
+                    return min(equal, key=lambda c: power[c])
             return self.throw(k, legal)
         if following:
             if eff[win] == trump and led == trump:
@@ -574,6 +585,12 @@ class StandardPlayer:
                 return self.throw(k, lay)
         if not ruffs:
             return self.throw(k, legal)
+        if (k.alone is not None and side(k.alone) != k.side and trick[0][0] == k.alone
+                and eff[win_card] != trump and not k.is_boss(win_card) and not last and lay
+                and k.is_boss(highest(trumps, trump))):
+            # Case VII, "refusing to ruff when you hold the high trump": the lone hand led a
+            # card my partner may still beat; the high trump keeps its trick for later.
+            return self.throw(k, lay)
         if len(k.tricks) == 0 and len(trick) == 1 and len(trumps) == 1 and trumps[0] == "J" + trump:
             # "When playing second to a small card, do not ruff with right alone if it is the
             # first trick. Ruff with left alone" (Second Hand).
@@ -586,6 +603,25 @@ class StandardPlayer:
             if k.position() == THIRD and over_turn and k.turn_up != JOKER and not k.turned_down:
                 return min(over_turn, key=lambda c: power[c])
         return min(ruffs, key=lambda c: power[c])
+
+    def ruff_to_draw_trumps(self, k: Knowledge, legal: list[Card], led: Suit,
+                            win_card: Card) -> Card | None:
+        """Case III, "ruffing a winning card in order to draw trumps and score two": when the
+        partner's lay card is winning, every trick so far is ours, and after ruffing with the
+        lowest trump the rest of the hand is the master trump and masters, take the lead."""
+        trump = k.trump
+        eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+        if eff[win_card] == trump or any(eff[c] == led for c in legal) or not k.we_made:
+            return None
+        if k.side_tricks(1 - k.side) or not k.tricks:
+            return None
+        trumps = sorted((c for c in legal if eff[c] == trump), key=lambda c: power[c])
+        if len(trumps) < 2:
+            return None
+        rest = [c for c in k.hand if c != trumps[0]]
+        if not k.is_boss(trumps[-1]) or not all(k.is_boss(c) for c in rest):
+            return None
+        return trumps[0]
 
     def throw(self, k: Knowledge, cards: list[Card]) -> str:
         """The card to throw away: the lowest, but "throw away the ace as soon as possible on
