@@ -122,3 +122,30 @@ async def test_stale_button_from_an_earlier_deal_is_answered_politely(fake_disco
         message = await clicked.message()
         assert "earlier deal" in message.text or "no longer" in message.text
         assert not bot.handler_errors
+
+
+async def test_turn_timer_reminds_then_a_computer_moves_then_holds_the_seat(fake_discord, tmp_path):
+    fake = fake_discord
+    bot_settings = {"timers": True}
+    async with running_bot(fake, tmp_path / "euchre.db", **bot_settings) as bot:
+        bot.manager.turn_timeout = 0.4
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        first = table.match.to_act
+        mention = f"<@{table.seats[first].user_id}>"
+
+        def said(words: str):  # noqa: ANN202
+            return next((m for m in fake.public_messages(fake.channel) if words in m.text), None)
+
+        reminder = await fake.wait_for(lambda: said("it is your turn"), timeout=5)
+        assert mention in reminder.text
+        await fake.wait_for(lambda: said("Time ran out"), timeout=5)
+        assert table.timeouts[first] == 1
+        # The same member times out again at the next turn of that seat: a computer holds it.
+        await fake.wait_for(lambda: said("timed out twice"), timeout=30)
+        seat = next(s for s, o in enumerate(table.seats) if o.held_for is not None)
+        member = fake.guild.members[table.seats[seat].held_for]
+        text = (await (await fake.slash(member, fake.channel, "table back")).message()).text
+        assert "welcome back" in text.lower()
+        assert table.seat_of(member.id) == seat
