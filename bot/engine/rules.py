@@ -7,7 +7,7 @@ to ask whether an option makes sense.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from bot.engine.errors import OptionsError
@@ -52,12 +52,17 @@ class Options:
 
     def to_dict(self) -> dict[str, Any]:
         """Every option by name, as stored in a table's settings and its game record."""
-        return asdict(self)
+        # Every option is a str, int or bool, so this is what `asdict` gives, without its deep
+        # copy of each field: recording a finished hand asks for it several times.
+        return {name: getattr(self, name) for name in _OPTION_NAMES}
 
     def changed(self) -> dict[str, Any]:
         """The options that differ from this preset's defaults."""
         base = PRESETS[self.preset]
         return {k: v for k, v in self.to_dict().items() if getattr(base, k) != v}
+
+
+_OPTION_NAMES = tuple(f.name for f in fields(Options))
 
 
 PRESETS: dict[str, Options] = {

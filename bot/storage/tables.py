@@ -1,7 +1,8 @@
 """Repository for live tables: rows, deals and the event log (migration 0001).
 
 Functions take the `Database` and never commit: the game manager groups them in one
-transaction per batch of accepted actions.
+transaction per batch of accepted actions. The `*_row` functions give the same statements as
+(sql, parameters) rows, which the group-commit writer runs with one `executemany` per batch.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from bot.storage.batch import Row
 from bot.storage.database import Database
 
 OPEN = "open"
@@ -42,31 +44,47 @@ async def create_table(
     )
 
 
+_SAVE_STATE = "UPDATE tables SET state = ?, host_id = ?, updated_at = ? WHERE id = ?"
+_ADD_DEAL = "INSERT INTO table_deals (table_id, match_no, deal_no, dealer, deck) VALUES (?, ?, ?, ?, ?)"
+_ADD_EVENT = (
+    "INSERT INTO table_events (table_id, seq, match_no, kind, seat, user_id, action, at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 async def save_state(db: Database, table_id: int, host_id: int, state: dict[str, Any], now: datetime) -> None:
     """Rewrite a table's seats and bookkeeping."""
-    await db.execute(
-        "UPDATE tables SET state = ?, host_id = ?, updated_at = ? WHERE id = ?",
-        (json.dumps(state), host_id, now.isoformat(), table_id),
-    )
+    await db.execute(_SAVE_STATE, (json.dumps(state), host_id, now.isoformat(), table_id))
+
+
+def state_row(table_id: int, host_id: int, state_json: str, now: datetime) -> Row:
+    """`save_state` as a row for the group-commit writer (the state already as JSON)."""
+    return _SAVE_STATE, (state_json, host_id, now.isoformat(), table_id)
+
+
+def deal_row(table_id: int, match_no: int, deal_no: int, dealer: int, deck: list[str]) -> Row:
+    """`add_deal` as a row for the group-commit writer."""
+    return _ADD_DEAL, (table_id, match_no, deal_no, dealer, json.dumps(deck))
+
+
+def event_row(
+    table_id: int, seq: int, match_no: int, kind: str, seat: int | None, user_id: int | None,
+    action: str, at: str,
+) -> Row:
+    """One `table_events` row for the group-commit writer."""
+    return _ADD_EVENT, (table_id, seq, match_no, kind, seat, user_id, action, at)
 
 
 async def add_deal(
     db: Database, table_id: int, match_no: int, deal_no: int, dealer: int, deck: list[str]
 ) -> None:
     """Keep a deal's pack order."""
-    await db.execute(
-        "INSERT INTO table_deals (table_id, match_no, deal_no, dealer, deck) VALUES (?, ?, ?, ?, ?)",
-        (table_id, match_no, deal_no, dealer, json.dumps(deck)),
-    )
+    await db.execute(_ADD_DEAL, (table_id, match_no, deal_no, dealer, json.dumps(deck)))
 
 
 async def add_events(db: Database, rows: list[tuple[Any, ...]]) -> None:
     """Append events: (table_id, seq, match_no, kind, seat, user_id, action, at)."""
-    await db.executemany(
-        "INSERT INTO table_events (table_id, seq, match_no, kind, seat, user_id, action, at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
-    )
+    await db.executemany(_ADD_EVENT, rows)
 
 
 async def close_table(db: Database, table_id: int, reason: str, now: datetime) -> None:

@@ -13,9 +13,11 @@ moves, and the closing of tables idle for a day. It never touches Discord: it te
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -29,6 +31,7 @@ from bot.storage.database import Database
 from bot.tables.computer import ComputerSeats
 from bot.tables.results import ResultsRecorder
 from bot.tables.table import (
+    CLOSED,
     DEFAULT_LEVEL,
     PLAYING,
     TIMEOUT_TAKEOVER,
@@ -126,7 +129,8 @@ class TableManager:
         self.tables: dict[int, Table] = {}           # by channel id
         self._locks: dict[int, asyncio.Lock] = {}    # by table id
         self._seq: dict[int, int] = {}               # last event number, by table id
-        self._saved_decks: dict[int, int] = {}       # decks already stored, by table id
+        self._saved_decks: dict[int, tuple[int, int]] = {}   # (match_no, decks stored), by table id
+        self._state_keys: dict[int, tuple[Any, ...]] = {}    # _state_key at the last state write
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
         self.deadlines: dict[int, float] = {}        # by table id
@@ -158,13 +162,18 @@ class TableManager:
         return restored
 
     async def _load(self, row: store.TableRow) -> Table:
+        table = await self._build(row)
+        self.tables[table.channel_id] = table
+        self._locks[table.id] = asyncio.Lock()
+        return table
+
+    async def _build(self, row: store.TableRow) -> Table:
         match_no = row.state.get("match_no", 0)
         decks, actions, last_seq = await store.load_match(self.db, row.id, match_no)
         table = Table.from_state(row.id, row.guild_id, row.channel_id, row.options, row.state, decks, actions)
-        self.tables[table.channel_id] = table
-        self._locks[table.id] = asyncio.Lock()
         self._seq[table.id] = last_seq
-        self._saved_decks[table.id] = len(table.decks)
+        self._saved_decks[table.id] = (table.match_no, len(table.decks))
+        self._state_keys.pop(table.id, None)
         return table
 
     async def close(self) -> None:
@@ -197,6 +206,14 @@ class TableManager:
     def lock_for(self, table: Table) -> asyncio.Lock:
         return self._locks[table.id]
 
+    @asynccontextmanager
+    async def _hold(self, table: Table) -> AsyncIterator[None]:
+        """The table's lock, refusing a request that waited while the table closed."""
+        async with self.lock_for(table):
+            if table.status == CLOSED:
+                raise TableError("this table has closed: start a new one with /table create")
+            yield
+
     # -- table requests -------------------------------------------------------------------
 
     async def create(
@@ -225,23 +242,23 @@ class TableManager:
             raise
         self._locks[table.id] = asyncio.Lock()
         self._seq[table.id] = 1
-        self._saved_decks[table.id] = 0
+        self._saved_decks[table.id] = (table.match_no, 0)
         self.last_activity[table.id] = self.clock()
         return Change(table, "created")
 
     async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> Change:
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             where = table.join(user_id, name, seat)
             await self._save(table, "table", table.seat_of(user_id), user_id, f"join:{where}")
         return Change(table, "seating", note=where)
 
     async def leave(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             seat = table.leave(user_id)
             if not table.members:
-                await self._close(table, "everyone left")
+                await self._close(table, "everyone left", user_id)
                 return Change(table, "closed", note="everyone left")
             await self._save(table, "table", seat, user_id, "leave")
         self._after_change(table)
@@ -249,7 +266,7 @@ class TableManager:
 
     async def add_bot(self, channel_id: int, user_id: int, seat: int | None, level: str | None) -> Change:
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             table.require_host(user_id)
             seat = table.add_bot(seat, level or DEFAULT_LEVEL)
             await self._save(table, "table", seat, user_id, f"addbot:{level or DEFAULT_LEVEL}")
@@ -257,7 +274,7 @@ class TableManager:
 
     async def kick(self, channel_id: int, user_id: int, target_id: int) -> Change:
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             table.require_host(user_id)
             seat = table.kick(target_id)
             await self._save(table, "table", seat, user_id, f"kick:{target_id}")
@@ -267,7 +284,7 @@ class TableManager:
     async def start(self, channel_id: int, user_id: int, keep_seats: bool = False) -> Change:
         """Cut for partners and deal (host only, four seated)."""
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             table.require_host(user_id)
             cut = table.start(keep_seats=keep_seats)
 
@@ -280,7 +297,7 @@ class TableManager:
 
     async def substitute(self, channel_id: int, user_id: int, sub_id: int, sub_name: str) -> Change:
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             done = table.request_substitute(user_id, sub_id, sub_name)
             await self._save(table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}")
         if done:
@@ -289,7 +306,7 @@ class TableManager:
 
     async def consent(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             done = table.consent_substitute(user_id)
             await self._save(table, "table", table.seat_of(user_id), user_id, "consent")
         if done:
@@ -298,7 +315,7 @@ class TableManager:
 
     async def back(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             seat = table.back(user_id)
             await self._save(table, "table", seat, user_id, "back")
         self._after_change(table)
@@ -307,20 +324,22 @@ class TableManager:
     async def close_table(self, channel_id: int, user_id: int, may_manage: bool = False) -> Change:
         """The host (or someone who may manage the channel) ends the table."""
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             table.require_host(user_id, may_manage)
-            await self._close(table, "closed by the host" if user_id == table.host_id else "closed by a moderator")
+            await self._close(
+                table, "closed by the host" if user_id == table.host_id else "closed by a moderator", user_id
+            )
         return Change(table, "closed", note="closed")
 
     async def touch_message(self, table: Table, message_id: int, deal_number: int | None) -> None:
         """Remember the public table message (so its buttons and edits survive a restart)."""
         async with self.lock_for(table):
+            if table.status == CLOSED:
+                return
             table.message_id, table.message_deal = message_id, deal_number
-
-            async def work(db: Database) -> None:
-                await store.save_state(db, table.id, table.host_id, table.to_state(), _now())
-
-            await self.writer.write(work)
+            await self.writer.write(
+                rows=[store.state_row(table.id, table.host_id, json.dumps(table.to_state()), _now())]
+            )
 
     # -- playing --------------------------------------------------------------------------
 
@@ -332,7 +351,7 @@ class TableManager:
             IllegalAction: the rules refuse it (the message says why); nothing changed.
         """
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             change = await self._apply(table, None, action, user_id=user_id)
         self._after_change(table)
         return change
@@ -340,7 +359,7 @@ class TableManager:
     async def view(self, channel_id: int, user_id: int) -> tuple[Table, int, Any]:
         """A seated member's seat and private view (taken under the table's lock)."""
         table = self.table_in(channel_id)
-        async with self.lock_for(table):
+        async with self._hold(table):
             seat, view = table.view_for(user_id)
         return table, seat, view
 
@@ -367,8 +386,8 @@ class TableManager:
             if match_over:
                 await self.results.match(db, table, match)
 
-        await self._save(table, "game", seat, user_id, taken, after=results)
-        self.last_activity[table.id] = self.clock()
+        ends = result is not None or games or match_over
+        await self._save(table, "game", seat, user_id, taken, after=results if ends else None)
         return Change(
             table, kind, seat=seat, action=taken, by_computer=by_computer, hand=result,
             games=games, match_over=match_over,
@@ -383,48 +402,74 @@ class TableManager:
     ) -> None:
         """Write one accepted request (its event, new decks, the table's state) and wait for it.
 
+        A plain game action is rows only (its event, and the next deal's deck when it ended a
+        deal), which the writer inserts with one statement per batch; the table's state JSON is
+        rewritten only when the request changed it (see `_state_key`), since a game action's
+        play is stored as its event and replayed on restore.
+
         If the write fails, the table is reloaded from storage so memory never runs ahead of
         what is stored, and the member is told to try again.
         """
         self._seq[table.id] += 1
         seq = self._seq[table.id]
-        saved = self._saved_decks[table.id]
-        new_decks = list(enumerate(table.decks[saved:], start=saved))
         match_no = table.match_no
-        dealers = table.match.deals if table.match else []
-
-        async def work(db: Database) -> None:
-            if before is not None:
-                await before(db)
-            for number, deck in new_decks:
-                await store.add_deal(db, table.id, match_no, number, dealers[number].dealer, deck)
-            await store.add_events(db, [(table.id, seq, match_no, kind, seat, user_id, action, _now().isoformat())])
-            if after is not None:
-                await after(db)
-            await store.save_state(db, table.id, table.host_id, table.to_state(), _now())
+        saved_match, saved = self._saved_decks.get(table.id, (match_no, 0))
+        if saved_match != match_no:
+            saved = 0   # a new match at this table: its decks are numbered from 0
+        deals = table.match.deals if table.match else []
+        now = _now()
+        rows = [
+            store.deal_row(table.id, match_no, number, deals[number].dealer, deck)
+            for number, deck in enumerate(table.decks[saved:], start=saved)
+        ]
+        rows.append(store.event_row(table.id, seq, match_no, kind, seat, user_id, action, now.isoformat()))
+        key = _state_key(table)
+        work: Callable[[Database], Awaitable[None]] | None = None
+        write_state = kind != "game" or key != self._state_keys.get(table.id) or before is not None
+        if before is not None or after is not None:
+            async def work(db: Database) -> None:
+                if before is not None:
+                    await before(db)
+                if after is not None:
+                    await after(db)
+                if write_state:
+                    # After `before`, which may set what the state holds (the match's id).
+                    await store.save_state(db, table.id, table.host_id, table.to_state(), now)
+        elif write_state:
+            rows.append(store.state_row(table.id, table.host_id, json.dumps(table.to_state()), now))
 
         try:
-            await self.writer.write(work)
+            await self.writer.write(work, rows)
         except Exception:
             log.exception("table %s: storing %r failed; reloading the table from storage", table.id, action)
             await self._reload(table)
             raise TableError("that could not be saved, so it did not happen: please try again") from None
-        self._saved_decks[table.id] = saved + len(new_decks)
+        self._saved_decks[table.id] = (match_no, len(table.decks))
+        if write_state:
+            self._state_keys[table.id] = key
+        self.last_activity[table.id] = self.clock()
 
     async def _reload(self, table: Table) -> None:
+        """Put the table back as stored, in place: requests waiting for its lock hold this object."""
         rows = [r for r in await store.open_tables(self.db) if r.id == table.id]
         if rows:
-            await self._load(rows[0])
+            fresh = await self._build(rows[0])
+            table.__dict__.update(fresh.__dict__)
 
-    async def _close(self, table: Table, reason: str) -> None:
+    async def _close(self, table: Table, reason: str, user_id: int | None = None) -> None:
+        if table.status == CLOSED:
+            return
         match = table.match if table.playing else None
+        now = _now()
+        self._seq[table.id] += 1
+        event = store.event_row(table.id, self._seq[table.id], table.match_no, "table", None, user_id, "close", now.isoformat())
 
         async def work(db: Database) -> None:
             if match is not None and not match.over:
                 await self.results.abandoned(db, table, match)
-            await store.close_table(db, table.id, reason, _now())
+            await store.close_table(db, table.id, reason, now)
 
-        await self.writer.write(work)
+        await self.writer.write(work, [event])
         self.tables.pop(table.channel_id, None)
         table.status = "closed"
         self._cancel(table)
@@ -473,11 +518,17 @@ class TableManager:
         match = table.match
         if match is None or match.to_act != seat:
             return None
+        moves = len(table.actions)
         view = match.view_for(seat)
         action = await self.computers.choose(table.id, seat, level, view)
         async with self.lock_for(table):
-            if table.match is not match or match.to_act != seat or table.status == "closed":
-                return None   # someone acted meanwhile, or the table closed
+            # Someone acted meanwhile (the same seat may be to act again: a dealer who took
+            # it up discards, a trick's winner leads), or the table closed: the choice is stale.
+            if (
+                table.match is not match or match.to_act != seat or len(table.actions) != moves
+                or table.status == CLOSED
+            ):
+                return None
             if kind == "timeout":
                 table.timeouts[seat] += 1
             change = await self._apply(table, seat, action, by_computer=True, kind=kind)
@@ -526,6 +577,8 @@ class TableManager:
         for table in list(self.tables.values()):
             if now - self.last_activity.get(table.id, now) >= IDLE_CLOSE_SECONDS:
                 async with self.lock_for(table):
+                    if table.status == CLOSED or now - self.last_activity[table.id] < IDLE_CLOSE_SECONDS:
+                        continue   # closed, or played on, while this waited for the lock
                     await self._close(table, "idle for 24 hours")
                 closed.append(table)
                 try:
@@ -533,6 +586,13 @@ class TableManager:
                 except Exception:
                     log.exception("table %s: announcing the idle close failed", table.id)
         return closed
+
+
+def _state_key(table: Table) -> tuple[Any, ...]:
+    """What of `Table.to_state()` a game action can change: the time-outs, and the status when
+    it ends the match (which also moves seats and counts rubbers). The rest changes only by
+    table requests, which always rewrite the state."""
+    return table.status, tuple(table.timeouts), table.flagged
 
 
 def _log_task_end(task: asyncio.Task[Any]) -> None:
