@@ -1,7 +1,7 @@
 """The easy computer player: legal, plain, sound habits and nothing more.
 
-It orders or names a trump only with three trumps including a bower, never takes it from its
-partner, leads its aces, follows with the cheapest card that wins or the lowest that cannot,
+It orders or names a trump only with three trumps including a bower, never plays alone (nor
+takes it from its partner, nor defends alone), leads its aces, follows with the cheapest card that wins or the lowest that cannot,
 and lets a partner's winning card stand. It keeps no count of the cards.
 """
 
@@ -29,7 +29,6 @@ from bot.engine.deal import (
     DISCARD,
     JOKER_SUIT,
     ORDER,
-    ORDER_ALONE,
     PARTNER_ALONE,
     PASS,
     PLAY,
@@ -46,14 +45,6 @@ def _good_enough(hand: Sequence[Card], trump: Suit) -> bool:
     trumps = trump_cards(hand, trump)
     bower = has_right(hand, trump) or has_left(hand, trump) or JOKER in hand
     return len(trumps) >= 3 and bower
-
-
-def _unbeatable(hand: Sequence[Card], trump: Suit) -> bool:
-    """Five trumps, or both bowers and two more trumps: a plain lone hand."""
-    trumps = trump_cards(hand, trump)
-    return len(trumps) >= 5 or (
-        has_right(hand, trump) and has_left(hand, trump) and len(trumps) >= 4
-    )
 
 
 class EasyPlayer:
@@ -88,14 +79,12 @@ class EasyPlayer:
             trump = k.turn_up_suit
             if k.seat == k.dealer:
                 hand = hand_after_pickup(hand, k.turn_up, trump, False, k.options.discard_turn_up)
-            if _good_enough(hand, trump):
-                return ORDER_ALONE if _unbeatable(hand, trump) and k.seat == k.dealer else ORDER
-            return PASS
+            return ORDER if _good_enough(hand, trump) else PASS
         if phase == ROUND_TWO:
             suits = [s for s in SUITS if s != k.turn_up_suit]
             best = max(suits, key=lambda s: strength(hand, s))
             if _good_enough(hand, best):
-                return CALL + best + (":alone" if _unbeatable(hand, best) else "")
+                return CALL + best
             if PASS in k.legal:
                 return PASS
             return CALL + best

@@ -23,9 +23,9 @@ from bot.engine.cards import (
 )
 from bot.engine.deal import (
     CALL,
+    DISCARD,
     ORDER,
     ORDER_ALONE,
-    PARTNER_ALONE,
     PASS,
     SEATS,
 )
@@ -265,9 +265,11 @@ def read(view: MatchView) -> Knowledge:
     if deal.discard is not None:
         known.add(deal.discard)
     turn_up = deal.turn_up
-    taken_up = (
-        trump is not None and not deal.turned_down and deal.dealer not in deal.sitting_out
-        and deal.phase != PARTNER_ALONE
+    # The dealer took it up if he is discarding or has discarded (his discard is a card code
+    # in his own view, "discard" in the others').
+    taken_up = deal.phase == DISCARD or any(
+        s == deal.dealer and (action == "discard" or len(action) == 2)
+        for s, action in deal.declarations
     )
     if not taken_up or turn_up in played or seat == deal.dealer:
         known.add(turn_up)

@@ -204,15 +204,16 @@ def lone_hand(s: Shape, m: str, position: int, assisted: bool = False) -> bool:
         return True
     light = (
         (s.n >= 4 and s.right and (s.aces >= 1 or s.voids >= 1))
-        or (s.n >= 3 and s.bowers >= 2 and s.ace and s.aces >= 1)
+        or (s.n >= 3 and s.bowers >= 2 and (s.ace or s.aces >= 1))
+        or (s.n >= 4 and s.bowers >= 1 and s.ace and s.voids >= 1)
     )
     if m == DESPERATE:
         return light or (s.n >= 3 and s.bowers >= 2)
-    if position in (SECOND, THIRD) and not assisted:
+    if not light or m in (CAUTIOUS, BOLD):
         return False
-    return light and m not in (CAUTIOUS, BOLD) and position in (ELDEST, DEALER) or (
-        light and assisted and m != CAUTIOUS
-    )
+    # The second and third hands "have the weakest positions": there a light lone hand wants
+    # an assistance, or a void to ruff with.
+    return position in (ELDEST, DEALER) or assisted or s.voids >= 1
 
 
 def good_to_make(s: Shape, position: int, next_suit: bool, m: str) -> bool:
