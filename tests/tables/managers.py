@@ -1,0 +1,153 @@
+"""Helpers for the game manager's tests: a manager on a real SQLite file, members, snapshots.
+
+Member ids are derived from the channel: the host of channel c is `c * 10 + 1`, the others
+`c * 10 + 2` to `c * 10 + 4`, and `c * 10 + 5`, `+ 6`, `+ 7` are spare members who may join.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bot.storage.database import Database
+from bot.tables.manager import Change, TableManager
+from bot.tables.table import Table
+
+GUILD = 7
+STORED_TABLES = ("tables", "table_deals", "table_events", "matches", "hands")
+
+
+def member(channel: int, k: int) -> int:
+    """The id of member `k` (1 is the host) of the table in `channel`."""
+    return channel * 10 + k
+
+
+class Clock:
+    """A wall clock the test moves by hand."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Listener:
+    """The manager's listener, recording what it is told (the Discord layer's part)."""
+
+    def __init__(self) -> None:
+        self.changes: list[Change] = []
+        self.reminders: list[tuple[int, int, float]] = []
+        self.restored: list[int] = []
+        self.on_change: Callable[[Change], None] | None = None
+        self._news = asyncio.Event()
+
+    async def table_changed(self, change: Change) -> None:
+        self.changes.append(change)
+        if self.on_change is not None:
+            self.on_change(change)
+        self._news.set()
+
+    async def turn_reminder(self, table: Table, seat: int, deadline: float) -> None:
+        self.reminders.append((table.id, seat, deadline))
+        self._news.set()
+
+    async def table_restored(self, table: Table) -> None:
+        self.restored.append(table.id)
+
+    async def wait_for(self, condition: Callable[[], bool], seconds: float = 20.0) -> None:
+        """Wait, with a bound, until `condition()` holds (checked after every change told)."""
+        async def wait() -> None:
+            while not condition():
+                self._news.clear()
+                await self._news.wait()
+
+        await asyncio.wait_for(wait(), seconds)
+
+
+async def open_manager(
+    path: Path, **kwargs: Any
+) -> tuple[Database, TableManager]:
+    """The database at `path` and a manager on it: timers off, computers at once, `modern`."""
+    db = await Database.open(path)
+    options: dict[str, Any] = {"timers": False, "computer_delay": 0, "default_preset": "modern"}
+    options.update(kwargs)
+    return db, TableManager(db, **options)
+
+
+async def shut(db: Database, manager: TableManager) -> None:
+    await manager.close()
+    await db.close()
+
+
+async def seated_table(
+    manager: TableManager, channel: int, *, start: bool = True, **options: Any
+) -> Table:
+    """A table in `channel` with its host and three members seated, dealt unless `start` is False."""
+    change = await manager.create(GUILD, channel, member(channel, 1), "host", **options)
+    for k in (2, 3, 4):
+        await manager.join(channel, member(channel, k), f"member {k}")
+    if start:
+        await manager.start(channel, member(channel, 1))
+    return change.table
+
+
+def to_act(table: Table) -> int:
+    """The id of whoever is to act at the table."""
+    return table.seats[table.match.to_act].user_id
+
+
+def not_to_act(table: Table) -> int:
+    """The id of a seated member who is not to act."""
+    seat = (table.match.to_act + 1) % 4
+    return table.seats[seat].user_id
+
+
+async def act(manager: TableManager, table: Table, action: str) -> Change:
+    """The member to act takes `action`."""
+    return await manager.act(table.channel_id, to_act(table), action)
+
+
+async def act_randomly(manager: TableManager, table: Table, rng: random.Random) -> Change:
+    """The member to act takes a random legal action."""
+    legal = table.match.legal_actions()
+    return await act(manager, table, legal[rng.randrange(len(legal))])
+
+
+async def play_to_end_of_hand(manager: TableManager, table: Table, rng: random.Random) -> Change:
+    """Random legal actions until one ends the hand; returns that action's change."""
+    while True:
+        change = await act_randomly(manager, table, rng)
+        if change.hand is not None:
+            return change
+
+
+def in_memory(manager: TableManager, table: Table) -> tuple[Any, ...]:
+    """Everything of a table a request may change in memory, and every seat's view."""
+    match = table.match
+    views = (*(match.view_for(s) for s in range(4)), match.public_view()) if match else ()
+    return (
+        table.to_state(), table.status, list(table.actions), [list(d) for d in table.decks],
+        views, sorted((c, t.id) for c, t in manager.tables.items()),
+    )
+
+
+async def stored(db: Database) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the live-table and result tables, in order."""
+    return {
+        name: [tuple(r) for r in await db.fetchall(f"SELECT * FROM {name} ORDER BY rowid")]
+        for name in STORED_TABLES
+    }
+
+
+async def events(db: Database, table_id: int, kind: str | None = None) -> list[tuple[Any, ...]]:
+    """A table's events as (seq, kind, seat, user_id, action), in order."""
+    rows = await db.fetchall(
+        "SELECT seq, kind, seat, user_id, action FROM table_events WHERE table_id = ?"
+        + (" AND kind = ?" if kind else "") + " ORDER BY seq",
+        (table_id, kind) if kind else (table_id,),
+    )
+    return [tuple(r) for r in rows]

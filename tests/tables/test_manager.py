@@ -1,0 +1,347 @@
+"""The game manager on a real SQLite file: requests, the event log, clicks at once, refusals.
+
+Every accepted request is in `table_events` when it returns; every refused one changes nothing,
+in memory or in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bot.engine.deal import DISCARD, PLAY, ROUND_ONE
+from bot.engine.errors import IllegalAction
+from bot.storage import tables as store
+from bot.tables.computer import ComputerSeats
+from bot.tables.manager import TableManager
+from bot.tables.table import MAX_MEMBERS, Table, TableError
+from tests.tables.managers import (
+    GUILD,
+    act,
+    act_randomly,
+    events,
+    in_memory,
+    member,
+    not_to_act,
+    open_manager,
+    play_to_end_of_hand,
+    seated_table,
+    shut,
+    stored,
+    to_act,
+)
+
+
+@pytest.fixture
+async def manager(tmp_path: Path):
+    db, manager = await open_manager(tmp_path / "euchre.db")
+    try:
+        yield manager
+    finally:
+        await shut(db, manager)
+
+
+async def refused(manager: TableManager, table: Table, request, match: str) -> None:
+    """`request()` is refused with a message matching `match`, and nothing changes anywhere."""
+    memory = in_memory(manager, table)
+    rows = await stored(manager.db)
+    with pytest.raises((TableError, IllegalAction), match=match):
+        await request()
+    assert in_memory(manager, table) == memory
+    assert await stored(manager.db) == rows
+
+
+# -- requests and the event log --------------------------------------------------------------
+
+
+async def test_create_join_start_and_play_are_each_stored_before_they_return(manager):
+    channel = 11
+    change = await manager.create(GUILD, channel, member(channel, 1), "host")
+    table = change.table
+    assert table.id > 0 and manager.table_in(channel) is table
+    assert await events(manager.db, table.id) == [(1, "table", 0, member(channel, 1), "create")]
+    for k in (2, 3, 4):
+        await manager.join(channel, member(channel, k), f"member {k}")
+        assert len(await events(manager.db, table.id)) == k   # stored before join returned
+    await manager.start(channel, member(channel, 1))
+    rng = random.Random(11)
+    for n in range(1, 9):
+        await act_randomly(manager, table, rng)
+        assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions
+        assert len(table.actions) == n
+
+    log = await events(manager.db, table.id)
+    assert [a for _, _, _, _, a in log[:5]] == ["create", "join:seated", "join:seated", "join:seated", "start"]
+    assert [seq for seq, *_ in log] == list(range(1, len(log) + 1))
+    # The deck of the deal in play is stored, so a restart deals the same cards.
+    decks, actions, last = await store.load_match(manager.db, table.id, table.match_no)
+    assert decks == table.decks and actions == table.actions and last == len(log)
+
+
+async def test_a_whole_game_every_action_and_result_stored(manager):
+    table = await seated_table(manager, 12, points=3)
+    rng = random.Random(12)
+    accepted, hands = 0, 0
+    while table.playing:
+        change = await act_randomly(manager, table, rng)
+        accepted += 1
+        hands += change.hand is not None
+    assert change.match_over and change.games
+    game_events = await events(manager.db, table.id, "game")
+    assert len(game_events) == accepted == len(table.actions)
+    assert await manager.db.fetchval("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table.id,)) == hands
+    status, winner = await manager.db.fetchone(
+        "SELECT status, winner FROM matches WHERE id = ?", (table.match_id,)
+    )
+    assert (status, winner) == ("finished", table.match.winner)
+    stored_state = (await store.open_tables(manager.db))[0].state
+    assert stored_state["status"] == "seating" == table.status
+
+
+async def test_a_second_game_at_the_table_is_stored_from_its_first_deal(manager, tmp_path):
+    table = await seated_table(manager, 13, points=1)
+    rng = random.Random(13)
+    await play_to_end_of_hand(manager, table, rng)
+    assert not table.playing
+    await manager.start(13, member(13, 1))
+    for _ in range(3):
+        await act_randomly(manager, table, rng)
+    decks, actions, _ = await store.load_match(manager.db, table.id, table.match_no)
+    assert table.match_no == 2 and decks == table.decks and actions == table.actions
+
+
+# -- clicks at once ----------------------------------------------------------------------------
+
+
+async def test_the_same_click_twice_at_once_applies_once(manager):
+    table = await seated_table(manager, 21)
+    user = to_act(table)
+    before = len(await events(manager.db, table.id))
+    results = await asyncio.gather(
+        manager.act(21, user, "pass"), manager.act(21, user, "pass"), return_exceptions=True
+    )
+    accepted = [r for r in results if not isinstance(r, BaseException)]
+    errors = [r for r in results if isinstance(r, BaseException)]
+    assert len(accepted) == 1 and accepted[0].action == "pass"
+    assert len(errors) == 1 and isinstance(errors[0], TableError) and "not your turn" in str(errors[0])
+    assert len(table.actions) == 1
+    assert len(await events(manager.db, table.id)) == before + 1
+
+
+async def test_two_members_click_at_once_only_the_one_to_act_is_accepted(manager):
+    table = await seated_table(manager, 22)
+    seat, first, other = table.match.to_act, to_act(table), not_to_act(table)
+    results = await asyncio.gather(
+        manager.act(22, other, "pass"), manager.act(22, first, "order"), return_exceptions=True
+    )
+    assert isinstance(results[0], TableError)
+    assert results[1].action == "order" and table.actions == [(seat, "order")]
+    assert len(await events(manager.db, table.id, "game")) == 1
+
+
+async def test_clicks_on_many_tables_at_once_are_all_stored(manager):
+    tables = [await seated_table(manager, 100 + n) for n in range(12)]
+    rng = random.Random(23)
+    for _ in range(10):
+        await asyncio.gather(*(act_randomly(manager, t, rng) for t in tables))
+    for table in tables:
+        stored_actions = [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")]
+        assert stored_actions == table.actions and len(table.actions) == 10
+    # They were committed together, not one transaction each.
+    assert manager.writer.batches < manager.writer.writes
+
+
+# -- a click during a time-out move --------------------------------------------------------------
+
+
+class HeldPool:
+    """A one-thread pool for the computer players that the test can hold up, to catch a
+    time-out move half made (chosen in the pool, not yet applied)."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="test-ai")
+        self.gate = threading.Event()
+        self.pool.submit(self.gate.wait)   # every choice queues behind this until release()
+
+    def release(self) -> None:
+        self.gate.set()
+
+    def close(self) -> None:
+        self.gate.set()
+        self.pool.shutdown(wait=True)
+
+
+async def to_dealer_in_round_one(manager: TableManager, table: Table) -> None:
+    while table.match.to_act != table.match.deal.dealer:
+        await act(manager, table, "pass")
+    assert table.match.deal.phase == ROUND_ONE
+
+
+async def test_a_click_during_a_time_out_move_wins_and_the_stale_move_is_dropped(tmp_path):
+    # The dealer times out in round one; while the computer is still choosing, the dealer
+    # takes it up: the dealer is to act again (to discard), but the computer's choice was made
+    # for round one and must not be applied to the discard.
+    held = HeldPool()
+    db, manager = await open_manager(tmp_path / "euchre.db", computers=ComputerSeats(held.pool))
+    try:
+        table = await seated_table(manager, 31)
+        await to_dealer_in_round_one(manager, table)
+        dealer = table.match.deal.dealer
+        timing_out = asyncio.create_task(manager.time_out_now(table))
+        await asyncio.sleep(0.01)   # the time-out move is now waiting for the computer
+        assert not timing_out.done()
+        change = await act(manager, table, "order")
+        assert change.seat == dealer and table.match.deal.phase == DISCARD
+        memory = in_memory(manager, table)
+        rows = await stored(manager.db)
+
+        held.release()
+        assert await asyncio.wait_for(timing_out, 10) is None
+        assert in_memory(manager, table) == memory and await stored(manager.db) == rows
+        assert table.timeouts[dealer] == 0   # the member acted: no time-out is counted
+    finally:
+        held.close()
+        await shut(db, manager)
+
+
+async def test_a_click_just_after_a_time_out_move_is_refused(manager):
+    table = await seated_table(manager, 32)
+    seat, user = table.match.to_act, to_act(table)
+    change = await manager.time_out_now(table)
+    assert change.kind == "timeout" and change.seat == seat and change.by_computer
+    assert table.timeouts[seat] == 1
+    await refused(manager, table, lambda: manager.act(32, user, "pass"), "not your turn")
+    # The time-out move is in the log as the seat's move, made by no member.
+    assert (await events(manager.db, table.id, "game"))[-1][2:4] == (seat, None)
+
+
+# -- refusals change nothing ---------------------------------------------------------------------
+
+
+async def test_acting_out_of_turn_is_refused(manager):
+    table = await seated_table(manager, 41)
+    await refused(manager, table, lambda: manager.act(41, not_to_act(table), "pass"), "not your turn")
+
+
+async def to_play(manager: TableManager, table: Table, rng: random.Random) -> None:
+    """Bid (order it up), discard, and stop at the first card of play."""
+    await act(manager, table, "order")
+    while table.match.deal.phase != PLAY:
+        await act_randomly(manager, table, rng)
+
+
+async def test_a_card_not_held_is_refused(manager):
+    table = await seated_table(manager, 42)
+    await to_play(manager, table, random.Random(42))
+    hand = set(table.match.view_for(table.match.to_act).deal.hand)
+    elsewhere = next(c for s in range(4) if s != table.match.to_act for c in table.match.view_for(s).deal.hand)
+    assert elsewhere not in hand
+    await refused(manager, table, lambda: act(manager, table, elsewhere), "you do not hold that card")
+
+
+async def test_a_card_held_but_not_legal_is_refused(manager):
+    table = await seated_table(manager, 43)
+    rng = random.Random(43)
+    await to_play(manager, table, rng)
+    # Play on until someone to act holds a card they may not play (they must follow suit).
+    for _ in range(400):
+        view = table.match.view_for(table.match.to_act).deal
+        illegal = [c for c in view.hand if c not in view.legal] if view.phase == PLAY else []
+        if illegal:
+            break
+        await act_randomly(manager, table, rng)
+    else:
+        pytest.fail("no position with a card held but not legal")
+    await refused(manager, table, lambda: act(manager, table, illegal[0]), "you must follow")
+
+
+@pytest.mark.parametrize(
+    "phase, declaration, reason",
+    [(ROUND_ONE, "call:H", "round one"), (ROUND_ONE, "alone", "round one"), (PLAY, "order", "unknown card")],
+)
+async def test_a_declaration_not_open_is_refused(manager, phase, declaration, reason):
+    table = await seated_table(manager, 44)
+    if phase == PLAY:
+        await to_play(manager, table, random.Random(44))
+    assert table.match.deal.phase == phase
+    await refused(manager, table, lambda: act(manager, table, declaration), reason)
+
+
+async def test_a_member_not_seated_is_refused(manager):
+    table = await seated_table(manager, 45)
+    await manager.join(45, member(45, 5), "waiting member")   # waits in line: a game is on
+    assert table.is_waiting(member(45, 5))
+    for user in (member(45, 5), 999):
+        await refused(manager, table, lambda user=user: manager.act(45, user, "pass"), "not seated")
+        await refused(manager, table, lambda user=user: manager.view(45, user), "not seated")
+
+
+async def test_a_second_table_in_the_channel_is_refused(manager):
+    table = await seated_table(manager, 46, start=False)
+    await refused(
+        manager, table, lambda: manager.create(GUILD, 46, member(46, 5), "another host"), "already has a table"
+    )
+    assert manager.table_in(46) is table
+
+
+async def test_joining_a_full_table_is_refused(manager):
+    table = await seated_table(manager, 47)
+    for k in range(5, 5 + MAX_MEMBERS - 4):
+        assert (await manager.join(47, member(47, k), f"member {k}")).note == "waiting"
+    assert len(table.members) == MAX_MEMBERS
+    await refused(manager, table, lambda: manager.join(47, member(47, 9), "one too many"), "six belong")
+
+
+async def test_host_commands_by_someone_else_are_refused(manager):
+    table = await seated_table(manager, 48, start=False)
+    other = member(48, 2)
+    await refused(manager, table, lambda: manager.start(48, other), "only the table's host")
+    await refused(manager, table, lambda: manager.kick(48, other, member(48, 3)), "only the table's host")
+    await manager.leave(48, member(48, 4))
+    await refused(manager, table, lambda: manager.add_bot(48, other, None, "easy"), "only the table's host")
+    await refused(manager, table, lambda: manager.close_table(48, other), "only the table's host")
+    assert manager.table_in(48) is table
+
+
+async def test_a_request_on_a_closed_table_is_refused(manager):
+    table = await seated_table(manager, 49)
+    user = to_act(table)
+    await manager.close_table(49, member(49, 1))
+    rows = await stored(manager.db)
+    with pytest.raises(TableError, match="no table in this channel"):
+        await manager.act(49, user, "pass")
+    assert await stored(manager.db) == rows
+    assert (await events(manager.db, table.id))[-1][1:] == ("table", None, member(49, 1), "close")
+
+
+async def test_a_request_that_cannot_be_stored_did_not_happen(manager):
+    table = await seated_table(manager, 50)
+    # A real SQLite failure of the event insert (a trigger), not a stand-in.
+    await manager.db.execute(
+        "CREATE TRIGGER refuse_pass BEFORE INSERT ON table_events WHEN NEW.action = 'pass'"
+        " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+    )
+    await refused(manager, table, lambda: act(manager, table, "pass"), "could not be saved")
+    assert manager.table_in(50) is table   # put back in place, not replaced
+    await manager.db.execute("DROP TRIGGER refuse_pass")
+    await act(manager, table, "pass")
+    assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions == [
+        (table.actions[0][0], "pass")
+    ]
+
+
+async def test_a_failed_write_in_a_batch_does_not_lose_the_others(manager):
+    tables = [await seated_table(manager, 60 + n) for n in range(4)]
+    await manager.db.execute(
+        f"CREATE TRIGGER refuse_one BEFORE INSERT ON table_events WHEN NEW.table_id = {tables[0].id}"
+        " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+    )
+    results = await asyncio.gather(*(act(manager, t, "pass") for t in tables), return_exceptions=True)
+    assert isinstance(results[0], TableError) and tables[0].actions == []
+    for table in tables[1:]:
+        assert await events(manager.db, table.id, "game") != [] and len(table.actions) == 1
