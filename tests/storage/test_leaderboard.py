@@ -292,7 +292,10 @@ async def test_history_and_stored_records(db: Database) -> None:
                 db, hand(second, players, deal=n, maker=0, points=(1, 0), when=at("2025-05-02"))
             )
         game_id = await stats.record_game(
-            db, game(second, players, number=0, scores=(3, 0), winner=0, value=2, when=at("2025-05-02"))
+            db,
+            game(
+                second, players, number=0, scores=(3, 0), winner=0, value=2, when=at("2025-05-02")
+            ),
         )
         await stats.record_match(
             db,

@@ -268,8 +268,10 @@ async def test_a_substitute_arriving_late_flags_the_whole_match(db: Database) ->
         await stats.record_hand(
             db, hand(m, before, deal=1, maker=1, points=(0, 2), outcome="march")
         )
-    # Clean so far: A's hands count on the unflagged totals.
+        await stats.record_game(db, game(m, before, number=0, scores=(1, 5), winner=1))
+    # Clean so far: A's hands and game count on the unflagged totals.
     assert (await totals(db, A))["hands_played"] == 2
+    assert (await totals(db, D))["games_won"] == 1
     assert await db.fetchval("SELECT flagged FROM matches WHERE id = ?", (m,)) == 0
     async with db.transaction():
         await stats.record_hand(db, hand(m, after, deal=2, game=1, maker=3, points=(0, 1)))
@@ -279,6 +281,7 @@ async def test_a_substitute_arriving_late_flags_the_whole_match(db: Database) ->
     assert (await totals(db, A, flagged=1))["hands_played"] == 3
     assert (await totals(db, A, flagged=1))["points"] == 1
     assert (await totals(db, D, flagged=1))["marches"] == 1
+    assert (await totals(db, D, flagged=1))["games_won"] == 1
     assert (await totals(db, 5, flagged=1))["makes"] == 1
     assert await verify(db) == []
 

@@ -1,0 +1,244 @@
+"""Command-line subcommands for organisers: leaderboards and checking the totals.
+
+``python -m bot leaderboard --db PATH --guild ID [--metric M] [--period P] [--csv]`` prints a
+server's leaderboard (every row as CSV for a spreadsheet, or one page as text), and
+``python -m bot db verify --db PATH`` recomputes every player's totals from the recorded hands,
+games and matches and lists any difference.
+
+Exit codes: 0 on success (verify: the totals are consistent), 1 when verify finds differences,
+2 on a bad file or argument, with the reason on standard error.
+
+``bot/cli.py`` finds :func:`register_commands` through its ``COMMAND_MODULES``; this module also
+runs alone: ``python -m bot.storage.cli ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import logging
+import sqlite3
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bot.storage.database import Database
+from bot.storage.errors import StorageError
+from bot.storage.leaderboard import METRICS, leaderboard, leaderboard_rows
+from bot.storage.seasons import PERIODS
+from bot.storage.verify import verify
+
+log = logging.getLogger(__name__)
+
+EXIT_OK = 0
+EXIT_DIFFERENCES = 1
+EXIT_USAGE = 2
+
+_PERIOD_NAMES = {
+    "all": "all time",
+    "season": "this season",
+    "30d": "last 30 days",
+    "7d": "last 7 days",
+}
+
+
+class BadDatabase(Exception):
+    """The path is not a database file of this bot."""
+
+
+def register_commands(subparsers: Any) -> None:
+    """Add ``leaderboard`` and ``db verify`` to the command line's subcommands."""
+    board = subparsers.add_parser(
+        "leaderboard", help="print a server's leaderboard (CSV with --csv)"
+    )
+    board.add_argument("--db", required=True, type=Path, help="the bot's database file")
+    board.add_argument("--guild", required=True, type=int, help="the server (guild) id")
+    board.add_argument(
+        "--metric", default="rubbers_won", help=f"one of {', '.join(METRICS)} (default rubbers_won)"
+    )
+    board.add_argument("--period", default="all", help=f"one of {', '.join(PERIODS)} (default all)")
+    board.add_argument("--preset", default=None, help="only results under this preset")
+    board.add_argument("--page", type=int, default=1, help="the page to print as text (default 1)")
+    board.add_argument(
+        "--include-bots",
+        action="store_true",
+        help="count matches in which a computer player or a substitute played",
+    )
+    board.add_argument("--csv", action="store_true", help="print every row as CSV")
+    board.add_argument(
+        "--now", type=_moment, default=None, help="measure periods from this UTC date or time"
+    )
+    board.set_defaults(handler=_leaderboard)
+
+    db = subparsers.add_parser("db", help="database tools")
+    tools = db.add_subparsers(dest="db_command", metavar="TOOL", required=True)
+    check = tools.add_parser(
+        "verify", help="recompute every player's totals from the results and list differences"
+    )
+    check.add_argument("--db", required=True, type=Path, help="the bot's database file")
+    check.add_argument("--guild", type=int, default=None, help="one server only")
+    check.set_defaults(handler=_verify)
+
+
+# The name the brief of bot/cli.py used first; both work.
+register = register_commands
+
+
+def _moment(text: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2025-05-20") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _check_file(path: Path) -> None:
+    """Refuse what is not this bot's database, before opening it (opening creates files)."""
+    if not path.is_file():
+        raise BadDatabase(f"{path} does not exist or is not a file")
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(16)
+    except OSError as error:
+        raise BadDatabase(f"cannot read {path}: {error.strerror or error}") from None
+    if header != b"SQLite format 3\x00":
+        raise BadDatabase(f"{path} is not an SQLite database")
+    try:
+        probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            version = probe.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            probe.close()
+    except sqlite3.Error as error:
+        raise BadDatabase(f"{path} cannot be read as a database: {error}") from None
+    if version == 0:
+        raise BadDatabase(f"{path} is not a database of this bot (it has no schema version)")
+
+
+async def _open(path: Path) -> Database:
+    _check_file(path)
+    try:
+        return await Database.open(path)
+    except (sqlite3.Error, StorageError) as error:
+        raise BadDatabase(f"{path}: {error}") from None
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+# ------------------------------------------------------------------------------ leaderboard
+
+
+def _leaderboard(args: argparse.Namespace) -> int:
+    try:
+        return asyncio.run(_leaderboard_async(args))
+    except BadDatabase as error:
+        return _fail(str(error))
+    except StorageError as error:
+        return _fail(str(error))
+
+
+def _value(value: float | int, is_rate: bool) -> str:
+    return f"{value:.4f}" if is_rate else str(value)
+
+
+async def _leaderboard_async(args: argparse.Namespace) -> int:
+    db = await _open(args.db)
+    try:
+        if args.csv:
+            metric, rows = await leaderboard_rows(
+                db, args.guild, args.metric, args.period, args.preset, args.include_bots, args.now
+            )
+            out = csv.writer(sys.stdout, lineterminator="\n")
+            out.writerow(
+                ["rank", "user_id", "name", metric.key, metric.numerator, metric.denominator]
+            )
+            for row in rows:
+                out.writerow(
+                    [
+                        row.rank,
+                        row.user_id,
+                        row.name,
+                        _value(row.value, metric.is_rate),
+                        row.numerator,
+                        row.denominator,
+                    ]
+                )
+            return EXIT_OK
+        page = await leaderboard(
+            db,
+            args.guild,
+            args.metric,
+            args.period,
+            args.preset,
+            args.page,
+            args.include_bots,
+            args.now,
+        )
+    finally:
+        await db.close()
+    metric = page.metric
+    period = _PERIOD_NAMES[page.period]
+    if page.season_name:
+        period += f" ({page.season_name})"
+    print(
+        f"{metric.label}, {period}"
+        f"{', preset ' + page.preset if page.preset else ''}"
+        f"{', with computer players and substitutes' if page.include_bots else ''}"
+        f": page {page.page} of {page.page_count}, {page.total} players"
+    )
+    if not page.rows:
+        print("Nobody is on this leaderboard yet.")
+        return EXIT_OK
+    width = max(len(row.name) for row in page.rows)
+    for row in page.rows:
+        detail = (
+            f"{row.numerator} of {row.denominator} {metric.denominator.replace('_', ' ')}"
+            if metric.is_rate
+            else f"{row.denominator} {metric.denominator.replace('_', ' ')}"
+        )
+        shown = f"{row.value:.1%}" if metric.is_rate else str(row.value)
+        print(f"{row.rank:>5}  {row.name:<{width}}  {shown:>8}  ({detail})")
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------------------ db verify
+
+
+def _verify(args: argparse.Namespace) -> int:
+    try:
+        problems = asyncio.run(_verify_async(args.db, args.guild))
+    except BadDatabase as error:
+        return _fail(str(error))
+    if problems:
+        print(f"{len(problems)} difference{'s' if len(problems) != 1 else ''} found:")
+        for line in problems:
+            print(f"  {line}")
+        return EXIT_DIFFERENCES
+    print("The totals are consistent with the recorded hands, games and matches.")
+    return EXIT_OK
+
+
+async def _verify_async(path: Path, guild_id: int | None) -> list[str]:
+    db = await _open(path)
+    try:
+        return await verify(db, guild_id)
+    finally:
+        await db.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run these subcommands alone (``python -m bot.storage.cli``); returns the exit code."""
+    parser = argparse.ArgumentParser(prog="python -m bot.storage.cli")
+    register_commands(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

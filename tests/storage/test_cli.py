@@ -1,0 +1,155 @@
+"""The organisers' command line: `leaderboard` (text and CSV) and `db verify`, through bot.cli."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.storage.database import Database
+from tests.storage.builders import GUILD, at, quick_rubber, seats
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+async def league(tmp_path: Path) -> Path:
+    """A database file with three rubbers: 1 and 3 win two, 5 and 7 one."""
+    path = tmp_path / "league.db"
+    db = await Database.open(path)
+    try:
+        await quick_rubber(
+            db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 0), when=at("2025-05-01")
+        )
+        await quick_rubber(
+            db, seats(1, 2, 3, 4), winner=0, rubber_points=(4, 1), when=at("2025-05-18")
+        )
+        await quick_rubber(
+            db, seats(5, 6, 7, 8), winner=0, rubber_points=(3, 1), when=at("2025-05-19")
+        )
+    finally:
+        await db.close()
+    return path
+
+
+def test_leaderboard_as_csv(league: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        [
+            "leaderboard",
+            "--db",
+            str(league),
+            "--guild",
+            str(GUILD),
+            "--metric",
+            "rubber_points",
+            "--csv",
+        ]
+    )
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0] == [
+        "rank",
+        "user_id",
+        "name",
+        "rubber_points",
+        "rubber_points",
+        "rubbers_played",
+    ]
+    assert rows[1:4] == [
+        ["1", "1", "player1", "9", "9", "2"],
+        ["1", "3", "player3", "9", "9", "2"],
+        ["3", "5", "player5", "3", "3", "1"],
+    ]
+    assert len(rows) == 1 + 8
+
+
+def test_leaderboard_as_text_with_a_period(
+    league: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(
+        [
+            "leaderboard",
+            "--db",
+            str(league),
+            "--guild",
+            str(GUILD),
+            "--period",
+            "7d",
+            "--now",
+            "2025-05-20",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Rubbers won, last 7 days: page 1 of 1, 8 players"
+    assert out[1].split() == ["1", "player1", "1", "(1", "rubbers", "played)"]
+    assert [line.split()[1] for line in out[1:]] == [
+        "player1",
+        "player3",
+        "player5",
+        "player7",
+        "player2",
+        "player4",
+        "player6",
+        "player8",
+    ]
+
+
+def test_leaderboard_bad_input_exits_2(
+    league: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["leaderboard", "--db", str(league), "--guild", "1", "--metric", "wins"]) == 2
+    assert "Unknown leaderboard 'wins'" in capsys.readouterr().err
+    assert main(["leaderboard", "--db", str(league), "--guild", str(GUILD), "--page", "9"]) == 2
+    assert "no page 9" in capsys.readouterr().err
+    missing = tmp_path / "nowhere.db"
+    assert main(["leaderboard", "--db", str(missing), "--guild", "1"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert not missing.exists(), "a bad path is not created"
+
+
+def test_verify_consistent_then_tampered(league: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "verify", "--db", str(league)]) == 0
+    assert "consistent" in capsys.readouterr().out
+    with sqlite3.connect(league) as conn:
+        conn.execute(
+            "UPDATE player_totals SET rubbers_won = rubbers_won + 1"
+            " WHERE user_id = 3 AND bucket = 'all'"
+        )
+    assert main(["db", "verify", "--db", str(league)]) == 1
+    out = capsys.readouterr().out
+    assert "1 difference found" in out
+    assert "user 3 bucket all preset somerset: rubbers_won stored 3 recomputed 2" in out
+
+
+def test_verify_refuses_what_is_not_the_bots_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["db", "verify", "--db", str(tmp_path)]) == 2
+    assert "not a file" in capsys.readouterr().err
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database")
+    assert main(["db", "verify", "--db", str(text)]) == 2
+    assert "not an SQLite database" in capsys.readouterr().err
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (line TEXT)")
+    conn.close()
+    assert main(["db", "verify", "--db", str(other)]) == 2
+    assert "not a database of this bot" in capsys.readouterr().err
+
+
+def test_python_dash_m_bot_db_verify_exit_codes(league: Path, tmp_path: Path) -> None:
+    run = [sys.executable, "-m", "bot", "db", "verify", "--db"]
+    good = subprocess.run([*run, str(league)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert good.returncode == 0, good.stderr
+    bad = subprocess.run(
+        [*run, str(tmp_path / "missing.db")], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert bad.returncode == 2 and "does not exist" in bad.stderr
