@@ -73,6 +73,7 @@ class GcPauses:
         self.count = 0
         self.total = 0.0
         self.longest = 0.0
+        self.by_generation = [[0, 0.0] for _ in range(3)]   # [collections, seconds]
         self._start = 0.0
         gc.callbacks.append(self._callback)
 
@@ -84,9 +85,37 @@ class GcPauses:
         self.count += 1
         self.total += pause
         self.longest = max(self.longest, pause)
+        generation = self.by_generation[info["generation"]]
+        generation[0] += 1
+        generation[1] += pause
+
+    def summary(self) -> str:
+        return ", ".join(
+            f"gen{g} {n} in {seconds * 1000:.0f} ms" for g, (n, seconds) in enumerate(self.by_generation)
+        )
 
     def stop(self) -> None:
         gc.callbacks.remove(self._callback)
+
+
+class LoopLag:
+    """How late a 5 ms sleep wakes: the delay any ready request also meets, from this process's
+    own work (the commits, the collector) and from the machine's other processes."""
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task = asyncio.create_task(self._probe())
+
+    async def _probe(self) -> None:
+        clock = time.perf_counter
+        while True:
+            start = clock()
+            await asyncio.sleep(0.005)
+            self.lags.append(clock() - start - 0.005)
+
+    def stop(self) -> list[float]:
+        self._task.cancel()
+        return sorted(self.lags)
 
 
 def percentile(sorted_values: list[float], fraction: float) -> float:
@@ -166,6 +195,7 @@ async def run(
             latencies: list[float] = []
             ending: list[float] = []
             pauses = GcPauses()
+            lag = LoopLag()
             cpu_start = time.process_time()
             start = time.perf_counter()
             counts = await asyncio.gather(
@@ -177,6 +207,7 @@ async def run(
             elapsed = time.perf_counter() - start
             cpu = time.process_time() - cpu_start
             pauses.stop()
+            lags = lag.stop()
             rss_after = rss_bytes()
             batches = manager.writer.batches - batches_before
             writes = manager.writer.writes - writes_before
@@ -209,8 +240,10 @@ async def run(
           f" mean {mean:.2f} ms, max {worst:.2f} ms")
     print(f"  ... ending a hand : p50 {percentile(ending, 0.5) * 1000:.2f} ms, p99 {percentile(ending, 0.99) * 1000:.2f} ms"
           f" ({len(ending)} actions that also recorded a hand's result)")
+    print(f"  event loop lag    : p50 {percentile(lags, 0.5) * 1000:.2f} ms, p99 {percentile(lags, 0.99) * 1000:.2f} ms,"
+          f" max {lags[-1] * 1000 if lags else float('nan'):.2f} ms (a 5 ms sleep's overshoot, sampled throughout)")
     print(f"  garbage collector : {pauses.count} collections, {pauses.total * 1000:.0f} ms in all,"
-          f" longest {pauses.longest * 1000:.1f} ms")
+          f" longest {pauses.longest * 1000:.1f} ms ({pauses.summary()})")
     print(f"  p99 target        : < {TARGET_P99_MS:g} ms: {'met' if p99 < TARGET_P99_MS else 'NOT met'}")
     print(f"  group commit      : {batches} batches, {writes / max(1, batches):.1f} writes per batch")
     print(f"  memory per table  : {traced / tables / 1024:.1f} KiB of Python objects after the deal"

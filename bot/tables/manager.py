@@ -201,6 +201,8 @@ class TableManager:
         table = self.tables.get(channel_id)
         if table is None:
             raise TableError("there is no table in this channel: start one with /table create")
+        if table.id not in self._locks:   # claimed by `create`, not yet stored
+            raise TableError("this table is still being opened: try again in a moment")
         return table
 
     def lock_for(self, table: Table) -> asyncio.Lock:
@@ -462,7 +464,9 @@ class TableManager:
         match = table.match if table.playing else None
         now = _now()
         self._seq[table.id] += 1
-        event = store.event_row(table.id, self._seq[table.id], table.match_no, "table", None, user_id, "close", now.isoformat())
+        event = store.event_row(
+            table.id, self._seq[table.id], table.match_no, "table", None, user_id, "close", now.isoformat()
+        )
 
         async def work(db: Database) -> None:
             if match is not None and not match.over:

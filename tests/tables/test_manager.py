@@ -144,6 +144,20 @@ async def test_two_members_click_at_once_only_the_one_to_act_is_accepted(manager
     assert len(await events(manager.db, table.id, "game")) == 1
 
 
+async def test_a_join_while_the_table_is_being_opened_is_refused(manager):
+    created, joined = await asyncio.gather(
+        manager.create(GUILD, 24, member(24, 1), "host"),
+        manager.join(24, member(24, 2), "member 2"),
+        return_exceptions=True,
+    )
+    assert isinstance(joined, TableError) and "being opened" in str(joined)
+    table = created.table
+    assert [o.user_id for o in table.seats if o] == [member(24, 1)]
+    assert [a for *_, a in await events(manager.db, table.id)] == ["create"]
+    await manager.join(24, member(24, 2), "member 2")   # once it is open, it is open to all
+    assert table.seat_of(member(24, 2)) == 1
+
+
 async def test_clicks_on_many_tables_at_once_are_all_stored(manager):
     tables = [await seated_table(manager, 100 + n) for n in range(12)]
     rng = random.Random(23)
