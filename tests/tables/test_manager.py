@@ -170,6 +170,21 @@ async def test_clicks_on_many_tables_at_once_are_all_stored(manager):
     assert manager.writer.batches < manager.writer.writes
 
 
+async def test_a_click_waits_for_another_connections_write_without_stopping_the_bot(manager):
+    # The bot's own aiosqlite connection holds SQLite's write lock (a league command writing,
+    # say): the manager's writer must wait for it without blocking the event loop, which that
+    # transaction needs in order to finish.
+    table = await seated_table(manager, 25)
+    async with manager.db.transaction():
+        await manager.db.execute("UPDATE tables SET updated_at = updated_at WHERE id = ?", (table.id,))
+        click = asyncio.create_task(act(manager, table, "pass"))
+        for _ in range(5):
+            await asyncio.sleep(0.01)   # the loop runs on while the click waits for the lock
+        assert not click.done()
+    assert (await asyncio.wait_for(click, 10)).action == "pass"
+    assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions
+
+
 # -- a click during a time-out move --------------------------------------------------------------
 
 
