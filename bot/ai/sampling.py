@@ -28,9 +28,13 @@ log = logging.getLogger(__name__)
 
 # The bidding model: a seat makes the trump when its hand's strength (tricks it expects, see
 # common.strength) passes these marks; the softness is how sure the model is.
-MAKE_MARK = 2.1
+MAKE_MARK = 2.4
 ALONE_MARK = 3.6
-SOFTNESS = 0.3
+SOFTNESS = 0.25
+# The marks by position from the dealer's left (eldest, second, third, dealer), round one and
+# round two, measured on the standard player's declarations: the third hand needs most.
+ROUND_ONE_MARKS = (2.55, 2.25, 2.65, 2.2)
+ROUND_TWO_MARKS = (2.35, 2.3, 3.1, 2.3)
 # What the turn-up is worth to the dealer's side, and costs the other side, in round one.
 _TURN_UP_GIFT = 0.35
 
@@ -94,13 +98,13 @@ def bidding_weight(k: Knowledge, original: list[list[Card]]) -> float:
             if seat != k.seat:
                 s = round_one_strength(original[seat], seat, k.dealer, k.turn_up, trump1,
                                        k.options.discard_turn_up)
-                weight *= 1.0 - 0.9 * make_probability(s)
+                weight *= 1.0 - 0.9 * make_probability(s, ROUND_ONE_MARKS[k.position(seat)])
             continue
         if action == PASS:
             passes += 1
             if seat != k.seat and not (k.options.stick_the_dealer and seat == k.dealer):
                 _, s = best_call(original[seat], trump1)
-                weight *= 1.0 - 0.9 * make_probability(s)
+                weight *= 1.0 - 0.9 * make_probability(s, ROUND_TWO_MARKS[k.position(seat)])
             continue
         if seat == k.seat:
             if action in (ORDER, ORDER_ALONE) or (action.startswith(CALL) and passes >= SEATS):
@@ -109,14 +113,14 @@ def bidding_weight(k: Knowledge, original: list[list[Card]]) -> float:
         if action in (ORDER, ORDER_ALONE):
             s = round_one_strength(original[seat], seat, k.dealer, k.turn_up, trump1,
                                    k.options.discard_turn_up)
-            weight *= 0.1 + 0.9 * make_probability(s)
+            weight *= 0.1 + 0.9 * make_probability(s, ROUND_ONE_MARKS[k.position(seat)])
             if action == ORDER_ALONE:
                 weight *= 0.02 + 0.98 * make_probability(s, ALONE_MARK)
             break
         if action.startswith(CALL) and passes >= SEATS:
             suit = action.split(":")[1]
             s = strength(original[seat], suit)
-            weight *= 0.1 + 0.9 * make_probability(s)
+            weight *= 0.1 + 0.9 * make_probability(s, ROUND_TWO_MARKS[k.position(seat)])
             if action.endswith(":alone"):
                 weight *= 0.02 + 0.98 * make_probability(s, ALONE_MARK)
             break
@@ -350,12 +354,12 @@ def quick_bid(deal: Deal, seat: int) -> str:
                                deal.options.discard_turn_up)
         if s >= ALONE_MARK:
             return ORDER_ALONE
-        return ORDER if s >= MAKE_MARK else PASS
+        return ORDER if s >= ROUND_ONE_MARKS[(seat - deal.dealer - 1) % SEATS] else PASS
     if phase == "round_two":
         suit, s = best_call(hand, deal.turn_up_suit)
         if s >= ALONE_MARK:
             return CALL + suit + ":alone"
-        if s >= MAKE_MARK or PASS not in legal:
+        if s >= ROUND_TWO_MARKS[(seat - deal.dealer - 1) % SEATS] or PASS not in legal:
             return CALL + suit
         return PASS
     if phase == "discard":
