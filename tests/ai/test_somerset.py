@@ -61,7 +61,6 @@ def test_coup_case_7_refusing_to_ruff_with_the_high_trump_standard():
 
 EXPERT_SUGGESTIONS = [
     "eldest_passes_with_right_ten_nine_to_make_it_next",
-    "eldest_passes_with_left_ace_seven_to_make_it_next",
     "eldest_with_the_left_makes_it_next",
     "second_hand_assists_with_three_trumps",
     "dealer_takes_up_with_right_and_ace",
