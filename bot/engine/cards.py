@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from sys import intern
 
 from bot.engine.errors import CardError
 
@@ -62,7 +63,9 @@ def make_pack(lowest: str = "7", joker: bool = False, sixes: bool = False) -> li
     keep = RANKS[: RANKS.index(lowest) + 1]
     if sixes and "6" not in keep:
         keep = keep + ("6",)
-    pack = [rank + suit for suit in SUITS for rank in keep]
+    # Interned, so every pack and every trump table holds the very same string for a card:
+    # the tables' lookups then match on identity and never compare characters.
+    pack = [intern(rank + suit) for suit in SUITS for rank in keep]
     if joker:
         pack.append(JOKER)
     return pack
@@ -113,10 +116,10 @@ def parse_card(text: str) -> Card:
     match = _SHORT.match(raw)
     if match:
         rank, suit = match.groups()
-        return _RANK_ALIASES[rank] + _SUIT_ALIASES[suit]
+        return intern(_RANK_ALIASES[rank] + _SUIT_ALIASES[suit])
     match = _LONG.match(raw)
     if match and match.group(1) in _RANK_ALIASES and match.group(2) in _SUIT_ALIASES:
-        return _RANK_ALIASES[match.group(1)] + _SUIT_ALIASES[match.group(2)]
+        return intern(_RANK_ALIASES[match.group(1)] + _SUIT_ALIASES[match.group(2)])
     raise CardError(f"unknown card {text!r}: write it like JH, 10D, A♠ or 'queen of clubs'")
 
 

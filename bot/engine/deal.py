@@ -33,7 +33,6 @@ from bot.engine.cards import (
     parse_card,
     parse_suit,
     sort_hand,
-    suit_of,
 )
 from bot.engine.errors import CardError, IllegalAction
 from bot.engine.rules import LEFT_OF_LONER, Options
@@ -61,6 +60,11 @@ DEFEND = "defend"
 CALL = "call:"
 _CALLS = {s: CALL + s for s in SUITS}
 _CALLS_ALONE = {s: CALL + s + ":alone" for s in SUITS}
+# The codes legal_actions() gives, read without parsing: (suit, alone).
+_CALL_CODES = {
+    **{code: (s, False) for s, code in _CALLS.items()},
+    **{code: (s, True) for s, code in _CALLS_ALONE.items()},
+}
 _BID_ACTIONS = (PASS, ORDER, ORDER_ALONE)
 # Round two: by the suit turned down and whether the dealer is stuck, the actions open.
 _ROUND_TWO = {
@@ -203,7 +207,7 @@ class Deal(TrickPlay):
         self.options = options
         self.dealer = dealer
         self.hands = hands
-        self.dealt = tuple([tuple(h) for h in hands])   # the hands as dealt, for records
+        self.dealt = tuple(map(tuple, hands))   # the hands as dealt, for records
         self.turn_up = turn_up
         self.kitty = kitty if kitty is not None else []
         self.declarations: list[tuple[int, str]] = []
@@ -218,10 +222,11 @@ class Deal(TrickPlay):
         # The trick state before the play starts, so views need not ask which phase it is.
         self.trick, self.tricks, self.won, self.active = [], [], [0] * SEATS, ()
         self._bidder = 0          # how many have spoken in the current round
-        self.turn_up_suit: Suit | None = suit_of(turn_up)
         if turn_up == JOKER:
+            self.turn_up_suit: Suit | None = None   # until the dealer names it
             self.phase, self.to_act = JOKER_SUIT, dealer
         else:
+            self.turn_up_suit = turn_up[1]
             self.phase, self.to_act = ROUND_ONE, (dealer + 1) % SEATS
         self._round = 1
 
@@ -268,14 +273,14 @@ class Deal(TrickPlay):
         """Every action the seat to act may take now (empty when the deal is over)."""
         phase = self.phase
         if phase == PLAY:
-            return self._legal or self.legal_cards()
+            return self._legal   # kept by play_card: see TrickPlay.legal_cards
         if phase == ROUND_ONE:
             return _BID_ACTIONS
         if phase == DISCARD:
             hand = self.hands[self.dealer]
             if self.options.discard_turn_up:
                 return tuple(hand)
-            return tuple([c for c in hand if c != self.turn_up])
+            return tuple(filter(self.turn_up.__ne__, hand))   # every card but the turn-up
         if phase == ROUND_TWO:
             return _ROUND_TWO[self.turn_up_suit, self._must_name()]
         if phase == PARTNER_ALONE:
@@ -357,7 +362,7 @@ class Deal(TrickPlay):
             else:
                 self.to_act = (seat + 1) % SEATS
             return
-        suit, alone = _parse_call(action)
+        suit, alone = _CALL_CODES.get(action) or _parse_call(action)
         if suit == self.turn_up_suit:
             # S.78, J.6: naming the suit turned down is a pass.
             if self._must_name():
@@ -373,7 +378,7 @@ class Deal(TrickPlay):
         self.maker, self.trump = seat, suit
         if alone:
             self.alone = seat
-        partner = partner_of(seat)
+        partner = (seat + 2) % SEATS
         # The partner may take it alone only if he has not yet spoken at this trump (S.93,
         # S.99): that is, he sits later than the maker in the order of speaking.
         order = (partner - self.dealer - 1) % SEATS
@@ -469,7 +474,7 @@ class Deal(TrickPlay):
     def _finish(self) -> None:
         self.phase, self.to_act, self.is_over = OVER, None, True
         if self.maker is None:
-            self.result = HandResult(dealer=self.dealer, outcome=PASSED)
+            self.result = _hand_result(self.dealer, PASSED, None, None, None, None, (0, 0), (0, 0))
             return
         won = self.won
         tricks = (won[0] + won[2], won[1] + won[3])
@@ -479,15 +484,9 @@ class Deal(TrickPlay):
             self.options, maker_tricks, self.alone is not None, self.defender is not None
         )
         scoring = maker_side if makers_score else 1 - maker_side
-        self.result = HandResult(
-            dealer=self.dealer,
-            outcome=hand_outcome(maker_tricks),
-            maker=self.maker,
-            trump=self.trump,
-            alone=self.alone,
-            defender=self.defender,
-            tricks=tricks,
-            points=(points, 0) if scoring == 0 else (0, points),
+        self.result = _hand_result(
+            self.dealer, hand_outcome(maker_tricks), self.maker, self.trump, self.alone,
+            self.defender, tricks, (points, 0) if scoring == 0 else (0, points),
         )
 
     # -- views ----------------------------------------------------------------------------
@@ -539,6 +538,27 @@ class Deal(TrickPlay):
         """Every action of the deal in order, as (seat, action): declarations, then cards."""
         plays = [play for _, trick in self.tricks for play in trick]
         return self.declarations + plays + self.trick
+
+
+_RESULTS: dict[tuple, HandResult] = {}
+
+
+def _hand_result(
+    dealer: int, outcome: str, maker: int | None, trump: Suit | None, alone: int | None,
+    defender: int | None, tricks: tuple[int, int], points: tuple[int, int],
+) -> HandResult:
+    """The `HandResult` of these values, shared: building a frozen dataclass costs as much as a
+    dozen actions, and a result is immutable, while only a few thousand different ones exist."""
+    key = (dealer, outcome, maker, trump, alone, defender, tricks, points)
+    result = _RESULTS.get(key)
+    if result is None:
+        result = HandResult(
+            dealer=dealer, outcome=outcome, maker=maker, trump=trump, alone=alone,
+            defender=defender, tricks=tricks, points=points,
+        )
+        if len(_RESULTS) < 100_000:   # a bound, should some caller deal from odd seats
+            _RESULTS[key] = result
+    return result
 
 
 def _parse_call(action: str) -> tuple[Suit, bool]:

@@ -5,8 +5,10 @@ is made it calls `start_tricks` with the trump, the seats that play (a lone hand
 out) and the first leader, then `play_card` for each card. Two- to seven-handed games use it as
 it is.
 
-This is the hot path of the computer players' search, so the legal cards are worked out once
-per turn and kept, and the trick's winner is kept up to date card by card.
+This is the hot path of the computer players' search (every playout plays its twenty cards
+here), so the legal cards of the seat to play are worked out as soon as the turn passes to it,
+and the trick's winner is kept up to date card by card. The hands are the deal's own: change
+them only by playing cards, or the kept legal cards go stale.
 """
 
 from __future__ import annotations
@@ -16,13 +18,27 @@ from collections.abc import Sequence
 from bot.engine.cards import EFFECTIVE_SUIT, SUIT_NAMES, SUITS, Card, Suit, trick_power
 from bot.engine.errors import IllegalAction
 
-# For each trump and each suit led, how strongly every card plays to the trick: its power when
-# it follows or trumps, 0 when it can do neither. Built once from `trick_power` (the one source
-# of truth for the bowers and the Joker), it lets a card be weighed against the trick's best
-# with a single lookup instead of a suit test and a power lookup.
-_TRICK_POWER: dict[Suit | None, dict[Suit, dict[Card, int]]] = {
-    trump: {led: {card: trick_power(card, trump, led) for card in EFFECTIVE_SUIT[trump]} for led in SUITS}
-    for trump in EFFECTIVE_SUIT
+Lead = tuple[dict[Card, int], frozenset[Card]]
+
+
+def _lead_tables(trump: Suit | None, led: Suit) -> Lead:
+    """What a trick led in `led` needs, worked out once per trump and suit led.
+
+    Returns:
+        (how strongly each card plays to the trick: its power when it follows or trumps, 0
+        when it can do neither; the cards that follow the suit led). Both come from
+        `trick_power` and `EFFECTIVE_SUIT`, the one source of truth for the bowers and the
+        Joker. With them a card is weighed with one lookup, and whether it follows is one
+        test of a set.
+    """
+    effective = EFFECTIVE_SUIT[trump]
+    powers = {card: trick_power(card, trump, led) for card in effective}
+    follows = frozenset(card for card, suit in effective.items() if suit == led)
+    return powers, follows
+
+
+_LEADS: dict[Suit | None, dict[Suit, Lead]] = {
+    trump: {led: _lead_tables(trump, led) for led in SUITS} for trump in EFFECTIVE_SUIT
 }
 
 _STARTS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], list[int]]] = {}
@@ -60,7 +76,8 @@ class TrickPlay:
 
     __slots__ = (
         "hands", "trump", "active", "to_play", "trick", "tricks", "won", "_next",
-        "_effective", "_trick_power", "_powers", "_led", "_size", "_winner", "_best", "_legal",
+        "_effective", "_leads", "_powers", "_follows", "_led", "_size", "_winner", "_best",
+        "_legal",
     )
 
     def start_tricks(self, trump: Suit, active: Sequence[int], leader: int) -> None:
@@ -73,13 +90,15 @@ class TrickPlay:
         self.tricks: list[tuple[int, list[tuple[int, Card]]]] = []
         self.won = [0] * n
         self._effective = EFFECTIVE_SUIT[trump]
-        self._trick_power = _TRICK_POWER[trump]
-        self._powers: dict[Card, int] = {}   # for the suit led, set by each lead
+        self._leads = _LEADS[trump]
+        # Set by each lead, for the suit led: see _lead_tables.
+        self._powers: dict[Card, int] = {}
+        self._follows: frozenset[Card] = frozenset()
         self._led: Suit | None = None
         self._size = len(self.active)
         self._winner = leader
         self._best = 0
-        self._legal: list[Card] | None = None
+        self._legal: list[Card] = self.hands[leader][:]   # the leader may lead any card
 
     @property
     def led_suit(self) -> Suit | None:
@@ -89,29 +108,15 @@ class TrickPlay:
     def legal_cards(self) -> list[Card]:
         """The cards the seat to play may play: the suit led if it can follow, else any.
 
-        The list is kept until the next card is played: read it, do not change it.
+        Worked out by `play_card` when the turn passes (empty once every card is played). The
+        list is kept until the next card is played: read it, do not change it.
         """
-        legal = self._legal
-        if legal is None:
-            hand = self.hands[self.to_play]
-            led = self._led
-            if led is None:
-                legal = hand[:]
-            else:
-                # A plain loop: in Python 3.11 a list comprehension is a function call, which
-                # costs more than the filter itself over a hand of five.
-                effective = self._effective
-                legal = []
-                for card in hand:
-                    if effective[card] == led:
-                        legal.append(card)
-                if not legal:
-                    legal = hand[:]
-            self._legal = legal
-        return legal
+        return self._legal
 
     def refusal(self, card: Card) -> IllegalAction:
         """Why the seat to play may not play `card`."""
+        if self.to_play is None:
+            return IllegalAction("every card is played")
         hand = self.hands[self.to_play]
         if card not in hand:
             return IllegalAction("you do not hold that card")
@@ -123,31 +128,43 @@ class TrickPlay:
         Raises:
             IllegalAction: the card is not held, or it does not follow suit when it must.
         """
-        legal = self._legal
-        if legal is None:
-            legal = self.legal_cards()
-        if card not in legal:
+        if card not in self._legal:
             raise self.refusal(card)
         seat = self.to_play
         self.hands[seat].remove(card)
-        self._legal = None
         trick = self.trick
         trick.append((seat, card))
         if self._led is None:
             # The lead sets the suit led, and so how every later card of the trick weighs.
             led = self._led = self._effective[card]
-            powers = self._powers = self._trick_power[led]
+            powers, self._follows = self._leads[led]
+            self._powers = powers
             self._winner, self._best = seat, powers[card]
         else:
             power = self._powers[card]   # 0 when it neither follows nor trumps
             if power > self._best:
                 self._winner, self._best = seat, power
         if len(trick) < self._size:
-            self.to_play = self._next[seat]
+            # The next seat must follow the suit led if it can. Worked out here rather than
+            # when asked, so a playout's legal_actions() costs no call; and as a plain loop,
+            # the cheapest way in Python 3.11 (a list comprehension is a call of its own, and
+            # `filter` costs a call per card).
+            seat = self.to_play = self._next[seat]
+            hand = self.hands[seat]
+            follows = self._follows
+            legal = []
+            for held in hand:
+                if held in follows:
+                    legal.append(held)
+            self._legal = legal or hand[:]
             return
         winner = self._winner
         self.tricks.append((winner, trick))
         self.won[winner] += 1
         self.trick = []
         self._led = None
-        self.to_play = winner if self.hands[winner] else None
+        hand = self.hands[winner]
+        if hand:
+            self.to_play, self._legal = winner, hand[:]   # the winner leads any card
+        else:
+            self.to_play, self._legal = None, []
