@@ -19,8 +19,12 @@ actions is a few milliseconds of SQLite, with no thread hop at all. Each `work` 
 wait inside SQLite for another connection's lock (that connection's transaction may need the
 loop to finish), so the writer's connection has no busy timeout: `BEGIN IMMEDIATE` is retried
 asynchronously while another connection writes, and once it succeeds WAL lets nothing else
-block the batch. An in-memory database cannot be opened twice, so there the batch runs on the
-bot's aiosqlite connection, statement by statement.
+block the batch. SQLite's automatic checkpoint would also run in the committing connection,
+copying the WAL into the database and syncing it to disk in the loop's thread: the writer turns
+it off for its connection and, at most once a second while it writes, runs a passive checkpoint
+through the bot's aiosqlite connection, in that connection's thread. An in-memory database
+cannot be opened twice, so there the batch runs on the bot's aiosqlite connection, statement by
+statement.
 """
 
 from __future__ import annotations
@@ -41,20 +45,23 @@ log = logging.getLogger(__name__)
 Write = Callable[[Database], Awaitable[Any]]
 Row = tuple[str, Sequence[Any]]
 
-BUSY_TIMEOUT = 5.0        # seconds to wait for another connection's write to end
-BUSY_RETRY = 0.002        # seconds between tries meanwhile
+BUSY_TIMEOUT = 5.0  # seconds to wait for another connection's write to end
+BUSY_RETRY = 0.002  # seconds between tries meanwhile
+CHECKPOINT_EVERY = 1.0  # seconds between checkpoints while the writer commits
 
 
 class _Item:
     __slots__ = ("work", "rows", "future")
 
-    def __init__(self, work: Write | None, rows: Sequence[Row], future: asyncio.Future[Any]) -> None:
+    def __init__(
+        self, work: Write | None, rows: Sequence[Row], future: asyncio.Future[Any]
+    ) -> None:
         self.work = work
         self.rows = rows
         self.future = future
 
 
-_STOP = None   # queued by close(): the writer commits what is ahead of it, then ends
+_STOP = None  # queued by close(): the writer commits what is ahead of it, then ends
 
 
 class _Direct:
@@ -123,7 +130,9 @@ class BatchWriter:
         self._queue: asyncio.Queue[_Item | None] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._direct = str(db.path) != ":memory:"
-        self._conn: sqlite3.Connection | None = None   # the writer's own connection
+        self._conn: sqlite3.Connection | None = None  # the writer's own connection
+        self._checkpoint: asyncio.Task[None] | None = None
+        self._checkpointed = time.monotonic()
         self.batches = 0
         self.writes = 0
 
@@ -174,7 +183,9 @@ class BatchWriter:
                 if not batch[0].future.done():
                     batch[0].future.set_exception(error)
                 return
-            log.warning("a batch of %d writes failed (%s); committing them one by one", len(batch), error)
+            log.warning(
+                "a batch of %d writes failed (%s); committing them one by one", len(batch), error
+            )
             for item in batch:
                 await self._commit([item])
             return
@@ -198,7 +209,23 @@ class BatchWriter:
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA busy_timeout=0")
+        conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run elsewhere: see the module
         return conn
+
+    def _after_commit(self) -> None:
+        """Start a passive checkpoint on the bot's connection when one is due."""
+        now = time.monotonic()
+        running = self._checkpoint is not None and not self._checkpoint.done()
+        if running or now - self._checkpointed < CHECKPOINT_EVERY:
+            return
+        self._checkpointed = now
+        self._checkpoint = asyncio.create_task(self._run_checkpoint(), name="euchre-wal-checkpoint")
+
+    async def _run_checkpoint(self) -> None:
+        try:
+            await self.db.fetchone("PRAGMA wal_checkpoint(PASSIVE)")
+        except Exception:  # noqa: BLE001 - a missed checkpoint is made up a second later
+            log.warning("a WAL checkpoint failed", exc_info=True)
 
     async def _begin(self, conn: sqlite3.Connection) -> None:
         """`BEGIN IMMEDIATE`, waiting (without blocking the loop) while another connection writes."""
@@ -230,12 +257,15 @@ class BatchWriter:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+        self._after_commit()
         return results
 
     async def _commit_on(self, batch: list[_Item]) -> list[Any]:
         """One batch, one transaction, on the bot's own connection (an in-memory database)."""
         async with self.db.transaction():
-            results = [await item.work(self.db) if item.work is not None else None for item in batch]
+            results = [
+                await item.work(self.db) if item.work is not None else None for item in batch
+            ]
             for sql, rows in self._grouped(batch).items():
                 await self.db.executemany(sql, rows)
         return results
@@ -254,6 +284,9 @@ class BatchWriter:
                 log.exception("the batch writer had stopped on an error")
             finally:
                 self._task = None
+        if self._checkpoint is not None:
+            await self._checkpoint
+            self._checkpoint = None
         conn, self._conn = self._conn, None
         if conn is not None:
             conn.close()

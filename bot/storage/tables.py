@@ -32,8 +32,13 @@ class TableRow:
 
 
 async def create_table(
-    db: Database, guild_id: int, channel_id: int, host_id: int, options: dict[str, Any],
-    state: dict[str, Any], now: datetime,
+    db: Database,
+    guild_id: int,
+    channel_id: int,
+    host_id: int,
+    options: dict[str, Any],
+    state: dict[str, Any],
+    now: datetime,
 ) -> int:
     """Insert an open table and return its id."""
     stamp = now.isoformat()
@@ -45,14 +50,18 @@ async def create_table(
 
 
 _SAVE_STATE = "UPDATE tables SET state = ?, host_id = ?, updated_at = ? WHERE id = ?"
-_ADD_DEAL = "INSERT INTO table_deals (table_id, match_no, deal_no, dealer, deck) VALUES (?, ?, ?, ?, ?)"
+_ADD_DEAL = (
+    "INSERT INTO table_deals (table_id, match_no, deal_no, dealer, deck) VALUES (?, ?, ?, ?, ?)"
+)
 _ADD_EVENT = (
     "INSERT INTO table_events (table_id, seq, match_no, kind, seat, user_id, action, at)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
-async def save_state(db: Database, table_id: int, host_id: int, state: dict[str, Any], now: datetime) -> None:
+async def save_state(
+    db: Database, table_id: int, host_id: int, state: dict[str, Any], now: datetime
+) -> None:
     """Rewrite a table's seats and bookkeeping."""
     await db.execute(_SAVE_STATE, (json.dumps(state), host_id, now.isoformat(), table_id))
 
@@ -68,8 +77,14 @@ def deal_row(table_id: int, match_no: int, deal_no: int, dealer: int, deck: list
 
 
 def event_row(
-    table_id: int, seq: int, match_no: int, kind: str, seat: int | None, user_id: int | None,
-    action: str, at: str,
+    table_id: int,
+    seq: int,
+    match_no: int,
+    kind: str,
+    seat: int | None,
+    user_id: int | None,
+    action: str,
+    at: str,
 ) -> Row:
     """One `table_events` row for the group-commit writer."""
     return _ADD_EVENT, (table_id, seq, match_no, kind, seat, user_id, action, at)
@@ -101,8 +116,14 @@ async def open_tables(db: Database) -> list[TableRow]:
         " WHERE status = 'open' ORDER BY id"
     )
     return [
-        TableRow(r["id"], r["guild_id"], r["channel_id"], json.loads(r["options"]),
-                 json.loads(r["state"]), r["updated_at"])
+        TableRow(
+            r["id"],
+            r["guild_id"],
+            r["channel_id"],
+            json.loads(r["options"]),
+            json.loads(r["state"]),
+            r["updated_at"],
+        )
         for r in rows
     ]
 
