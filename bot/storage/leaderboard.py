@@ -15,13 +15,21 @@ import logging
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, fields
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from bot.storage.boards import COUNTERS, first_day, in_window, window_board
 from bot.storage.database import Database
 from bot.storage.errors import StatsError
-from bot.storage.seasons import ALL_BUCKET, PeriodRange, parse_timestamp, period_range
-from bot.storage.stats import COUNTERS
+from bot.storage.seasons import (
+    ALL_BUCKET,
+    DAY_PREFIX,
+    PERIOD_DAYS,
+    PeriodRange,
+    parse_timestamp,
+    period_range,
+    utc,
+)
 
 log = logging.getLogger(__name__)
 
@@ -142,76 +150,199 @@ class LeaderboardPage:
     season_name: str | None = None
 
 
-def _board_sql(metric: Metric) -> str:
+def _page_number(page: int) -> int:
+    if not isinstance(page, int) or page < 1:
+        raise StatsError("Pages are numbered from 1.")
+    return page
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """Where a leaderboard's per-player totals come from: SQL giving one row per player.
+
+    ``sql`` has a ``{viewer}`` slot for a condition on ``user_id`` (empty, or one player).
+    """
+
+    sql: str
+    params: dict[str, Any]
+    path: str  # 'board', 'window' or 'detail', for tests and logs
+
+
+def _sums(metric: Metric, sign: str = "") -> str:
     columns = sorted({metric.numerator, metric.denominator})
-    sums = ", ".join(f"SUM({c}) AS {c}" for c in columns)
-    return f"""
-WITH totals AS (
-    SELECT user_id, {sums}
-    FROM player_totals
-    WHERE guild_id = :guild AND bucket BETWEEN :low AND :high AND flagged <= :flagged
-      AND (:preset IS NULL OR preset = :preset)
-    GROUP BY user_id
-),
-board AS (
-    SELECT user_id, {metric.value} AS value,
-        {metric.numerator} AS numerator, {metric.denominator} AS denominator,
-        RANK() OVER (ORDER BY {metric.value} DESC) AS rank,
-        ROW_NUMBER() OVER (ORDER BY {metric.value} DESC, user_id) AS position,
-        COUNT(*) OVER () AS total
-    FROM totals
-    WHERE {metric.denominator} >= :minimum
-)
-SELECT board.*, player_names.name
-FROM board
-LEFT JOIN player_names ON player_names.guild_id = :guild AND player_names.user_id = board.user_id
-WHERE (board.position > :offset AND board.position <= :offset + :size) OR board.user_id = :viewer
-ORDER BY board.position
-"""
+    return ", ".join(f"SUM({sign}{c}) AS {c}" for c in columns)
 
 
-def _row(r: Any, metric: Metric) -> LeaderboardRow:
-    value = float(r["value"]) if metric.is_rate else int(r["value"])
-    return LeaderboardRow(
-        rank=int(r["rank"]),
-        position=int(r["position"]),
-        user_id=int(r["user_id"]),
-        name=r["name"] or str(r["user_id"]),
-        value=value,
-        numerator=int(r["numerator"]),
-        denominator=int(r["denominator"]),
-    )
+def _plain(metric: Metric) -> str:
+    return ", ".join(sorted({metric.numerator, metric.denominator}))
 
 
-async def _board(
+async def _source(
     db: Database,
     guild_id: int,
     metric: Metric,
     span: PeriodRange,
     preset: str | None,
     include_bots: bool,
-    offset: int,
-    size: int,
-    viewer: int | None,
+    today: str,
+    detail: bool = False,
+) -> _Source:
+    """Pick the cheapest exact source of a leaderboard's totals.
+
+    * all presets, all time or the season: that board of ``board_totals``, one row per player
+      (two with ``include_bots``, summed);
+    * all presets, a rolling window: its board when its anchor is today; when the anchor is an
+      earlier day, the board minus the day buckets that have left the window since;
+    * anything else (one preset, a moment before the anchor, or ``detail``): ``player_totals``
+      summed over days, presets and flags.
+    """
+    flagged = int(include_bots)
+    base = {"guild": guild_id, "flagged": flagged}
+    if include_bots:
+        # Counted and flagged rows together: one group per player.
+        board_sql = (
+            f"SELECT user_id, {_sums(metric)} FROM board_totals"
+            " WHERE guild_id = :guild AND board = :board AND flagged <= :flagged {viewer}"
+            " GROUP BY user_id"
+        )
+    else:
+        board_sql = (
+            f"SELECT user_id, {_plain(metric)} FROM board_totals"
+            " WHERE guild_id = :guild AND board = :board AND flagged = 0 {viewer}"
+        )
+    if preset is None and not detail:
+        if span.period in ("all", "season"):
+            return _Source(board_sql, {**base, "board": span.low}, "board")
+        days = PERIOD_DAYS[span.period]
+        anchor = await db.fetchval(
+            "SELECT anchor_day FROM board_windows WHERE guild_id = ? AND days = ?",
+            (guild_id, days),
+        )
+        board = window_board(days)
+        if anchor == today:
+            return _Source(board_sql, {**base, "board": board}, "board")
+        if anchor is not None and anchor < today and in_window(anchor, today, days):
+            # No result since the anchor: the days between the anchor's window and today's
+            # have left, so take them out.
+            drop_high = (date.fromisoformat(first_day(today, days)) - timedelta(days=1)).isoformat()
+            sql = (
+                f"SELECT user_id, {_sums(metric)} FROM ("
+                f" SELECT user_id, {_plain(metric)} FROM board_totals"
+                "  WHERE guild_id = :guild AND board = :board AND flagged <= :flagged {viewer}"
+                f" UNION ALL SELECT user_id, {_negated(metric)} FROM player_totals"
+                "  WHERE guild_id = :guild AND bucket BETWEEN :drop_low AND :drop_high"
+                "  AND flagged <= :flagged {viewer}"
+                ") GROUP BY user_id"
+            )
+            params = {
+                **base,
+                "board": board,
+                "drop_low": DAY_PREFIX + first_day(anchor, days),
+                "drop_high": DAY_PREFIX + drop_high,
+            }
+            return _Source(sql, params, "window")
+    sql = (
+        f"SELECT user_id, {_sums(metric)} FROM player_totals {{index}}"
+        " WHERE guild_id = :guild AND bucket BETWEEN :low AND :high AND flagged <= :flagged"
+        " AND (:preset IS NULL OR preset = :preset) {viewer} GROUP BY user_id"
+    )
+    return _Source(sql, {**base, "low": span.low, "high": span.high, "preset": preset}, "detail")
+
+
+def _negated(metric: Metric) -> str:
+    return ", ".join(f"-{c}" for c in sorted({metric.numerator, metric.denominator}))
+
+
+def _ranked_sql(metric: Metric, source: _Source, viewer: bool) -> str:
+    inner = source.sql.replace("{viewer}", "AND user_id = :viewer" if viewer else "")
+    # One player's detailed rows come by the per-player index, not a walk through the bucket.
+    inner = inner.replace("{index}", "INDEXED BY player_totals_by_user" if viewer else "")
+    return (
+        f"SELECT user_id, {metric.value} AS value, {metric.numerator} AS numerator,"
+        f" {metric.denominator} AS denominator FROM ({inner})"
+        f" WHERE {metric.denominator} >= :minimum"
+    )
+
+
+async def _page_rows(
+    db: Database, metric: Metric, source: _Source, offset: int, size: int
 ) -> list[Any]:
-    params = {
-        "guild": guild_id,
-        "low": span.low,
-        "high": span.high,
-        "flagged": int(include_bots),
-        "preset": preset,
-        "minimum": metric.minimum,
-        "offset": offset,
-        "size": size,
-        "viewer": viewer,
-    }
-    return await db.fetchall(_board_sql(metric), params)
+    sql = (
+        _ranked_sql(metric, source, False)
+        + " ORDER BY value DESC, user_id LIMIT :size OFFSET :offset"
+    )
+    return await db.fetchall(
+        sql, {**source.params, "minimum": metric.minimum, "size": size, "offset": offset}
+    )
 
 
-def _page_number(page: int) -> int:
-    if not isinstance(page, int) or page < 1:
-        raise StatsError("Pages are numbered from 1.")
-    return page
+async def _viewer_row(db: Database, metric: Metric, source: _Source, user_id: int) -> Any:
+    return await db.fetchone(
+        _ranked_sql(metric, source, True),
+        {**source.params, "minimum": metric.minimum, "viewer": user_id},
+    )
+
+
+async def _counts(
+    db: Database, metric: Metric, source: _Source, values: list[float | int], viewer: Any
+) -> tuple[int, list[int], int]:
+    """One pass: how many are listed, how many are above each value, and the viewer's position.
+
+    Returns:
+        (total, above each of ``values``, players listed before the viewer).
+    """
+    columns = ["count(*)"]
+    params: dict[str, Any] = {**source.params, "minimum": metric.minimum}
+    for i, value in enumerate(values):
+        columns.append(f"COALESCE(SUM(value > :v{i}), 0)")
+        params[f"v{i}"] = value
+    if viewer is not None:
+        columns.append(
+            "COALESCE(SUM(value > :viewer_value"
+            " OR (value = :viewer_value AND user_id < :viewer_id)), 0)"
+        )
+        params["viewer_value"] = viewer["value"]
+        params["viewer_id"] = viewer["user_id"]
+    row = await db.fetchone(
+        f"SELECT {', '.join(columns)} FROM ({_ranked_sql(metric, source, False)})", params
+    )
+    assert row is not None
+    total = int(row[0])
+    above = [int(v) for v in row[1 : 1 + len(values)]]
+    before = int(row[1 + len(values)]) if viewer is not None else 0
+    return total, above, before
+
+
+def _row(r: Any, metric: Metric, rank: int, position: int, names: dict[int, str]) -> LeaderboardRow:
+    value = float(r["value"]) if metric.is_rate else int(r["value"])
+    return LeaderboardRow(
+        rank=rank,
+        position=position,
+        user_id=int(r["user_id"]),
+        name=names.get(int(r["user_id"]), str(r["user_id"])),
+        value=value,
+        numerator=int(r["numerator"]),
+        denominator=int(r["denominator"]),
+    )
+
+
+async def _prepare(
+    db: Database,
+    guild_id: int,
+    metric: str | None,
+    period: str,
+    preset: str | None,
+    include_bots: bool,
+    now: datetime | None,
+    detail: bool,
+) -> tuple[Metric, PeriodRange, _Source]:
+    chosen = get_metric(metric)
+    moment = utc(now or datetime.now(UTC))
+    span = await period_range(db, guild_id, period, moment)
+    source = await _source(
+        db, guild_id, chosen, span, preset, include_bots, moment.date().isoformat(), detail
+    )
+    return chosen, span, source
 
 
 async def leaderboard(
@@ -225,6 +356,8 @@ async def leaderboard(
     now: datetime | None = None,
     viewer_id: int | None = None,
     page_size: int = PAGE_SIZE,
+    *,
+    detail: bool = False,
 ) -> LeaderboardPage:
     """A page of a server's leaderboard.
 
@@ -240,6 +373,7 @@ async def leaderboard(
         now: the moment periods are measured from (default now).
         viewer_id: a member whose own row is wanted too, on this page or not.
         page_size: rows per page.
+        detail: sum the detailed totals instead of reading the boards (for checks; slower).
 
     Returns:
         The page. An empty leaderboard has one empty page.
@@ -247,33 +381,41 @@ async def leaderboard(
     Raises:
         StatsError: an unknown metric or period, or a page past the end.
     """
-    chosen = get_metric(metric)
     page = _page_number(page)
-    span = await period_range(db, guild_id, period, now)
-    rows = await _board(
-        db,
-        guild_id,
-        chosen,
-        span,
-        preset,
-        include_bots,
-        (page - 1) * page_size,
-        page_size,
-        viewer_id,
+    chosen, span, source = await _prepare(
+        db, guild_id, metric, period, preset, include_bots, now, detail
     )
-    if not rows and page > 1:
-        # Past the end: the page holds no row to carry the total, so ask for the first row.
-        rows = await _board(db, guild_id, chosen, span, preset, include_bots, 0, 1, None)
-    total = int(rows[0]["total"]) if rows else 0
+    offset = (page - 1) * page_size
+    rows = await _page_rows(db, chosen, source, offset, page_size)
+    viewer = None
+    if viewer_id is not None:
+        viewer = next((r for r in rows if r["user_id"] == viewer_id), None)
+        if viewer is None:
+            viewer = await _viewer_row(db, chosen, source, viewer_id)
+    values = sorted(
+        {r["value"] for r in rows} | ({viewer["value"]} if viewer is not None else set()),
+        reverse=True,
+    )
+    total, above, before = await _counts(db, chosen, source, values, viewer)
     page_count = max(1, math.ceil(total / page_size))
     if page > page_count:
         raise StatsError(
             f"There is no page {page}: this leaderboard has {page_count} "
             f"page{'s' if page_count != 1 else ''}."
         )
-    viewer = next((_row(r, chosen) for r in rows if r["user_id"] == viewer_id), None)
-    low = (page - 1) * page_size
-    listed = tuple(_row(r, chosen) for r in rows if low < r["position"] <= low + page_size)
+    rank_of_value = {value: 1 + n for value, n in zip(values, above, strict=True)}
+    wanted = {r["user_id"] for r in rows} | ({viewer["user_id"]} if viewer is not None else set())
+    names = await _names(db, guild_id, wanted)
+    listed = tuple(
+        _row(r, chosen, rank_of_value[r["value"]], offset + i + 1, names)
+        for i, r in enumerate(rows)
+    )
+    mine = None
+    if viewer is not None:
+        mine = next((row for row in listed if row.user_id == viewer_id), None)
+        if mine is None:
+            mine = _row(viewer, chosen, rank_of_value[viewer["value"]], before + 1, names)
+    log.debug("leaderboard %s %s from %s", chosen.key, span.period, source.path)
     return LeaderboardPage(
         guild_id=guild_id,
         metric=chosen,
@@ -284,7 +426,7 @@ async def leaderboard(
         page_count=page_count,
         total=total,
         rows=listed,
-        viewer=viewer,
+        viewer=mine,
         season_name=span.season.name if span.season else None,
     )
 
@@ -297,12 +439,23 @@ async def leaderboard_rows(
     preset: str | None = None,
     include_bots: bool = False,
     now: datetime | None = None,
+    *,
+    detail: bool = False,
 ) -> tuple[Metric, list[LeaderboardRow]]:
     """Every row of a leaderboard, in order (for CSV export)."""
-    chosen = get_metric(metric)
-    span = await period_range(db, guild_id, period, now)
-    rows = await _board(db, guild_id, chosen, span, preset, include_bots, 0, 2**62, None)
-    return chosen, [_row(r, chosen) for r in rows]
+    chosen, _, source = await _prepare(
+        db, guild_id, metric, period, preset, include_bots, now, detail
+    )
+    rows = await _page_rows(db, chosen, source, 0, -1)
+    names = await _names(db, guild_id, {r["user_id"] for r in rows})
+    listed = []
+    rank = 0
+    previous: object = None
+    for position, r in enumerate(rows, start=1):
+        if r["value"] != previous:
+            rank, previous = position, r["value"]
+        listed.append(_row(r, chosen, rank, position, names))
+    return chosen, listed
 
 
 async def rank_of(
@@ -316,10 +469,15 @@ async def rank_of(
     now: datetime | None = None,
 ) -> LeaderboardRow | None:
     """A member's own row on a leaderboard, or None when not on it (not enough played)."""
-    chosen = get_metric(metric)
-    span = await period_range(db, guild_id, period, now)
-    rows = await _board(db, guild_id, chosen, span, preset, include_bots, 0, 0, user_id)
-    return _row(rows[0], chosen) if rows else None
+    chosen, _, source = await _prepare(
+        db, guild_id, metric, period, preset, include_bots, now, False
+    )
+    viewer = await _viewer_row(db, chosen, source, user_id)
+    if viewer is None:
+        return None
+    _, above, before = await _counts(db, chosen, source, [viewer["value"]], viewer)
+    names = await _names(db, guild_id, {user_id})
+    return _row(viewer, chosen, 1 + above[0], before + 1, names)
 
 
 # ------------------------------------------------------------------------------ one player
@@ -465,7 +623,9 @@ async def player_stats(
     rows = await db.fetchall(
         "SELECT flagged, "
         + ", ".join(f"SUM({c})" for c in COUNTERS)
-        + " FROM player_totals WHERE guild_id = ? AND user_id = ? AND bucket BETWEEN ? AND ?"
+        # INDEXED BY: the planner would otherwise walk the whole bucket by the primary key.
+        + " FROM player_totals INDEXED BY player_totals_by_user"
+        " WHERE guild_id = ? AND user_id = ? AND bucket BETWEEN ? AND ?"
         " AND (? IS NULL OR preset = ?) GROUP BY flagged",
         (guild_id, user_id, span.low, span.high, preset, preset),
     )
@@ -487,7 +647,7 @@ async def player_stats(
     games = await db.fetchall(
         "SELECT g.id, g.winner, me.seat AS my_seat, o.seat, o.user_id, o.is_bot"
         " FROM game_players AS me"
-        " JOIN games AS g ON g.id = me.game_id"
+        " CROSS JOIN games AS g ON g.id = me.game_id"
         " JOIN matches AS m ON m.id = g.match_id"
         " JOIN game_players AS o ON o.game_id = g.id AND o.seat != me.seat"
         " WHERE me.user_id = ? AND g.guild_id = ? AND g.day >= ? AND g.day <= ?"
@@ -627,8 +787,10 @@ async def history(
     """
     page = _page_number(page)
     total = await db.fetchval(
+        # CROSS JOIN keeps the member's own rows as the outer loop (index by user), rather than
+        # a walk through every match of the server.
         "SELECT count(DISTINCT mp.match_id) FROM match_players AS mp"
-        " JOIN matches AS m ON m.id = mp.match_id"
+        " CROSS JOIN matches AS m ON m.id = mp.match_id"
         " WHERE mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'",
         (user_id, guild_id),
         0,
@@ -644,7 +806,7 @@ async def history(
     matches = await db.fetchall(
         "SELECT DISTINCT m.id, m.kind, m.status, m.flagged, m.preset, m.played_at, m.winner,"
         " m.rubber_points_0, m.rubber_points_1"
-        " FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id"
+        " FROM match_players AS mp CROSS JOIN matches AS m ON m.id = mp.match_id"
         " WHERE mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'"
         " ORDER BY m.played_at DESC, m.id DESC LIMIT ? OFFSET ?",
         (user_id, guild_id, page_size, (page - 1) * page_size),

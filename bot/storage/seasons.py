@@ -156,9 +156,17 @@ async def start_season(db: Database, guild_id: int, name: str, at: datetime) -> 
             (guild_id, start, name, timestamp(datetime.now(UTC))),
         )
         await rebuild_season_buckets(db, guild_id)
+        await rebuild_season_boards(db, guild_id)
     log.info("guild %s: season %r starts %s", guild_id, name, start)
     season = await current_season(db, guild_id, datetime.fromisoformat(start).replace(tzinfo=UTC))
     return season
+
+
+async def rebuild_season_boards(db: Database, guild_id: int) -> None:
+    """Recompute a server's season leaderboards (``board_totals``) from its season buckets."""
+    from bot.storage import boards  # here: boards imports this module
+
+    await boards.rebuild_season_boards(db, guild_id)
 
 
 async def rebuild_season_buckets(db: Database, guild_id: int) -> None:
@@ -167,7 +175,7 @@ async def rebuild_season_buckets(db: Database, guild_id: int) -> None:
     Each result adds the same numbers to its day bucket and to its season bucket, so a season's
     totals are exactly the sum of its days'. Call inside a transaction.
     """
-    from bot.storage.stats import COUNTERS  # here: stats imports this module
+    from bot.storage.boards import COUNTERS  # here: boards imports this module
 
     sums = ", ".join(f"SUM({c})" for c in COUNTERS)
     columns = ", ".join(COUNTERS)

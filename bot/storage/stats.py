@@ -2,9 +2,12 @@
 
 The game manager calls :func:`new_match_id` when a match starts and :func:`record_hand`,
 :func:`record_game` and :func:`record_match` as deals, games and the match end, inside its own
-``async with db.transaction():``; nothing here commits. Each call inserts the result with who sat
-where and adds what it changes to the players' rows of ``player_totals`` (all time, the result's
-season and its day), so leaderboards read totals and never scan hands.
+``async with db.transaction():`` (or the batch writer's); nothing here commits. Each call inserts
+the result with who sat where and adds what it changes to the players' rows of ``player_totals``
+(per preset and flag: all time, the result's season and its day) and of ``board_totals`` (one row
+per player and flag: all time, the season and the 7- and 30-day windows, see
+:mod:`bot.storage.boards`),
+in two ``executemany`` calls, so leaderboards read totals and never scan hands.
 
 What each result counts, per player (side 0 is seats 0 and 2):
 
@@ -35,8 +38,10 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from operator import add
 from typing import Any
 
+from bot.storage import boards
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 from bot.storage.seasons import (
@@ -51,23 +56,8 @@ from bot.storage.seasons import (
 
 log = logging.getLogger(__name__)
 
-# The counters of player_totals, in column order. Identifiers, never input.
-COUNTERS: tuple[str, ...] = (
-    "rubbers_played",
-    "rubbers_won",
-    "rubber_points",
-    "games_played",
-    "games_won",
-    "points",
-    "hands_played",
-    "makes",
-    "makes_won",
-    "euchres_suffered",
-    "euchres_inflicted",
-    "marches",
-    "lone_tried",
-    "lone_made",
-)
+# The counters of player_totals and board_totals, in column order. Identifiers, never input.
+COUNTERS: tuple[str, ...] = boards.COUNTERS
 _INDEX = {name: i for i, name in enumerate(COUNTERS)}
 
 OUTCOMES = ("passed", "made", "march", "euchred")
@@ -226,8 +216,10 @@ def match_counts(
     )
 
 
-def _add(a: Counts, b: Counts, sign: int = 1) -> Counts:
-    return tuple(x + sign * y for x, y in zip(a, b, strict=True))
+def _merge(into: dict[Any, Counts], key: Any, counts: Counts) -> None:
+    """Add ``counts`` to ``into[key]`` (most keys are new: then the tuple is stored as it is)."""
+    old = into.get(key)
+    into[key] = counts if old is None else tuple(map(add, old, counts))
 
 
 @dataclass
@@ -239,8 +231,9 @@ class _Delta:
     def add(self, user_id: int, preset: str, flagged: int, day: str, counts: Counts, sign: int = 1):
         if not any(counts):
             return
-        key = (user_id, preset, flagged, day)
-        self.rows[key] = _add(self.rows.get(key, _vector()), counts, sign)
+        if sign < 0:
+            counts = tuple(-c for c in counts)
+        _merge(self.rows, (user_id, preset, flagged, day), counts)
 
 
 _UPSERT = (
@@ -255,26 +248,59 @@ _ZERO = " AND ".join(f"{c} = 0" for c in COUNTERS)
 
 
 async def _apply(
-    db: Database, guild_id: int, delta: _Delta, starts: Sequence[str] | None = None
+    db: Database,
+    guild_id: int,
+    delta: _Delta,
+    starts: Sequence[str] | None = None,
+    anchors: dict[int, str] | None = None,
 ) -> None:
-    """Add a delta to the all-time, season and day buckets, in one executemany."""
+    """Add a delta to the detailed totals (all time, season, day) and to the boards.
+
+    Two executemany calls, whatever the delta; the windows move forward first when the delta
+    holds a day later than their anchor. ``starts`` (season start days) and ``anchors``
+    (window anchors) are read here unless the caller already has them.
+    """
     if not delta.rows:
         return
     if starts is None:
         starts = await season_starts(db, guild_id)
-    merged: dict[tuple[str, int, str, int], Counts] = {}
+    latest = max(day for _, _, _, day in delta.rows)
+    windows = await boards.advance_windows(db, guild_id, latest, anchors)
+    detail: dict[tuple[str, int, str, int], Counts] = {}
+    board: dict[tuple[str, int, int], Counts] = {}
+    boards_of_day: dict[str, tuple[str, str, list[str]]] = {}
     for (user_id, preset, flagged, day), counts in delta.rows.items():
-        for bucket in (ALL_BUCKET, SEASON_PREFIX + season_key(day, starts), DAY_PREFIX + day):
-            key = (bucket, user_id, preset, flagged)
-            merged[key] = _add(merged.get(key, _vector()), counts)
-    rows = [(guild_id, *key, *counts) for key, counts in merged.items() if any(counts)]
-    await db.executemany(_UPSERT, rows)
-    if any(any(c < 0 for c in counts) for counts in merged.values()):
+        known = boards_of_day.get(day)
+        if known is None:
+            season = SEASON_PREFIX + season_key(day, starts)
+            names = [ALL_BUCKET, season] + [
+                boards.window_board(days)
+                for days, anchor in windows.items()
+                if boards.in_window(day, anchor, days)
+            ]
+            known = boards_of_day[day] = (season, DAY_PREFIX + day, names)
+        season, day_bucket, names = known
+        for bucket in (ALL_BUCKET, season, day_bucket):
+            _merge(detail, (bucket, user_id, preset, flagged), counts)
+        for name in names:
+            _merge(board, (name, flagged, user_id), counts)
+    await db.executemany(
+        _UPSERT, [(guild_id, *key, *counts) for key, counts in detail.items() if any(counts)]
+    )
+    await db.executemany(
+        boards.UPSERT, [(guild_id, *key, *counts) for key, counts in board.items() if any(counts)]
+    )
+    if any(min(counts) < 0 for counts in delta.rows.values()):
         # Counts moved away (a match flagged late) leave rows of zeros behind: drop them.
         await db.executemany(
             f"DELETE FROM player_totals WHERE guild_id = ? AND bucket = ? AND user_id = ?"
             f" AND preset = ? AND flagged = ? AND {_ZERO}",
-            [(guild_id, *key) for key in merged],
+            [(guild_id, *key) for key in detail],
+        )
+        await db.executemany(
+            f"DELETE FROM board_totals WHERE guild_id = ? AND board = ? AND flagged = ?"
+            f" AND user_id = ? AND {_ZERO}",
+            [(guild_id, *key) for key in board],
         )
 
 
@@ -305,13 +331,21 @@ async def new_match_id(
     )
 
 
-async def _match_state(db: Database, match_id: int, guild_id: int, day: str) -> tuple[bool, str]:
-    """The match's flag and the season start on or before ``day``, checking the match exists."""
+async def _match_state(
+    db: Database, match_id: int, guild_id: int, day: str
+) -> tuple[bool, str | None, dict[int, str]]:
+    """Check the match exists, is this server's and is in play, in one query.
+
+    Returns:
+        The match's flag, the latest season start on or before ``day`` and the window anchors.
+    """
     row = await db.fetchone(
         "SELECT m.guild_id, m.status, m.flagged,"
-        " (SELECT max(start_day) FROM seasons WHERE guild_id = m.guild_id AND start_day <= ?)"
+        " (SELECT max(start_day) FROM seasons WHERE guild_id = m.guild_id AND start_day <= ?),"
+        " (SELECT anchor_day FROM board_windows WHERE guild_id = m.guild_id AND days = ?),"
+        " (SELECT anchor_day FROM board_windows WHERE guild_id = m.guild_id AND days = ?)"
         " FROM matches AS m WHERE m.id = ?",
-        (day, match_id),
+        (day, *boards.WINDOWS, match_id),
     )
     if row is None:
         raise StorageError(f"There is no match {match_id}; allocate it with new_match_id first.")
@@ -319,7 +353,8 @@ async def _match_state(db: Database, match_id: int, guild_id: int, day: str) -> 
         raise StorageError(f"Match {match_id} belongs to another server.")
     if row[1] != "playing":
         raise StorageError(f"Match {match_id} is already over ({row[1]}).")
-    return bool(row[2]), row[3]
+    anchors = {days: row[4 + i] for i, days in enumerate(boards.WINDOWS) if row[4 + i]}
+    return bool(row[2]), row[3], anchors
 
 
 def _starts_for(latest: str | None) -> list[str]:
@@ -456,9 +491,10 @@ async def record_hand(db: Database, hand: HandRecord) -> int:
         raise StorageError(f"A deal {hand.outcome} has a maker.")
     _check_players(hand.players)
     day = day_of(hand.played_at)
-    flagged, latest = await _match_state(db, hand.match_id, hand.guild_id, day)
+    flagged, latest, anchors = await _match_state(db, hand.match_id, hand.guild_id, day)
     if not flagged and (hand.flagged or _flagged_by(hand.players)):
         flagged = await flag_match(db, hand.match_id)
+        anchors = None  # moving counts may have moved the windows: read them again
     hand_id = await db.execute(
         "INSERT INTO hands (match_id, guild_id, table_id, game_number, deal_number, dealer, maker,"
         " trump, alone, defender, tricks_0, tricks_1, points_0, points_1, outcome, preset,"
@@ -505,7 +541,7 @@ async def record_hand(db: Database, hand: HandRecord) -> int:
                 points=hand.points,
             )
             delta.add(p.user_id, hand.preset, int(flagged), day, counts)
-    await _apply(db, hand.guild_id, delta, _starts_for(latest))
+    await _apply(db, hand.guild_id, delta, _starts_for(latest), anchors)
     return hand_id
 
 
@@ -525,9 +561,10 @@ async def record_game(db: Database, game: GameRecord) -> int:
         )
     _check_players(game.players)
     day = day_of(game.played_at)
-    flagged, latest = await _match_state(db, game.match_id, game.guild_id, day)
+    flagged, latest, anchors = await _match_state(db, game.match_id, game.guild_id, day)
     if not flagged and (game.flagged or _flagged_by(game.players)):
         flagged = await flag_match(db, game.match_id)
+        anchors = None  # moving counts may have moved the windows: read them again
     game_id = await db.execute(
         "INSERT INTO games (match_id, guild_id, table_id, game_number, score_0, score_1, winner,"
         " value, preset, options, played_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -558,7 +595,7 @@ async def record_game(db: Database, game: GameRecord) -> int:
             delta.add(
                 p.user_id, game.preset, int(flagged), day, game_counts(p.seat, winner=game.winner)
             )
-    await _apply(db, game.guild_id, delta, _starts_for(latest))
+    await _apply(db, game.guild_id, delta, _starts_for(latest), anchors)
     return game_id
 
 
@@ -583,9 +620,10 @@ async def record_match(db: Database, match: MatchRecord) -> int:
         raise StorageError("A finished rubber has a winner.")
     _check_players(match.players)
     day = day_of(match.played_at)
-    flagged, latest = await _match_state(db, match.match_id, match.guild_id, day)
+    flagged, latest, anchors = await _match_state(db, match.match_id, match.guild_id, day)
     if not flagged and (match.flagged or _flagged_by(match.players)):
         flagged = await flag_match(db, match.match_id)
+        anchors = None  # moving counts may have moved the windows: read them again
     await db.execute(
         "UPDATE matches SET status = ?, kind = ?, preset = ?, options = ?, games = ?,"
         " rubber_points_0 = ?, rubber_points_1 = ?, winner = ?, record = ?, played_at = ?,"
@@ -622,5 +660,5 @@ async def record_match(db: Database, match: MatchRecord) -> int:
                 rubber_points=match.rubber_points,
             )
             delta.add(p.user_id, match.preset, int(flagged), day, counts)
-    await _apply(db, match.guild_id, delta, _starts_for(latest))
+    await _apply(db, match.guild_id, delta, _starts_for(latest), anchors)
     return match.match_id

@@ -8,7 +8,9 @@ recomputation written independently, in SQL, from the result rows, and lists eve
 from __future__ import annotations
 
 import logging
+from typing import Any
 
+from bot.storage.boards import rebuild_boards
 from bot.storage.database import Database
 from bot.storage.seasons import SEASON_KEY_SQL
 from bot.storage.stats import COUNTERS
@@ -100,12 +102,68 @@ def _expected_sql(guild_id: int | None) -> tuple[str, tuple[int, ...]]:
 
 
 _KEY = ("guild_id", "bucket", "user_id", "preset", "flagged")
+_BOARD_KEY = ("guild_id", "board", "flagged", "user_id")
+
+# The boards that the recomputed detailed totals give: all time and seasons summed over presets
+# per flag, and each server's windows over the days up to its anchor.
+_EXPECTED_BOARDS = f"""
+SELECT t.guild_id, t.bucket AS board, t.flagged, t.user_id, {_SUMS}
+FROM temp.expected_totals AS t
+WHERE t.bucket = 'all' OR t.bucket >= 'season:' AND t.bucket < 'season;'
+GROUP BY t.guild_id, t.bucket, t.flagged, t.user_id
+UNION ALL
+SELECT t.guild_id, w.days || 'd', t.flagged, t.user_id, {_SUMS}
+FROM board_windows AS w
+JOIN temp.expected_totals AS t ON t.guild_id = w.guild_id
+    AND t.bucket BETWEEN 'day:' || date(w.anchor_day, printf('-%d days', w.days - 1))
+    AND 'day:' || w.anchor_day
+GROUP BY t.guild_id, w.days, t.flagged, t.user_id
+"""
+
+
+async def _differences(
+    db: Database, expected: str, stored: str, key: tuple[str, ...], guild_id: int | None
+) -> list[tuple[tuple[Any, ...], tuple[int, ...], tuple[int, ...]]]:
+    """Rows that differ between a temp table of expected rows and a stored table.
+
+    Returns:
+        (key, stored counters, expected counters) per differing key; zeros stand for no row.
+    """
+    columns = ", ".join(key)
+    guild = "" if guild_id is None else " AND guild_id = ?"
+    params: tuple[int, ...] = () if guild_id is None else (guild_id,)
+    missing = await db.fetchall(
+        f"SELECT {columns}, {_COLUMNS} FROM {expected} WHERE ({_NONZERO}) {guild}"
+        f" EXCEPT SELECT {columns}, {_COLUMNS} FROM {stored} WHERE true {guild}",
+        params * 2,
+    )
+    extra = await db.fetchall(
+        f"SELECT {columns}, {_COLUMNS} FROM {stored} WHERE ({_NONZERO}) {guild}"
+        f" EXCEPT SELECT {columns}, {_COLUMNS} FROM {expected} WHERE true {guild}",
+        params * 2,
+    )
+    want = {tuple(r[: len(key)]): tuple(r[len(key) :]) for r in missing}
+    have = {tuple(r[: len(key)]): tuple(r[len(key) :]) for r in extra}
+    zero = (0,) * len(COUNTERS)
+    return [
+        (k, have.get(k, zero), want.get(k, zero)) for k in sorted(set(want) | set(have), key=repr)
+    ]
+
+
+def _describe(have: tuple[int, ...], want: tuple[int, ...]) -> str:
+    return ", ".join(
+        f"{name} stored {h} recomputed {w}"
+        for name, h, w in zip(COUNTERS, have, want, strict=True)
+        if h != w
+    )
 
 
 async def verify(db: Database, guild_id: int | None = None) -> list[str]:
     """Recompute every player's totals from the result rows and compare with the stored ones.
 
-    Also checks that every match in which a computer player or a substitute shows is flagged.
+    Checks ``player_totals`` against the results, ``board_totals`` against those recomputed
+    totals (all time, seasons, and each window up to its anchor day), and that every match in
+    which a computer player or a substitute shows is flagged.
 
     Args:
         db: the database.
@@ -115,26 +173,19 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
         One line per difference; an empty list when the totals are consistent.
     """
     sql, params = _expected_sql(guild_id)
-    where = "" if guild_id is None else "WHERE guild_id = ?"
     stored_params: tuple[int, ...] = () if guild_id is None else (guild_id,)
-    key = ", ".join(_KEY)
     async with db.transaction(read_only=True):
-        # A consistent snapshot of both sides, without the write lock; the temp table lives on
+        # A consistent snapshot of both sides, without the write lock; the temp tables live on
         # this connection only.
         await db.execute("DROP TABLE IF EXISTS temp.expected_totals")
+        await db.execute("DROP TABLE IF EXISTS temp.expected_boards")
         await db.execute(
             f"CREATE TEMP TABLE expected_totals AS SELECT * FROM ({sql}) WHERE {_NONZERO}", params
         )
-        missing = await db.fetchall(
-            f"SELECT {key}, {_COLUMNS} FROM temp.expected_totals"
-            f" EXCEPT SELECT {key}, {_COLUMNS} FROM player_totals {where}",
-            stored_params,
-        )
-        extra = await db.fetchall(
-            f"SELECT {key}, {_COLUMNS} FROM player_totals"
-            f" WHERE ({_NONZERO}) {'AND guild_id = ?' if guild_id is not None else ''}"
-            f" EXCEPT SELECT {key}, {_COLUMNS} FROM temp.expected_totals",
-            stored_params,
+        await db.execute(f"CREATE TEMP TABLE expected_boards AS {_EXPECTED_BOARDS}")
+        totals = await _differences(db, "temp.expected_totals", "player_totals", _KEY, guild_id)
+        boards = await _differences(
+            db, "temp.expected_boards", "board_totals", _BOARD_KEY, guild_id
         )
         unflagged = await db.fetchall(
             "SELECT m.id FROM matches AS m WHERE m.flagged = 0"
@@ -149,22 +200,18 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
             stored_params,
         )
         await db.execute("DROP TABLE temp.expected_totals")
+        await db.execute("DROP TABLE temp.expected_boards")
 
-    recomputed = {tuple(r[: len(_KEY)]): tuple(r[len(_KEY) :]) for r in missing}
-    stored = {tuple(r[: len(_KEY)]): tuple(r[len(_KEY) :]) for r in extra}
     problems: list[str] = []
-    for k in sorted(set(recomputed) | set(stored), key=repr):
-        want = recomputed.get(k, (0,) * len(COUNTERS))
-        have = stored.get(k, (0,) * len(COUNTERS))
-        diffs = ", ".join(
-            f"{name} stored {h} recomputed {w}"
-            for name, h, w in zip(COUNTERS, have, want, strict=True)
-            if h != w
-        )
-        guild, bucket, user, preset, flagged = k
+    for (guild, bucket, user, preset, flagged), have, want in totals:
         problems.append(
             f"guild {guild} user {user} bucket {bucket} preset {preset}"
-            f"{' (flagged)' if flagged else ''}: {diffs}"
+            f"{' (flagged)' if flagged else ''}: {_describe(have, want)}"
+        )
+    for (guild, board, flagged, user), have, want in boards:
+        problems.append(
+            f"guild {guild} user {user} board {board}"
+            f"{' (flagged)' if flagged else ''}: {_describe(have, want)}"
         )
     for row in unflagged:
         problems.append(f"match {row[0]} had a computer player or a substitute but is not flagged")
@@ -174,14 +221,16 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
 
 
 async def rebuild(db: Database, guild_id: int | None = None) -> int:
-    """Replace the stored totals with a full recomputation from the result rows.
+    """Replace the stored totals and boards with a full recomputation from the result rows.
+
+    The windows of each server end on its latest day with a result.
 
     Args:
         db: the database.
         guild_id: one server only; every server by default.
 
     Returns:
-        How many total rows were written.
+        How many rows of detailed totals were written.
     """
     sql, params = _expected_sql(guild_id)
     async with db.transaction():
@@ -194,6 +243,16 @@ async def rebuild(db: Database, guild_id: int | None = None) -> int:
             f" SELECT * FROM ({sql}) WHERE {_NONZERO}",
             params,
         )
+        if guild_id is None:
+            guilds = [
+                r[0] for r in await db.fetchall("SELECT DISTINCT guild_id FROM player_totals")
+            ]
+            await db.execute("DELETE FROM board_totals")
+            await db.execute("DELETE FROM board_windows")
+        else:
+            guilds = [guild_id]
+        for guild in guilds:
+            await rebuild_boards(db, guild)
         count = await db.fetchval(
             "SELECT count(*) FROM player_totals"
             + ("" if guild_id is None else " WHERE guild_id = ?"),

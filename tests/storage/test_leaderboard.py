@@ -336,3 +336,52 @@ async def test_history_and_stored_records(db: Database) -> None:
         await match_record(db, GUILD + 1, f"G{game_id}")
     with pytest.raises(StatsError, match="no finished rubber or game M999"):
         await match_record(db, GUILD, "M999")
+
+
+async def test_rolling_windows_move_with_the_days(db: Database) -> None:
+    # Member 1 wins on May 1, member 5 on May 5, member 9 on May 12: each result moves the
+    # windows on, taking out the days that leave them.
+    for user, day in {1: "2025-05-01", 5: "2025-05-05", 9: "2025-05-12"}.items():
+        await quick_rubber(
+            db,
+            seats(user, user + 1, user + 2, user + 3),
+            winner=0,
+            rubber_points=(5, 0),
+            when=at(day),
+        )
+    anchors = {r[0]: r[1] for r in await db.fetchall("SELECT days, anchor_day FROM board_windows")}
+    assert anchors == {7: "2025-05-12", 30: "2025-05-12"}
+    week = {
+        r[0]
+        for r in await db.fetchall(
+            "SELECT user_id FROM board_totals WHERE board = '7d' AND flagged = 0"
+        )
+    }
+    assert week == {9, 10, 11, 12}
+
+    async def winners(period: str, day: str) -> set[int]:
+        page = await leaderboard(db, GUILD, "rubbers_won", period=period, now=at(day, 23))
+        return {r.user_id for r in page.rows if r.value}
+
+    assert await winners("7d", "2025-05-12") == {9, 11}
+    # Asked later with no new result: the days that left are taken out on the fly.
+    assert await winners("7d", "2025-05-17") == {9, 11}
+    assert await winners("7d", "2025-05-19") == set()
+    assert await winners("30d", "2025-05-30") == {1, 3, 5, 7, 9, 11}
+    assert await winners("30d", "2025-05-31") == {5, 7, 9, 11}
+    assert await winners("30d", "2025-06-04") == {9, 11}
+    # Asked about a day before the last result: summed from the day buckets.
+    assert await winners("7d", "2025-05-06") == {1, 3, 5, 7}
+    assert await verify(db) == []
+
+
+async def test_verify_reports_a_board_that_drifted(db: Database) -> None:
+    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 0))
+    assert await verify(db) == []
+    await db.execute(
+        "UPDATE board_totals SET rubber_points = 6 WHERE user_id = 1 AND board = 'all'"
+        " AND flagged = 0"
+    )
+    assert await verify(db) == [
+        f"guild {GUILD} user 1 board all: rubber_points stored 6 recomputed 5"
+    ]

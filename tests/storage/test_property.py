@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from bot.storage import stats
 from bot.storage.database import Database
-from bot.storage.leaderboard import leaderboard_rows
-from bot.storage.seasons import start_season
+from bot.storage.leaderboard import METRICS, leaderboard_rows
+from bot.storage.seasons import PERIODS, start_season
 from bot.storage.stats import SeatPlayer
 from bot.storage.verify import verify
 from tests.storage.builders import GUILD, game, hand, match
@@ -90,7 +90,9 @@ script = st.lists(
 )
 
 
-async def play(path: Path, first_table: tuple[SeatPlayer, ...], actions: list) -> list[str]:
+async def play(
+    path: Path, first_table: tuple[SeatPlayer, ...], actions: list, metric: str
+) -> list[str]:
     db = await Database.open(path)
     try:
         match_id: int | None = None
@@ -169,6 +171,26 @@ async def play(path: Path, first_table: tuple[SeatPlayer, ...], actions: list) -
                     )
                 match_id = None
         problems = await verify(db)
+        # The boards answer exactly what summing the detailed totals answers: on the day of the
+        # last result, days later (a window partly or wholly past), and before it.
+        last = await db.fetchval("SELECT max(played_at) FROM hands")
+        if last is not None:
+            latest = datetime.fromisoformat(last.replace("Z", "+00:00"))
+            for now in (
+                latest,
+                latest + timedelta(days=3),
+                latest + timedelta(days=40),
+                latest - timedelta(days=2),
+            ):
+                for period in PERIODS:
+                    for bots in (False, True):
+                        fast = await leaderboard_rows(
+                            db, GUILD, metric, period, include_bots=bots, now=now
+                        )
+                        slow = await leaderboard_rows(
+                            db, GUILD, metric, period, include_bots=bots, now=now, detail=True
+                        )
+                        assert fast == slow, (metric, period, bots, now)
         # The leaderboards read the same totals: with everything included, each player's rubber
         # points are those of the finished rubbers he sat in.
         _, rows = await leaderboard_rows(db, GUILD, "rubber_points", include_bots=True)
@@ -191,10 +213,10 @@ async def play(path: Path, first_table: tuple[SeatPlayer, ...], actions: list) -
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(first_table=table(), actions=script)
+@given(first_table=table(), actions=script, metric=st.sampled_from(sorted(METRICS)))
 def test_totals_always_equal_a_full_recomputation(
-    first_table: tuple[SeatPlayer, ...], actions: list
+    first_table: tuple[SeatPlayer, ...], actions: list, metric: str
 ) -> None:
     with tempfile.TemporaryDirectory(dir=MEMORY_DISK) as directory:
-        problems = asyncio.run(play(Path(directory) / "euchre.db", first_table, actions))
+        problems = asyncio.run(play(Path(directory) / "euchre.db", first_table, actions, metric))
     assert problems == []
