@@ -73,7 +73,7 @@ class GcPauses:
         self.count = 0
         self.total = 0.0
         self.longest = 0.0
-        self.by_generation = [[0, 0.0] for _ in range(3)]   # [collections, seconds]
+        self.by_generation = [[0, 0.0] for _ in range(3)]  # [collections, seconds]
         self._start = 0.0
         gc.callbacks.append(self._callback)
 
@@ -91,7 +91,8 @@ class GcPauses:
 
     def summary(self) -> str:
         return ", ".join(
-            f"gen{g} {n} in {seconds * 1000:.0f} ms" for g, (n, seconds) in enumerate(self.by_generation)
+            f"gen{g} {n} in {seconds * 1000:.0f} ms"
+            for g, (n, seconds) in enumerate(self.by_generation)
         )
 
     def stop(self) -> None:
@@ -130,7 +131,9 @@ async def seat_table(manager: TableManager, number: int, points: int) -> int:
     """Create table `number` with four members seated and dealt; returns its channel id."""
     channel = 1_000_000 + number
     base = 10_000 * (number + 1)
-    await manager.create(GUILD, channel, base, f"host{number}", preset=PRESET, points=points, match="game")
+    await manager.create(
+        GUILD, channel, base, f"host{number}", preset=PRESET, points=points, match="game"
+    )
     for k in range(1, 4):
         await manager.join(channel, base + k, f"m{number}.{k}")
     await manager.start(channel, base)
@@ -138,8 +141,12 @@ async def seat_table(manager: TableManager, number: int, points: int) -> int:
 
 
 async def play_table(
-    manager: TableManager, channel: int, rng: random.Random, latencies: list[float],
-    ending: list[float], think: float,
+    manager: TableManager,
+    channel: int,
+    rng: random.Random,
+    latencies: list[float],
+    ending: list[float],
+    think: float,
 ) -> int:
     """Play the table's game to its end; returns the actions it made."""
     table = manager.table_in(channel)
@@ -158,7 +165,7 @@ async def play_table(
         latency = clock() - start
         latencies.append(latency)
         if change.hand is not None:
-            ending.append(latency)   # it recorded the hand's result in the same commit
+            ending.append(latency)  # it recorded the hand's result in the same commit
         actions += 1
     return actions
 
@@ -181,14 +188,17 @@ async def run(
             # Seat tables a few hundred at a time: the set-up is not what is measured.
             for first in range(0, tables, 250):
                 channels += await asyncio.gather(
-                    *(seat_table(manager, n, points) for n in range(first, min(tables, first + 250)))
+                    *(
+                        seat_table(manager, n, points)
+                        for n in range(first, min(tables, first + 250))
+                    )
                 )
             setup_seconds = time.perf_counter() - setup_start
             traced, _ = tracemalloc.get_traced_memory()
             tracemalloc.stop()
             gc.collect()
             if freeze:
-                gc.freeze()   # what set-up made lives on: the collector need not scan it again
+                gc.freeze()  # what set-up made lives on: the collector need not scan it again
             setup_events = await db.fetchval("SELECT COUNT(*) FROM table_events")
             batches_before, writes_before = manager.writer.batches, manager.writer.writes
 
@@ -200,7 +210,14 @@ async def run(
             start = time.perf_counter()
             counts = await asyncio.gather(
                 *(
-                    play_table(manager, channel, random.Random(rng.random()), latencies, ending, think_ms / 1000)
+                    play_table(
+                        manager,
+                        channel,
+                        random.Random(rng.random()),
+                        latencies,
+                        ending,
+                        think_ms / 1000,
+                    )
                     for channel in channels
                 )
             )
@@ -227,42 +244,81 @@ async def run(
     worst = latencies[-1] * 1000 if latencies else float("nan")
     mean = statistics.fmean(latencies) * 1000 if latencies else float("nan")
     stored_ok = game_events == actions and all_events == setup_events + actions
-    print(f"euchre game manager: {tables} tables, preset {PRESET}, a game to {points}, seed {seed}"
-          + (f", think {think_ms:g} ms" if think_ms else ", members act at once"))
-    print(f"  machine           : {platform.python_implementation()} {platform.python_version()},"
-          f" {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}")
-    print(f"  set-up            : {tables} tables created, seated and dealt in {setup_seconds:.2f} s"
-          f" ({setup_events} table events)")
-    print(f"  play              : {actions} actions in {elapsed:.2f} s, {hands} hands, {matches} games finished")
-    print(f"  actions per second: {actions / elapsed:,.0f}"
-          f" (process CPU {cpu:.2f} s: {cpu / max(1, actions) * 1e6:.0f} us per action, both threads)")
-    print(f"  latency per action: p50 {p50:.2f} ms, p90 {p90:.2f} ms, p99 {p99:.2f} ms,"
-          f" mean {mean:.2f} ms, max {worst:.2f} ms")
-    print(f"  ... ending a hand : p50 {percentile(ending, 0.5) * 1000:.2f} ms, p99 {percentile(ending, 0.99) * 1000:.2f} ms"
-          f" ({len(ending)} actions that also recorded a hand's result)")
-    print(f"  event loop lag    : p50 {percentile(lags, 0.5) * 1000:.2f} ms, p99 {percentile(lags, 0.99) * 1000:.2f} ms,"
-          f" max {lags[-1] * 1000 if lags else float('nan'):.2f} ms (a 5 ms sleep's overshoot, sampled throughout)")
-    print(f"  garbage collector : {pauses.count} collections, {pauses.total * 1000:.0f} ms in all,"
-          f" longest {pauses.longest * 1000:.1f} ms ({pauses.summary()})")
-    print(f"  p99 target        : < {TARGET_P99_MS:g} ms: {'met' if p99 < TARGET_P99_MS else 'NOT met'}")
-    print(f"  group commit      : {batches} batches, {writes / max(1, batches):.1f} writes per batch")
-    print(f"  memory per table  : {traced / tables / 1024:.1f} KiB of Python objects after the deal"
-          f" (tracemalloc); {(rss_after - rss_before) / tables / 1024:.1f} KiB of RSS growth at the end")
-    print(f"  stored            : {game_events} game events for {actions} actions accepted,"
-          f" {all_events} events in all: {'every action is in the database' if stored_ok else 'MISSING EVENTS'}")
+    print(
+        f"euchre game manager: {tables} tables, preset {PRESET}, a game to {points}, seed {seed}"
+        + (f", think {think_ms:g} ms" if think_ms else ", members act at once")
+    )
+    print(
+        f"  machine           : {platform.python_implementation()} {platform.python_version()},"
+        f" {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"  set-up            : {tables} tables created, seated and dealt in {setup_seconds:.2f} s"
+        f" ({setup_events} table events)"
+    )
+    print(
+        f"  play              : {actions} actions in {elapsed:.2f} s, {hands} hands, {matches} games finished"
+    )
+    print(
+        f"  actions per second: {actions / elapsed:,.0f}"
+        f" (process CPU {cpu:.2f} s: {cpu / max(1, actions) * 1e6:.0f} us per action, both threads)"
+    )
+    print(
+        f"  latency per action: p50 {p50:.2f} ms, p90 {p90:.2f} ms, p99 {p99:.2f} ms,"
+        f" mean {mean:.2f} ms, max {worst:.2f} ms"
+    )
+    print(
+        f"  ... ending a hand : p50 {percentile(ending, 0.5) * 1000:.2f} ms, p99 {percentile(ending, 0.99) * 1000:.2f} ms"
+        f" ({len(ending)} actions that also recorded a hand's result)"
+    )
+    print(
+        f"  event loop lag    : p50 {percentile(lags, 0.5) * 1000:.2f} ms, p99 {percentile(lags, 0.99) * 1000:.2f} ms,"
+        f" max {lags[-1] * 1000 if lags else float('nan'):.2f} ms (a 5 ms sleep's overshoot, sampled throughout)"
+    )
+    print(
+        f"  garbage collector : {pauses.count} collections, {pauses.total * 1000:.0f} ms in all,"
+        f" longest {pauses.longest * 1000:.1f} ms ({pauses.summary()})"
+    )
+    print(
+        f"  p99 target        : < {TARGET_P99_MS:g} ms: {'met' if p99 < TARGET_P99_MS else 'NOT met'}"
+    )
+    print(
+        f"  group commit      : {batches} batches, {writes / max(1, batches):.1f} writes per batch"
+    )
+    print(
+        f"  memory per table  : {traced / tables / 1024:.1f} KiB of Python objects after the deal"
+        f" (tracemalloc); {(rss_after - rss_before) / tables / 1024:.1f} KiB of RSS growth at the end"
+    )
+    print(
+        f"  stored            : {game_events} game events for {actions} actions accepted,"
+        f" {all_events} events in all: {'every action is in the database' if stored_ok else 'MISSING EVENTS'}"
+    )
     return stored_ok
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--tables", type=int, default=1000, help="concurrent tables (default 1000)")
     parser.add_argument("--points", type=int, default=10, help="points for the game (default 10)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the members' choices (default 1)")
-    parser.add_argument("--think", type=float, default=0.0,
-                        help="members' mean thinking time per action in ms (default 0: at once)")
-    parser.add_argument("--batch", type=int, default=None, help="most writes per commit (default: the writer's)")
-    parser.add_argument("--freeze", action="store_true",
-                        help="gc.freeze() after set-up, so collections skip the tables' long-lived objects")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the members' choices (default 1)"
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="members' mean thinking time per action in ms (default 0: at once)",
+    )
+    parser.add_argument(
+        "--batch", type=int, default=None, help="most writes per commit (default: the writer's)"
+    )
+    parser.add_argument(
+        "--freeze",
+        action="store_true",
+        help="gc.freeze() after set-up, so collections skip the tables' long-lived objects",
+    )
     args = parser.parse_args(argv)
     ok = asyncio.run(run(args.tables, args.points, args.seed, args.think, args.batch, args.freeze))
     return 0 if ok else 1

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +62,7 @@ class Listener:
 
     async def wait_for(self, condition: Callable[[], bool], seconds: float = 20.0) -> None:
         """Wait, with a bound, until `condition()` holds (checked after every change told)."""
+
         async def wait() -> None:
             while not condition():
                 self._news.clear()
@@ -68,9 +71,24 @@ class Listener:
         await asyncio.wait_for(wait(), seconds)
 
 
-async def open_manager(
-    path: Path, **kwargs: Any
-) -> tuple[Database, TableManager]:
+class HeldPool:
+    """A one-thread pool for the computer players that the test can hold up, to catch a
+    time-out move half made (chosen in the pool, not yet applied)."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="test-ai")
+        self.gate = threading.Event()
+        self.pool.submit(self.gate.wait)  # every choice queues behind this until release()
+
+    def release(self) -> None:
+        self.gate.set()
+
+    def close(self) -> None:
+        self.gate.set()
+        self.pool.shutdown(wait=True)
+
+
+async def open_manager(path: Path, **kwargs: Any) -> tuple[Database, TableManager]:
     """The database at `path` and a manager on it: timers off, computers at once, `modern`."""
     db = await Database.open(path)
     options: dict[str, Any] = {"timers": False, "computer_delay": 0, "default_preset": "modern"}
@@ -130,8 +148,12 @@ def in_memory(manager: TableManager, table: Table) -> tuple[Any, ...]:
     match = table.match
     views = (*(match.view_for(s) for s in range(4)), match.public_view()) if match else ()
     return (
-        table.to_state(), table.status, list(table.actions), [list(d) for d in table.decks],
-        views, sorted((c, t.id) for c, t in manager.tables.items()),
+        table.to_state(),
+        table.status,
+        list(table.actions),
+        [list(d) for d in table.decks],
+        views,
+        sorted((c, t.id) for c, t in manager.tables.items()),
     )
 
 
@@ -147,7 +169,8 @@ async def events(db: Database, table_id: int, kind: str | None = None) -> list[t
     """A table's events as (seq, kind, seat, user_id, action), in order."""
     rows = await db.fetchall(
         "SELECT seq, kind, seat, user_id, action FROM table_events WHERE table_id = ?"
-        + (" AND kind = ?" if kind else "") + " ORDER BY seq",
+        + (" AND kind = ?" if kind else "")
+        + " ORDER BY seq",
         (table_id, kind) if kind else (table_id,),
     )
     return [tuple(r) for r in rows]

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -22,6 +20,7 @@ from bot.tables.manager import TableManager
 from bot.tables.table import MAX_MEMBERS, Table, TableError
 from tests.tables.managers import (
     GUILD,
+    HeldPool,
     act,
     act_randomly,
     events,
@@ -67,16 +66,24 @@ async def test_create_join_start_and_play_are_each_stored_before_they_return(man
     assert await events(manager.db, table.id) == [(1, "table", 0, member(channel, 1), "create")]
     for k in (2, 3, 4):
         await manager.join(channel, member(channel, k), f"member {k}")
-        assert len(await events(manager.db, table.id)) == k   # stored before join returned
+        assert len(await events(manager.db, table.id)) == k  # stored before join returned
     await manager.start(channel, member(channel, 1))
     rng = random.Random(11)
     for n in range(1, 9):
         await act_randomly(manager, table, rng)
-        assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions
+        assert [
+            (s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")
+        ] == table.actions
         assert len(table.actions) == n
 
     log = await events(manager.db, table.id)
-    assert [a for _, _, _, _, a in log[:5]] == ["create", "join:seated", "join:seated", "join:seated", "start"]
+    assert [a for _, _, _, _, a in log[:5]] == [
+        "create",
+        "join:seated",
+        "join:seated",
+        "join:seated",
+        "start",
+    ]
     assert [seq for seq, *_ in log] == list(range(1, len(log) + 1))
     # The deck of the deal in play is stored, so a restart deals the same cards.
     decks, actions, last = await store.load_match(manager.db, table.id, table.match_no)
@@ -94,7 +101,10 @@ async def test_a_whole_game_every_action_and_result_stored(manager):
     assert change.match_over and change.games
     game_events = await events(manager.db, table.id, "game")
     assert len(game_events) == accepted == len(table.actions)
-    assert await manager.db.fetchval("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table.id,)) == hands
+    assert (
+        await manager.db.fetchval("SELECT COUNT(*) FROM hands WHERE table_id = ?", (table.id,))
+        == hands
+    )
     status, winner = await manager.db.fetchone(
         "SELECT status, winner FROM matches WHERE id = ?", (table.match_id,)
     )
@@ -128,7 +138,9 @@ async def test_the_same_click_twice_at_once_applies_once(manager):
     accepted = [r for r in results if not isinstance(r, BaseException)]
     errors = [r for r in results if isinstance(r, BaseException)]
     assert len(accepted) == 1 and accepted[0].action == "pass"
-    assert len(errors) == 1 and isinstance(errors[0], TableError) and "not your turn" in str(errors[0])
+    assert (
+        len(errors) == 1 and isinstance(errors[0], TableError) and "not your turn" in str(errors[0])
+    )
     assert len(table.actions) == 1
     assert len(await events(manager.db, table.id)) == before + 1
 
@@ -154,7 +166,7 @@ async def test_a_join_while_the_table_is_being_opened_is_refused(manager):
     table = created.table
     assert [o.user_id for o in table.seats if o] == [member(24, 1)]
     assert [a for *_, a in await events(manager.db, table.id)] == ["create"]
-    await manager.join(24, member(24, 2), "member 2")   # once it is open, it is open to all
+    await manager.join(24, member(24, 2), "member 2")  # once it is open, it is open to all
     assert table.seat_of(member(24, 2)) == 1
 
 
@@ -176,33 +188,18 @@ async def test_a_click_waits_for_another_connections_write_without_stopping_the_
     # transaction needs in order to finish.
     table = await seated_table(manager, 25)
     async with manager.db.transaction():
-        await manager.db.execute("UPDATE tables SET updated_at = updated_at WHERE id = ?", (table.id,))
+        await manager.db.execute(
+            "UPDATE tables SET updated_at = updated_at WHERE id = ?", (table.id,)
+        )
         click = asyncio.create_task(act(manager, table, "pass"))
         for _ in range(5):
-            await asyncio.sleep(0.01)   # the loop runs on while the click waits for the lock
+            await asyncio.sleep(0.01)  # the loop runs on while the click waits for the lock
         assert not click.done()
     assert (await asyncio.wait_for(click, 10)).action == "pass"
     assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions
 
 
 # -- a click during a time-out move --------------------------------------------------------------
-
-
-class HeldPool:
-    """A one-thread pool for the computer players that the test can hold up, to catch a
-    time-out move half made (chosen in the pool, not yet applied)."""
-
-    def __init__(self) -> None:
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="test-ai")
-        self.gate = threading.Event()
-        self.pool.submit(self.gate.wait)   # every choice queues behind this until release()
-
-    def release(self) -> None:
-        self.gate.set()
-
-    def close(self) -> None:
-        self.gate.set()
-        self.pool.shutdown(wait=True)
 
 
 async def to_dealer_in_round_one(manager: TableManager, table: Table) -> None:
@@ -222,7 +219,7 @@ async def test_a_click_during_a_time_out_move_wins_and_the_stale_move_is_dropped
         await to_dealer_in_round_one(manager, table)
         dealer = table.match.deal.dealer
         timing_out = asyncio.create_task(manager.time_out_now(table))
-        await asyncio.sleep(0.01)   # the time-out move is now waiting for the computer
+        await asyncio.sleep(0.01)  # the time-out move is now waiting for the computer
         assert not timing_out.done()
         change = await act(manager, table, "order")
         assert change.seat == dealer and table.match.deal.phase == DISCARD
@@ -232,7 +229,7 @@ async def test_a_click_during_a_time_out_move_wins_and_the_stale_move_is_dropped
         held.release()
         assert await asyncio.wait_for(timing_out, 10) is None
         assert in_memory(manager, table) == memory and await stored(manager.db) == rows
-        assert table.timeouts[dealer] == 0   # the member acted: no time-out is counted
+        assert table.timeouts[dealer] == 0  # the member acted: no time-out is counted
     finally:
         held.close()
         await shut(db, manager)
@@ -254,7 +251,9 @@ async def test_a_click_just_after_a_time_out_move_is_refused(manager):
 
 async def test_acting_out_of_turn_is_refused(manager):
     table = await seated_table(manager, 41)
-    await refused(manager, table, lambda: manager.act(41, not_to_act(table), "pass"), "not your turn")
+    await refused(
+        manager, table, lambda: manager.act(41, not_to_act(table), "pass"), "not your turn"
+    )
 
 
 async def to_play(manager: TableManager, table: Table, rng: random.Random) -> None:
@@ -268,9 +267,13 @@ async def test_a_card_not_held_is_refused(manager):
     table = await seated_table(manager, 42)
     await to_play(manager, table, random.Random(42))
     hand = set(table.match.view_for(table.match.to_act).deal.hand)
-    elsewhere = next(c for s in range(4) if s != table.match.to_act for c in table.match.view_for(s).deal.hand)
+    elsewhere = next(
+        c for s in range(4) if s != table.match.to_act for c in table.match.view_for(s).deal.hand
+    )
     assert elsewhere not in hand
-    await refused(manager, table, lambda: act(manager, table, elsewhere), "you do not hold that card")
+    await refused(
+        manager, table, lambda: act(manager, table, elsewhere), "you do not hold that card"
+    )
 
 
 async def test_a_card_held_but_not_legal_is_refused(manager):
@@ -291,7 +294,11 @@ async def test_a_card_held_but_not_legal_is_refused(manager):
 
 @pytest.mark.parametrize(
     "phase, declaration, reason",
-    [(ROUND_ONE, "call:H", "round one"), (ROUND_ONE, "alone", "round one"), (PLAY, "order", "unknown card")],
+    [
+        (ROUND_ONE, "call:H", "round one"),
+        (ROUND_ONE, "alone", "round one"),
+        (PLAY, "order", "unknown card"),
+    ],
 )
 async def test_a_declaration_not_open_is_refused(manager, phase, declaration, reason):
     table = await seated_table(manager, 44)
@@ -303,7 +310,7 @@ async def test_a_declaration_not_open_is_refused(manager, phase, declaration, re
 
 async def test_a_member_not_seated_is_refused(manager):
     table = await seated_table(manager, 45)
-    await manager.join(45, member(45, 5), "waiting member")   # waits in line: a game is on
+    await manager.join(45, member(45, 5), "waiting member")  # waits in line: a game is on
     assert table.is_waiting(member(45, 5))
     for user in (member(45, 5), 999):
         await refused(manager, table, lambda user=user: manager.act(45, user, "pass"), "not seated")
@@ -313,7 +320,10 @@ async def test_a_member_not_seated_is_refused(manager):
 async def test_a_second_table_in_the_channel_is_refused(manager):
     table = await seated_table(manager, 46, start=False)
     await refused(
-        manager, table, lambda: manager.create(GUILD, 46, member(46, 5), "another host"), "already has a table"
+        manager,
+        table,
+        lambda: manager.create(GUILD, 46, member(46, 5), "another host"),
+        "already has a table",
     )
     assert manager.table_in(46) is table
 
@@ -323,16 +333,22 @@ async def test_joining_a_full_table_is_refused(manager):
     for k in range(5, 5 + MAX_MEMBERS - 4):
         assert (await manager.join(47, member(47, k), f"member {k}")).note == "waiting"
     assert len(table.members) == MAX_MEMBERS
-    await refused(manager, table, lambda: manager.join(47, member(47, 9), "one too many"), "six belong")
+    await refused(
+        manager, table, lambda: manager.join(47, member(47, 9), "one too many"), "six belong"
+    )
 
 
 async def test_host_commands_by_someone_else_are_refused(manager):
     table = await seated_table(manager, 48, start=False)
     other = member(48, 2)
     await refused(manager, table, lambda: manager.start(48, other), "only the table's host")
-    await refused(manager, table, lambda: manager.kick(48, other, member(48, 3)), "only the table's host")
+    await refused(
+        manager, table, lambda: manager.kick(48, other, member(48, 3)), "only the table's host"
+    )
     await manager.leave(48, member(48, 4))
-    await refused(manager, table, lambda: manager.add_bot(48, other, None, "easy"), "only the table's host")
+    await refused(
+        manager, table, lambda: manager.add_bot(48, other, None, "easy"), "only the table's host"
+    )
     await refused(manager, table, lambda: manager.close_table(48, other), "only the table's host")
     assert manager.table_in(48) is table
 
@@ -356,12 +372,14 @@ async def test_a_request_that_cannot_be_stored_did_not_happen(manager):
         " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
     )
     await refused(manager, table, lambda: act(manager, table, "pass"), "could not be saved")
-    assert manager.table_in(50) is table   # put back in place, not replaced
+    assert manager.table_in(50) is table  # put back in place, not replaced
     await manager.db.execute("DROP TRIGGER refuse_pass")
     await act(manager, table, "pass")
-    assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions == [
-        (table.actions[0][0], "pass")
-    ]
+    assert (
+        [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")]
+        == table.actions
+        == [(table.actions[0][0], "pass")]
+    )
 
 
 async def test_a_failed_write_in_a_batch_does_not_lose_the_others(manager):
@@ -370,7 +388,9 @@ async def test_a_failed_write_in_a_batch_does_not_lose_the_others(manager):
         f"CREATE TRIGGER refuse_one BEFORE INSERT ON table_events WHEN NEW.table_id = {tables[0].id}"
         " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
     )
-    results = await asyncio.gather(*(act(manager, t, "pass") for t in tables), return_exceptions=True)
+    results = await asyncio.gather(
+        *(act(manager, t, "pass") for t in tables), return_exceptions=True
+    )
     assert isinstance(results[0], TableError) and tables[0].actions == []
     for table in tables[1:]:
         assert await events(manager.db, table.id, "game") != [] and len(table.actions) == 1

@@ -30,13 +30,13 @@ async def reach(manager: TableManager, table: Table, phase: str, rng: random.Ran
     if phase == ROUND_ONE:
         await act(manager, table, "pass")
     elif phase == ROUND_TWO:
-        for _ in range(5):   # all four pass round one, then the eldest passes round two
+        for _ in range(5):  # all four pass round one, then the eldest passes round two
             await act(manager, table, "pass")
     else:
         await act(manager, table, "order")
         if phase == PLAY:
-            await act_randomly(manager, table, rng)   # the dealer's discard
-            for _ in range(6):                        # a trick and a half
+            await act_randomly(manager, table, rng)  # the dealer's discard
+            for _ in range(6):  # a trick and a half
                 await act_randomly(manager, table, rng)
     assert table.match.deal.phase == phase and len(table.match.deals) == 1
 
@@ -45,18 +45,23 @@ def seen(table: Table) -> tuple[object, ...]:
     """What every seat and the public see, and the table's stored part."""
     match = table.match
     return (
-        *(match.view_for(seat) for seat in range(4)), match.public_view(),
-        table.to_state(), list(table.actions), [list(d) for d in table.decks],
+        *(match.view_for(seat) for seat in range(4)),
+        match.public_view(),
+        table.to_state(),
+        list(table.actions),
+        [list(d) for d in table.decks],
     )
 
 
 @pytest.mark.parametrize("phase", [ROUND_ONE, ROUND_TWO, DISCARD, PLAY])
-async def test_a_restart_mid_hand_restores_every_seat_and_the_hand_plays_on(tmp_path: Path, phase: str):
+async def test_a_restart_mid_hand_restores_every_seat_and_the_hand_plays_on(
+    tmp_path: Path, phase: str
+):
     path = tmp_path / "euchre.db"
     rng = random.Random(phase)
     db, manager = await open_manager(path)
     table = await seated_table(manager, 71)
-    waiting = await seated_table(manager, 72, start=False)   # a table still seating comes back too
+    waiting = await seated_table(manager, 72, start=False)  # a table still seating comes back too
     await reach(manager, table, phase, rng)
     before = seen(table)
     await shut(db, manager)
@@ -65,7 +70,11 @@ async def test_a_restart_mid_hand_restores_every_seat_and_the_hand_plays_on(tmp_
     db, manager = await open_manager(path, listener=listener)
     try:
         restored = await manager.restore()
-        assert sorted(t.id for t in restored) == sorted(listener.restored) == sorted([table.id, waiting.id])
+        assert (
+            sorted(t.id for t in restored)
+            == sorted(listener.restored)
+            == sorted([table.id, waiting.id])
+        )
         again = manager.table_in(71)
         assert again is not table and seen(again) == before
         assert manager.table_in(72).to_state() == waiting.to_state()
@@ -75,7 +84,10 @@ async def test_a_restart_mid_hand_restores_every_seat_and_the_hand_plays_on(tmp_
         log = await events(manager.db, again.id)
         assert [seq for seq, *_ in log] == list(range(1, len(log) + 1))
         assert [(s, a) for _, kind, s, _, a in log if kind == "game"] == again.actions
-        assert await manager.db.fetchval("SELECT COUNT(*) FROM hands WHERE table_id = ?", (again.id,)) == 1
+        assert (
+            await manager.db.fetchval("SELECT COUNT(*) FROM hands WHERE table_id = ?", (again.id,))
+            == 1
+        )
     finally:
         await shut(db, manager)
 
@@ -85,7 +97,7 @@ async def test_a_restart_after_a_second_game_began_restores_the_second_game(tmp_
     rng = random.Random(73)
     db, manager = await open_manager(path)
     table = await seated_table(manager, 73, points=1)
-    await play_to_end_of_hand(manager, table, rng)   # a game to 1 is over in one hand
+    await play_to_end_of_hand(manager, table, rng)  # a game to 1 is over in one hand
     assert not table.playing
     await manager.start(73, table.host_id)
     for _ in range(3):
@@ -100,9 +112,13 @@ async def test_a_restart_after_a_second_game_began_restores_the_second_game(tmp_
         assert again.match_no == 2 and seen(again) == before
         await play_to_end_of_hand(manager, again, rng)
         assert not again.playing
-        assert await manager.db.fetchval(
-            "SELECT COUNT(*) FROM matches WHERE table_id = ? AND status = 'finished'", (again.id,)
-        ) == 2
+        assert (
+            await manager.db.fetchval(
+                "SELECT COUNT(*) FROM matches WHERE table_id = ? AND status = 'finished'",
+                (again.id,),
+            )
+            == 2
+        )
     finally:
         await shut(db, manager)
 
@@ -113,10 +129,10 @@ async def test_closing_the_manager_with_a_click_in_flight_keeps_the_click(tmp_pa
     table = await seated_table(manager, 74)
     seat = table.match.to_act
     click = asyncio.create_task(manager.act(74, to_act(table), "pass"))
-    await asyncio.sleep(0)   # the click is applied and its write queued, not yet committed
+    await asyncio.sleep(0)  # the click is applied and its write queued, not yet committed
     assert not click.done()
     await manager.close()
-    assert (await click).action == "pass"   # answered only once it was stored
+    assert (await click).action == "pass"  # answered only once it was stored
     await db.close()
 
     db, manager = await open_manager(path)
@@ -139,7 +155,7 @@ async def test_a_restored_table_whose_computer_is_to_act_plays_on(tmp_path: Path
     await listener.wait_for(lambda: table.match.to_act == table.seat_of(host))
     await act(manager, table, "pass")
     computer_to_act = table.match.to_act
-    await manager.close()   # before the computer's move
+    await manager.close()  # before the computer's move
     await db.close()
 
     listener = Listener()
@@ -148,8 +164,12 @@ async def test_a_restored_table_whose_computer_is_to_act_plays_on(tmp_path: Path
         await manager.restore()
         again = manager.table_in(75)
         moved = len(again.actions)
-        await listener.wait_for(lambda: again.match.to_act == again.seat_of(host) or not again.playing)
+        await listener.wait_for(
+            lambda: again.match.to_act == again.seat_of(host) or not again.playing
+        )
         assert len(again.actions) > moved and again.actions[moved][0] == computer_to_act
-        assert [(s, a) for _, _, s, _, a in await events(manager.db, again.id, "game")] == again.actions
+        assert [
+            (s, a) for _, _, s, _, a in await events(manager.db, again.id, "game")
+        ] == again.actions
     finally:
         await shut(db, manager)

@@ -15,6 +15,7 @@ from bot.tables.table import Table, TableError
 from tests.tables.managers import (
     GUILD,
     Clock,
+    HeldPool,
     Listener,
     act,
     act_randomly,
@@ -25,7 +26,6 @@ from tests.tables.managers import (
     shut,
     to_act,
 )
-from tests.tables.test_manager import HeldPool
 
 # -- time-outs -----------------------------------------------------------------------------------
 
@@ -48,12 +48,13 @@ async def test_at_time_out_a_computer_makes_that_one_move(tmp_path: Path):
         await listener.wait_for(lambda: bool(listener.changes))
         change = listener.changes[0]
         assert change.kind == "timeout" and change.seat == seat and change.by_computer
-        assert listener.reminders == [(table.id, seat, clock.now + 0.05)]   # at half time
+        assert listener.reminders == [(table.id, seat, clock.now + 0.05)]  # at half time
         assert len(table.actions) == 2 and table.actions[1][0] == seat
-        assert table.timeouts[seat] == 1 and table.seats[seat].user_id == user   # still the member's seat
+        # Counted, and the seat is still the member's.
+        assert table.timeouts[seat] == 1 and table.seats[seat].user_id == user
         assert table.match.to_act != seat and manager.deadlines[table.id] == clock.now + 3600
         log = await events(manager.db, table.id, "game")
-        assert log[-1][2:] == (seat, None, table.actions[1][1])   # the seat's move, by no member
+        assert log[-1][2:] == (seat, None, table.actions[1][1])  # the seat's move, by no member
         assert len(listener.changes) == 1
     finally:
         await shut(db, manager)
@@ -104,10 +105,16 @@ async def test_two_time_outs_in_a_row_and_a_computer_holds_the_seat_until_back(t
         if table.match.to_act == seat:
             await listener.wait_for(lambda: table.match.to_act != seat)
         change = await manager.back(82, user)
-        assert change.kind == "back" and table.seats[seat].user_id == user and table.timeouts[seat] == 0
+        assert (
+            change.kind == "back"
+            and table.seats[seat].user_id == user
+            and table.timeouts[seat] == 0
+        )
         await others_until_seat_is_to_act()
-        assert (await act_randomly(manager, table, rng)).seat == seat   # the member plays again
-        assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions
+        assert (await act_randomly(manager, table, rng)).seat == seat  # the member plays again
+        assert [
+            (s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")
+        ] == table.actions
     finally:
         await shut(db, manager)
 
@@ -138,13 +145,14 @@ async def test_tables_idle_for_a_day_close_and_unfinished_play_is_abandoned(tmp_
             for r in await db.fetchall("SELECT id, status, close_reason FROM tables")
         }
         assert rows == {
-            idle.id: ("closed", "idle for 24 hours"), seating.id: ("closed", "idle for 24 hours"),
+            idle.id: ("closed", "idle for 24 hours"),
+            seating.id: ("closed", "idle for 24 hours"),
             busy.id: ("open", None),
         }
         matches = dict(await db.fetchall("SELECT id, status FROM matches"))
         assert matches == {idle.match_id: "abandoned", busy.match_id: "playing"}
         assert (await events(db, idle.id))[-1][1:] == ("table", None, None, "close")
-        assert await manager.close_idle() == []   # nothing more to close
+        assert await manager.close_idle() == []  # nothing more to close
         with pytest.raises(TableError, match="no table in this channel"):
             await manager.act(91, to_act(idle), "pass")
     finally:
@@ -204,9 +212,9 @@ async def test_four_computers_play_a_whole_game_while_another_table_is_answered(
         status, flagged = await db.fetchone(
             "SELECT status, flagged FROM matches WHERE id = ?", (computers.match_id,)
         )
-        assert (status, flagged) == ("finished", 1)   # computers played: flagged
+        assert (status, flagged) == ("finished", 1)  # computers played: flagged
         stored = [(s, a) for _, _, s, _, a in await events(db, humans.id, "game")]
-        assert stored[-len(humans.actions):] == humans.actions
+        assert stored[-len(humans.actions) :] == humans.actions
     finally:
         held.close()
         await shut(db, manager)
