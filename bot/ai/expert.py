@@ -27,7 +27,6 @@ from bot.ai.sampling import (
     MAKE_MARK,
     World,
     build_deal,
-    playout,
     quick_bid,
     round_one_strength,
     sample_worlds,
@@ -50,7 +49,6 @@ _TIE = 1e-9
 # The head start of the standard (Somerset) choice, in the value's units (a chance of winning
 # the game, or a tenth of a rubber point).
 BOOK_PREFERENCE = 0.004
-_BID_EVAL = __import__('os').environ.get('EUCHRE_BID_EVAL', 'exact')
 
 
 def _ending(deal: Deal, maker_tricks: int) -> tuple[int, int]:
@@ -205,14 +203,10 @@ class ExpertPlayer:
             key = (*config, *(tuple(sorted(h)) for h in deal.hands))
             tricks = results.get(key)
             if tricks is None:
-                if _BID_EVAL == "playout":
-                    made = playout(deal)
-                    tricks = 5 if made == 5 else 3 if made >= 3 else 0
-                else:
-                    solver = solvers.get(config)
-                    if solver is None:
-                        solver = solvers[config] = Solver(deal.trump, deal.active, deal.maker & 1)
-                    tricks = _solve_from(deal, solver)
+                solver = solvers.get(config)
+                if solver is None:
+                    solver = solvers[config] = Solver(deal.trump, deal.active, deal.maker & 1)
+                tricks = _solve_from(deal, solver)
                 results[key] = tricks
             totals[action] += score.for_side(my_side, *_ending(deal, tricks))
 

@@ -28,7 +28,6 @@ from bot.engine.cards import (
     SUITS,
     Card,
     Suit,
-    make_pack,
 )
 from bot.engine.deal import CALL, ORDER, ORDER_ALONE, PASS, SEATS, Deal
 from bot.engine.errors import IllegalAction
@@ -386,69 +385,3 @@ def quick_bid(deal: Deal, seat: int) -> str:
 def next_suit(suit: Suit) -> Suit:
     return SAME_COLOUR[suit]
 
-
-def quick_card(deal: Deal, seat: int) -> Card:
-    """A fast card for a playout: plain habits on the seat's own hand and the cards seen.
-
-    Lead a master (the best card left of its suit), a trump when our side made it, else the
-    lowest card; follow with the cheapest winner unless the partner holds the trick, else the
-    lowest card.
-    """
-    legal = deal.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    trump = deal.trump
-    eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
-    trick = deal.trick
-    ours = (deal.maker & 1) == (seat & 1)
-    if not trick:
-        gone = {c for _, t in deal.tricks for _, c in t}
-        hand = deal.hands[seat]
-
-        def master(card: Card) -> bool:
-            suit, p = eff[card], power[card]
-            return not any(
-                eff[c] == suit and power[c] > p and c not in gone and c not in hand
-                for c in _pack_of(deal.options.lowest_rank, deal.options.joker)
-            )
-
-        trumps = [c for c in legal if eff[c] == trump]
-        if ours and trumps:
-            top = max(trumps, key=power.__getitem__)
-            if master(top) or len(trumps) >= 2:
-                return top
-        masters = [c for c in legal if eff[c] != trump and master(c)]
-        if masters:
-            return max(masters, key=power.__getitem__)
-        return min(legal, key=lambda c: (eff[c] == trump, power[c]))
-    led = eff[trick[0][1]]
-    best_seat, best = trick[0]
-    for s, c in trick[1:]:
-        if _stronger(c, best, trump, led):
-            best_seat, best = s, c
-    low = min(legal, key=lambda c: (eff[c] == trump, power[c]))
-    if (best_seat & 1) == (seat & 1):
-        return low
-    winners = [c for c in legal if _stronger(c, best, trump, led)]
-    if not winners:
-        return low
-    return min(winners, key=lambda c: (eff[c] == trump, power[c]))
-
-
-_PACKS: dict[tuple[str, bool], tuple[Card, ...]] = {
-    (low, joker): tuple(make_pack(low, joker=joker)) for low in ("7", "9") for joker in (False, True)
-}
-
-
-def _pack_of(lowest: str, joker: bool) -> tuple[Card, ...]:
-    return _PACKS[(lowest, joker)]
-
-
-def playout(deal: Deal) -> int:
-    """Play the deal out with `quick_card` for every seat; the makers' tricks."""
-    while deal.phase == "play":
-        seat = deal.to_play
-        deal.apply(quick_card(deal, seat), seat)
-    won = deal.won
-    side = deal.maker & 1
-    return won[side] + won[side + 2]
