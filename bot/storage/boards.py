@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date, timedelta
+from functools import cache
 
 from bot.storage.database import Database
 from bot.storage.seasons import DAY_PREFIX, SEASON_PREFIX
@@ -44,12 +45,24 @@ COUNTERS: tuple[str, ...] = (
 _COLUMNS = ", ".join(COUNTERS)
 _ZERO = " AND ".join(f"{c} = 0" for c in COUNTERS)
 
-UPSERT = (
+_INSERT = (
     f"INSERT INTO board_totals (guild_id, board, flagged, user_id, {_COLUMNS})"
     f" VALUES (?, ?, ?, ?, {', '.join('?' for _ in COUNTERS)})"
     " ON CONFLICT (guild_id, board, flagged, user_id) DO UPDATE SET "
-    + ", ".join(f"{c} = {c} + excluded.{c}" for c in COUNTERS)
 )
+UPSERT = _INSERT + ", ".join(f"{c} = {c} + excluded.{c}" for c in COUNTERS)
+
+
+@cache
+def upsert_changing(changed: tuple[int, ...]) -> str:
+    """The upsert of a board row that sets only the counters at the given positions.
+
+    SQLite rewrites an index entry when the update assigns a column the index uses; the
+    leaderboards' partial indexes are many, so a row update names only what it changes.
+    """
+    return _INSERT + ", ".join(
+        f"{COUNTERS[i]} = {COUNTERS[i]} + excluded.{COUNTERS[i]}" for i in changed
+    )
 
 
 def window_board(days: int) -> str:

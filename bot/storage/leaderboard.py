@@ -51,11 +51,15 @@ class Metric:
     Attributes:
         key: its name in commands (``rubbers_won``).
         label: what to show (``Rubbers won``).
-        value: the SQL of the value over summed counters (constants of this module, not input).
-        numerator, denominator: the counters a rate divides, or for a count, the count and what
-            qualifies a player (shown as "12 of 20" beside a rate).
-        minimum: the least ``denominator`` a player needs to be listed.
+        value: the SQL of the value over the counters (constants of this module, not input).
+        numerator, denominator: for a rate, the counters it divides (shown as "12 of 20"); for a
+            count, the count and what it came from (shown as "in 20 rubbers").
+        minimum: a rate lists players with at least this ``denominator``; a count lists players
+            with at least one.
         is_rate: the value is a fraction between 0 and 1.
+
+    Each metric has a partial index ``board_<key>`` on ``board_totals`` (migration 0003) over
+    exactly the rows it lists (``qualify``), in its order: a page is a short walk along it.
     """
 
     key: str
@@ -65,6 +69,13 @@ class Metric:
     denominator: str
     minimum: int = 1
     is_rate: bool = False
+
+    @property
+    def qualify(self) -> str:
+        """The SQL condition for a player to be listed (literal, to match the partial index)."""
+        if self.is_rate:
+            return f"{self.denominator} >= {self.minimum:d}"
+        return f"{self.numerator} > 0"
 
 
 def _rate(key: str, label: str, won: str, played: str, minimum: int) -> Metric:
@@ -161,11 +172,13 @@ class _Source:
     """Where a leaderboard's per-player totals come from: SQL giving one row per player.
 
     ``sql`` has a ``{viewer}`` slot for a condition on ``user_id`` (empty, or one player).
+    ``indexed``: the counted rows of one board, read along the metric's own index.
     """
 
     sql: str
     params: dict[str, Any]
     path: str  # 'board', 'window' or 'detail', for tests and logs
+    indexed: bool = False
 
 
 def _sums(metric: Metric, sign: str = "") -> str:
@@ -212,7 +225,7 @@ async def _source(
         )
     if preset is None and not detail:
         if span.period in ("all", "season"):
-            return _Source(board_sql, {**base, "board": span.low}, "board")
+            return _Source(board_sql, {**base, "board": span.low}, "board", not include_bots)
         days = PERIOD_DAYS[span.period]
         anchor = await db.fetchval(
             "SELECT anchor_day FROM board_windows WHERE guild_id = ? AND days = ?",
@@ -220,7 +233,7 @@ async def _source(
         )
         board = window_board(days)
         if anchor == today:
-            return _Source(board_sql, {**base, "board": board}, "board")
+            return _Source(board_sql, {**base, "board": board}, "board", not include_bots)
         if anchor is not None and anchor < today and in_window(anchor, today, days):
             # No result since the anchor: the days between the anchor's window and today's
             # have left, so take them out.
@@ -253,64 +266,103 @@ def _negated(metric: Metric) -> str:
     return ", ".join(f"-{c}" for c in sorted({metric.numerator, metric.denominator}))
 
 
+_INDEXED_WHERE = "guild_id = :guild AND board = :board AND flagged = 0"
+
+
 def _ranked_sql(metric: Metric, source: _Source, viewer: bool) -> str:
+    columns = (
+        f"user_id, {metric.value} AS value, {metric.numerator} AS numerator,"
+        f" {metric.denominator} AS denominator"
+    )
+    if source.indexed:
+        user = " AND user_id = :viewer" if viewer else ""
+        return (
+            f"SELECT {columns} FROM board_totals WHERE {_INDEXED_WHERE}{user} AND {metric.qualify}"
+        )
     inner = source.sql.replace("{viewer}", "AND user_id = :viewer" if viewer else "")
     # One player's detailed rows come by the per-player index, not a walk through the bucket.
     inner = inner.replace("{index}", "INDEXED BY player_totals_by_user" if viewer else "")
-    return (
-        f"SELECT user_id, {metric.value} AS value, {metric.numerator} AS numerator,"
-        f" {metric.denominator} AS denominator FROM ({inner})"
-        f" WHERE {metric.denominator} >= :minimum"
-    )
+    return f"SELECT {columns} FROM ({inner}) WHERE {metric.qualify}"
 
 
 async def _page_rows(
     db: Database, metric: Metric, source: _Source, offset: int, size: int
 ) -> list[Any]:
-    sql = (
-        _ranked_sql(metric, source, False)
-        + " ORDER BY value DESC, user_id LIMIT :size OFFSET :offset"
-    )
     return await db.fetchall(
-        sql, {**source.params, "minimum": metric.minimum, "size": size, "offset": offset}
+        _page_sql(metric, source), {**source.params, "size": size, "offset": offset}
+    )
+
+
+def _page_sql(metric: Metric, source: _Source) -> str:
+    # Ordered by the value's own expression, so that the indexed path walks its index.
+    order = metric.value if source.indexed else "value"
+    return (
+        _ranked_sql(metric, source, False)
+        + f" ORDER BY {order} DESC, user_id LIMIT :size OFFSET :offset"
     )
 
 
 async def _viewer_row(db: Database, metric: Metric, source: _Source, user_id: int) -> Any:
     return await db.fetchone(
-        _ranked_sql(metric, source, True),
-        {**source.params, "minimum": metric.minimum, "viewer": user_id},
+        _ranked_sql(metric, source, True), {**source.params, "viewer": user_id}
     )
 
 
 async def _counts(
-    db: Database, metric: Metric, source: _Source, values: list[float | int], viewer: Any
-) -> tuple[int, list[int], int]:
-    """One pass: how many are listed, how many are above each value, and the viewer's position.
+    db: Database, metric: Metric, source: _Source, top: float | int | None, viewer: Any
+) -> tuple[int, int, int, int]:
+    """What a page needs besides its rows, in one statement.
 
     Returns:
-        (total, above each of ``values``, players listed before the viewer).
+        (players listed, players above the page's top value, players above the viewer's value,
+        players with the viewer's value listed before him).
     """
-    columns = ["count(*)"]
-    params: dict[str, Any] = {**source.params, "minimum": metric.minimum}
-    for i, value in enumerate(values):
-        columns.append(f"COALESCE(SUM(value > :v{i}), 0)")
-        params[f"v{i}"] = value
-    if viewer is not None:
-        columns.append(
-            "COALESCE(SUM(value > :viewer_value"
-            " OR (value = :viewer_value AND user_id < :viewer_id)), 0)"
-        )
-        params["viewer_value"] = viewer["value"]
-        params["viewer_id"] = viewer["user_id"]
-    row = await db.fetchone(
-        f"SELECT {', '.join(columns)} FROM ({_ranked_sql(metric, source, False)})", params
-    )
+    params: dict[str, Any] = {
+        **source.params,
+        "top": top,
+        "viewer_value": None if viewer is None else viewer["value"],
+        "viewer_id": None if viewer is None else viewer["user_id"],
+    }
+    row = await db.fetchone(_counts_sql(metric, source), params)
     assert row is not None
-    total = int(row[0])
-    above = [int(v) for v in row[1 : 1 + len(values)]]
-    before = int(row[1 + len(values)]) if viewer is not None else 0
-    return total, above, before
+    return int(row[0]), int(row[1] or 0), int(row[2] or 0), int(row[3] or 0)
+
+
+def _counts_sql(metric: Metric, source: _Source) -> str:
+    if source.indexed:
+        # Four counts along the metric's index: the listed rows, and three short ranges.
+        where = f"FROM board_totals WHERE {_INDEXED_WHERE} AND {metric.qualify}"
+        value = metric.value
+        return (
+            f"SELECT (SELECT count(*) {where}),"
+            f" (SELECT count(*) {where} AND {value} > :top),"
+            f" (SELECT count(*) {where} AND {value} > :viewer_value),"
+            f" (SELECT count(*) {where} AND {value} = :viewer_value AND user_id < :viewer_id)"
+        )
+    # One pass over the summed rows.
+    return (
+        "SELECT count(*), COALESCE(SUM(value > :top), 0),"
+        " COALESCE(SUM(value > :viewer_value), 0),"
+        " COALESCE(SUM(value = :viewer_value AND user_id < :viewer_id), 0)"
+        f" FROM ({_ranked_sql(metric, source, False)})"
+    )
+
+
+def _ranks(rows: list[Any], offset: int, above_top: int) -> list[int]:
+    """Competition ranks of a page's rows (sorted by value, highest first).
+
+    The page's top value may be shared with rows of earlier pages: its rank is one more than the
+    players above it. Any other value starts on this page, at its first row's position.
+    """
+    ranks = []
+    for i, r in enumerate(rows):
+        if r["value"] == rows[0]["value"]:
+            ranks.append(1 + above_top)
+        elif r["value"] != rows[i - 1]["value"]:
+            ranks.append(offset + i + 1)
+        else:
+            ranks.append(ranks[-1])
+    return ranks
 
 
 def _row(r: Any, metric: Metric, rank: int, position: int, names: dict[int, str]) -> LeaderboardRow:
@@ -392,29 +444,25 @@ async def leaderboard(
         viewer = next((r for r in rows if r["user_id"] == viewer_id), None)
         if viewer is None:
             viewer = await _viewer_row(db, chosen, source, viewer_id)
-    values = sorted(
-        {r["value"] for r in rows} | ({viewer["value"]} if viewer is not None else set()),
-        reverse=True,
-    )
-    total, above, before = await _counts(db, chosen, source, values, viewer)
+    top = rows[0]["value"] if rows else None
+    total, above_top, above_viewer, tied_before = await _counts(db, chosen, source, top, viewer)
     page_count = max(1, math.ceil(total / page_size))
     if page > page_count:
         raise StatsError(
             f"There is no page {page}: this leaderboard has {page_count} "
             f"page{'s' if page_count != 1 else ''}."
         )
-    rank_of_value = {value: 1 + n for value, n in zip(values, above, strict=True)}
     wanted = {r["user_id"] for r in rows} | ({viewer["user_id"]} if viewer is not None else set())
     names = await _names(db, guild_id, wanted)
     listed = tuple(
-        _row(r, chosen, rank_of_value[r["value"]], offset + i + 1, names)
-        for i, r in enumerate(rows)
+        _row(r, chosen, rank, offset + i + 1, names)
+        for i, (r, rank) in enumerate(zip(rows, _ranks(rows, offset, above_top), strict=True))
     )
     mine = None
     if viewer is not None:
         mine = next((row for row in listed if row.user_id == viewer_id), None)
         if mine is None:
-            mine = _row(viewer, chosen, rank_of_value[viewer["value"]], before + 1, names)
+            mine = _row(viewer, chosen, 1 + above_viewer, 1 + above_viewer + tied_before, names)
     log.debug("leaderboard %s %s from %s", chosen.key, span.period, source.path)
     return LeaderboardPage(
         guild_id=guild_id,
@@ -475,9 +523,9 @@ async def rank_of(
     viewer = await _viewer_row(db, chosen, source, user_id)
     if viewer is None:
         return None
-    _, above, before = await _counts(db, chosen, source, [viewer["value"]], viewer)
+    _, _, above, tied_before = await _counts(db, chosen, source, viewer["value"], viewer)
     names = await _names(db, guild_id, {user_id})
-    return _row(viewer, chosen, 1 + above[0], before + 1, names)
+    return _row(viewer, chosen, 1 + above, 1 + above + tied_before, names)
 
 
 # ------------------------------------------------------------------------------ one player

@@ -256,7 +256,7 @@ async def _apply(
 ) -> None:
     """Add a delta to the detailed totals (all time, season, day) and to the boards.
 
-    Two executemany calls, whatever the delta; the windows move forward first when the delta
+    A few executemany calls, whatever the delta; the windows move forward first when the delta
     holds a day later than their anchor. ``starts`` (season start days) and ``anchors``
     (window anchors) are read here unless the caller already has them.
     """
@@ -287,9 +287,14 @@ async def _apply(
     await db.executemany(
         _UPSERT, [(guild_id, *key, *counts) for key, counts in detail.items() if any(counts)]
     )
-    await db.executemany(
-        boards.UPSERT, [(guild_id, *key, *counts) for key, counts in board.items() if any(counts)]
-    )
+    # Board rows grouped by the counters they change (a handful of groups for a deal).
+    by_change: dict[tuple[int, ...], list[tuple[Any, ...]]] = {}
+    for key, counts in board.items():
+        changed = tuple(i for i, c in enumerate(counts) if c)
+        if changed:
+            by_change.setdefault(changed, []).append((guild_id, *key, *counts))
+    for changed, rows in by_change.items():
+        await db.executemany(boards.upsert_changing(changed), rows)
     if any(min(counts) < 0 for counts in delta.rows.values()):
         # Counts moved away (a match flagged late) leave rows of zeros behind: drop them.
         await db.executemany(

@@ -11,6 +11,9 @@ from bot.storage.database import Database
 from bot.storage.errors import StatsError
 from bot.storage.leaderboard import (
     METRICS,
+    _counts_sql,
+    _page_sql,
+    _source,
     history,
     leaderboard,
     leaderboard_rows,
@@ -18,7 +21,7 @@ from bot.storage.leaderboard import (
     player_stats,
     rank_of,
 )
-from bot.storage.seasons import current_season, start_season
+from bot.storage.seasons import current_season, period_range, start_season
 from bot.storage.verify import verify
 from tests.storage.builders import GUILD, TABLE, at, game, hand, match, quick_rubber, seats
 
@@ -26,7 +29,8 @@ NOW = datetime(2025, 5, 20, 18, tzinfo=UTC)
 
 
 async def test_ties_share_a_rank_and_the_next_rank_skips(db: Database) -> None:
-    # Rubber points: 1 and 3 win 5 each, 2 and 4 get 1; then 5 and 7 win 3, 6 and 8 get 0.
+    # Rubber points: 1 and 3 win 5 each, 2 and 4 get 1; then 5 and 7 win 3, 6 and 8 get none
+    # (a count lists only players with at least one).
     await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 1))
     await quick_rubber(db, seats(5, 6, 7, 8), winner=0, rubber_points=(3, 0))
     page = await leaderboard(db, GUILD, "rubber_points", now=NOW)
@@ -37,27 +41,27 @@ async def test_ties_share_a_rank_and_the_next_rank_skips(db: Database) -> None:
         (3, 7, 3),
         (5, 2, 1),
         (5, 4, 1),
-        (7, 6, 0),
-        (7, 8, 0),
     ]
-    assert page.total == 8 and page.page_count == 1
-    # Rubbers won: four share first place with one each, four share fifth with none.
+    assert page.total == 6 and page.page_count == 1
+    # Rubbers won: four share first place with one each.
     won = await leaderboard(db, GUILD, "rubbers_won", now=NOW)
-    assert [r.rank for r in won.rows] == [1, 1, 1, 1, 5, 5, 5, 5]
+    assert [(r.rank, r.position) for r in won.rows] == [(1, 1), (1, 2), (1, 3), (1, 4)]
+    # The same through the detailed totals (the path of a preset filter).
+    assert (await leaderboard(db, GUILD, "rubber_points", now=NOW, detail=True)).rows == page.rows
 
 
 async def test_pages_and_the_viewers_own_rank_off_the_page(db: Database) -> None:
-    # 24 players in 6 rubbers; side 0 of rubber i takes 10 - i rubber points.
+    # 24 players in 6 rubbers; side 0 of rubber i takes 10 - i rubber points, side 1 one.
     for i in range(6):
         base = 10 + 4 * i
         await quick_rubber(
-            db, seats(base, base + 1, base + 2, base + 3), winner=0, rubber_points=(10 - i, 0)
+            db, seats(base, base + 1, base + 2, base + 3), winner=0, rubber_points=(10 - i, 1)
         )
     first = await leaderboard(db, GUILD, "rubber_points", page=1, now=NOW, viewer_id=31)
     assert first.page_count == 3 and first.total == 24 and len(first.rows) == 10
     assert [r.position for r in first.rows] == list(range(1, 11))
     assert first.viewer is not None and first.viewer.user_id == 31
-    assert first.viewer.rank == 13 and first.viewer.value == 0  # 12 winners above, all losers tie
+    assert first.viewer.rank == 13 and first.viewer.value == 1  # 12 winners above, all losers tie
     third = await leaderboard(db, GUILD, "rubber_points", page=3, now=NOW)
     assert len(third.rows) == 4 and third.rows[-1].position == 24
     assert (await rank_of(db, GUILD, 31, "rubber_points", now=NOW)) == first.viewer
@@ -126,7 +130,7 @@ async def test_hand_metrics_and_makers_success(db: Database) -> None:
     # Side 0: 1 + 2 + 1 + 1 + 2 + 2 = 9; side 1: 2 + 1 + 1 + 1 = 5.
     assert [(r.user_id, r.value) for r in points.rows] == [(1, 9), (3, 9), (2, 5), (4, 5)]
     lone = await leaderboard(db, GUILD, "lone_hands_made", now=NOW)
-    assert {r.value for r in lone.rows} == {0}
+    assert (lone.rows, lone.total) == ((), 0)  # nobody played alone: nobody is listed
 
 
 async def test_periods_count_by_the_utc_day_played(db: Database) -> None:
@@ -197,9 +201,9 @@ async def test_an_admins_season_takes_over_from_the_quarter(db: Database) -> Non
 
 
 async def test_the_bots_flag_keeps_results_off_unless_asked(db: Database) -> None:
-    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 0))
-    await quick_rubber(db, seats(5, -6, 7, 8, bots=(-6,)), winner=0, rubber_points=(7, 0))
-    await quick_rubber(db, seats(9, 10, 11, 12, subs=(12,)), winner=0, rubber_points=(9, 0))
+    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 1))
+    await quick_rubber(db, seats(5, -6, 7, 8, bots=(-6,)), winner=0, rubber_points=(7, 1))
+    await quick_rubber(db, seats(9, 10, 11, 12, subs=(12,)), winner=0, rubber_points=(9, 1))
     counted = await leaderboard(db, GUILD, "rubber_points", now=NOW)
     assert {r.user_id for r in counted.rows} == {1, 2, 3, 4}
     every = await leaderboard(db, GUILD, "rubber_points", now=NOW, include_bots=True)
@@ -214,13 +218,21 @@ async def test_the_bots_flag_keeps_results_off_unless_asked(db: Database) -> Non
 
 
 async def test_preset_filter(db: Database) -> None:
-    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 0), preset="somerset")
-    await quick_rubber(db, seats(1, 2, 5, 6), winner=1, rubber_points=(0, 4), preset="modern")
+    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 1), preset="somerset")
+    await quick_rubber(db, seats(1, 2, 5, 6), winner=1, rubber_points=(1, 4), preset="modern")
     somerset = await leaderboard(db, GUILD, "rubber_points", preset="somerset", now=NOW)
-    assert {r.user_id for r in somerset.rows} == {1, 2, 3, 4}
+    assert {r.user_id: r.value for r in somerset.rows} == {1: 5, 3: 5, 2: 1, 4: 1}
+    modern = await leaderboard(db, GUILD, "rubber_points", preset="modern", now=NOW)
+    assert {r.user_id: r.value for r in modern.rows} == {2: 4, 6: 4, 1: 1, 5: 1}
     both = await leaderboard(db, GUILD, "rubber_points", now=NOW)
-    assert [(r.user_id, r.value) for r in both.rows[:2]] == [(1, 5), (3, 5)]
-    assert {r.user_id: r.value for r in both.rows}[2] == 4
+    assert [(r.rank, r.user_id, r.value) for r in both.rows] == [
+        (1, 1, 6),
+        (2, 2, 5),
+        (2, 3, 5),
+        (4, 6, 4),
+        (5, 4, 1),
+        (5, 5, 1),
+    ]
 
 
 async def test_unknown_metric_is_refused_with_the_choices(db: Database) -> None:
@@ -385,3 +397,28 @@ async def test_verify_reports_a_board_that_drifted(db: Database) -> None:
     assert await verify(db) == [
         f"guild {GUILD} user 1 board all: rubber_points stored 6 recomputed 5"
     ]
+
+
+async def test_each_leaderboard_walks_its_own_index(db: Database) -> None:
+    """The fast path's statements use the metric's partial index (migration 0003), not a scan."""
+    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 1))
+    for period in ("all", "season", "7d"):
+        span = await period_range(db, GUILD, period, at("2025-03-01"))
+        for metric in METRICS.values():
+            source = await _source(db, GUILD, metric, span, None, False, "2025-03-01")
+            assert source.indexed, (metric.key, period)
+            params = {
+                **source.params,
+                "size": 10,
+                "offset": 0,
+                "top": 1,
+                "viewer_value": 1,
+                "viewer_id": 1,
+            }
+            for sql in (_page_sql(metric, source), _counts_sql(metric, source)):
+                plan = await db.fetchall("EXPLAIN QUERY PLAN " + sql, params)
+                details = [r[3] for r in plan]
+                assert any(f"INDEX board_{metric.key} " in d for d in details), details
+                assert not any("SCAN board_totals" in d or "TEMP B-TREE" in d for d in details), (
+                    details
+                )

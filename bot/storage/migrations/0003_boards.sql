@@ -53,3 +53,30 @@ SELECT t.guild_id, t.bucket, t.flagged, t.user_id, SUM(rubbers_played), SUM(rubb
 FROM player_totals AS t
 WHERE t.bucket = 'all' OR t.bucket >= 'season:' AND t.bucket < 'season;'
 GROUP BY t.guild_id, t.bucket, t.flagged, t.user_id;
+
+-- One partial index per leaderboard (see Metric in bot/storage/leaderboard.py): exactly the
+-- counted rows it lists, in its order, so that a page, the number of players listed and a
+-- player's rank are short walks along it. A count lists players with at least one; a rate
+-- players with enough played. The rates' indexes hold what they divide, to answer alone.
+-- A result updates only the indexes of the counters it changes.
+CREATE INDEX board_rubbers_won ON board_totals
+    (guild_id, board, rubbers_won DESC, user_id) WHERE flagged = 0 AND rubbers_won > 0;
+CREATE INDEX board_rubber_points ON board_totals
+    (guild_id, board, rubber_points DESC, user_id) WHERE flagged = 0 AND rubber_points > 0;
+CREATE INDEX board_rubber_win_rate ON board_totals
+    (guild_id, board, (CAST(rubbers_won AS REAL) / rubbers_played) DESC, user_id, rubbers_won,
+     rubbers_played) WHERE flagged = 0 AND rubbers_played >= 5;
+CREATE INDEX board_points ON board_totals
+    (guild_id, board, points DESC, user_id) WHERE flagged = 0 AND points > 0;
+CREATE INDEX board_makers_success ON board_totals
+    (guild_id, board, (CAST(makes_won AS REAL) / makes) DESC, user_id, makes_won, makes)
+    WHERE flagged = 0 AND makes >= 5;
+CREATE INDEX board_euchres_inflicted ON board_totals
+    (guild_id, board, euchres_inflicted DESC, user_id) WHERE flagged = 0 AND euchres_inflicted > 0;
+CREATE INDEX board_lone_hands_made ON board_totals
+    (guild_id, board, lone_made DESC, user_id) WHERE flagged = 0 AND lone_made > 0;
+CREATE INDEX board_games_won ON board_totals
+    (guild_id, board, games_won DESC, user_id) WHERE flagged = 0 AND games_won > 0;
+CREATE INDEX board_game_win_rate ON board_totals
+    (guild_id, board, (CAST(games_won AS REAL) / games_played) DESC, user_id, games_won,
+     games_played) WHERE flagged = 0 AND games_played >= 5;
