@@ -29,7 +29,7 @@ from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
 from bot.tables.computer import ComputerSeats
-from bot.tables.results import ResultsRecorder
+from bot.tables.results import ResultsRecorder, seat_names, seat_players
 from bot.tables.table import (
     CLOSED,
     DEFAULT_LEVEL,
@@ -371,6 +371,8 @@ class TableManager:
     ) -> Change:
         match = table.match
         games_before = len(match.games) if match else 0
+        # Who sits where as this action is taken: the end of a match gives held seats back.
+        players, names = seat_players(table), seat_names(table)
         if seat is None:
             result = table.act(user_id, action)
             seat = table.actions[-1][0]
@@ -382,11 +384,11 @@ class TableManager:
 
         async def results(db: Database) -> None:
             if result is not None:
-                await self.results.hand(db, table, match, result)
+                await self.results.hand(db, table, match, result, players)
             for game in games:
-                await self.results.game(db, table, match, game)
+                await self.results.game(db, table, match, game, players)
             if match_over:
-                await self.results.match(db, table, match)
+                await self.results.match(db, table, match, players, names)
 
         ends = result is not None or games or match_over
         await self._save(table, "game", seat, user_id, taken, after=results if ends else None)
