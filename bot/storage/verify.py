@@ -62,9 +62,6 @@ counts AS (
     SELECT * FROM hand_counts
     UNION ALL SELECT * FROM game_counts
     UNION ALL SELECT * FROM match_counts
-),
-keyed AS (
-    SELECT counts.*, {season} AS season FROM counts
 )
 """
 
@@ -72,33 +69,55 @@ _SUMS = ", ".join(f"SUM({c}) AS {c}" for c in COUNTERS)
 _COLUMNS = ", ".join(COUNTERS)
 _NONZERO = " OR ".join(f"{c} != 0" for c in COUNTERS)
 
-_EXPECTED = (
+# Step 1: every result summed per player and day (one grouping over the results).
+_DAYS = (
     _CONTRIBUTIONS
     + f"""
-SELECT guild_id, 'all' AS bucket, user_id, preset, flagged, {_SUMS}
-    FROM keyed GROUP BY guild_id, user_id, preset, flagged
-UNION ALL
-SELECT guild_id, 'season:' || season, user_id, preset, flagged, {_SUMS}
-    FROM keyed GROUP BY guild_id, season, user_id, preset, flagged
-UNION ALL
-SELECT guild_id, 'day:' || day, user_id, preset, flagged, {_SUMS}
-    FROM keyed GROUP BY guild_id, day, user_id, preset, flagged
+SELECT guild_id, day, user_id, preset, flagged, {_SUMS}
+    FROM counts GROUP BY guild_id, day, user_id, preset, flagged
 """
 )
 
+# Step 2: the buckets, from those days: all time, the day's season, and the day itself.
+_BUCKETS = f"""
+SELECT guild_id, 'all' AS bucket, user_id, preset, flagged, {_SUMS}
+    FROM temp.expected_days GROUP BY guild_id, user_id, preset, flagged
+UNION ALL
+SELECT guild_id, 'season:' || season, user_id, preset, flagged, {_SUMS}
+    FROM (SELECT d.*, {SEASON_KEY_SQL.format(guild="d.guild_id", day="d.day")} AS season
+          FROM temp.expected_days AS d)
+    GROUP BY guild_id, season, user_id, preset, flagged
+UNION ALL
+SELECT guild_id, 'day:' || day, user_id, preset, flagged, {_COLUMNS}
+    FROM temp.expected_days
+"""
 
-def _expected_sql(guild_id: int | None) -> tuple[str, tuple[int, ...]]:
-    season = SEASON_KEY_SQL.format(guild="counts.guild_id", day="counts.day")
+
+def _days_sql(guild_id: int | None) -> tuple[str, tuple[int, ...]]:
     if guild_id is None:
-        sql = _EXPECTED.format(hand_filter="", game_filter="", match_filter="", season=season)
-        return sql, ()
-    sql = _EXPECTED.format(
+        return _DAYS.format(hand_filter="", game_filter="", match_filter=""), ()
+    sql = _DAYS.format(
         hand_filter="AND h.guild_id = ?",
         game_filter="AND g.guild_id = ?",
         match_filter="AND m.guild_id = ?",
-        season=season,
     )
     return sql, (guild_id, guild_id, guild_id)
+
+
+async def _recompute(db: Database, guild_id: int | None) -> None:
+    """Fill temp.expected_days and temp.expected_totals from the result rows."""
+    sql, params = _days_sql(guild_id)
+    await db.execute("DROP TABLE IF EXISTS temp.expected_days")
+    await db.execute("DROP TABLE IF EXISTS temp.expected_totals")
+    await db.execute(f"CREATE TEMP TABLE expected_days AS {sql}", params)
+    await db.execute(
+        f"CREATE TEMP TABLE expected_totals AS SELECT * FROM ({_BUCKETS}) WHERE {_NONZERO}"
+    )
+
+
+async def _drop_temp(db: Database) -> None:
+    for table in ("expected_days", "expected_totals", "expected_boards"):
+        await db.execute(f"DROP TABLE IF EXISTS temp.{table}")
 
 
 _KEY = ("guild_id", "bucket", "user_id", "preset", "flagged")
@@ -172,16 +191,12 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
     Returns:
         One line per difference; an empty list when the totals are consistent.
     """
-    sql, params = _expected_sql(guild_id)
     stored_params: tuple[int, ...] = () if guild_id is None else (guild_id,)
     async with db.transaction(read_only=True):
         # A consistent snapshot of both sides, without the write lock; the temp tables live on
         # this connection only.
-        await db.execute("DROP TABLE IF EXISTS temp.expected_totals")
+        await _recompute(db, guild_id)
         await db.execute("DROP TABLE IF EXISTS temp.expected_boards")
-        await db.execute(
-            f"CREATE TEMP TABLE expected_totals AS SELECT * FROM ({sql}) WHERE {_NONZERO}", params
-        )
         await db.execute(f"CREATE TEMP TABLE expected_boards AS {_EXPECTED_BOARDS}")
         totals = await _differences(db, "temp.expected_totals", "player_totals", _KEY, guild_id)
         boards = await _differences(
@@ -199,8 +214,7 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
             " ORDER BY m.id",
             stored_params,
         )
-        await db.execute("DROP TABLE temp.expected_totals")
-        await db.execute("DROP TABLE temp.expected_boards")
+        await _drop_temp(db)
 
     problems: list[str] = []
     for (guild, bucket, user, preset, flagged), have, want in totals:
@@ -232,17 +246,17 @@ async def rebuild(db: Database, guild_id: int | None = None) -> int:
     Returns:
         How many rows of detailed totals were written.
     """
-    sql, params = _expected_sql(guild_id)
     async with db.transaction():
+        await _recompute(db, guild_id)
         if guild_id is None:
             await db.execute("DELETE FROM player_totals")
         else:
             await db.execute("DELETE FROM player_totals WHERE guild_id = ?", (guild_id,))
         await db.execute(
             f"INSERT INTO player_totals ({', '.join(_KEY)}, {_COLUMNS})"
-            f" SELECT * FROM ({sql}) WHERE {_NONZERO}",
-            params,
+            " SELECT * FROM temp.expected_totals"
         )
+        await _drop_temp(db)
         if guild_id is None:
             guilds = [
                 r[0] for r in await db.fetchall("SELECT DISTINCT guild_id FROM player_totals")
