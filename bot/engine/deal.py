@@ -66,6 +66,11 @@ _CALL_CODES = {
     **{code: (s, True) for s, code in _CALLS_ALONE.items()},
 }
 _BID_ACTIONS = (PASS, ORDER, ORDER_ALONE)
+# The seats that play, by the seats sitting out (a lone hand's partner, a lone defender's).
+_ACTIVE = {
+    out: tuple(s for s in _ALL_SEATS if s not in out)
+    for out in [()] + [(a,) for a in _ALL_SEATS] + [(a, b) for a in _ALL_SEATS for b in _ALL_SEATS if a != b]
+}
 # Round two: by the suit turned down and whether the dealer is stuck, the actions open.
 _ROUND_TWO = {
     (down, stuck): tuple(
@@ -173,15 +178,18 @@ def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[list[list[Card]], Car
     # The k-th seat from the dealer's left gets two cards at 2k and three at 8 + 3k. Written
     # out card by card, as every playout deals: it is several times faster than slicing.
     d = deck
-    by_turn = [
+    by_turn = (
         [d[0], d[1], d[8], d[9], d[10]],
         [d[2], d[3], d[11], d[12], d[13]],
         [d[4], d[5], d[14], d[15], d[16]],
         [d[6], d[7], d[17], d[18], d[19]],
-    ]
-    # Turn the ring so the first hand dealt lands on the dealer's left.
-    cut = (SEATS - 1 - dealer) % SEATS
-    return by_turn[cut:] + by_turn[:cut], d[20], d[21:]
+    )
+    first, second, third, fourth = _TURN_OF_SEAT[dealer % SEATS]
+    return [by_turn[first], by_turn[second], by_turn[third], by_turn[fourth]], d[20], d[21:]
+
+
+# For each dealer, the turn in which each seat (0 to 3) is dealt to: the dealer's left first.
+_TURN_OF_SEAT = {dealer: tuple((seat - dealer - 1) % SEATS for seat in range(SEATS)) for dealer in range(SEATS)}
 
 
 class Deal(TrickPlay):
@@ -207,7 +215,12 @@ class Deal(TrickPlay):
         self.options = options
         self.dealer = dealer
         self.hands = hands
-        self.dealt = tuple(map(tuple, hands))   # the hands as dealt, for records
+        # The hands as dealt, for records; four written out cost half of a map over them.
+        h = hands
+        if len(h) == SEATS:
+            self.dealt = (tuple(h[0]), tuple(h[1]), tuple(h[2]), tuple(h[3]))
+        else:
+            self.dealt = tuple(map(tuple, h))
         self.turn_up = turn_up
         self.kitty = kitty if kitty is not None else []
         self.declarations: list[tuple[int, str]] = []
@@ -281,10 +294,10 @@ class Deal(TrickPlay):
             if self.options.discard_turn_up:
                 return tuple(hand)
             return tuple(filter(self.turn_up.__ne__, hand))   # every card but the turn-up
-        if phase == ROUND_TWO:
-            return _ROUND_TWO[self.turn_up_suit, self._must_name()]
         if phase == PARTNER_ALONE:
             return (ALONE, PASS)
+        if phase == ROUND_TWO:
+            return _ROUND_TWO[self.turn_up_suit, self._must_name()]
         if phase == DEFEND_ALONE:
             return (DEFEND, PASS)
         if phase == JOKER_SUIT:
@@ -321,12 +334,12 @@ class Deal(TrickPlay):
                 self.to_act = self.to_play
         elif phase == ROUND_ONE:
             self._round_one(action)
-        elif phase == ROUND_TWO:
-            self._round_two(action)
         elif phase == DISCARD:
             self._discard(action)
         elif phase == PARTNER_ALONE:
             self._partner_alone(action)
+        elif phase == ROUND_TWO:
+            self._round_two(action)
         elif phase == DEFEND_ALONE:
             self._defend_alone(action)
         elif phase == JOKER_SUIT:
@@ -398,7 +411,7 @@ class Deal(TrickPlay):
 
     def _after_partner(self) -> None:
         if self.alone is not None:
-            self.sitting_out = (partner_of(self.alone),)
+            self.sitting_out = ((self.alone + 2) % SEATS,)   # the lone player's partner
         # In round one the dealer takes up the turn-up and discards, unless he sits out.
         if self._round == 1 and self.dealer not in self.sitting_out:
             self.hands[self.dealer].append(self.turn_up)
@@ -408,9 +421,11 @@ class Deal(TrickPlay):
 
     def _discard(self, action: str) -> None:
         hand = self.hands[self.dealer]
-        card = action if action in hand else _card_or_refuse(action)
+        card = action
         if card not in hand:
-            raise IllegalAction("you do not hold that card")
+            card = _card_or_refuse(action)   # the card written another way (`jh`, `10D`)?
+            if card not in hand:
+                raise IllegalAction("you do not hold that card")
         if card == self.turn_up and not self.options.discard_turn_up:
             raise IllegalAction("the turn-up cannot be discarded (S.88)")
         hand.remove(card)
@@ -461,7 +476,7 @@ class Deal(TrickPlay):
 
     def _start_play(self) -> None:
         out = self.sitting_out
-        active = [s for s in range(SEATS) if s not in out] if out else _ALL_SEATS
+        active = _ACTIVE[out]
         if self.alone is not None and self.options.loner_lead == LEFT_OF_LONER:
             leader = (self.alone + 1) % SEATS
         else:
@@ -473,21 +488,24 @@ class Deal(TrickPlay):
 
     def _finish(self) -> None:
         self.phase, self.to_act, self.is_over = OVER, None, True
-        if self.maker is None:
-            self.result = _hand_result(self.dealer, PASSED, None, None, None, None, (0, 0), (0, 0))
-            return
-        won = self.won
-        tricks = (won[0] + won[2], won[1] + won[3])
-        maker_side = side_of(self.maker)
-        maker_tricks = tricks[maker_side]
-        makers_score, points = hand_points(
-            self.options, maker_tricks, self.alone is not None, self.defender is not None
-        )
-        scoring = maker_side if makers_score else 1 - maker_side
-        self.result = _hand_result(
-            self.dealer, hand_outcome(maker_tricks), self.maker, self.trump, self.alone,
-            self.defender, tricks, (points, 0) if scoring == 0 else (0, points),
-        )
+        maker = self.maker
+        if maker is None:
+            key: tuple = (self.dealer, None, None, None, None, (0, 0), (0, 0))
+        else:
+            won = self.won
+            tricks = (won[0] + won[2], won[1] + won[3])
+            maker_side = side_of(maker)
+            makers_score, points = hand_points(
+                self.options, tricks[maker_side], self.alone is not None, self.defender is not None
+            )
+            scoring = maker_side if makers_score else 1 - maker_side
+            key = (
+                self.dealer, maker, self.trump, self.alone, self.defender, tricks,
+                (points, 0) if scoring == 0 else (0, points),
+            )
+        # Results are shared: building a frozen dataclass costs as much as a dozen actions,
+        # and a result is immutable, while only a few thousand different ones exist.
+        self.result = _RESULTS.get(key) or _hand_result(*key)
 
     # -- views ----------------------------------------------------------------------------
 
@@ -544,20 +562,17 @@ _RESULTS: dict[tuple, HandResult] = {}
 
 
 def _hand_result(
-    dealer: int, outcome: str, maker: int | None, trump: Suit | None, alone: int | None,
+    dealer: int, maker: int | None, trump: Suit | None, alone: int | None,
     defender: int | None, tricks: tuple[int, int], points: tuple[int, int],
 ) -> HandResult:
-    """The `HandResult` of these values, shared: building a frozen dataclass costs as much as a
-    dozen actions, and a result is immutable, while only a few thousand different ones exist."""
-    key = (dealer, outcome, maker, trump, alone, defender, tricks, points)
-    result = _RESULTS.get(key)
-    if result is None:
-        result = HandResult(
-            dealer=dealer, outcome=outcome, maker=maker, trump=trump, alone=alone,
-            defender=defender, tricks=tricks, points=points,
-        )
-        if len(_RESULTS) < 100_000:   # a bound, should some caller deal from odd seats
-            _RESULTS[key] = result
+    """A new `HandResult`, kept in `_RESULTS` under its values (the outcome follows from them)."""
+    outcome = PASSED if maker is None else hand_outcome(tricks[side_of(maker)])
+    result = HandResult(
+        dealer=dealer, outcome=outcome, maker=maker, trump=trump, alone=alone,
+        defender=defender, tricks=tricks, points=points,
+    )
+    if len(_RESULTS) < 100_000:   # a bound, should some caller deal from odd seats
+        _RESULTS[dealer, maker, trump, alone, defender, tricks, points] = result
     return result
 
 

@@ -44,20 +44,18 @@ _LEADS: dict[Suit | None, dict[Suit, Lead]] = {
 _STARTS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], list[int]]] = {}
 
 
-def _seating(n: int, active: Sequence[int]) -> tuple[tuple[int, ...], list[int]]:
-    """The active seats in seat order, and the next seat to play after each of them (cached).
+def _seating(key: tuple[int, tuple[int, ...]]) -> tuple[tuple[int, ...], list[int]]:
+    """For (seats at the table, active seats): the active seats in seat order, and the next
+    seat to play after each of them, skipping those who sit out.
 
-    The next-seat table skips the seats that sit out. There are only a few seatings, so they
-    are worked out once and a deal's play starts with one lookup.
+    There are only a few seatings, so each is worked out once and kept in `_STARTS`.
     """
-    key = (n, tuple(active))
-    seating = _STARTS.get(key)
-    if seating is None:
-        ordered = tuple(sorted(key[1]))
-        table = [0] * n
-        for i, seat in enumerate(ordered):
-            table[seat] = ordered[(i + 1) % len(ordered)]
-        seating = _STARTS[key] = (ordered, table)
+    n, active = key
+    ordered = tuple(sorted(active))
+    table = [0] * n
+    for i, seat in enumerate(ordered):
+        table[seat] = ordered[(i + 1) % len(ordered)]
+    seating = _STARTS[key] = (ordered, table)
     return seating
 
 
@@ -84,16 +82,14 @@ class TrickPlay:
         """Begin the play: `self.hands` must hold every seat's cards."""
         n = len(self.hands)
         self.trump = trump
-        self.active, self._next = _seating(n, active)
+        key = (n, tuple(active))
+        self.active, self._next = _STARTS.get(key) or _seating(key)
         self.to_play = leader
         self.trick: list[tuple[int, Card]] = []
         self.tricks: list[tuple[int, list[tuple[int, Card]]]] = []
         self.won = [0] * n
         self._effective = EFFECTIVE_SUIT[trump]
-        self._leads = _LEADS[trump]
-        # Set by each lead, for the suit led: see _lead_tables.
-        self._powers: dict[Card, int] = {}
-        self._follows: frozenset[Card] = frozenset()
+        self._leads = _LEADS[trump]   # each lead sets _powers and _follows from it
         self._led: Suit | None = None
         self._size = len(self.active)
         self._winner = leader
