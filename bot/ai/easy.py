@@ -22,7 +22,8 @@ from bot.ai.common import (
     trick_winner,
     trump_cards,
 )
-from bot.ai.knowledge import Knowledge, partner, read
+from bot.ai.knowledge import Knowledge, partner
+from bot.ai.player import ComputerPlayer
 from bot.engine.cards import EFFECTIVE_SUIT, JOKER, SUITS, Card, Suit
 from bot.engine.deal import (
     CALL,
@@ -35,7 +36,6 @@ from bot.engine.deal import (
     ROUND_ONE,
     ROUND_TWO,
 )
-from bot.engine.match import MatchView
 
 log = logging.getLogger(__name__)
 
@@ -47,29 +47,12 @@ def _good_enough(hand: Sequence[Card], trump: Suit) -> bool:
     return len(trumps) >= 3 and bower
 
 
-class EasyPlayer:
+class EasyPlayer(ComputerPlayer):
     """Plays legally and plainly. `seed` is kept for the common interface; no choice is random."""
 
     level = "easy"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-
-    def choose(self, view: MatchView) -> str:
-        """One of `view.deal.legal` for this seat's view.
-
-        Raises:
-            ValueError: the view offers this seat no action.
-        """
-        k = read(view)
-        if not k.legal:
-            raise ValueError("this seat has nothing to do")
-        if len(k.legal) == 1:
-            return k.legal[0]
-        action = self._decide(k)
-        return action if action in k.legal else k.legal[0]
-
-    def _decide(self, k: Knowledge) -> str:
+    def decide(self, k: Knowledge) -> str:
         phase = k.phase
         hand = list(k.hand)
         if phase == JOKER_SUIT:

@@ -21,7 +21,8 @@ from __future__ import annotations
 import logging
 
 from bot.ai.common import seeded_rng, strength
-from bot.ai.knowledge import Knowledge, read, side
+from bot.ai.knowledge import Knowledge, side
+from bot.ai.player import ComputerPlayer
 from bot.ai.sampling import (
     ALONE_MARK,
     MAKE_MARK,
@@ -37,7 +38,6 @@ from bot.ai.value import ScoreValue
 from bot.engine.cards import EFFECTIVE_SUIT, POWER
 from bot.engine.deal import CALL, DISCARD, ORDER, OVER, PASS, PLAY, ROUND_ONE, ROUND_TWO, Deal
 from bot.engine.errors import IllegalAction
-from bot.engine.match import MatchView
 from bot.engine.scoring import hand_points
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def _solve_from(deal: Deal, solver: Solver) -> int:
     return 5 if solver.makers_reach(hands, trick, deal.to_play, made, left, 5) else 3
 
 
-class ExpertPlayer:
+class ExpertPlayer(ComputerPlayer):
     """Determinized search (sampled worlds, exact play-out of each) valued at the match score.
 
     Args:
@@ -88,17 +88,7 @@ class ExpertPlayer:
         self.budget = budget or DEFAULT_BUDGET
         self._standard = StandardPlayer(seed)
 
-    def choose(self, view: MatchView) -> str:
-        """One of `view.deal.legal` for this seat's view.
-
-        Raises:
-            ValueError: the view offers this seat no action.
-        """
-        k = read(view)
-        if not k.legal:
-            raise ValueError("this seat has nothing to do")
-        if len(k.legal) == 1:
-            return k.legal[0]
+    def decide(self, k: Knowledge) -> str:
         values = self.values(k)
         preferred = self._standard.decide(k)
         if not values:

@@ -26,7 +26,8 @@ from bot.ai.common import (
     strength,
     trick_winner,
 )
-from bot.ai.knowledge import Knowledge, partner, read, side
+from bot.ai.knowledge import Knowledge, partner, side
+from bot.ai.player import ComputerPlayer
 from bot.engine.cards import EFFECTIVE_SUIT, JOKER, POWER, SAME_COLOUR, SUITS, Card, Suit
 from bot.engine.deal import ALONE as ALONE_ACTION
 from bot.engine.deal import (
@@ -42,7 +43,6 @@ from bot.engine.deal import (
     ROUND_ONE,
     ROUND_TWO,
 )
-from bot.engine.match import MatchView
 
 log = logging.getLogger(__name__)
 
@@ -235,28 +235,11 @@ def good_to_make(s: Shape, position: int, next_suit: bool, m: str) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 
-class StandardPlayer:
+class StandardPlayer(ComputerPlayer):
     """The Somerset rules of thumb as a small rule set. No choice is random; `seed` is kept for
     the common interface."""
 
     level = "standard"
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-
-    def choose(self, view: MatchView) -> str:
-        """One of `view.deal.legal` for this seat's view.
-
-        Raises:
-            ValueError: the view offers this seat no action.
-        """
-        k = read(view)
-        if not k.legal:
-            raise ValueError("this seat has nothing to do")
-        if len(k.legal) == 1:
-            return k.legal[0]
-        action = self.decide(k)
-        return action if action in k.legal else k.legal[0]
 
     def decide(self, k: Knowledge) -> str:
         phase = k.phase
