@@ -74,7 +74,7 @@ class TrickPlay:
 
     __slots__ = (
         "hands", "trump", "active", "to_play", "trick", "tricks", "won", "_next",
-        "_effective", "_leads", "_powers", "_follows", "_led", "_size", "_winner", "_best",
+        "_effective", "_leads", "_powers", "_follows", "_led", "_leader", "_winner", "_best",
         "_legal",
     )
 
@@ -91,7 +91,6 @@ class TrickPlay:
         self._effective = EFFECTIVE_SUIT[trump]
         self._leads = _LEADS[trump]   # each lead sets _powers and _follows from it
         self._led: Suit | None = None
-        self._size = len(self.active)
         self._winner = leader
         self._best = 0
         self._legal: list[Card] = self.hands[leader][:]   # the leader may lead any card
@@ -135,17 +134,19 @@ class TrickPlay:
             led = self._led = self._effective[card]
             powers, self._follows = self._leads[led]
             self._powers = powers
-            self._winner, self._best = seat, powers[card]
+            self._leader = self._winner = seat
+            self._best = powers[card]
         else:
             power = self._powers[card]   # 0 when it neither follows nor trumps
             if power > self._best:
                 self._winner, self._best = seat, power
-        if len(trick) < self._size:
+        seat = self._next[seat]
+        if seat != self._leader:   # every active seat has played when the turn is back to the leader
             # The next seat must follow the suit led if it can. Worked out here rather than
             # when asked, so a playout's legal_actions() costs no call; and as a plain loop,
             # the cheapest way in Python 3.11 (a list comprehension is a call of its own, and
             # `filter` costs a call per card).
-            seat = self.to_play = self._next[seat]
+            self.to_play = seat
             hand = self.hands[seat]
             follows = self._follows
             legal = []
