@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from bot.engine.cards import EFFECTIVE_SUIT, SUIT_NAMES, SUITS, Card, Suit, trick_power
 from bot.engine.errors import IllegalAction
 
-Lead = tuple[dict[Card, int], frozenset[Card]]
+_Lead = tuple[dict[Card, int], frozenset[Card]]
 
 
-def _lead_tables(trump: Suit | None, led: Suit) -> Lead:
+def _lead_tables(trump: Suit | None, led: Suit) -> _Lead:
     """What a trick led in `led` needs, worked out once per trump and suit led.
 
     Returns:
@@ -37,7 +37,7 @@ def _lead_tables(trump: Suit | None, led: Suit) -> Lead:
     return powers, follows
 
 
-_LEADS: dict[Suit | None, dict[Suit, Lead]] = {
+_LEADS: dict[Suit | None, dict[Suit, _Lead]] = {
     trump: {led: _lead_tables(trump, led) for led in SUITS} for trump in EFFECTIVE_SUIT
 }
 
