@@ -301,15 +301,16 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--tables", type=int, default=1000, help="concurrent tables (default 1000)")
-    parser.add_argument("--points", type=int, default=10, help="points for the game (default 10)")
+    parser.add_argument("--points", type=int, default=3, help="points for the game (default 3)")
     parser.add_argument(
         "--seed", type=int, default=1, help="seed of the members' choices (default 1)"
     )
     parser.add_argument(
         "--think",
         type=float,
-        default=0.0,
-        help="members' mean thinking time per action in ms (default 0: at once)",
+        default=2000.0,
+        help="members' mean thinking time per action in ms (default 2000, as players at a table;"
+        " 0: every member acts the instant it is their turn, a stress test of throughput)",
     )
     parser.add_argument(
         "--batch", type=int, default=None, help="most writes per commit (default: the writer's)"
