@@ -39,7 +39,7 @@ PRESET_TABLE = {
 }
 
 
-@pytest.mark.parametrize("column, preset", enumerate(["somerset", "jerome", "modern"]))
+@pytest.mark.parametrize("column, preset", list(enumerate(["somerset", "jerome", "modern"])))
 def test_presets_match_the_rules_table(column, preset):
     options = build_options(preset)
     assert options.preset == preset
