@@ -57,7 +57,8 @@ class Change:
         action: the action taken, if any.
         by_computer: a computer made the move.
         hand: the result of the hand this action ended.
-        games: games this action ended.
+        games: games this action ended (GameResults compare by value: two can be equal).
+        first_game: the number of the first of `games` in the match (from 0).
         match_over: this action ended the match (rubber or game).
         cut: the cards cut when a match started.
         note: a line to show in the channel.
@@ -70,6 +71,7 @@ class Change:
     by_computer: bool = False
     hand: HandResult | None = None
     games: list[GameResult] = field(default_factory=list)
+    first_game: int = 0
     match_over: bool = False
     cut: list[list[tuple[str, str]]] | None = None
     note: str | None = None
@@ -385,8 +387,8 @@ class TableManager:
         async def results(db: Database) -> None:
             if result is not None:
                 await self.results.hand(db, table, match, result, players)
-            for game in games:
-                await self.results.game(db, table, match, game, players)
+            for number, game in enumerate(games, start=games_before):
+                await self.results.game(db, table, match, number, game, players)
             if match_over:
                 await self.results.match(db, table, match, players, names)
 
@@ -394,7 +396,7 @@ class TableManager:
         await self._save(table, "game", seat, user_id, taken, after=results if ends else None)
         return Change(
             table, kind, seat=seat, action=taken, by_computer=by_computer, hand=result,
-            games=games, match_over=match_over,
+            games=games, first_game=games_before, match_over=match_over,
         )
 
     # -- persistence ----------------------------------------------------------------------

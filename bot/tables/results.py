@@ -64,12 +64,12 @@ class ResultsRecorder:
         ))
 
     async def game(
-        self, db: Database, table: Table, match: Match, game: GameResult,
+        self, db: Database, table: Table, match: Match, number: int, game: GameResult,
         players: tuple[stats.SeatPlayer, ...],
     ) -> None:
         await stats.record_game(db, stats.GameRecord(
             guild_id=table.guild_id, table_id=table.id, match_id=table.match_id,
-            game_number=match.games.index(game), players=players,
+            game_number=number, players=players,
             scores=game.scores, winner=game.winner, value=game.value,
             preset=table.options.preset, options=table.options.to_dict(), played_at=self._now(),
             flagged=table.flagged,

@@ -82,8 +82,8 @@ class TableMessages:
         if change.hand is not None:
             lines.append(result_text(table, change.hand))
         match = table.match
-        for game in change.games:
-            lines.append(game_text(game, match.games.index(game) if match else 0))
+        for number, game in enumerate(change.games, start=change.first_game):
+            lines.append(game_text(game, number))
         if change.match_over and match is not None:
             flag = " (a computer or a substitute played: not counted on the leaderboards)" if table.flagged else ""
             lines.append(match_text(table, match.public_view()) + flag + " The host can /table start another.")

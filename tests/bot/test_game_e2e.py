@@ -149,3 +149,31 @@ async def test_turn_timer_reminds_then_a_computer_moves_then_holds_the_seat(fake
         text = (await (await fake.slash(member, fake.channel, "table back")).message()).text
         assert "welcome back" in text.lower()
         assert table.seat_of(member.id) == seat
+
+
+async def test_one_member_and_three_computers_play_a_whole_rubber(fake_discord, tmp_path):
+    fake = fake_discord
+    alice = fake.member("alice")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await (await fake.slash(alice, fake.channel, "table create")).response()
+        for _ in range(3):
+            await (await fake.slash(alice, fake.channel, "table addbot", level="easy")).response()
+        await (await fake.slash(alice, fake.channel, "table start")).response()
+        table = table_of(bot, fake)
+        assert table.options.is_rubber
+        steps = 0
+        while table.playing:
+            if table.match.to_act is not None and table.seats[table.match.to_act].user_id == alice.id:
+                await act_once(bot, fake)
+                check_no_leak(bot, fake)
+                steps += 1
+            else:
+                await asyncio.sleep(0.005)   # the computers play in the background
+            assert steps < 1000
+        match = table.match
+        assert len(match.games) in (3, 4) and sum(match.rubber_points) <= 10
+        result = await fake.wait_for(
+            lambda: next((m for m in fake.public_messages(fake.channel) if "win the rubber" in m.content), None)
+        )
+        assert "not counted on the leaderboards" in result.content   # computers played
+        assert not bot.handler_errors
