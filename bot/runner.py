@@ -6,6 +6,7 @@ import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 import yarl
 
@@ -41,6 +42,9 @@ def run() -> int:
     except discord.LoginFailure:
         print(f"euchre-bot: Discord refused the token (it is wrong or was reset). {TOKEN_HELP}", file=sys.stderr)
         return 2
+    except (OSError, aiohttp.ClientError) as error:
+        print(f"euchre-bot: could not reach Discord at {settings.api_base} ({error}).", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 0
     return 0

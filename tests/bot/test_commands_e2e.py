@@ -230,3 +230,23 @@ async def test_bad_token_exits_with_code_2_and_a_message(tmp_path, monkeypatch, 
     assert run() == 2
     err = capsys.readouterr().err
     assert "discord.com/developers" in err and ".env" in err
+
+
+async def test_a_wrong_token_exits_with_code_2_and_never_logs_the_token(fake_discord, tmp_path):
+    import asyncio
+    import os
+    import sys
+
+    env = {
+        **os.environ, "DISCORD_TOKEN": "wrong.token.value", "DISCORD_API_BASE": fake_discord.api_base,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url, "DATABASE_PATH": str(tmp_path / "euchre.db"),
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2
+    text = (out + err).decode()
+    assert "refused the token" in text and "Traceback" not in text
+    assert "wrong.token.value" not in text
