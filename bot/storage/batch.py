@@ -210,6 +210,7 @@ class BatchWriter:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA busy_timeout=0")
         conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run elsewhere: see the module
+        conn.execute("PRAGMA cache_size=-32768")  # as the main connection: index pages stay cached
         return conn
 
     def _after_commit(self) -> None:
