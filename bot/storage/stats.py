@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import add
@@ -234,6 +234,18 @@ class _Delta:
         if sign < 0:
             counts = tuple(-c for c in counts)
         _merge(self.rows, (user_id, preset, flagged, day), counts)
+
+    @classmethod
+    def of_players(
+        cls, players: Iterable[SeatPlayer], preset: str, flagged: bool, day: str,
+        counts_of: Callable[[int], Counts],
+    ) -> _Delta:
+        """Each human player's counts for one result (computer players keep no totals)."""
+        delta = cls()
+        for p in players:
+            if not p.is_bot:
+                delta.add(p.user_id, preset, int(flagged), day, counts_of(p.seat))
+        return delta
 
 
 _UPSERT = (
@@ -534,18 +546,13 @@ async def record_hand(db: Database, hand: HandRecord) -> int:
         _player_rows(hand_id, hand.players),
     )
     await db.executemany(_NAMES, _name_rows(hand.guild_id, hand.players))
-    delta = _Delta()
-    for p in hand.players:
-        if not p.is_bot:
-            counts = hand_counts(
-                p.seat,
-                maker=hand.maker,
-                alone=hand.alone,
-                defender=hand.defender,
-                outcome=hand.outcome,
-                points=hand.points,
-            )
-            delta.add(p.user_id, hand.preset, int(flagged), day, counts)
+    delta = _Delta.of_players(
+        hand.players, hand.preset, flagged, day,
+        lambda seat: hand_counts(
+            seat, maker=hand.maker, alone=hand.alone, defender=hand.defender,
+            outcome=hand.outcome, points=hand.points,
+        ),
+    )
     await _apply(db, hand.guild_id, delta, _starts_for(latest), anchors)
     return hand_id
 
@@ -594,12 +601,9 @@ async def record_game(db: Database, game: GameRecord) -> int:
         _player_rows(game_id, game.players),
     )
     await db.executemany(_NAMES, _name_rows(game.guild_id, game.players))
-    delta = _Delta()
-    for p in game.players:
-        if not p.is_bot:
-            delta.add(
-                p.user_id, game.preset, int(flagged), day, game_counts(p.seat, winner=game.winner)
-            )
+    delta = _Delta.of_players(
+        game.players, game.preset, flagged, day, lambda seat: game_counts(seat, winner=game.winner)
+    )
     await _apply(db, game.guild_id, delta, _starts_for(latest), anchors)
     return game_id
 
@@ -654,16 +658,12 @@ async def record_match(db: Database, match: MatchRecord) -> int:
         _player_rows(match.match_id, match.players),
     )
     await db.executemany(_NAMES, _name_rows(match.guild_id, match.players))
-    delta = _Delta()
-    for p in match.players:
-        if not p.is_bot:
-            counts = match_counts(
-                p.seat,
-                kind=match.kind,
-                abandoned=match.abandoned,
-                winner=match.winner,
-                rubber_points=match.rubber_points,
-            )
-            delta.add(p.user_id, match.preset, int(flagged), day, counts)
+    delta = _Delta.of_players(
+        match.players, match.preset, flagged, day,
+        lambda seat: match_counts(
+            seat, kind=match.kind, abandoned=match.abandoned, winner=match.winner,
+            rubber_points=match.rubber_points,
+        ),
+    )
     await _apply(db, match.guild_id, delta, _starts_for(latest), anchors)
     return match.match_id
