@@ -16,6 +16,7 @@ import pytest
 import pytest_asyncio
 
 from tests.support.fake_discord import FakeDiscord
+from tests.support.interactions import InteractionHarness
 
 
 @pytest_asyncio.fixture
@@ -39,3 +40,21 @@ async def empty_fake_discord() -> AsyncIterator[FakeDiscord]:
         yield fake
         if fake.unknown_routes:
             pytest.fail(f"the bot called routes the fake does not know: {fake.unknown_routes}")
+
+
+@pytest_asyncio.fixture
+async def interactions(tmp_path) -> AsyncIterator[InteractionHarness]:  # noqa: ANN001
+    """The real bot on a temporary database, driven by real ``discord.Interaction`` objects
+    with only the HTTP seams faked (see ``interactions.py``).
+
+    A test fails at teardown if the bot made a request Discord would refuse or the harness
+    does not know, logged an error, or showed a hidden card in a public message.
+    """
+    harness = await InteractionHarness.open(tmp_path / "euchre.db")
+    try:
+        yield harness
+    finally:
+        await harness.close()
+    problems = harness.problems()
+    if problems:
+        pytest.fail("\n".join(problems))
