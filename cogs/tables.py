@@ -17,8 +17,9 @@ Level = Literal["easy", "standard", "expert"]
 
 
 def _may_manage(interaction: discord.Interaction) -> bool:
-    perms = getattr(interaction.user, "guild_permissions", None)
-    return bool(perms and perms.manage_channels)
+    # The permissions Discord resolved for this channel (its overwrites included), not the
+    # server-wide ones of the member's roles: Manage Channels may be granted or denied here.
+    return interaction.guild_id is not None and interaction.permissions.manage_channels
 
 
 class Tables(commands.Cog):

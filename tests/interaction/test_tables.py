@@ -1,0 +1,344 @@
+"""/table and the table message's buttons, through real interactions: every command, and
+every refusal private and changing nothing."""
+
+from __future__ import annotations
+
+import copy
+
+import discord
+import pytest
+
+from bot.tables.table import SEAT_NAMES
+from tests.interaction.helpers import PLAYERS, act, seat_four, start_four, to_act
+from tests.support.interactions import InteractionHarness, enabled_ids
+
+pytest_plugins = ["tests.support.fixtures"]
+
+
+async def refused(h: InteractionHarness, member: str, command: str, /, **options) -> str:  # noqa: ANN003
+    """Run a command that must be refused; its private answer, lower-cased."""
+    async with h.unchanged():
+        exchange = await h.command(member, command, **options)
+    return exchange.text.lower()
+
+
+async def refused_click(h: InteractionHarness, member: str, custom_id: str, /, **where) -> str:  # noqa: ANN003
+    async with h.unchanged():
+        exchange = await h.click(member, custom_id, **where)
+    return exchange.text.lower()
+
+
+# -- /table create ------------------------------------------------------------------------
+
+
+async def test_create_with_options_seats_the_host_and_posts_the_table(interactions):
+    h = interactions
+    exchange = await h.command(
+        "alice", "table create", preset="somerset", points=7, match="game", stick_the_dealer=True,
+        partner_alone=False, defend_alone=True, joker=True, timeout=60,
+    )
+    assert exchange.ephemeral and "north" in exchange.text
+    table = h.table()
+    options = table.options
+    assert (options.preset, options.points, options.is_rubber, options.joker) == ("somerset", 7, False, True)
+    assert options.stick_the_dealer and not options.partner_alone and options.defend_alone
+    assert table.turn_timeout == 60 and table.host_id == h.member("alice").id
+    assert table.seat_of(h.member("alice").id) == 0
+    # The public table message: the rules, the host at north, Join and Start.
+    message = h.table_message()
+    assert not message.ephemeral and "somerset" in message.text and "alice" in message.text
+    assert "with the Joker" in message.text
+    assert enabled_ids(message) == [f"euchre:table:{table.id}:join", f"euchre:table:{table.id}:start"]
+    stored = await h.bot.db.fetchval("SELECT COUNT(*) FROM tables WHERE status = 'open'", (), 0)
+    assert stored == 1
+
+
+async def test_create_defaults_to_the_bots_preset(interactions):
+    h = interactions
+    await h.command("alice", "table create")
+    assert h.table().options.preset == h.bot.settings.default_preset
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"preset": "bogus"}, "unknown preset"),
+        ({"points": 0}, "points"),
+        ({"points": 101}, "points"),
+        ({"match": "best of five"}, "match"),
+        ({"timeout": 5}, "timeout"),
+        ({"timeout": 4000}, "timeout"),
+    ],
+)
+async def test_create_with_bad_options_is_refused(interactions, options, words):
+    # Discord's client keeps choices and ranges, but a modified one need not: the bot checks.
+    h = interactions
+    assert words in await refused(h, "alice", "table create", **options)
+    assert h.table() is None
+
+
+async def test_a_second_table_in_a_channel_is_refused_but_another_channel_may_have_one(interactions):
+    h = interactions
+    await h.command("alice", "table create")
+    assert "already has a table" in await refused(h, "bob", "table create")
+    lounge = h.world.guild.channels[next(c for c, ch in h.world.guild.channels.items() if ch.name == "lounge")]
+    exchange = await h.command("bob", "table create", channel=lounge)
+    assert exchange.ephemeral and h.table(lounge).host_id == h.member("bob").id
+    assert h.table().host_id == h.member("alice").id
+    assert h.public_messages(lounge), "the lounge's table has its own message"
+
+
+# -- joining ------------------------------------------------------------------------------
+
+
+async def test_join_a_named_seat_the_first_free_one_and_a_taken_one(interactions):
+    h = interactions
+    await h.command("alice", "table create")
+    assert "south" in (await h.command("bob", "table join", seat="south")).text
+    assert "east" in (await h.command("carol", "table join")).text
+    assert "taken" in await refused(h, "dave", "table join", seat="south")
+    assert "unknown seat" in await refused(h, "dave", "table join", seat="middle")
+    assert "already belong" in await refused(h, "bob", "table join")
+    table = h.table()
+    assert [table.seat_of(h.member(n).id) for n in ("alice", "bob", "carol")] == [0, 2, 1]
+    assert "bob" in h.table_message().text and "carol" in h.table_message().text
+
+
+async def test_join_button_seats_then_queues_then_refuses_a_full_table(interactions):
+    h = interactions
+    await h.command("alice", "table create")
+    join = f"euchre:table:{h.table().id}:join"
+    for name in PLAYERS[1:]:
+        assert "sit at the table" in (await h.click(name, join)).text
+    assert "wait in line" in (await h.click("erin", join)).text
+    assert "taken by bob" in await refused(h, "frank", "table join", seat="east")
+    assert "wait in line" in (await h.command("frank", "table join")).text
+    assert "full" in await refused(h, "gina", "table join")
+    assert "full" in await refused_click(h, "gina", join)
+    table = h.table()
+    assert [o.name for o in table.waiting] == ["erin", "frank"]
+    assert "Waiting: erin, frank" in h.table_message().text
+
+
+async def test_commands_with_no_table_are_refused(interactions):
+    h = interactions
+    for command in ("table join", "table leave", "table start", "table show", "table close", "table back"):
+        assert "no table" in await refused(h, "alice", command)
+
+
+# -- leaving ------------------------------------------------------------------------------
+
+
+async def test_leave_while_seating_frees_the_seat_and_the_last_to_leave_closes_the_table(interactions):
+    h = interactions
+    await h.command("alice", "table create")
+    await h.command("bob", "table join")
+    await h.command("erin", "table join", seat="west")
+    assert "left" in (await h.command("bob", "table leave")).text
+    table = h.table()
+    assert table.seats[1] is None and table.seat_of(h.member("bob").id) is None
+    assert "not at this table" in await refused(h, "bob", "table leave")
+    # The host leaving hands the table to the next member.
+    await h.command("alice", "table leave")
+    assert table.host_id == h.member("erin").id
+    await h.command("erin", "table leave")
+    assert h.table() is None
+    assert await h.bot.db.fetchval("SELECT status FROM tables WHERE id = ?", (table.id,)) == "closed"
+    assert any("everyone left" in m.text for m in h.public_messages())
+
+
+async def test_leave_during_a_rubber_gives_the_seat_to_a_computer(interactions):
+    h = interactions
+    table = await start_four(h, preset="somerset")
+    # Leave while it is not the leaver's turn, and close before a computer must think.
+    member, seat = to_act(h)
+    leaver_seat = (seat + 2) % 4
+    leaver = h.member_at(leaver_seat)
+    assert "left" in (await h.command(leaver, "table leave")).text
+    assert table.seats[leaver_seat].is_bot and table.flagged
+    assert "Computer" in h.table_message().text
+    await h.command("alice" if leaver.name != "alice" else "bob", "table close")
+
+
+# -- computers and kicks -------------------------------------------------------------------
+
+
+async def test_addbot_at_each_level_and_its_refusals(interactions):
+    h = interactions
+    await h.command("alice", "table create")
+    assert "south" in (await h.command("alice", "table addbot", seat="south", level="easy")).text
+    assert "east" in (await h.command("alice", "table addbot", level="standard")).text
+    assert "west" in (await h.command("alice", "table addbot")).text
+    table = h.table()
+    assert [(o.is_bot, o.level) for o in table.seats[1:]] == [(True, "standard"), (True, "easy"), (True, "expert")]
+    assert "every seat is taken" in await refused(h, "alice", "table addbot")
+    assert "taken" in await refused(h, "alice", "table addbot", seat="north")
+    assert "host" in await refused(h, "bob", "table addbot")
+    assert "unknown level" in await refused(h, "alice", "table addbot", level="genius")
+    # A member may take a computer's seat between rubbers.
+    assert "south" in (await h.command("bob", "table join", seat="south")).text
+    assert not table.seats[2].is_bot
+
+
+async def test_kick_is_for_the_host_and_not_of_the_host(interactions):
+    h = interactions
+    await seat_four(h)
+    table = h.table()
+    assert "host" in await refused(h, "bob", "table kick", member=h.member("carol"))
+    assert "host cannot be kicked" in await refused(h, "alice", "table kick", member=h.member("alice"))
+    assert "not at this table" in await refused(h, "alice", "table kick", member=h.member("erin"))
+    exchange = await h.command("alice", "table kick", member=h.member("carol"))
+    assert exchange.ephemeral and "carol was removed" in exchange.text
+    assert table.seat_of(h.member("carol").id) is None and table.seats[2] is None
+    assert "carol" not in h.table_message().text
+
+
+# -- starting -----------------------------------------------------------------------------
+
+
+async def test_start_is_for_the_host_with_four_seated(interactions):
+    h = interactions
+    await h.command("alice", "table create")
+    await h.command("bob", "table join")
+    assert "four players" in await refused(h, "alice", "table start")
+    await h.command("carol", "table join")
+    await h.command("dave", "table join")
+    assert "host" in await refused(h, "bob", "table start")
+    assert "host" in await refused_click(h, "bob", f"euchre:table:{h.table().id}:start")
+    exchange = await h.command("alice", "table start")
+    assert exchange.ephemeral and "dealt" in exchange.text
+    table = h.table()
+    assert table.playing and table.match is not None
+    # The cut is announced in public, and the new table message offers My hand only.
+    assert any("Cutting for partners" in m.text for m in h.public_messages())
+    assert enabled_ids(h.table_message()) == [f"euchre:table:{table.id}:hand"]
+    assert "already being played" in await refused(h, "alice", "table start")
+    assert await h.bot.db.fetchval("SELECT COUNT(*) FROM table_deals WHERE table_id = ?", (table.id,)) == 1
+
+
+async def test_start_button_deals_for_the_host(interactions):
+    h = interactions
+    table = await seat_four(h)
+    exchange = await h.click("alice", f"euchre:table:{table.id}:start")
+    assert exchange.ephemeral and "cut and dealt" in exchange.text
+    assert table.playing
+
+
+# -- show and close -----------------------------------------------------------------------
+
+
+async def test_show_posts_the_table_message_again(interactions):
+    h = interactions
+    await h.command("alice", "table create")
+    first = h.table_message()
+    exchange = await h.command("erin", "table show")
+    assert exchange.ephemeral
+    second = h.table_message()
+    assert second.id != first.id and second.text == first.text
+
+
+async def test_close_by_the_host(interactions):
+    h = interactions
+    table = await start_four(h)
+    assert "closed" in (await h.command("alice", "table close")).text
+    assert h.table() is None
+    assert await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,)) == "closed by the host"
+    # The match in play is recorded as abandoned.
+    assert await h.bot.db.fetchval("SELECT COUNT(*) FROM matches WHERE status = 'abandoned'", (), 0) == 1
+
+
+async def test_close_by_someone_who_may_manage_channels(interactions):
+    h = interactions
+    table = await seat_four(h)
+    assert "host" in await refused(h, "bob", "table close")
+    assert "closed" in (await h.command("mod", "table close")).text
+    assert h.table() is None
+    assert await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,)) == "closed by a moderator"
+
+
+async def test_close_follows_the_channels_permissions_not_only_the_roles(interactions):
+    # Discord resolves a member's permissions in the channel (overwrites included) and sends
+    # them with the interaction: Manage Channels granted on this channel only is enough, and
+    # a server-wide Manage Channels denied on this channel is not.
+    h = interactions
+    await h.command("alice", "table create")
+    base = h.world.guild.permissions_of(h.member("erin"))
+    with_manage = base | discord.Permissions(manage_channels=True).value
+    async with h.unchanged():
+        exchange = await h.command("mod", "table close", channel_permissions=base)
+    assert "host" in exchange.text.lower()
+    exchange = await h.command("erin", "table close", channel_permissions=with_manage)
+    assert "closed" in exchange.text and h.table() is None
+
+
+async def test_buttons_of_a_closed_table_answer_politely(interactions):
+    h = interactions
+    table = await seat_four(h)
+    message = h.table_message()
+    await h.command("alice", "table close")
+    async with h.unchanged():
+        exchange = await h.click("bob", f"euchre:table:{table.id}:join", message=message)
+    assert exchange.ephemeral and "closed" in exchange.text
+
+
+# -- substitutes and seats held by computers ----------------------------------------------
+
+
+async def test_substitute_with_the_consent_of_the_other_three(interactions):
+    h = interactions
+    table = await start_four(h)
+    erin = h.member("erin")
+    exchange = await h.command("alice", "table substitute", member=erin)
+    assert exchange.ephemeral and "asked to consent" in exchange.text
+    consent = f"euchre:table:{table.id}:consent"
+    asking = copy.deepcopy(h.table_message())   # as a client that missed the next edit sees it
+    assert consent in enabled_ids(asking)
+    assert "other three" in await refused_click(h, "alice", consent)
+    assert "other three" in await refused_click(h, "erin", consent)
+    for name in ("bob", "carol"):
+        assert "consent" in (await h.click(name, consent)).text
+        assert table.seats[0].user_id == h.member("alice").id
+    await h.click("dave", consent)
+    assert table.seat_of(erin.id) == 0 and table.seat_of(h.member("alice").id) is None
+    assert table.seats[0].substitute and table.flagged
+    assert consent not in enabled_ids(h.table_message())
+    # A click on the button after the substitute sat.
+    assert "no substitution" in await refused_click(h, "bob", consent, message=asking)
+
+
+async def test_substitute_refusals(interactions):
+    h = interactions
+    await seat_four(h)
+    assert "between rubbers" in await refused(h, "alice", "table substitute", member=h.member("erin"))
+    await h.command("alice", "table start", keep_seats=True)
+    assert "only a seated player" in await refused(h, "erin", "table substitute", member=h.member("frank"))
+    assert "not already playing" in await refused(h, "alice", "table substitute", member=h.member("bob"))
+    assert "name a member" in await refused(h, "alice", "table substitute", member=h.world.bot_user)
+
+
+async def test_back_takes_a_seat_back_from_the_computer_holding_it(interactions):
+    h = interactions
+    table = await start_four(h)
+    _, seat = to_act(h)
+    member = h.member_at(seat)
+    assert "no computer is holding" in await refused(h, member.name, "table back")
+    # Two turns timed out in a row: a computer holds the seat.
+    for _ in range(60):
+        if table.seats[seat].is_bot:
+            break
+        if table.match.to_act == seat:
+            await h.manager.time_out_now(table)
+        else:
+            await act(h)
+        await h.settle()
+    assert table.seats[seat].is_bot and table.seats[seat].held_for == member.id
+    if table.match.to_act == seat:
+        await h.settle()
+    async with h.unchanged():
+        exchange = await h.command(member, "pass")
+    assert "use /table back" in exchange.text
+    await h.settle()
+    exchange = await h.command(member, "table back")
+    assert exchange.ephemeral and SEAT_NAMES[seat] in exchange.text
+    assert table.seat_of(member.id) == seat and table.timeouts[seat] == 0
+    assert any("timed out twice" in m.text for m in h.public_messages())
