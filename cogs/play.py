@@ -7,7 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.cards import SUIT_NAMES, SUITS, card_label, card_name, parse_card, parse_suit
-from bot.engine.deal import ALONE, DEFEND, ORDER, ORDER_ALONE, PASS
+from bot.engine.deal import ALONE, DEFEND, DISCARD, ORDER, ORDER_ALONE, PASS, PLAY
+from bot.engine.errors import EuchreError
 from bot.tables.table import TableError
 from bot.ui import respond
 
@@ -33,12 +34,29 @@ class Play(commands.Cog):
             return list(view.hand or ())
         return [a for a in view.legal if len(a) == 2 and a[0] != "c"] or list(view.hand or ())
 
+    def _refuse_other_card_phase(self, interaction: discord.Interaction, phase: str, reason: str) -> None:
+        """A card's action code is the same to discard and to play: without this, /discard
+        during the play would play the card, and /play during the discard discard it."""
+        table = self.manager.tables.get(interaction.channel_id)
+        if table is None or table.match is None or not table.playing:
+            return
+        deal = table.match.deal
+        if deal.phase == phase and deal.to_act == table.seat_of(interaction.user.id):
+            raise TableError(reason)
+
     async def card_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         typed = current.strip().lower()
+        try:
+            # A whole card in any form /play takes (`JH`, `J♥`, `10h`, `jack of hearts`) is
+            # that card alone: `ts` is the ten of spades, not every card of hearts too.
+            exact: str | None = parse_card(typed) if typed else None
+        except EuchreError:
+            exact = None
         choices = []
         for card in await self._legal_cards(interaction):
             label = f"{card_label(card)} {card_name(card)}"
-            if not typed or typed in label.lower() or typed == card.lower():
+            wanted = card == exact if exact else (not typed or typed in label.lower())
+            if wanted:
                 choices.append(app_commands.Choice(name=label, value=card))
         return choices[:25]
 
@@ -93,6 +111,7 @@ class Play(commands.Cog):
     @app_commands.describe(card="the card to discard, like 9S, 9♠ or nine of spades")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
         """As dealer, discard a card after taking up the turn-up."""
+        self._refuse_other_card_phase(interaction, PLAY, "there is nothing to discard now: play a card with /play")
         await respond.act(interaction, parse_card(card))
 
     @app_commands.command(name="play")
@@ -100,6 +119,7 @@ class Play(commands.Cog):
     @app_commands.describe(card="the card to play, like JH, J♥, 10h or jack of hearts")
     async def play(self, interaction: discord.Interaction, card: str) -> None:
         """Play a card to the trick."""
+        self._refuse_other_card_phase(interaction, DISCARD, "the dealer discards now: use /discard")
         await respond.act(interaction, parse_card(card))
 
     discard.autocomplete("card")(card_autocomplete)
