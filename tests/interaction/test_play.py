@@ -153,6 +153,17 @@ async def test_stick_the_dealer_refuses_the_dealers_pass(interactions):
     assert "alone" in h.table_message().text
 
 
+async def test_order_alone_by_slash_command(interactions):
+    h = interactions
+    table = await start_four(h)
+    member, seat = to_act(h)
+    exchange = await h.command(member, "order", alone=True)
+    deal = table.match.deal
+    assert exchange.ephemeral and deal.maker == seat and deal.alone == seat
+    assert table.actions[-1] == (seat, "order:alone")
+    assert "alone" in h.table_message().text
+
+
 async def test_order_take_it_alone_discard_and_defend_alone(interactions):
     # Somerset with defending alone: the eldest orders up, the partner takes it alone, the
     # dealer discards, and the first adversary defends alone, all by slash command.
@@ -180,10 +191,12 @@ async def test_order_take_it_alone_discard_and_defend_alone(interactions):
     assert deal.defender == first_adversary and deal.phase == PLAY
     text = h.table_message().text
     assert "took it alone" in text and "defends alone" in text and "discarded" in text
-    # Two play it out, one against one.
+    # Two play it out, one against one, and the hand is scored as such.
     while table.match.deal is deal:
         await act(h)
-    assert any("alone" in m.text or "Tricks" in m.text for m in h.public_messages())
+    assert deal.result.alone == partner and deal.result.defender == first_adversary
+    assert sum(deal.result.tricks) == 5
+    assert any("Tricks" in m.text for m in h.public_messages())
 
 
 async def test_refusals_while_playing(interactions):

@@ -1,0 +1,145 @@
+"""/leaderboard (and its page buttons), /stats, /history, /record and /admin sync, through real
+interactions: results recorded by the storage layer, or by a game played through commands."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from tests.interaction.helpers import play_match, start_four
+from tests.storage.builders import quick_rubber, seats
+from tests.support.fake_discord import CALLBACK_DEFERRED_MESSAGE, CALLBACK_UPDATE_MESSAGE
+from tests.support.interactions import InteractionHarness, enabled_ids
+
+pytest_plugins = ["tests.support.fixtures"]
+
+
+async def refused(h: InteractionHarness, member: str, command: str, /, **options) -> str:  # noqa: ANN003
+    async with h.unchanged():
+        exchange = await h.command(member, command, **options)
+    return exchange.text.lower()
+
+
+async def seed_rubbers(h: InteractionHarness) -> None:
+    """Six rubbers today, recorded by the storage layer: alice and carol win one against bob
+    and dave, then five more of four others each: twelve winners, two pages of ten."""
+    guild = h.world.guild.id
+    now = datetime.now(UTC)
+    ids = [h.member(n).id for n in ("alice", "bob", "carol", "dave")]
+    await quick_rubber(h.bot.db, seats(*ids), winner=0, rubber_points=(3, 0), when=now, guild=guild)
+    for first in range(101, 121, 4):
+        others = seats(*range(first, first + 4))
+        await quick_rubber(h.bot.db, others, winner=first % 2, rubber_points=(2, 0), when=now, guild=guild)
+
+
+# -- /leaderboard -------------------------------------------------------------------------
+
+
+async def test_leaderboard_pages_with_previous_and_next(interactions):
+    h = interactions
+    await seed_rubbers(h)
+    exchange = await h.command("alice", "leaderboard", metric="rubbers_won")
+    board = exchange.reply
+    assert not board.ephemeral and "Rubbers won" in board.text and "Page 1 of 2" in board.text
+    assert "You\n#1 — 1" in board.text   # ties share the first rank
+    ids = {b["label"]: b["custom_id"] for b in board.buttons}
+    assert enabled_ids(board, "euchre:lb:") == [ids["Next"]]
+    exchange = await h.click("alice", ids["Next"], message=board.id)
+    assert exchange.response_type == CALLBACK_UPDATE_MESSAGE and exchange.reply.id == board.id
+    assert "Page 2 of 2" in board.text and not board.ephemeral
+    assert "◀" in board.text   # alice's own row is on this page
+    ids = {b["label"]: b["custom_id"] for b in board.buttons}
+    assert enabled_ids(board, "euchre:lb:") == [ids["Previous"]]
+    with pytest.raises(ValueError, match="disabled"):
+        await h.click("bob", ids["Next"], message=board.id)
+    # The page is drawn for whoever clicked: erin has no rank.
+    await h.click("erin", ids["Previous"], message=board.id)
+    assert "Page 1 of 2" in board.text and "Not on this leaderboard yet" in board.text
+
+
+async def test_leaderboard_options_and_refusals(interactions):
+    h = interactions
+    await seed_rubbers(h)
+    board = (await h.command("erin", "leaderboard", period="7d", preset="somerset", include_bots=True)).reply
+    assert "the last 7 days" in board.text and "(somerset)" in board.text
+    assert "Not on this leaderboard yet" in board.text
+    empty = (await h.command("erin", "leaderboard", preset="jerome")).reply
+    assert "Nobody has played enough yet" in empty.text
+    assert "pages are numbered from 1" in await refused(h, "alice", "leaderboard", page=0)
+    assert "page" in await refused(h, "alice", "leaderboard", page=9)
+    assert "unknown leaderboard" in await refused(h, "alice", "leaderboard", metric="bogus")
+
+
+# -- /stats, /history, /record ------------------------------------------------------------
+
+
+async def test_stats_of_oneself_and_of_another(interactions):
+    h = interactions
+    await seed_rubbers(h)
+    mine = (await h.command("alice", "stats")).reply
+    assert not mine.ephemeral and "alice" in mine.text and "1 won of 1" in mine.text
+    theirs = (await h.command("alice", "stats", member=h.member("bob"), period="30d")).reply
+    assert "bob — the last 30 days" in theirs.text
+    assert "no recorded games" in await refused(h, "alice", "stats", member=h.member("erin"))
+
+
+async def test_history_and_record_of_a_game_played_through_commands(interactions):
+    h = interactions
+    table = await start_four(h, points=1)
+    await play_match(h)
+    history = (await h.command("bob", "history")).reply
+    assert not history.ephemeral and "bob's recent play" in history.text
+    words = history.text.replace("*", " ").replace(",", " ").replace(";", " ").split()
+    game_id = next(w for w in words if w[:1] == "G" and w[1:].isdigit())
+    match_id = next(w for w in words if w[:1] == "M" and w[1:].isdigit())
+    game = (await h.command("carol", "record", game_id=game_id)).reply
+    assert not game.ephemeral and game.attachments
+    document = json.loads(game.attachments[0].data)
+    assert game.attachments[0].filename.endswith(".egn")
+    assert document["metadata"]["finalScore"] == list(table.match.games[0].scores)
+    rubber = (await h.command("carol", "record", game_id=match_id)).reply
+    assert rubber.attachments[0].filename.endswith(".json")
+    record = json.loads(rubber.attachments[0].data)
+    assert record["final_score"] == list(table.match.scores) and len(record["deals"]) == len(table.match.deals)
+    theirs = (await h.command("alice", "history", member=h.member("dave"))).reply
+    assert "dave's recent play" in theirs.text
+
+
+async def test_history_and_record_refusals(interactions):
+    h = interactions
+    assert "no finished" in await refused(h, "alice", "history")
+    assert "no finished" in await refused(h, "alice", "history", member=h.member("bob"))
+    assert "not a game" in await refused(h, "alice", "record", game_id="nonsense")
+    assert "g999" in await refused(h, "alice", "record", game_id="G999")
+
+
+# -- /admin sync --------------------------------------------------------------------------
+
+
+async def test_admin_sync_by_an_owner(interactions):
+    h = interactions
+    exchange = await h.command("owner", "admin sync")
+    assert exchange.response_type == CALLBACK_DEFERRED_MESSAGE
+    assert exchange.ephemeral and "Synced" in exchange.text and "(global)" in exchange.text
+    synced = h.world.commands[None]
+    assert f"Synced {len(synced)} commands" in exchange.text
+    assert {c["name"] for c in synced} >= {"table", "hand", "play", "leaderboard", "admin"}
+    assert h.calls[-2].route == f"PUT /applications/{h.world.application_id}/commands"
+    exchange = await h.command("owner", "admin sync", scope="here")
+    assert "(here)" in exchange.text
+    assert h.calls[-2].route == f"PUT /applications/{h.world.application_id}/guilds/{h.world.guild.id}/commands"
+
+
+async def test_admin_sync_is_for_owners_only(interactions):
+    h = interactions
+    syncs = sum(c.method == "PUT" for c in h.calls)
+    assert "only the bot's owners" in await refused(h, "admin", "admin sync")
+    # Discord offers /admin only to members who may manage the server ...
+    with pytest.raises(PermissionError):
+        await h.command("alice", "admin sync")
+    # ... and a client that sends it anyway is refused by the bot.
+    h.world.enforce_default_permissions = False
+    assert "only the bot's owners" in await refused(h, "alice", "admin sync")
+    assert sum(c.method == "PUT" for c in h.calls) == syncs
