@@ -78,3 +78,16 @@ async def test_a_second_answer_to_one_interaction_is_refused_as_discord_refuses_
         async_context.reset(token)
     assert h.errors and "40060" in h.errors[0]
     h.errors.clear()
+
+
+async def test_every_call_is_recorded_with_what_the_member_sees(interactions):
+    h = interactions
+    exchange = await h.command("alice", "table create")
+    callback, post = h.calls[-2], h.calls[-1]
+    assert callback.route == f"POST /interactions/{exchange.id}/{exchange.token}/callback"
+    assert callback.interaction_id == exchange.id and callback.body["type"] == 4
+    assert callback.ephemeral and "Your table is open" in callback.content
+    assert post.route == f"POST /channels/{h.channel.id}/messages" and not post.ephemeral
+    assert post.embeds[0]["title"] == "Euchre table" and post.components
+    assert h.last_reply("alice") is exchange.reply and h.replies_to("alice") == [exchange.reply]
+    assert h.last_reply("bob") is None

@@ -210,7 +210,7 @@ class _WebhookRecorder(AsyncWebhookAdapter):
         super().__init__()
         self.harness = harness
 
-    async def request(self, route: Any, session: Any = None, **kwargs: Any) -> Any:  # noqa: D102
+    async def request(self, route: Any, session: Any = None, **kwargs: Any) -> Any:
         return self.harness._webhook_request(route, **kwargs)
 
 
@@ -489,7 +489,7 @@ class InteractionHarness:
         }
         stored = [tuple(r) for r in await db.fetchall("SELECT id, status, host_id, state FROM tables ORDER BY id")]
         counts = {
-            name: await db.fetchval(f"SELECT COUNT(*) FROM {name}", (), 0)  # noqa: S608 - fixed names
+            name: await db.fetchval(f"SELECT COUNT(*) FROM {name}", (), 0)
             for name in ("table_events", "table_deals", "matches", "hands", "games")
         }
         return {"memory": memory, "stored": stored, "counts": counts}
@@ -768,12 +768,6 @@ class InteractionHarness:
             self.leaks.append(f"{sorted(shown)} in {msg.text!r}")
 
 
-def visible_text(message: FakeMessage) -> str:
-    """A message's text with its button labels, as a member reads it."""
-    labels = " ".join(str(c.get("label") or "") for c in iter_components(message.components))
-    return f"{message.text}\n{labels}"
-
-
 def enabled_ids(message: FakeMessage, prefix: str = "euchre:") -> list[str]:
     """The custom ids of a message's enabled buttons that start with ``prefix``."""
     return [
@@ -782,4 +776,4 @@ def enabled_ids(message: FakeMessage, prefix: str = "euchre:") -> list[str]:
     ]
 
 
-__all__ = ["Call", "Exchange", "InteractionHarness", "cards_in", "enabled_ids", "visible_text"]
+__all__ = ["Call", "Exchange", "InteractionHarness", "cards_in", "enabled_ids"]
