@@ -11,6 +11,21 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.engine.deal import (
+    ALONE,
+    CALL,
+    DEFEND,
+    DEFEND_ALONE,
+    DISCARD,
+    JOKER_SUIT,
+    ORDER,
+    ORDER_ALONE,
+    PARTNER_ALONE,
+    PASS,
+    PLAY,
+    ROUND_ONE,
+    ROUND_TWO,
+)
 from bot.engine.errors import EuchreError
 from bot.tables.table import Table, TableError
 from bot.ui.embeds import hand_embed
@@ -22,6 +37,87 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALE = "That button belongs to an earlier deal or table. Here is your hand as it is now."
+
+_DECLARATIONS = frozenset({PASS, ORDER, ORDER_ALONE, ALONE, DEFEND})
+# Where the deal stands before the first card, said to a member who tries to play or discard.
+_BEFORE_THE_PLAY = {
+    JOKER_SUIT: "The Joker is turned up: the dealer names the suit it stands for, then the bidding begins.",
+    ROUND_ONE: "The bidding is on: no card is played until trump is made.",
+    ROUND_TWO: "The bidding is on: no card is played until trump is made.",
+    PARTNER_ALONE: "Trump is made and the maker's partner may take it alone: the play has not begun.",
+    DEFEND_ALONE: "A lone hand is declared and its adversaries may defend alone: the play has not begun.",
+}
+
+
+def _is_declaration(action: str) -> bool:
+    return action in _DECLARATIONS or action.startswith(CALL)
+
+
+def _command_of(declaration: str) -> str:
+    """The slash command that makes a declaration (`call:H:alone` is /call)."""
+    if declaration == PASS:
+        return "/pass"
+    if declaration.startswith(ORDER):
+        return "/order"
+    if declaration.startswith(CALL):
+        return "/call"
+    return "/alone"   # alone, or defend alone
+
+
+def _commands_open(legal: tuple[str, ...]) -> str:
+    """The slash commands that make the declarations open now: `/pass or /order`."""
+    names = list(dict.fromkeys(_command_of(a) for a in legal))
+    if len(names) < 2:
+        return names[0] if names else "/hand"
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def phase_refusal(table: Table, user_id: int, action: str) -> str | None:
+    """Why a seated member's action belongs to another part of the deal, or None.
+
+    The engine reads whatever is not a declaration during the play as a card, so without
+    this `/pass` in the play was answered "unknown card 'pass'", and a card during the
+    bidding "'JH' is not a declaration open to you now". Said for every seated member (the
+    phase is the same for all), with what they can do instead; whatever else is wrong (not
+    seated, no game, not their turn in the same phase) is left to the manager and the engine.
+
+    Args:
+        table: the channel's table.
+        user_id: the member acting.
+        action: an action code: a declaration (`pass`, `call:H:alone`) or a card (`JH`).
+
+    Returns:
+        The answer to give the member (nothing is to change), or None to go on and act.
+    """
+    match = table.match
+    seat = table.seat_of(user_id)
+    if match is None or not table.playing or seat is None:
+        return None
+    deal = match.deal
+    mine = deal.to_act == seat
+    out = seat in deal.sitting_out
+    if _is_declaration(action):
+        if deal.phase == PLAY:
+            head, command = "The bidding is over: it's the play now", "/play"
+        elif deal.phase == DISCARD:
+            head, command = "Trump is made: the dealer discards now", "/discard"
+        else:
+            return None   # the bidding: the engine says which declarations are open
+        if out:
+            return f"{head}, and you sit out this hand."
+        if mine:
+            return f"{head}. Use {command} or the buttons in /hand."
+        if deal.phase == PLAY:
+            return f"{head}. Wait for your turn, then use /play or the buttons in /hand."
+        return f"{head}. Wait for your turn."
+    before = _BEFORE_THE_PLAY.get(deal.phase)
+    if before is None:
+        return None   # the discard or the play: a card is what is wanted
+    if out:
+        return f"{before} You sit out this hand."
+    if mine:
+        return f"{before} Use {_commands_open(tuple(deal.legal_actions()))}, or the buttons in /hand."
+    return f"{before} Wait for your turn."
 
 
 def manager_of(interaction: discord.Interaction):  # noqa: ANN201 - the manager type is in bot.tables
@@ -70,6 +166,13 @@ async def act(
         return
     if table is None:
         raise TableError("there is no table in this channel: start one with /table create")
+    refusal = phase_refusal(table, interaction.user.id, action)
+    if refusal is not None:
+        if from_hand:
+            # A hand shown earlier in the deal: show it as it is now, with why.
+            await show_hand(interaction, table, edit=True, note=refusal)
+            return
+        raise TableError(refusal)
     change = await manager.act(interaction.channel_id, interaction.user.id, action)
     await show_hand(interaction, table, edit=from_hand)
     listener = interaction.client.table_messages  # type: ignore[attr-defined]
@@ -103,4 +206,4 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
         await listener.table_changed(change)
 
 
-__all__ = ["act", "answer", "show_hand", "table_button", "EuchreError"]
+__all__ = ["act", "answer", "phase_refusal", "show_hand", "table_button", "EuchreError"]

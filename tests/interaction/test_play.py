@@ -123,8 +123,12 @@ async def test_refusals_while_bidding(interactions):
     turn_up_suit = table.match.deal.turn_up[1]
     assert "not a declaration open" in await refused(h, member, "call", suit=SUIT_NAMES[turn_up_suit])
     assert "not a declaration open" in await refused(h, member, "alone")
-    assert "not a declaration open" in await refused(h, member, "play", card=hand_of(h, seat)[0])
-    assert "not a declaration open" in await refused(h, member, "discard", card=hand_of(h, seat)[0])
+    # A card in the bidding: what is going on, and the commands open now.
+    for command in ("play", "discard"):
+        text = await refused(h, member, command, card=hand_of(h, seat)[0])
+        assert "the bidding is on" in text and "use /pass or /order" in text, text
+        text = await refused(h, other, command, card=hand_of(h, (seat + 1) % 4)[0])
+        assert "the bidding is on" in text and "wait for your turn" in text, text
     assert "unknown suit" in await refused(h, member, "call", suit="purple")
     assert "unknown card" in await refused(h, member, "play", card="zz")
     # Round two: ordering the turn-up is over, and naming the turned-down suit is a pass.
@@ -133,6 +137,8 @@ async def test_refusals_while_bidding(interactions):
     assert table.match.deal.phase == ROUND_TWO
     member, seat = to_act(h)
     assert "not a declaration open" in await refused(h, member, "order")
+    text = await refused(h, member, "play", card=hand_of(h, seat)[0])
+    assert "the bidding is on" in text and "use /pass or /call" in text, text
     await h.command(member, "call", suit=SUIT_NAMES[turn_up_suit])
     assert table.actions[-1] == (seat, "pass")
 
@@ -175,9 +181,16 @@ async def test_order_take_it_alone_discard_and_defend_alone(interactions):
     await h.command(h.member_at(eldest), "order")
     assert deal.phase == PARTNER_ALONE and deal.to_act == partner
     assert "not your turn" in await refused(h, h.member_at(eldest), "alone")
+    text = await refused(h, h.member_at(partner), "play", card=hand_of(h, partner)[0])
+    assert "may take it alone" in text and "use /alone or /pass" in text, text
     await h.command(h.member_at(partner), "alone")
     assert deal.alone == partner and deal.sitting_out == (eldest,)
     assert deal.phase == DISCARD and deal.to_act == dealer
+    # A declaration while the dealer discards: trump is made, and each is told what to do.
+    text = await refused(h, h.member_at(dealer), "pass")
+    assert "dealer discards now" in text and "use /discard" in text and "unknown card" not in text, text
+    assert "wait for your turn" in await refused(h, h.member_at(partner), "pass")
+    assert "you sit out this hand" in await refused(h, h.member_at(eldest), "order")
     # The turn-up cannot be discarded (S.88), nor a card the dealer does not hold.
     assert "turn-up cannot be discarded" in await refused(h, h.member_at(dealer), "discard", card=deal.turn_up)
     stranger = next(c for c in deal.hands[eldest] if c not in deal.hands[dealer])
@@ -187,6 +200,8 @@ async def test_order_take_it_alone_discard_and_defend_alone(interactions):
     exchange = await h.command(h.member_at(dealer), "discard", card=discard)
     assert "You discarded" in exchange.text and discard not in deal.hands[dealer]
     assert deal.phase == DEFEND_ALONE and deal.to_act == first_adversary
+    text = await refused(h, h.member_at(first_adversary), "play", card=hand_of(h, first_adversary)[0])
+    assert "defend alone" in text and "use /alone or /pass" in text, text
     await h.command(h.member_at(first_adversary), "alone")
     assert deal.defender == first_adversary and deal.phase == PLAY
     text = h.table_message().text
@@ -219,13 +234,66 @@ async def test_refusals_while_playing(interactions):
     assert "do not hold" in await refused(h, member, "play", card=elsewhere)
     assert "unknown card" in await refused(h, member, "play", card="eleven of cups")
     assert "not your turn" in await refused(h, h.member_at(seat ^ 1), "play", card=hand_of(h, seat ^ 1)[0])
-    assert "unknown card 'pass'" in await refused(h, member, "pass")
     # /discard is not /play: it is refused during the play, whatever the card.
     assert "nothing to discard" in await refused(h, member, "discard", card=legal(h)[0])
     # A card written another way is played: the code, lower case.
     card = legal(h)[0]
     await h.command(member, "play", card=card.lower())
     assert table.actions[-1] == (seat, card)
+
+
+async def test_declarations_during_the_play_are_refused_with_what_to_do(interactions):
+    # Every declaration command, by the seat to play, by a seat waiting its turn and by the
+    # partner of a lone hand: each is told the bidding is over (never "unknown card 'pass'"),
+    # privately, and nothing changes.
+    h = interactions
+    table = await start_four(h, preset="somerset")
+    deal = table.match.deal
+    eldest = (deal.dealer + 1) % 4
+    await h.command(h.member_at(eldest), "order", alone=True)
+    while deal.phase != PLAY:
+        await act(h)
+    member, seat = to_act(h)
+    waiting = next(s for s in range(4) if s != seat and s not in deal.sitting_out)
+    (sitting_out,) = deal.sitting_out
+    suit = SUIT_NAMES[deal.trump]
+    declarations = [
+        ("pass", {}), ("order", {}), ("order", {"alone": True}),
+        ("call", {"suit": suit}), ("call", {"suit": suit, "alone": True}), ("alone", {}),
+    ]
+    for command, options in declarations:
+        text = await refused(h, member, command, **options)
+        assert "the bidding is over" in text and "use /play or the buttons in /hand" in text, (command, text)
+        assert "unknown card" not in text
+        text = await refused(h, h.member_at(waiting), command, **options)
+        assert "the bidding is over" in text and "wait for your turn" in text, (command, text)
+        text = await refused(h, h.member_at(sitting_out), command, **options)
+        assert "the bidding is over" in text and "you sit out this hand" in text, (command, text)
+    # The play goes on as before.
+    card = legal(h)[0]
+    await h.command(member, "play", card=card)
+    assert table.actions[-1] == (seat, card)
+
+
+async def test_a_declaration_button_from_the_bidding_clicked_in_the_play(interactions):
+    # A hand opened in the bidding keeps its declaration buttons; clicked once the play has
+    # begun, it shows the hand as it is now with why, and nothing changes.
+    h = interactions
+    table = await start_four(h, preset="somerset", partner_alone=False)
+    deal = table.match.deal
+    member, seat = to_act(h)
+    old_hand = await open_hand(h, member)
+    old_pass = action_ids(old_hand)["pass"]
+    await h.command(member, "order")   # by command: the old hand keeps its buttons
+    while deal.phase != PLAY:
+        await act(h)
+    assert deal.to_act == seat   # the eldest leads
+    async with h.unchanged():
+        exchange = await h.click(member, old_pass, message=old_hand.id)
+    assert exchange.response_type == CALLBACK_UPDATE_MESSAGE and exchange.reply.id == old_hand.id
+    assert "The bidding is over" in exchange.text and "unknown card" not in exchange.text
+    assert_hand_shown(h, exchange.text, seat)
+    assert set(action_ids(exchange.reply)) == set(legal(h))
 
 
 # -- the hand's buttons --------------------------------------------------------------------
