@@ -116,6 +116,10 @@ class Solver:
             got = self.memo.get(memo_key)
             if got is not None:
                 return got
+            got = self._sure(hands, made, left, target)
+            if got is not None:
+                self.memo[memo_key] = got
+                return got
         self.nodes += 1
         hand = hands[seat]
         if trick:
@@ -150,6 +154,36 @@ class Solver:
         if memo_key is not None:
             self.memo[memo_key] = result
         return result
+
+    def _sure(self, hands: list[int], made: int, left: int, target: int) -> bool | None:
+        """The answer when the master trumps settle it at a trick's start, else None.
+
+        The highest trump still out always wins a trick: whoever holds it plays it only to a
+        trump lead, on a void, or as a last card, and nothing beats it. A seat holding the
+        highest few trumps in a row takes a trick with each (it never has to play two of them
+        to one trick). Those tricks are sure for that seat's side, whatever else happens.
+        """
+        t = self.t
+        active = self.active
+        run = 0
+        holder = -1
+        for i in t.order[t.trump_index]:
+            bit = 1 << i
+            for s in active:
+                if hands[s] & bit:
+                    break
+            else:
+                continue   # already played, or in no hand that plays
+            if holder < 0:
+                holder = s
+            elif s != holder:
+                break
+            run += 1
+        if not run:
+            return None
+        if (holder & 1) == self.maker_side:
+            return True if made + run >= target else None
+        return False if made + left - run < target else None
 
     def _last_trick(self, hands: list[int], leader: int, made: int, target: int) -> bool:
         t = self.t
