@@ -116,7 +116,9 @@ def _brute(hands, trump, seat, trick, made, maker_side, active):
     return max(results) if (seat & 1) == maker_side else min(results)
 
 
-@pytest.mark.parametrize("tricks_left, active", [(2, (0, 1, 2, 3)), (3, (0, 1, 2, 3)), (3, (0, 1, 3))])
+@pytest.mark.parametrize("tricks_left, active", [
+    (2, (0, 1, 2, 3)), (3, (0, 1, 2, 3)), (3, (0, 1, 3)), (4, (0, 2, 3)),
+])
 def test_the_solver_agrees_with_plain_minimax(tricks_left, active):
     rng = random.Random(tricks_left * 10 + len(active))
     for _ in range(25):
@@ -133,6 +135,28 @@ def test_the_solver_agrees_with_plain_minimax(tricks_left, active):
         masks = [to_mask(h) for h in hands]
         for target in range(1, tricks_left + 1):
             assert solver.makers_reach(masks, [], leader, 0, tricks_left, target) == (exact >= target)
+
+
+def test_the_master_trump_always_takes_a_trick():
+    # East, a defender, holds the right bower and three small hearts: however strong North and
+    # South are, the makers cannot take all four tricks.
+    hands = [["JS", "AS", "KS", "AH"], ["JC", "9H", "TH", "QH"], ["QS", "TS", "9S", "AD"], ["9D", "TD", "QD", "KD"]]
+    trump = "C"
+    solver = Solver(trump, (0, 1, 2, 3), 0)
+    masks = [to_mask(h) for h in hands]
+    assert not solver.makers_reach(masks, [], 0, 0, 4, 4)
+    assert solver.makers_reach(masks, [], 0, 0, 4, 3) == (_brute(hands, trump, 0, [], 0, 0, (0, 1, 2, 3)) >= 3)
+
+
+def test_a_seat_holding_the_top_trumps_takes_a_trick_with_each():
+    # North holds the right and left bowers and the ace: three sure tricks for the makers,
+    # whoever leads and whatever the others hold.
+    hands = [["JH", "JD", "AH", "9S"], ["KH", "QH", "AS", "KS"], ["9C", "TC", "QC", "KC"], ["TH", "9H", "AC", "AD"]]
+    solver = Solver("H", (0, 1, 2, 3), 0)
+    masks = [to_mask(h) for h in hands]
+    for leader in range(4):
+        assert solver.makers_reach(masks, [], leader, 0, 4, 3)
+        assert _brute(hands, "H", leader, [], 0, 0, (0, 1, 2, 3)) >= 3
 
 
 def test_card_index_round_trips():
