@@ -16,6 +16,7 @@ from bot.ui.stats import (
     history_embed,
     leaderboard_embed,
     leaderboard_view,
+    own_rank,
     record_file,
     stats_embed,
 )
@@ -51,9 +52,9 @@ class Stats(commands.Cog):
             self.db, interaction.guild_id, metric, period, preset, page, include_bots,
             viewer_id=interaction.user.id,
         )
-        await interaction.response.send_message(
-            embed=leaderboard_embed(result, interaction.user.id), view=leaderboard_view(result)
-        )
+        # The board is public and the same for all; the member's own rank is theirs alone.
+        await interaction.response.send_message(embed=leaderboard_embed(result), view=leaderboard_view(result))
+        await interaction.followup.send(own_rank(result), ephemeral=True)
 
     @app_commands.command(name="stats")
     @app_commands.guild_only()

@@ -24,36 +24,64 @@ def _value(metric: boards.Metric, row: boards.LeaderboardRow) -> str:
     return f"{row.value}"
 
 
-def leaderboard_embed(page: boards.LeaderboardPage, viewer_id: int) -> discord.Embed:
-    """A page of ten, ties sharing a rank, and the viewer's own rank under it."""
+def _board_title(page: boards.LeaderboardPage) -> str:
     period = page.season_name if page.period == "season" and page.season_name else PERIOD_WORDS[page.period]
     title = f"{page.metric.label} — {period}"
     if page.preset:
         title += f" ({page.preset})"
-    embed = discord.Embed(title=title, colour=BLUE)
-    lines = [
-        f"**{row.rank}.** {row.name} — {_value(page.metric, row)}" + (" ◀" if row.user_id == viewer_id else "")
-        for row in page.rows
-    ]
+    return title
+
+
+def leaderboard_embed(page: boards.LeaderboardPage) -> discord.Embed:
+    """A page of ten, ties sharing a rank: the same for everyone who sees it.
+
+    The message is public and anyone in the channel may turn its pages, so it names no
+    viewer: a "You" field (or a mark on one's own row) redrawn for whoever clicked last would
+    show that member's rank to everyone else as "You". As Discord users expect of what is
+    personal, each member's own rank is answered to them alone (`own_rank`): to the one who
+    ran /leaderboard, and to anyone who clicks "My rank".
+    """
+    embed = discord.Embed(title=_board_title(page), colour=BLUE)
+    lines = [f"**{row.rank}.** {row.name} — {_value(page.metric, row)}" for row in page.rows]
     embed.description = "\n".join(lines) or "Nobody has played enough yet."
-    if page.viewer is not None:
-        embed.add_field(name="You", value=f"#{page.viewer.rank} — {_value(page.metric, page.viewer)}", inline=False)
-    else:
-        embed.add_field(name="You", value="Not on this leaderboard yet.", inline=False)
     note = "" if page.include_bots else " · rubbers with computers or substitutes not counted"
     embed.set_footer(text=f"Page {page.page} of {max(page.page_count, 1)}{note}")
     return embed
 
 
+def own_rank(page: boards.LeaderboardPage) -> str:
+    """The viewer's own rank on a leaderboard, and its page, for an ephemeral answer.
+
+    Args:
+        page: a page asked for with the member as ``viewer_id``.
+
+    Returns:
+        One line for the member alone.
+    """
+    title = _board_title(page)
+    mine = page.viewer
+    if mine is None:
+        return f"You are not on **{title}** yet."
+    where = (mine.position - 1) // boards.PAGE_SIZE + 1
+    return (
+        f"Your rank on **{title}**: #{mine.rank} — {_value(page.metric, mine)}"
+        f" (page {where} of {max(page.page_count, 1)})."
+    )
+
+
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:lb:(?P<metric>[a-z_]+):(?P<period>all|season|30d|7d):(?P<preset>[a-z]*):(?P<bots>[01]):(?P<page>\d+):(?P<dir>prev|next)",
+    template=r"euchre:lb:(?P<metric>[a-z_]+):(?P<period>all|season|30d|7d):(?P<preset>[a-z]*):(?P<bots>[01]):(?P<page>\d+):(?P<dir>prev|next|me)",
 ):
-    """Previous / Next on a leaderboard: the page to show is in the id, so it survives restarts."""
+    """Previous / Next / My rank on a leaderboard: the board and page are in the id, so it
+    survives restarts. Previous and Next redraw the public page; My rank answers the clicker
+    alone."""
+
+    LABELS = {"prev": "Previous", "next": "Next", "me": "My rank"}
 
     def __init__(self, metric: str, period: str, preset: str, bots: bool, page: int, direction: str, disabled: bool = False) -> None:
         super().__init__(discord.ui.Button(
-            label="Previous" if direction == "prev" else "Next", style=discord.ButtonStyle.secondary,
+            label=self.LABELS[direction], style=discord.ButtonStyle.secondary,
             disabled=disabled,
             custom_id=f"euchre:lb:{metric}:{period}:{preset}:{int(bots)}:{page}:{direction}",
         ))
@@ -66,14 +94,20 @@ class LeaderboardButton(
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:
+            db = interaction.client.db  # type: ignore[attr-defined]
+            if self.direction == "me":
+                # Page 1 always exists; the member's row is found wherever it is.
+                page = await boards.leaderboard(
+                    db, interaction.guild_id, self.metric, self.period, self.preset or None, 1, self.bots,
+                    viewer_id=interaction.user.id,
+                )
+                await interaction.response.send_message(own_rank(page), ephemeral=True)
+                return
             target = self.page - 1 if self.direction == "prev" else self.page + 1
             page = await boards.leaderboard(
-                interaction.client.db, interaction.guild_id, self.metric, self.period,  # type: ignore[attr-defined]
-                self.preset or None, max(target, 1), self.bots, viewer_id=interaction.user.id,
+                db, interaction.guild_id, self.metric, self.period, self.preset or None, max(target, 1), self.bots,
             )
-            await interaction.response.edit_message(
-                embed=leaderboard_embed(page, interaction.user.id), view=leaderboard_view(page)
-            )
+            await interaction.response.edit_message(embed=leaderboard_embed(page), view=leaderboard_view(page))
         except Exception as error:  # noqa: BLE001 - every click gets an answer
             await reply_error(interaction, error)
 
@@ -83,6 +117,7 @@ def leaderboard_view(page: boards.LeaderboardPage) -> discord.ui.View:
     args = (page.metric.key, page.period, page.preset or "", page.include_bots, page.page)
     view.add_item(LeaderboardButton(*args, "prev", disabled=page.page <= 1))
     view.add_item(LeaderboardButton(*args, "next", disabled=page.page >= page.page_count))
+    view.add_item(LeaderboardButton(*args, "me"))
     return view
 
 

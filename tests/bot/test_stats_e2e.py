@@ -29,11 +29,17 @@ async def test_a_played_game_shows_on_the_leaderboard_stats_history_and_record(f
         table = table_of(bot, fake)
         winners = [o.name for s, o in enumerate(table.seats) if s % 2 == table.match.winner]
 
-        board = await public_reply(fake, "alice", "leaderboard", metric="games_won")
+        asked = await fake.slash(fake.member("alice"), fake.channel, "leaderboard", metric="games_won")
+        board = await asked.message()
         assert not board.ephemeral
         first = board.text.split("\n")
         assert any(winners[0] in line and "**1.**" in line for line in first)
-        assert "You" in board.text
+        # The public board names no viewer; alice's own rank is a follow-up only she sees.
+        assert "You" not in board.text
+        mine = await asked.followup()
+        listed = "alice" in board.text   # everyone who won a game is on its one page
+        assert mine.ephemeral and "**Games won" in mine.text
+        assert mine.text.startswith("Your rank on" if listed else "You are not on"), mine.text
 
         stats = await public_reply(fake, "alice", "stats")
         assert "Hands" in stats.text and "Games" in stats.text

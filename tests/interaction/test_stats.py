@@ -37,35 +37,65 @@ async def seed_rubbers(h: InteractionHarness) -> None:
 # -- /leaderboard -------------------------------------------------------------------------
 
 
+def ranked(text: str) -> list[str]:
+    """The rows of a leaderboard message, as shown."""
+    return [line for line in text.splitlines() if line.startswith("**") and "." in line.split()[0]]
+
+
 async def test_leaderboard_pages_with_previous_and_next(interactions):
     h = interactions
     await seed_rubbers(h)
     exchange = await h.command("alice", "leaderboard", metric="rubbers_won")
-    board = exchange.reply
+    board, mine = exchange.messages
     assert not board.ephemeral and "Rubbers won" in board.text and "Page 1 of 2" in board.text
-    assert "You\n#1 — 1" in board.text   # ties share the first rank
+    # The public board names no viewer; alice's own rank is told to her alone (ties share
+    # the first rank; by id, her row is on the second page).
+    assert "You" not in board.text and "◀" not in board.text
+    assert mine.ephemeral and mine.visible_to == h.member("alice").id
+    assert "Your rank on **Rubbers won — all time**: #1 — 1 (page 2 of 2)" in mine.text
     ids = {b["label"]: b["custom_id"] for b in board.buttons}
-    assert enabled_ids(board, "euchre:lb:") == [ids["Next"]]
-    exchange = await h.click("alice", ids["Next"], message=board.id)
+    assert enabled_ids(board, "euchre:lb:") == [ids["Next"], ids["My rank"]]
+    first_page = ranked(board.text)
+    assert len(first_page) == 10
+    exchange = await h.click("bob", ids["Next"], message=board.id)
     assert exchange.response_type == CALLBACK_UPDATE_MESSAGE and exchange.reply.id == board.id
     assert "Page 2 of 2" in board.text and not board.ephemeral
-    assert "◀" in board.text   # alice's own row is on this page
+    # Turned by bob, the page is the same for all: no "You", no mark on bob's row.
+    assert "You" not in board.text and "◀" not in board.text
+    second_page = ranked(board.text)
+    assert len(second_page) == 2 and not set(second_page) & set(first_page)
     ids = {b["label"]: b["custom_id"] for b in board.buttons}
-    assert enabled_ids(board, "euchre:lb:") == [ids["Previous"]]
+    assert enabled_ids(board, "euchre:lb:") == [ids["Previous"], ids["My rank"]]
     with pytest.raises(ValueError, match="disabled"):
         await h.click("bob", ids["Next"], message=board.id)
-    # The page is drawn for whoever clicked: erin has no rank.
     await h.click("erin", ids["Previous"], message=board.id)
-    assert "Page 1 of 2" in board.text and "Not on this leaderboard yet" in board.text
+    assert "Page 1 of 2" in board.text and ranked(board.text) == first_page
+    assert "You" not in board.text and "Not on" not in board.text
+
+
+async def test_my_rank_on_a_leaderboard_is_answered_privately(interactions):
+    h = interactions
+    await seed_rubbers(h)
+    board = (await h.command("alice", "leaderboard", metric="rubbers_won")).messages[0]
+    my_rank = {b["label"]: b["custom_id"] for b in board.buttons}["My rank"]
+    public = board.payload()
+    not_on = "You are not on **Rubbers won — all time** yet."
+    for name, expected in (("carol", "Your rank on **Rubbers won — all time**: #1 — 1 (page 2 of 2)."), ("bob", not_on), ("erin", not_on)):
+        async with h.unchanged():   # private, and the public board is as it was
+            exchange = await h.click(name, my_rank, message=board.id)
+        answer = exchange.reply
+        assert answer.ephemeral and answer.visible_to == h.member(name).id and answer.id != board.id
+        assert expected in answer.text, answer.text
+    assert board.payload() == public
 
 
 async def test_leaderboard_options_and_refusals(interactions):
     h = interactions
     await seed_rubbers(h)
-    board = (await h.command("erin", "leaderboard", period="7d", preset="somerset", include_bots=True)).reply
+    board, mine = (await h.command("erin", "leaderboard", period="7d", preset="somerset", include_bots=True)).messages
     assert "the last 7 days" in board.text and "(somerset)" in board.text
-    assert "Not on this leaderboard yet" in board.text
-    empty = (await h.command("erin", "leaderboard", preset="jerome")).reply
+    assert mine.ephemeral and "You are not on" in mine.text and "(somerset)" in mine.text
+    empty = (await h.command("erin", "leaderboard", preset="jerome")).messages[0]
     assert "Nobody has played enough yet" in empty.text
     assert "pages are numbered from 1" in await refused(h, "alice", "leaderboard", page=0)
     assert "page" in await refused(h, "alice", "leaderboard", page=9)
