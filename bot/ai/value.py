@@ -164,6 +164,13 @@ class ScoreValue:
         na, nb = (carried, 0) if winner == 0 else (0, carried)
         return (here + table[(played, w0, w1, na, nb)]) / _RUBBER_SCALE
 
+    def game_swing(self) -> float:
+        """What winning the game in play, rather than losing it, is worth now (1 in a single
+        game; in a rubber, the difference it makes to the rubber points to come)."""
+        # Just reaching the game's points, so that no lap is carried into the next game.
+        return (self.of(self.points - self.scores[0], 0)
+                - self.of(0, self.points - self.scores[1]))
+
     def for_side(self, side: int, points0: int, points1: int) -> float:
         """The worth of the ending to `side` (the other side's loss is its gain)."""
         v = self.of(points0, points1)
