@@ -187,6 +187,17 @@ def test_rubber_value_counts_games_and_the_rubber():
     assert fresh.of(4, 0) > fresh.of(2, 0) > fresh.of(1, 0) > 0
 
 
+def test_the_game_in_play_is_worth_a_game_or_what_it_does_to_the_rubber():
+    # A single game: winning it rather than losing it is the whole of the match.
+    assert ScoreValue(position({}, "9H", preset="modern", scores=(3, 7)).view_for(0)).game_swing() == 1.0
+    # The deciding game of a rubber at four-all: a game and the two for the rubber, each way.
+    games = (GameResult((5, 2), 0, 1), GameResult((1, 5), 1, 1))
+    third = ScoreValue(position({}, "9H", scores=(4, 4), games=games).view_for(0))
+    assert third.game_swing() == pytest.approx(2 * (1 + 2) / 10)
+    # The first game of a rubber is worth less than the deciding one.
+    assert 0 < ScoreValue(position({}, "9H").view_for(0)).game_swing() < third.game_swing()
+
+
 def test_every_position_of_the_helpers_is_a_real_deal():
     match = position({A: "JC AC KC QC TC"}, "9C")
     assert sorted(match.deal.hands[A]) == sorted(["JC", "AC", "KC", "QC", "TC"])
