@@ -481,7 +481,6 @@ class TableManager:
         self.tables.pop(table.channel_id, None)
         table.status = "closed"
         self._cancel(table)
-        self.computers.forget(table.id)
 
     # -- turns: timers and computer players ----------------------------------------------
 
