@@ -41,7 +41,7 @@ async def _computer_table(seats: ComputerSeats, table: int, level: str, stop: as
     match = Match(build_options("modern"), table % 4, random.Random(table))
     while not stop.is_set() and not match.over:
         seat = match.to_act
-        action = await seats.choose(table, seat, level, match.view_for(seat))
+        action = await seats.choose(table, level, match.view_for(seat))
         match.apply(action, seat)
         moves[0] += 1
 

@@ -84,9 +84,9 @@ class ComputerSeats:
     def _new_pool(self) -> Executor:
         return ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))
 
-    async def choose(self, table_id: int, seat: int, level: str, view: MatchView) -> str:
-        """The move for `seat` at table `table_id`, chosen off the event loop. Forced moves
-        take no search."""
+    async def choose(self, table_id: int, level: str, view: MatchView) -> str:
+        """The move for the seat of `view` at table `table_id`, chosen off the event loop.
+        Forced moves take no search."""
         if len(view.deal.legal) == 1:
             return view.deal.legal[0]
         loop = asyncio.get_running_loop()

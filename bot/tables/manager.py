@@ -527,7 +527,7 @@ class TableManager:
             return None
         moves = len(table.actions)
         view = match.view_for(seat)
-        action = await self.computers.choose(table.id, seat, level, view)
+        action = await self.computers.choose(table.id, level, view)
         async with self.lock_for(table):
             # Someone acted meanwhile (the same seat may be to act again: a dealer who took
             # it up discards, a trick's winner leads), or the table closed: the choice is stale.

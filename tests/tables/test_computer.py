@@ -48,7 +48,7 @@ async def test_every_level_moves_legally_from_a_worker_process(seats):
     loop = asyncio.get_running_loop()
     for n, level in enumerate(LEVELS):
         view = _a_view_with_a_choice(n)
-        assert await seats.choose(1, view.deal.seat, level, view) in view.deal.legal
+        assert await seats.choose(1, level, view) in view.deal.legal
     worker = await loop.run_in_executor(seats._executor, os.getpid)
     assert worker != os.getpid()
 
@@ -57,15 +57,15 @@ async def test_a_forced_move_takes_no_search():
     seats = ComputerSeats(workers=1)
     seats.close()   # no worker at all: a forced move does not need one
     view = _a_forced_view()
-    assert await seats.choose(1, view.deal.seat, "expert", view) == view.deal.legal[0]
+    assert await seats.choose(1, "expert", view) == view.deal.legal[0]
 
 
 async def test_a_worker_that_dies_is_replaced(seats):
     loop = asyncio.get_running_loop()
     view = _a_view_with_a_choice(5)
-    assert await seats.choose(1, view.deal.seat, "standard", view) in view.deal.legal
+    assert await seats.choose(1, "standard", view) in view.deal.legal
     worker = await loop.run_in_executor(seats._executor, os.getpid)
     os.kill(worker, signal.SIGKILL)
     # The next move still comes, from a new pool.
-    assert await seats.choose(1, view.deal.seat, "standard", view) in view.deal.legal
+    assert await seats.choose(1, "standard", view) in view.deal.legal
     assert await loop.run_in_executor(seats._executor, os.getpid) != worker
