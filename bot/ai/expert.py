@@ -203,6 +203,12 @@ class ExpertPlayer(ComputerPlayer):
                     solver = solvers[config] = Solver(deal.trump, deal.active, deal.maker & 1)
                 tricks = _solve_from(deal, solver)
                 results[key] = tricks
+            # Valued by the exact result, though players who cannot see the cards do not play
+            # exactly: among hands bid at a table of computers, makers the exact search had
+            # euchred made it 38% of the time. Valuing declarations by those measured rates
+            # instead was worse (48% and, by the exact trick count, 54% of games against the
+            # standard level, where this gives 58% over the same 200 pack orders): the rates
+            # come from hands worth bidding, and a weak hand's exact euchre is a real one.
             totals[action] += score.for_side(my_side, *_ending(deal, tricks))
 
     def _worth_trying(self, k: Knowledge) -> list[str]:
