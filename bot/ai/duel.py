@@ -143,8 +143,8 @@ def play_match(
     return match
 
 
-def _tally(result: DuelResult, match: Match, a_side: int) -> int:
-    """Add one match to the result; return the games side A won in it."""
+def tally(result: DuelResult, match: Match, a_side: int) -> int:
+    """Add one finished match to the result (side A at `a_side`); return the games A won in it."""
     sides = {a_side: result.side_a, 1 - a_side: result.side_b}
     for hand in match.hand_results:
         result.hands += 1
@@ -188,7 +188,7 @@ def _run_pairs(args: tuple[str, str, dict[str, Any], list[int], int, int | None,
             timings: dict[int, list[float]] | None = {} if timed else None
             match = play_match(options, players, deck_seed, first_dealer=i % 4, timings=timings)
             a_side = 1 if swapped else 0
-            a_games += _tally(result, match, a_side)
+            a_games += tally(result, match, a_side)
             games_in_pair += len(match.games)
             if timings:
                 for seat, times in timings.items():

@@ -19,6 +19,7 @@ A forced action takes no search.
 from __future__ import annotations
 
 import logging
+import random
 
 from bot.ai.common import seeded_rng, strength
 from bot.ai.knowledge import Knowledge, side
@@ -123,7 +124,7 @@ class ExpertPlayer(ComputerPlayer):
             count = max(4, self.budget // 2)   # two cards left each: the worlds differ little
         else:
             count = self.budget
-        worlds = sample_worlds(k, count, rng)
+        worlds = self.worlds(k, count, rng)
         actions = list(k.legal) if k.phase == PLAY else self._worth_trying(k)
         totals = dict.fromkeys(actions, 0.0)
         used = 0
@@ -139,6 +140,11 @@ class ExpertPlayer(ComputerPlayer):
         if not used:
             return {}
         return {a: v / used for a, v in totals.items()}
+
+    def worlds(self, k: Knowledge, count: int, rng: random.Random) -> list[World]:
+        """The worlds to search: `count` drawn from what the seat knows. (`bench/ceiling.py`
+        gives a player the true deal here, to measure what the hidden cards cost.)"""
+        return sample_worlds(k, count, rng)
 
     def _play_world(self, k: Knowledge, deal: Deal, totals: dict[str, float],
                     score: ScoreValue, my_side: int) -> None:
