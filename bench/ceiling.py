@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai.duel import DuelResult, describe, player, tally  # noqa: E402
+from bot.ai.duel import DuelResult, describe, play_pairs, player  # noqa: E402
 from bot.ai.expert import DEFAULT_BUDGET, ExpertPlayer  # noqa: E402
 from bot.ai.knowledge import Knowledge  # noqa: E402
 from bot.ai.sampling import World  # noqa: E402
@@ -59,27 +59,17 @@ class SeeingExpert(ExpertPlayer):
 
 def _pairs(args: tuple[str, str, str, list[int], int, int | None]) -> DuelResult:
     sees, against, preset, indices, seed, budget = args
-    options = build_options(preset)
-    result = DuelResult(f"expert sees {sees}", against, options.preset, 0, seed,
-                        preset_is_rubber=options.is_rubber)
-    for i in indices:
-        deck_seed = seed * 1_000_003 + i
-        a_games = games = 0
-        for a_side in (0, 1):
-            match = Match(options, i % 4, random.Random(deck_seed))
-            players = [
-                SeeingExpert(deck_seed * 4 + s, budget, sees, match) if (s & 1) == a_side
-                else player(against, deck_seed * 4 + s, budget)
-                for s in range(4)
-            ]
-            while not match.over:
-                seat = match.to_act
-                match.apply(players[seat].choose(match.view_for(seat)), seat)
-            a_games += tally(result, match, a_side)
-            games += len(match.games)
-        result.pairs += 1
-        result.pair_shares.append(a_games / games if games else 0.5)
-    return result
+
+    def seat_players(swapped: bool, deck_seed: int, match: Match) -> list[ExpertPlayer]:
+        a_side = 1 if swapped else 0
+        return [
+            SeeingExpert(deck_seed * 4 + s, budget, sees, match) if (s & 1) == a_side
+            else player(against, deck_seed * 4 + s, budget)
+            for s in range(4)
+        ]
+
+    return play_pairs(f"expert sees {sees}", against, build_options(preset), indices, seed,
+                      seat_players)
 
 
 def duel(sees: str, against: str, preset: str, pairs: int, seed: int, budget: int | None,

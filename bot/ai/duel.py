@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -127,9 +128,14 @@ def play_match(
 
     `timings`, when given, collects the seconds of each decision that had a choice, by seat.
     """
+    return play_out(Match(options, first_dealer, random.Random(deck_seed)), players, timings)
+
+
+def play_out(match: Match, players: list[Any],
+             timings: dict[int, list[float]] | None = None) -> Match:
+    """Play `match` to its end, each seat's decisions by `players[seat]` (see `play_match`)."""
     import time
 
-    match = Match(options, first_dealer, random.Random(deck_seed))
     while not match.over:
         seat = match.to_act
         view = match.view_for(seat)
@@ -143,8 +149,8 @@ def play_match(
     return match
 
 
-def tally(result: DuelResult, match: Match, a_side: int) -> int:
-    """Add one finished match to the result (side A at `a_side`); return the games A won in it."""
+def _tally(result: DuelResult, match: Match, a_side: int) -> int:
+    """Add one match to the result; return the games side A won in it."""
     sides = {a_side: result.side_a, 1 - a_side: result.side_b}
     for hand in match.hand_results:
         result.hands += 1
@@ -177,18 +183,35 @@ def tally(result: DuelResult, match: Match, a_side: int) -> int:
 
 def _run_pairs(args: tuple[str, str, dict[str, Any], list[int], int, int | None, bool]) -> DuelResult:
     a, b, options_dict, indices, seed, budget, timed = args
-    options = options_from_dict(options_dict)
-    result = DuelResult(a, b, options.preset, 0, seed)
+
+    def seat_players(swapped: bool, deck_seed: int, match: Match) -> list[Any]:
+        return _seat_players(a, b, swapped, deck_seed, budget)
+
+    return play_pairs(a, b, options_from_dict(options_dict), indices, seed, seat_players, timed)
+
+
+def play_pairs(
+    a: str, b: str, options: Options, indices: list[int], seed: int,
+    seat_players: Callable[[bool, int, Match], list[Any]], timed: bool = False,
+) -> DuelResult:
+    """Play the pack orders `indices` of a duel twice each, the second time with sides swapped.
+
+    `seat_players(swapped, deck_seed, match)` gives the four seats' players for one match (A
+    at seats 0 and 2 unless `swapped`); it is handed the new match, which a yardstick player
+    may look into (`bench/ceiling.py`).
+    """
+    result = DuelResult(a, b, options.preset, 0, seed, preset_is_rubber=options.is_rubber)
     for i in indices:
         deck_seed = seed * 1_000_003 + i
         games_in_pair = 0
         a_games = 0
         for swapped in (False, True):
-            players = _seat_players(a, b, swapped, deck_seed, budget)
+            match = Match(options, i % 4, random.Random(deck_seed))
+            players = seat_players(swapped, deck_seed, match)
             timings: dict[int, list[float]] | None = {} if timed else None
-            match = play_match(options, players, deck_seed, first_dealer=i % 4, timings=timings)
+            play_out(match, players, timings)
             a_side = 1 if swapped else 0
-            a_games += tally(result, match, a_side)
+            a_games += _tally(result, match, a_side)
             games_in_pair += len(match.games)
             if timings:
                 for seat, times in timings.items():
