@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.ai.duel import DuelResult, describe, play_pairs, player  # noqa: E402
 from bot.ai.expert import DEFAULT_BUDGET, ExpertPlayer  # noqa: E402
 from bot.ai.knowledge import Knowledge  # noqa: E402
-from bot.ai.sampling import World  # noqa: E402
+from bot.ai.sampling import World, true_world  # noqa: E402
 from bot.engine.deal import PLAY  # noqa: E402
 from bot.engine.match import Match  # noqa: E402
 from bot.engine.rules import build_options  # noqa: E402
@@ -48,13 +48,9 @@ class SeeingExpert(ExpertPlayer):
         shown = self.sees == "all" or (self.sees == "play") == (k.phase == PLAY)
         if not shown:
             return super().worlds(k, count, rng)
-        deal = self.match.deal
-        hands = [list(h) for h in deal.hands]
-        held = {c for h in hands for c in h}
-        # One world is the whole truth: the kitty is every unseen card no hand holds. (Where a
-        # dealer may throw out the turn-up, jerome, a seat counts it as held; the bench plays
-        # modern and somerset, where he may not.)
-        return [World(hands, [c for c in k.unseen if c not in held])]
+        # (Where a dealer may throw out the turn-up, jerome, a seat counts it as held; the
+        # bench plays modern and somerset, where he may not.)
+        return [true_world(k, self.match.deal.hands)]
 
 
 def _pairs(args: tuple[str, str, str, list[int], int, int | None]) -> DuelResult:

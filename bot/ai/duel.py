@@ -120,20 +120,12 @@ def player(level: str, seed: int, budget: int | None = None) -> Any:
     return make_player(level, seed, budget=budget)
 
 
-def play_match(
-    options: Options, players: list[Any], deck_seed: int, first_dealer: int = 0,
-    timings: dict[int, list[float]] | None = None,
-) -> Match:
-    """Play one match to its end, each seat's decisions by `players[seat]`.
+def play_out(match: Match, players: list[Any],
+             timings: dict[int, list[float]] | None = None) -> Match:
+    """Play `match` to its end, each seat's decisions by `players[seat]`.
 
     `timings`, when given, collects the seconds of each decision that had a choice, by seat.
     """
-    return play_out(Match(options, first_dealer, random.Random(deck_seed)), players, timings)
-
-
-def play_out(match: Match, players: list[Any],
-             timings: dict[int, list[float]] | None = None) -> Match:
-    """Play `match` to its end, each seat's decisions by `players[seat]` (see `play_match`)."""
     import time
 
     while not match.over:

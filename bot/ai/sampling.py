@@ -56,6 +56,14 @@ class World:
     weight: float = 1.0
 
 
+def true_world(k: Knowledge, hands: list[list[Card]]) -> World:
+    """The world as it is, from every seat's real hand: a yardstick for benches and tests
+    (`bench/ceiling.py`), never for a seat at a table. The kitty is every card the seat has not
+    seen that no hand holds."""
+    held = {c for h in hands for c in h}
+    return World([list(h) for h in hands], [c for c in k.unseen if c not in held])
+
+
 def _sigmoid(x: float) -> float:
     if x < -30:
         return 0.0

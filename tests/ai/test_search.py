@@ -11,7 +11,7 @@ import pytest
 
 from bot.ai.expert import ExpertPlayer, _ending
 from bot.ai.knowledge import read
-from bot.ai.sampling import World, build_deal, play_weight, sample_worlds
+from bot.ai.sampling import build_deal, play_weight, sample_worlds, true_world
 from bot.ai.solver import Solver, card_index, to_mask
 from bot.ai.value import ScoreValue
 from bot.engine.cards import EFFECTIVE_SUIT, make_pack, trick_winner
@@ -217,10 +217,7 @@ class _Shown(ExpertPlayer):
         self.match = match
 
     def worlds(self, k, count, rng):
-        hands = [list(h) for h in self.match.deal.hands]
-        held = {c for h in hands for c in h}
-        return [World(hands, [c for c in k.unseen if c not in held])]
-
+        return [true_world(k, self.match.deal.hands)]
 
 def test_the_expert_searches_the_worlds_it_is_given():
     checked = 0
