@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai.duel import DuelResult, describe, run_duel  # noqa: E402
-from bot.ai.expert import DEFAULT_BUDGET  # noqa: E402
-from bot.engine.rules import build_options  # noqa: E402
+from bot.ai.duel import DuelResult, describe, run_duel
+from bot.ai.expert import DEFAULT_BUDGET
+from bot.engine.rules import build_options
 
 MARKS = {("expert", "standard"): 0.75, ("standard", "easy"): 0.80}
 P95_MARK = 1.0
@@ -51,8 +51,16 @@ def run(args: argparse.Namespace) -> dict:
     for a, b in MARKS:
         for preset, pairs in plans:
             start = time.perf_counter()
-            result = run_duel(a, b, build_options(preset), pairs, seed=args.seed,
-                              workers=args.workers, budget=args.budget, timed=True)
+            result = run_duel(
+                a,
+                b,
+                build_options(preset),
+                pairs,
+                seed=args.seed,
+                workers=args.workers,
+                budget=args.budget,
+                timed=True,
+            )
             elapsed = time.perf_counter() - start
             for level, ts in result.decisions.items():
                 times.setdefault(level, []).extend(ts)
@@ -81,18 +89,31 @@ def _duel_entry(result: DuelResult, elapsed: float, mark: float) -> dict:
         f"A won {result.a_share:.1%} of games (95% CI {low:.1%}-{high:.1%}), "
         f"mark {mark:.0%}: {'met' if result.a_share >= mark else 'NOT met'}"
     )
-    return {**result.to_dict(), "mark": mark, "met": result.a_share >= mark,
-            "seconds": round(elapsed, 1), "verdict": verdict}
+    return {
+        **result.to_dict(),
+        "mark": mark,
+        "met": result.a_share >= mark,
+        "seconds": round(elapsed, 1),
+        "verdict": verdict,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=1000, help="modern games per duel (default 1000)")
-    parser.add_argument("--rubbers", type=int, default=200, help="somerset rubbers per duel (default 200)")
+    parser.add_argument(
+        "--games", type=int, default=1000, help="modern games per duel (default 1000)"
+    )
+    parser.add_argument(
+        "--rubbers", type=int, default=200, help="somerset rubbers per duel (default 200)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--budget", type=int, default=None,
-                        help=f"expert worlds per decision (default the table's, {DEFAULT_BUDGET})")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help=f"expert worlds per decision (default the table's, {DEFAULT_BUDGET})",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     args = parser.parse_args(argv)
     start = time.perf_counter()
@@ -103,8 +124,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print("Decision time by level (decisions with a choice; wall clock in the workers):")
     for level, d in report["decisions"].items():
-        print(f"  {level:9s} median {d['median_ms']:8.2f} ms   p95 {d['p95_ms']:8.2f} ms   "
-              f"max {d['max_ms']:8.2f} ms   ({d['count']} decisions)")
+        print(
+            f"  {level:9s} median {d['median_ms']:8.2f} ms   p95 {d['p95_ms']:8.2f} ms   "
+            f"max {d['max_ms']:8.2f} ms   ({d['count']} decisions)"
+        )
     print(f"Expert p95 at most {P95_MARK:.0f} s: {'met' if report['expert_p95_ok'] else 'NOT met'}")
     print(f"Whole run: {report['seconds']:.0f} s with {args.workers} workers")
     return 0

@@ -25,13 +25,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai.duel import DuelResult, describe, play_pairs, player  # noqa: E402
-from bot.ai.expert import DEFAULT_BUDGET, ExpertPlayer  # noqa: E402
-from bot.ai.knowledge import Knowledge  # noqa: E402
-from bot.ai.sampling import World, true_world  # noqa: E402
-from bot.engine.deal import PLAY  # noqa: E402
-from bot.engine.match import Match  # noqa: E402
-from bot.engine.rules import build_options  # noqa: E402
+from bot.ai.duel import DuelResult, describe, play_pairs, player
+from bot.ai.expert import DEFAULT_BUDGET, ExpertPlayer
+from bot.ai.knowledge import Knowledge
+from bot.ai.sampling import World, true_world
+from bot.engine.deal import PLAY
+from bot.engine.match import Match
+from bot.engine.rules import build_options
 
 SEES = ("bid", "play", "all")
 
@@ -59,23 +59,32 @@ def _pairs(args: tuple[str, str, str, list[int], int, int | None]) -> DuelResult
     def seat_players(swapped: bool, deck_seed: int, match: Match) -> list[ExpertPlayer]:
         a_side = 1 if swapped else 0
         return [
-            SeeingExpert(deck_seed * 4 + s, budget, sees, match) if (s & 1) == a_side
+            SeeingExpert(deck_seed * 4 + s, budget, sees, match)
+            if (s & 1) == a_side
             else player(against, deck_seed * 4 + s, budget)
             for s in range(4)
         ]
 
-    return play_pairs(f"expert sees {sees}", against, build_options(preset), indices, seed,
-                      seat_players)
+    return play_pairs(
+        f"expert sees {sees}", against, build_options(preset), indices, seed, seat_players
+    )
 
 
-def duel(sees: str, against: str, preset: str, pairs: int, seed: int, budget: int | None,
-         workers: int) -> DuelResult:
+def duel(
+    sees: str, against: str, preset: str, pairs: int, seed: int, budget: int | None, workers: int
+) -> DuelResult:
     """`pairs` pack orders, each played twice, of a seeing expert against `against`."""
     indices = list(range(pairs))
-    chunks = [indices[w::workers * 4] for w in range(workers * 4)]
+    chunks = [indices[w :: workers * 4] for w in range(workers * 4)]
     jobs = [(sees, against, preset, c, seed, budget) for c in chunks if c]
-    total = DuelResult(f"expert sees {sees}", against, preset, 0, seed,
-                       preset_is_rubber=build_options(preset).is_rubber)
+    total = DuelResult(
+        f"expert sees {sees}",
+        against,
+        preset,
+        0,
+        seed,
+        preset_is_rubber=build_options(preset).is_rubber,
+    )
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for part in pool.map(_pairs, jobs):
             total.merge(part)
@@ -84,14 +93,22 @@ def duel(sees: str, against: str, preset: str, pairs: int, seed: int, budget: in
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sees", choices=SEES, action="append",
-                        help="where the expert is shown the cards (repeatable; default: each)")
+    parser.add_argument(
+        "--sees",
+        choices=SEES,
+        action="append",
+        help="where the expert is shown the cards (repeatable; default: each)",
+    )
     parser.add_argument("--against", default="standard", help="the other side's level")
     parser.add_argument("--preset", default="modern")
     parser.add_argument("--pairs", type=int, default=200, help="pack orders, each played twice")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--budget", type=int, default=None,
-                        help=f"worlds where it is not shown the cards (default {DEFAULT_BUDGET})")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        help=f"worlds where it is not shown the cards (default {DEFAULT_BUDGET})",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--json", action="store_true", help="one JSON object per duel")
     args = parser.parse_args(argv)

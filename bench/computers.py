@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine.match import Match  # noqa: E402
-from bot.engine.rules import build_options  # noqa: E402
-from bot.tables.computer import ComputerSeats, default_workers  # noqa: E402
+from bot.engine.match import Match
+from bot.engine.rules import build_options
+from bot.tables.computer import ComputerSeats, default_workers
 
 PROBE = 0.005
 
@@ -36,8 +36,9 @@ async def _probe(stop: asyncio.Event, lags: list[float]) -> None:
         lags.append(time.perf_counter() - start - PROBE)
 
 
-async def _computer_table(seats: ComputerSeats, table: int, level: str, stop: asyncio.Event,
-                          moves: list[int]) -> None:
+async def _computer_table(
+    seats: ComputerSeats, table: int, level: str, stop: asyncio.Event, moves: list[int]
+) -> None:
     match = Match(build_options("modern"), table % 4, random.Random(table))
     while not stop.is_set() and not match.over:
         seat = match.to_act
@@ -57,8 +58,10 @@ async def run(args: argparse.Namespace) -> dict:
     lags: list[float] = []
     moves = [0]
     probe = asyncio.create_task(_probe(stop, lags))
-    tables = [asyncio.create_task(_computer_table(seats, t, args.level, stop, moves))
-              for t in range(1, args.tables + 1)]
+    tables = [
+        asyncio.create_task(_computer_table(seats, t, args.level, stop, moves))
+        for t in range(1, args.tables + 1)
+    ]
     await asyncio.sleep(args.seconds)
     stop.set()
     await asyncio.gather(probe, *tables)
@@ -67,11 +70,14 @@ async def run(args: argparse.Namespace) -> dict:
         pool.shutdown(wait=True)
     lags.sort()
     return {
-        "pool": "threads" if args.threads else "processes", "workers": workers,
-        "tables": args.tables, "moves": moves[0],
+        "pool": "threads" if args.threads else "processes",
+        "workers": workers,
+        "tables": args.tables,
+        "moves": moves[0],
         "lag_p50_ms": 1000 * statistics.median(lags),
         "lag_p99_ms": 1000 * lags[int(0.99 * (len(lags) - 1))],
-        "lag_max_ms": 1000 * lags[-1], "probes": len(lags),
+        "lag_max_ms": 1000 * lags[-1],
+        "probes": len(lags),
     }
 
 
@@ -84,10 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", action="store_true", help="a thread pool instead of processes")
     args = parser.parse_args(argv)
     r = asyncio.run(run(args))
-    print(f"{r['tables']} {args.level} computer tables for {args.seconds:.0f} s, {r['workers']} worker "
-          f"{r['pool']}: {r['moves']} computer moves")
-    print(f"event loop lag (what a click waits): p50 {r['lag_p50_ms']:.2f} ms, p99 {r['lag_p99_ms']:.2f} ms, "
-          f"max {r['lag_max_ms']:.1f} ms ({r['probes']} probes of {PROBE * 1000:.0f} ms)")
+    print(
+        f"{r['tables']} {args.level} computer tables for {args.seconds:.0f} s, {r['workers']} worker "
+        f"{r['pool']}: {r['moves']} computer moves"
+    )
+    print(
+        f"event loop lag (what a click waits): p50 {r['lag_p50_ms']:.2f} ms, p99 {r['lag_p99_ms']:.2f} ms, "
+        f"max {r['lag_max_ms']:.1f} ms ({r['probes']} probes of {PROBE * 1000:.0f} ms)"
+    )
     return 0
 
 

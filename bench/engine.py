@@ -44,7 +44,7 @@ OPENSPIEL_CPP_DEALS_PER_SECOND = 10_500
 TARGET_DEALS_PER_SECOND = 20_000
 
 PRESETS = ("somerset", "modern", "somerset+joker")
-_BATCH = 64   # deals between two readings of the clock
+_BATCH = 64  # deals between two readings of the clock
 
 
 def options_for(name: str) -> Options:
@@ -172,15 +172,21 @@ def bench_preset(name: str, seconds: float, runs: int, loop_us: float) -> float:
     actions = parts["bid_actions"] + parts["play_actions"]
     verdict = "met" if best >= TARGET_DEALS_PER_SECOND else "NOT met"
     print(f"\n{name}: {options.pack}-card pack{', Joker' if options.joker else ''}")
-    print(f"  deals/s on one core: best {best:,.0f}   median {median:,.0f}   "
-          f"({runs} runs of {seconds:g} s: {', '.join(f'{x:,.0f}' for x in walls)})")
+    print(
+        f"  deals/s on one core: best {best:,.0f}   median {median:,.0f}   "
+        f"({runs} runs of {seconds:g} s: {', '.join(f'{x:,.0f}' for x in walls)})"
+    )
     print(f"  by CPU time:         best {max(cpus):,.0f}   median {statistics.median(cpus):,.0f}")
-    print(f"  target {TARGET_DEALS_PER_SECOND:,} (best run): {verdict};   ratio to OpenSpiel C++ "
-          f"reference {OPENSPIEL_CPP_DEALS_PER_SECOND:,}/s (stated, not measured): "
-          f"x{best / OPENSPIEL_CPP_DEALS_PER_SECOND:.2f}")
+    print(
+        f"  target {TARGET_DEALS_PER_SECOND:,} (best run): {verdict};   ratio to OpenSpiel C++ "
+        f"reference {OPENSPIEL_CPP_DEALS_PER_SECOND:,}/s (stated, not measured): "
+        f"x{best / OPENSPIEL_CPP_DEALS_PER_SECOND:.2f}"
+    )
     print(f"  per deal: {1e6 / best:.1f} us at the best rate; {actions:.1f} actions on average")
-    print(f"  legal_actions + apply: {parts['action_us']:.2f} us per action, with the random "
-          f"choice; the loop alone costs {loop_us:.2f} of it")
+    print(
+        f"  legal_actions + apply: {parts['action_us']:.2f} us per action, with the random "
+        f"choice; the loop alone costs {loop_us:.2f} of it"
+    )
     print(f"  breakdown per deal ({total:.1f} us, the clock read around each part):")
     for label, key, count in (
         ("set-up and shuffle", "setup_us", None),
@@ -195,9 +201,12 @@ def bench_preset(name: str, seconds: float, runs: int, loop_us: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run the benchmark for each preset asked, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--preset", action="append",
-                        help="somerset, jerome or modern, optionally +joker; repeatable "
-                             "(default: somerset, modern, somerset+joker)")
+    parser.add_argument(
+        "--preset",
+        action="append",
+        help="somerset, jerome or modern, optionally +joker; repeatable "
+        "(default: somerset, modern, somerset+joker)",
+    )
     parser.add_argument("--seconds", type=float, default=2.0, help="length of each run (default 2)")
     parser.add_argument("--runs", type=int, default=5, help="runs per preset (default 5)")
     args = parser.parse_args(argv)
@@ -205,9 +214,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be positive and --runs at least 1")
     names = args.preset or list(PRESETS)
     for name in names:
-        options_for(name)   # refuse a bad name before a minute of measuring
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}) "
-          f"on {platform.machine()}; one core, single thread")
+        options_for(name)  # refuse a bad name before a minute of measuring
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}) "
+        f"on {platform.machine()}; one core, single thread"
+    )
     loop_us = loop_cost()
     results = {name: bench_preset(name, args.seconds, args.runs, loop_us) for name in names}
     print("\nbest deals/s: " + ";  ".join(f"{name} {rate:,.0f}" for name, rate in results.items()))

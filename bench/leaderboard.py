@@ -38,15 +38,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine.deal import Deal  # noqa: E402
-from bot.engine.records import deal_to_record  # noqa: E402
-from bot.engine.rules import build_options  # noqa: E402
-from bot.storage import stats  # noqa: E402
-from bot.storage.batch import BatchWriter  # noqa: E402
-from bot.storage.database import Database  # noqa: E402
-from bot.storage.leaderboard import METRICS, history, leaderboard, player_stats  # noqa: E402
-from bot.storage.seasons import PERIODS, day_of, timestamp  # noqa: E402
-from bot.storage.verify import rebuild, verify  # noqa: E402
+from bot.engine.deal import Deal
+from bot.engine.records import deal_to_record
+from bot.engine.rules import build_options
+from bot.storage import stats
+from bot.storage.batch import BatchWriter
+from bot.storage.database import Database
+from bot.storage.leaderboard import METRICS, history, leaderboard, player_stats
+from bot.storage.seasons import PERIODS, day_of, timestamp
+from bot.storage.verify import rebuild, verify
 
 GUILD = 424242424242424242
 NOW = datetime(2025, 6, 15, 20, 0, tzinfo=UTC)

@@ -49,8 +49,8 @@ from pathlib import Path
 # Run as `python bench/tables.py` from the repository root without installing.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.storage.database import Database  # noqa: E402
-from bot.tables.manager import TableManager  # noqa: E402
+from bot.storage.database import Database
+from bot.tables.manager import TableManager
 
 TARGET_P99_MS = 10.0
 PRESET = "modern"

@@ -114,7 +114,9 @@ def _run_bot(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as exc:
         if exc.name != "bot.runner":
             raise
-        raise CommandError("the bot runner (bot/runner.py) is not installed in this checkout yet") from None
+        raise CommandError(
+            "the bot runner (bot/runner.py) is not installed in this checkout yet"
+        ) from None
     code = runner.run()
     return code if isinstance(code, int) else EXIT_OK
 
@@ -125,7 +127,8 @@ def _run_bot(args: argparse.Namespace) -> int:
 
 def _add_replay(subparsers: Subparsers) -> None:
     replay = subparsers.add_parser(
-        "replay", help="replay a game record (EGN, EMN, or the bot's own) and print each deal",
+        "replay",
+        help="replay a game record (EGN, EMN, or the bot's own) and print each deal",
     )
     replay.add_argument("file", type=Path, help="the record to replay")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
@@ -152,7 +155,9 @@ def _load_json(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CommandError(f"{path} is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise CommandError(
+            f"{path} is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
 
 
 def replay_summary(replay: Replay) -> dict[str, Any]:
@@ -210,20 +215,22 @@ def _deal_summaries(deals: Sequence[Deal], games: Sequence[int]) -> list[dict[st
         if not deal.history:
             continue  # dealt but not begun: nothing to tell
         result = result_to_dict(deal.result)
-        summaries.append({
-            "number": number,
-            "game": game,
-            "dealer": deal.dealer,
-            "turn_up": deal.turn_up,
-            "maker": deal.maker,
-            "trump": deal.trump,
-            "alone": deal.alone,
-            "defender": deal.defender,
-            "outcome": result["outcome"] if result else None,
-            "tricks": [deal.won[0] + deal.won[2], deal.won[1] + deal.won[3]],
-            "points": result["points"] if result else [0, 0],
-            "finished": result is not None,
-        })
+        summaries.append(
+            {
+                "number": number,
+                "game": game,
+                "dealer": deal.dealer,
+                "turn_up": deal.turn_up,
+                "maker": deal.maker,
+                "trump": deal.trump,
+                "alone": deal.alone,
+                "defender": deal.defender,
+                "outcome": result["outcome"] if result else None,
+                "tricks": [deal.won[0] + deal.won[2], deal.won[1] + deal.won[3]],
+                "points": result["points"] if result else [0, 0],
+                "finished": result is not None,
+            }
+        )
     return summaries
 
 
@@ -241,7 +248,11 @@ def _game_text(summary: dict[str, Any]) -> str:
     lines = []
     if summary.get("title"):
         lines.append(summary["title"])
-    lines.append("Seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(names)) + "  (side 0 = seats 0 and 2)")
+    lines.append(
+        "Seats: "
+        + ", ".join(f"{s} {name}" for s, name in enumerate(names))
+        + "  (side 0 = seats 0 and 2)"
+    )
     if summary.get("initial_score") and summary["initial_score"] != [0, 0]:
         lines.append(f"Starting score {_pair(summary['initial_score'])}")
     game = None
@@ -264,7 +275,9 @@ def _deal_text(deal: dict[str, Any], names: Sequence[str]) -> str:
     if deal["maker"] is None:
         return f"{head}, all passed" if deal["finished"] else f"{head}, bidding"
     alone = f", alone ({names[deal['alone']]})" if deal["alone"] is not None else ""
-    defence = f", defended alone by {names[deal['defender']]}" if deal["defender"] is not None else ""
+    defence = (
+        f", defended alone by {names[deal['defender']]}" if deal["defender"] is not None else ""
+    )
     play = (
         f"{deal['outcome']}, points {_pair(deal['points'])}" if deal["finished"] else "not finished"
     )
@@ -312,7 +325,9 @@ def player_for(level: str, seed: int) -> Player:
     try:
         from bot.ai import make_player
     except ImportError:
-        raise CommandError(f"level {level!r} needs the computer players (bot.ai), which are not there yet; use 'random'") from None
+        raise CommandError(
+            f"level {level!r} needs the computer players (bot.ai), which are not there yet; use 'random'"
+        ) from None
     try:
         player = make_player(level, seed)
     except ValueError as exc:
@@ -324,13 +339,31 @@ def player_for(level: str, seed: int) -> Player:
 
 
 def _add_simulate(subparsers: Subparsers) -> None:
-    simulate = subparsers.add_parser("simulate", help="play matches between computer players and print figures")
-    simulate.add_argument("--preset", default="somerset", choices=sorted(PRESETS), help="the rules (default somerset)")
-    simulate.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="override one option (repeatable)")
-    simulate.add_argument("--matches", type=_positive, default=100, help="how many matches (default 100)")
-    simulate.add_argument("--seed", type=int, default=0, help="the seed: the same seed plays the same matches")
-    simulate.add_argument("--a", default="random", metavar="LEVEL", help="side 0's players (seats 0 and 2)")
-    simulate.add_argument("--b", default="random", metavar="LEVEL", help="side 1's players (seats 1 and 3)")
+    simulate = subparsers.add_parser(
+        "simulate", help="play matches between computer players and print figures"
+    )
+    simulate.add_argument(
+        "--preset", default="somerset", choices=sorted(PRESETS), help="the rules (default somerset)"
+    )
+    simulate.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override one option (repeatable)",
+    )
+    simulate.add_argument(
+        "--matches", type=_positive, default=100, help="how many matches (default 100)"
+    )
+    simulate.add_argument(
+        "--seed", type=int, default=0, help="the seed: the same seed plays the same matches"
+    )
+    simulate.add_argument(
+        "--a", default="random", metavar="LEVEL", help="side 0's players (seats 0 and 2)"
+    )
+    simulate.add_argument(
+        "--b", default="random", metavar="LEVEL", help="side 1's players (seats 1 and 3)"
+    )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
     simulate.set_defaults(handler=_simulate)
 
@@ -365,7 +398,9 @@ def _simulate_duel(args: argparse.Namespace, options: Options) -> int:
     try:
         from bot.ai.duel import describe, run_duel
     except ImportError:
-        raise CommandError("computer levels need bot.ai, which is not there yet; use 'random'") from None
+        raise CommandError(
+            "computer levels need bot.ai, which is not there yet; use 'random'"
+        ) from None
     try:
         result = run_duel(args.a, args.b, options, pairs=(args.matches + 1) // 2, seed=args.seed)
     except ValueError as exc:
@@ -434,12 +469,17 @@ class SimulationStats:
             "hands_per_game": _ratio(self.deals, self.games),
             "passed_out": self.passed,
             "makers": {
-                "hands": self.made_trumps, "won": self.makers_won, "success_rate": _ratio(self.makers_won, self.made_trumps),
-                "marches": self.marches, "euchred": self.euchres,
+                "hands": self.made_trumps,
+                "won": self.makers_won,
+                "success_rate": _ratio(self.makers_won, self.made_trumps),
+                "marches": self.marches,
+                "euchred": self.euchres,
             },
             "lone_hands": {"tried": self.lone_tried, "made": self.lone_made},
             "wins_by_side": list(self.match_wins),
-            "win_share_by_seat": [_ratio(self.match_wins[seat % 2], self.matches) for seat in range(SEATS)],
+            "win_share_by_seat": [
+                _ratio(self.match_wins[seat % 2], self.matches) for seat in range(SEATS)
+            ],
         }
 
 
@@ -447,7 +487,9 @@ def _ratio(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def simulate(options: Options, matches: int, seed: int, sides: tuple[Player, Player]) -> SimulationStats:
+def simulate(
+    options: Options, matches: int, seed: int, sides: tuple[Player, Player]
+) -> SimulationStats:
     """Play `matches` matches, side 0 with `sides[0]` and side 1 with `sides[1]`; the same seed gives the same figures."""
     stats = SimulationStats()
     for number in range(matches):
@@ -466,16 +508,20 @@ def play_match(options: Options, rng: random.Random, sides: tuple[Player, Player
 
 def _simulate_text(report: dict[str, Any]) -> str:
     makers, lone = report["makers"], report["lone_hands"]
-    shares = ", ".join(f"seat {s} {share:.1%}" for s, share in enumerate(report["win_share_by_seat"]))
+    shares = ", ".join(
+        f"seat {s} {share:.1%}" for s, share in enumerate(report["win_share_by_seat"])
+    )
     changed = ", ".join(f"{k}={v}" for k, v in report["options"].items())
-    return "\n".join([
-        f"{report['matches']} matches, preset {report['preset']}{' (' + changed + ')' if changed else ''}, "
-        f"seed {report['seed']}, side 0 {report['levels'][0]} vs side 1 {report['levels'][1]}",
-        f"Games: {report['games']}; deals: {report['deals']} ({report['hands_per_game']:.2f} per game), "
-        f"{report['passed_out']} passed out",
-        f"Makers: {makers['won']} of {makers['hands']} made it ({makers['success_rate']:.1%}); "
-        f"{makers['marches']} marches, {makers['euchred']} euchred",
-        f"Lone hands: {lone['tried']} tried, {lone['made']} made",
-        f"Matches won: side 0 {report['wins_by_side'][0]}, side 1 {report['wins_by_side'][1]}",
-        f"Share of wins: {shares}",
-    ])
+    return "\n".join(
+        [
+            f"{report['matches']} matches, preset {report['preset']}{' (' + changed + ')' if changed else ''}, "
+            f"seed {report['seed']}, side 0 {report['levels'][0]} vs side 1 {report['levels'][1]}",
+            f"Games: {report['games']}; deals: {report['deals']} ({report['hands_per_game']:.2f} per game), "
+            f"{report['passed_out']} passed out",
+            f"Makers: {makers['won']} of {makers['hands']} made it ({makers['success_rate']:.1%}); "
+            f"{makers['marches']} marches, {makers['euchred']} euchred",
+            f"Lone hands: {lone['tried']} tried, {lone['made']} made",
+            f"Matches won: side 0 {report['wins_by_side'][0]}, side 1 {report['wins_by_side'][1]}",
+            f"Share of wins: {shares}",
+        ]
+    )

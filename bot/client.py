@@ -27,10 +27,14 @@ class EuchreBot(commands.Bot):
         timers: run turn timers (tests that drive time themselves turn them off).
     """
 
-    def __init__(self, settings: Settings, *, computer_delay: float = 1.0, timers: bool = True, **kwargs) -> None:
+    def __init__(
+        self, settings: Settings, *, computer_delay: float = 1.0, timers: bool = True, **kwargs
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs
+        )
         self.settings = settings
         self.db: Database | None = None
         self.manager: TableManager | None = None
@@ -41,9 +45,12 @@ class EuchreBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.db = await Database.open(self.settings.database_path)
         self.manager = TableManager(
-            self.db, turn_timeout=self.settings.turn_timeout,
-            default_preset=self.settings.default_preset, computer_delay=self._computer_delay,
-            listener=self.table_messages, timers=self._timers,
+            self.db,
+            turn_timeout=self.settings.turn_timeout,
+            default_preset=self.settings.default_preset,
+            computer_delay=self._computer_delay,
+            listener=self.table_messages,
+            timers=self._timers,
         )
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:

@@ -40,10 +40,16 @@ def run() -> int:
     try:
         asyncio.run(serve(settings))
     except discord.LoginFailure:
-        print(f"euchre-bot: Discord refused the token (it is wrong or was reset). {TOKEN_HELP}", file=sys.stderr)
+        print(
+            f"euchre-bot: Discord refused the token (it is wrong or was reset). {TOKEN_HELP}",
+            file=sys.stderr,
+        )
         return 2
     except (OSError, aiohttp.ClientError) as error:
-        print(f"euchre-bot: could not reach Discord at {settings.api_base} ({error}).", file=sys.stderr)
+        print(
+            f"euchre-bot: could not reach Discord at {settings.api_base} ({error}).",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:
         return 0

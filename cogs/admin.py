@@ -13,8 +13,10 @@ class Admin(commands.Cog):
     """Syncing slash commands."""
 
     admin = app_commands.Group(
-        name="admin", description="Bot administration",
-        default_permissions=discord.Permissions(manage_guild=True), guild_only=True,
+        name="admin",
+        description="Bot administration",
+        default_permissions=discord.Permissions(manage_guild=True),
+        guild_only=True,
     )
 
     def __init__(self, bot: commands.Bot) -> None:
@@ -24,7 +26,9 @@ class Admin(commands.Cog):
         return user_id in self.bot.settings.owner_ids  # type: ignore[attr-defined]
 
     @admin.command(name="sync")
-    @app_commands.describe(scope="global: every server (takes up to an hour); here: this server at once")
+    @app_commands.describe(
+        scope="global: every server (takes up to an hour); here: this server at once"
+    )
     async def sync(self, interaction: discord.Interaction, scope: str = "global") -> None:
         """Sync the slash commands to Discord (bot owners only)."""
         if not self._is_owner(interaction.user.id):

@@ -20,7 +20,9 @@ class Errors(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.tree.on_error = self._previous  # type: ignore[method-assign]
 
-    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
         await reply_error(interaction, error)
 
 

@@ -20,7 +20,7 @@ class Play(commands.Cog):
         self.bot = bot
 
     @property
-    def manager(self):  # noqa: ANN201
+    def manager(self):
         return self.bot.manager  # type: ignore[attr-defined]
 
     async def _legal_cards(self, interaction: discord.Interaction) -> list[str]:
@@ -34,7 +34,9 @@ class Play(commands.Cog):
             return list(view.hand or ())
         return [a for a in view.legal if len(a) == 2 and a[0] != "c"] or list(view.hand or ())
 
-    def _refuse_other_card_phase(self, interaction: discord.Interaction, phase: str, reason: str) -> None:
+    def _refuse_other_card_phase(
+        self, interaction: discord.Interaction, phase: str, reason: str
+    ) -> None:
         """A card's action code is the same to discard and to play: without this, /discard
         during the play would play the card, and /play during the discard discard it."""
         table = self.manager.tables.get(interaction.channel_id)
@@ -44,7 +46,9 @@ class Play(commands.Cog):
         if deal.phase == phase and deal.to_act == table.seat_of(interaction.user.id):
             raise TableError(reason)
 
-    async def card_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def card_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         typed = current.strip().lower()
         try:
             # A whole card in any form /play takes (`JH`, `J♥`, `10h`, `jack of hearts`) is
@@ -91,11 +95,14 @@ class Play(commands.Cog):
         await respond.act(interaction, f"call:{named}" + (":alone" if alone else ""))
 
     @call.autocomplete("suit")
-    async def suit_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def suit_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         typed = current.strip().lower()
         return [
             app_commands.Choice(name=SUIT_NAMES[s], value=SUIT_NAMES[s])
-            for s in SUITS if SUIT_NAMES[s].startswith(typed)
+            for s in SUITS
+            if SUIT_NAMES[s].startswith(typed)
         ]
 
     @app_commands.command(name="alone")
@@ -111,7 +118,9 @@ class Play(commands.Cog):
     @app_commands.describe(card="the card to discard, like 9S, 9♠ or nine of spades")
     async def discard(self, interaction: discord.Interaction, card: str) -> None:
         """As dealer, discard a card after taking up the turn-up."""
-        self._refuse_other_card_phase(interaction, PLAY, "there is nothing to discard now: play a card with /play")
+        self._refuse_other_card_phase(
+            interaction, PLAY, "there is nothing to discard now: play a card with /play"
+        )
         await respond.act(interaction, parse_card(card))
 
     @app_commands.command(name="play")

@@ -33,33 +33,57 @@ class Stats(commands.Cog):
         self.bot = bot
 
     @property
-    def db(self):  # noqa: ANN201
+    def db(self):
         return self.bot.db  # type: ignore[attr-defined]
 
     @app_commands.command(name="leaderboard")
     @app_commands.guild_only()
     @app_commands.describe(
-        metric="what to rank by (default rubbers won)", period="all time, this season, or the last 30 or 7 days",
-        preset="only games of these rules", page="page of ten", include_bots="count rubbers where computers or substitutes played",
+        metric="what to rank by (default rubbers won)",
+        period="all time, this season, or the last 30 or 7 days",
+        preset="only games of these rules",
+        page="page of ten",
+        include_bots="count rubbers where computers or substitutes played",
     )
     @app_commands.choices(metric=METRIC_CHOICES)
     async def leaderboard(
-        self, interaction: discord.Interaction, metric: str | None = None, period: Period = "all",
-        preset: Preset | None = None, page: int = 1, include_bots: bool = False,
+        self,
+        interaction: discord.Interaction,
+        metric: str | None = None,
+        period: Period = "all",
+        preset: Preset | None = None,
+        page: int = 1,
+        include_bots: bool = False,
     ) -> None:
         """This server's leaderboard, ten players a page."""
         result = await boards.leaderboard(
-            self.db, interaction.guild_id, metric, period, preset, page, include_bots,
+            self.db,
+            interaction.guild_id,
+            metric,
+            period,
+            preset,
+            page,
+            include_bots,
             viewer_id=interaction.user.id,
         )
         # The board is public and the same for all; the member's own rank is theirs alone.
-        await interaction.response.send_message(embed=leaderboard_embed(result), view=leaderboard_view(result))
+        await interaction.response.send_message(
+            embed=leaderboard_embed(result), view=leaderboard_view(result)
+        )
         await interaction.followup.send(own_rank(result), ephemeral=True)
 
     @app_commands.command(name="stats")
     @app_commands.guild_only()
-    @app_commands.describe(member="whose statistics (default yours)", period="all time, this season, or the last 30 or 7 days")
-    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None, period: Period = "all") -> None:
+    @app_commands.describe(
+        member="whose statistics (default yours)",
+        period="all time, this season, or the last 30 or 7 days",
+    )
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        period: Period = "all",
+    ) -> None:
         """A player's statistics: rubbers, points, makes, euchres, lone hands, partners and opponents."""
         who = member or interaction.user
         result = await boards.player_stats(self.db, interaction.guild_id, who.id, period)
@@ -68,7 +92,9 @@ class Stats(commands.Cog):
     @app_commands.command(name="history")
     @app_commands.guild_only()
     @app_commands.describe(member="whose history (default yours)", page="page of ten, newest first")
-    async def history(self, interaction: discord.Interaction, member: discord.Member | None = None, page: int = 1) -> None:
+    async def history(
+        self, interaction: discord.Interaction, member: discord.Member | None = None, page: int = 1
+    ) -> None:
         """Recent rubbers and games with partners, opponents, score and date."""
         who = member or interaction.user
         result = await boards.history(self.db, interaction.guild_id, who.id, page)
@@ -83,9 +109,11 @@ class Stats(commands.Cog):
         whole = None
         if stored.kind == "game":
             try:
-                whole = await boards.match_record(self.db, interaction.guild_id, f"M{stored.match_id}")
+                whole = await boards.match_record(
+                    self.db, interaction.guild_id, f"M{stored.match_id}"
+                )
             except StatsError:
-                whole = None   # the rubber is still being played
+                whole = None  # the rubber is still being played
         name, data, note = record_file(stored, whole)
         await interaction.response.send_message(
             f"Record {stored.record_id}: {note}", file=discord.File(io.BytesIO(data), filename=name)
@@ -95,4 +123,3 @@ class Stats(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(LeaderboardButton)
     await bot.add_cog(Stats(bot))
-

@@ -25,17 +25,21 @@ def _may_manage(interaction: discord.Interaction) -> bool:
 class Tables(commands.Cog):
     """Table creation and seating."""
 
-    table = app_commands.Group(name="table", description="Open, join and run a Euchre table in this channel", guild_only=True)
+    table = app_commands.Group(
+        name="table",
+        description="Open, join and run a Euchre table in this channel",
+        guild_only=True,
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
     @property
-    def manager(self):  # noqa: ANN201
+    def manager(self):
         return self.bot.manager  # type: ignore[attr-defined]
 
     @property
-    def messages(self):  # noqa: ANN201
+    def messages(self):
         return self.bot.table_messages  # type: ignore[attr-defined]
 
     @table.command(name="create")
@@ -50,7 +54,8 @@ class Tables(commands.Cog):
         timeout="seconds for each turn before a computer moves (10-3600)",
     )
     async def create(
-        self, interaction: discord.Interaction,
+        self,
+        interaction: discord.Interaction,
         preset: Literal["somerset", "jerome", "modern"] | None = None,
         points: app_commands.Range[int, 1, 100] | None = None,
         match: Literal["rubber", "game"] | None = None,
@@ -66,12 +71,23 @@ class Tables(commands.Cog):
         if timeout is not None and not 10 <= timeout <= 3600:
             raise TableError("timeout must be from 10 to 3600 seconds")
         change = await self.manager.create(
-            interaction.guild_id, interaction.channel_id, interaction.user.id,
-            interaction.user.display_name, preset, points=points, match=match,
-            stick_the_dealer=stick_the_dealer, partner_alone=partner_alone,
-            defend_alone=defend_alone, joker=joker, turn_timeout=timeout,
+            interaction.guild_id,
+            interaction.channel_id,
+            interaction.user.id,
+            interaction.user.display_name,
+            preset,
+            points=points,
+            match=match,
+            stick_the_dealer=stick_the_dealer,
+            partner_alone=partner_alone,
+            defend_alone=defend_alone,
+            joker=joker,
+            turn_timeout=timeout,
         )
-        await answer(interaction, "Your table is open and you sit at north. Others join with /table join; add computers with /table addbot.")
+        await answer(
+            interaction,
+            "Your table is open and you sit at north. Others join with /table join; add computers with /table addbot.",
+        )
         await self.messages.render(change.table, fresh=True)
 
     @table.command(name="join")
@@ -79,11 +95,17 @@ class Tables(commands.Cog):
     async def join(self, interaction: discord.Interaction, seat: Seat | None = None) -> None:
         """Take a free seat at this channel's table, or wait in line when four sit."""
         change = await self.manager.join(
-            interaction.channel_id, interaction.user.id, interaction.user.display_name,
+            interaction.channel_id,
+            interaction.user.id,
+            interaction.user.display_name,
             parse_seat(seat) if seat else None,
         )
         where = change.table.seat_of(interaction.user.id)
-        text = f"You sit at {SEAT_NAMES[where]}." if where is not None else "The seats are full: you wait in line for the next rubber."
+        text = (
+            f"You sit at {SEAT_NAMES[where]}."
+            if where is not None
+            else "The seats are full: you wait in line for the next rubber."
+        )
         await answer(interaction, text)
         await self.messages.render(change.table)
 
@@ -95,8 +117,12 @@ class Tables(commands.Cog):
         await self.messages.table_changed(change)
 
     @table.command(name="addbot")
-    @app_commands.describe(seat="the seat for the computer player", level="how well it plays (default expert)")
-    async def addbot(self, interaction: discord.Interaction, seat: Seat | None = None, level: Level | None = None) -> None:
+    @app_commands.describe(
+        seat="the seat for the computer player", level="how well it plays (default expert)"
+    )
+    async def addbot(
+        self, interaction: discord.Interaction, seat: Seat | None = None, level: Level | None = None
+    ) -> None:
         """Seat a computer player (host only)."""
         if level is not None and level not in ("easy", "standard", "expert"):
             raise TableError("unknown level: choose easy, standard or expert")
@@ -119,7 +145,9 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction, keep_seats: bool = False) -> None:
         """Cut for partners and first deal, and deal (host only, four seated)."""
         change = await self.manager.start(interaction.channel_id, interaction.user.id, keep_seats)
-        await answer(interaction, "The cards are dealt. Use the My hand button or /hand to see yours.")
+        await answer(
+            interaction, "The cards are dealt. Use the My hand button or /hand to see yours."
+        )
         await self.messages.table_changed(change)
 
     @table.command(name="substitute")
@@ -128,11 +156,18 @@ class Tables(commands.Cog):
         """Name a substitute for the rest of the rubber; the other three players consent (S.18)."""
         if member.bot:
             raise TableError("name a member as substitute; for a computer, use /table leave")
-        change = await self.manager.substitute(interaction.channel_id, interaction.user.id, member.id, member.display_name)
+        change = await self.manager.substitute(
+            interaction.channel_id, interaction.user.id, member.id, member.display_name
+        )
         if change.note == "seated":
-            await answer(interaction, f"{member.display_name} takes your seat for the rest of the rubber.")
+            await answer(
+                interaction, f"{member.display_name} takes your seat for the rest of the rubber."
+            )
         else:
-            await answer(interaction, f"The other players are asked to consent to {member.display_name} taking your seat.")
+            await answer(
+                interaction,
+                f"The other players are asked to consent to {member.display_name} taking your seat.",
+            )
         await self.messages.render(change.table)
 
     @table.command(name="back")
@@ -152,7 +187,9 @@ class Tables(commands.Cog):
     @table.command(name="close")
     async def close(self, interaction: discord.Interaction) -> None:
         """End this channel's table (host, or anyone who may manage the channel)."""
-        change = await self.manager.close_table(interaction.channel_id, interaction.user.id, _may_manage(interaction))
+        change = await self.manager.close_table(
+            interaction.channel_id, interaction.user.id, _may_manage(interaction)
+        )
         await answer(interaction, "The table is closed.")
         await self.messages.table_changed(change)
 

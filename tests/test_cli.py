@@ -54,7 +54,9 @@ def test_replay_prints_each_deal_and_the_final_score(capsys):
     lines = out.splitlines()
     assert sum(line.startswith("Deal ") for line in lines) == len(game.deals)
     first = game.deals[0].deal
-    assert lines[2].startswith(f"Deal 1: dealer {game.players[first.dealer]}; maker {game.players[first.maker]}")
+    assert lines[2].startswith(
+        f"Deal 1: dealer {game.players[first.dealer]}; maker {game.players[first.maker]}"
+    )
     a, b = game.final_score
     assert lines[-1].startswith(f"Final score: {a}-{b}; side {game.match.winner} wins")
 
@@ -68,9 +70,17 @@ def test_replay_json_has_the_deals_and_the_final_score_by_side(capsys):
     assert len(summary["deals"]) == len(game.deals)
     for line, replayed in zip(summary["deals"], game.deals, strict=True):
         result = replayed.deal.result
-        assert (line["dealer"], line["maker"], line["trump"], line["alone"]) == (result.dealer, result.maker, result.trump, result.alone)
+        assert (line["dealer"], line["maker"], line["trump"], line["alone"]) == (
+            result.dealer,
+            result.maker,
+            result.trump,
+            result.alone,
+        )
         assert line["tricks"] == list(result.tricks) and line["points"] == list(result.points)
-    total = [sum(d["points"][side] for d in summary["deals"]) + summary["initial_score"][side] for side in (0, 1)]
+    total = [
+        sum(d["points"][side] for d in summary["deals"]) + summary["initial_score"][side]
+        for side in (0, 1)
+    ]
     assert total == summary["final_score"]
 
 
@@ -105,11 +115,14 @@ def test_replay_of_an_emn_match_gives_each_game(capsys):
     assert [g["final_score"] for g in summary["games"]] == [list(g.final_score) for g in games]
 
 
-@pytest.mark.parametrize("content, message", [
-    ("{not json", "is not JSON"),
-    ('{"fileType": "Euchre Layout Template"}', "not a game record"),
-    ("[1, 2]", "not a game record"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "is not JSON"),
+        ('{"fileType": "Euchre Layout Template"}', "not a game record"),
+        ("[1, 2]", "not a game record"),
+    ],
+)
 def test_replay_of_a_bad_file_exits_2_with_the_reason(capsys, tmp_path, content, message):
     path = tmp_path / "bad.egn"
     path.write_text(content, encoding="utf-8")
@@ -124,20 +137,28 @@ def test_replay_of_a_missing_file_exits_2(capsys, tmp_path):
 
 
 def test_replay_of_a_record_the_rules_refuse_exits_2_naming_the_deal(capsys):
-    code, _, err = run(capsys, "replay", str(EXAMPLES / "validation examples" / "July 4th Pairs Finals.egn"))
+    code, _, err = run(
+        capsys, "replay", str(EXAMPLES / "validation examples" / "July 4th Pairs Finals.egn")
+    )
     assert code == 2 and "deal 10 is played after the game was won" in err
 
 
 def test_python_m_bot_replay_runs_as_a_process(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "bot", "replay", str(GAME), "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["format"] == "egn"
     missing = subprocess.run(
         [sys.executable, "-m", "bot", "replay", str(tmp_path / "none.egn")],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert missing.returncode == 2
     assert missing.stderr.startswith("error: ") and "Traceback" not in missing.stderr
@@ -157,45 +178,65 @@ def test_simulate_is_deterministic_for_a_seed(capsys):
 
 
 def test_simulate_figures_add_up(capsys):
-    code, out, _ = run(capsys, "simulate", "--preset", "somerset", "--matches", "5", "--seed", "1", "--json")
+    code, out, _ = run(
+        capsys, "simulate", "--preset", "somerset", "--matches", "5", "--seed", "1", "--json"
+    )
     report = json.loads(out)
     assert code == 0 and report["matches"] == 5
     assert sum(report["wins_by_side"]) == 5
     assert report["win_share_by_seat"] == [report["wins_by_side"][s % 2] / 5 for s in range(4)]
     assert report["makers"]["hands"] + report["passed_out"] == report["deals"]
     assert report["makers"]["won"] + report["makers"]["euchred"] == report["makers"]["hands"]
-    assert report["lone_hands"]["made"] <= report["lone_hands"]["tried"] <= report["makers"]["hands"]
+    assert (
+        report["lone_hands"]["made"] <= report["lone_hands"]["tried"] <= report["makers"]["hands"]
+    )
     assert report["games"] >= 3 * 5  # every rubber plays at least three games
     assert report["hands_per_game"] == round(report["deals"] / report["games"], 4)
 
 
 def test_simulate_text_names_every_figure(capsys):
-    code, out, _ = run(capsys, "simulate", "--preset", "jerome", "--matches", "3", "--option", "joker=true")
+    code, out, _ = run(
+        capsys, "simulate", "--preset", "jerome", "--matches", "3", "--option", "joker=true"
+    )
     assert code == 0
-    for words in ("3 matches, preset jerome (joker=True)", "per game", "Makers:", "Lone hands:", "Share of wins: seat 0"):
+    for words in (
+        "3 matches, preset jerome (joker=True)",
+        "per game",
+        "Makers:",
+        "Lone hands:",
+        "Share of wins: seat 0",
+    ):
         assert words in out
 
 
 def test_simulate_plays_computer_players_through_the_seam(capsys):
-    code, out, _ = run(capsys, "simulate", "--preset", "modern", "--matches", "2", "--a", "easy", "--json")
+    code, out, _ = run(
+        capsys, "simulate", "--preset", "modern", "--matches", "2", "--a", "easy", "--json"
+    )
     assert code == 0 and json.loads(out)["levels"] == ["easy", "random"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["simulate", "--a", "wizard"], "unknown level 'wizard'"),
-    (["simulate", "--option", "jokers=true"], "unknown option 'jokers'"),
-    (["simulate", "--option", "joker"], "NAME=VALUE"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["simulate", "--a", "wizard"], "unknown level 'wizard'"),
+        (["simulate", "--option", "jokers=true"], "unknown option 'jokers'"),
+        (["simulate", "--option", "joker"], "NAME=VALUE"),
+    ],
+)
 def test_simulate_bad_arguments_exit_2(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert code == 2 and message in err
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["simulate", "--preset", "nope"], "invalid choice"),
-    (["simulate", "--matches", "0"], "must be at least 1"),
-    (["replay"], "required"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["simulate", "--preset", "nope"], "invalid choice"),
+        (["simulate", "--matches", "0"], "must be at least 1"),
+        (["replay"], "required"),
+    ],
+)
 def test_argument_errors_exit_2_with_usage(capsys, argv, message):
     with pytest.raises(SystemExit) as stop:
         cli.main(argv)

@@ -14,15 +14,27 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(
-    path for package in ("bot", "cogs") if (ROOT / package).is_dir()
+    path
+    for package in ("bot", "cogs")
+    if (ROOT / package).is_dir()
     for path in (ROOT / package).rglob("*.py")
 )
 
 ASYNC_AND_DISCORD = {"discord", "asyncio", "aiosqlite"}
 # What each layer must not import, by the top-level name (or the bot package) imported.
 FORBIDDEN = {
-    "bot/engine": ASYNC_AND_DISCORD | {"bot.ai", "bot.tables", "bot.storage", "bot.ui", "cogs",
-                                       "bot.client", "bot.config", "bot.runner", "bot.__main__"},
+    "bot/engine": ASYNC_AND_DISCORD
+    | {
+        "bot.ai",
+        "bot.tables",
+        "bot.storage",
+        "bot.ui",
+        "cogs",
+        "bot.client",
+        "bot.config",
+        "bot.runner",
+        "bot.__main__",
+    },
     "bot/ai": ASYNC_AND_DISCORD | {"bot.tables", "bot.storage", "bot.ui", "cogs"},
     "bot/tables": {"discord", "bot.ui", "cogs"},
     "bot/storage": {"discord", "bot.ui", "cogs"},
@@ -91,7 +103,11 @@ def test_relative_imports_are_resolved():
     """The checker itself: a relative import in the engine counts as the module it names."""
     source = "from .cards import JOKER\nfrom .. import ai\nimport discord.ui\nfrom ..storage.db import x\n"
     assert imports_of(source, "bot.engine") == {
-        "bot.engine.cards", "bot", "bot.ai", "discord.ui", "bot.storage.db",
+        "bot.engine.cards",
+        "bot",
+        "bot.ai",
+        "discord.ui",
+        "bot.storage.db",
     }
     assert "bot.engine.cards" in imported_names(ROOT / "bot" / "engine" / "deal.py")
     assert breaks("discord.ui", {"discord"}) and not breaks("discordant", {"discord"})

@@ -79,8 +79,9 @@ def cheapest_winner(
     return min(winners, key=lambda c: (eff[c] == trump, power[c]))
 
 
-def hand_after_pickup(hand: Sequence[Card], turn_up: Card, trump: Suit, lone: bool,
-                      may_discard_turn_up: bool) -> list[Card]:
+def hand_after_pickup(
+    hand: Sequence[Card], turn_up: Card, trump: Suit, lone: bool, may_discard_turn_up: bool
+) -> list[Card]:
     """The dealer's five cards after taking the turn-up and making the plain discard."""
     six = [*hand, turn_up]
     out = discard_choice(six, trump, turn_up, lone, may_discard_turn_up)
@@ -88,8 +89,9 @@ def hand_after_pickup(hand: Sequence[Card], turn_up: Card, trump: Suit, lone: bo
     return six
 
 
-def discard_choice(six: Sequence[Card], trump: Suit, turn_up: Card, lone: bool,
-                   may_discard_turn_up: bool) -> Card:
+def discard_choice(
+    six: Sequence[Card], trump: Suit, turn_up: Card, lone: bool, may_discard_turn_up: bool
+) -> Card:
     """The discard: the lowest card of a short suit, keeping aces (Somerset, "The Dealer").
 
     "Discard the lowest card of a short suit; with three trumps, ace, seven of one suit and an
@@ -113,6 +115,7 @@ def discard_choice(six: Sequence[Card], trump: Suit, turn_up: Card, lone: bool,
             suit_cards = [x for x in six if eff[x] == eff[c]]
             top = max(power[x] for x in suit_cards)
             return (count[eff[c]], top == power[c] and c[0] == "A", power[c])
+
         return min(lay, key=lone_key)
     non_aces = [c for c in lay if c[0] != "A"] or lay
     return min(non_aces, key=lambda c: (count[eff[c]], power[c], c))
@@ -160,9 +163,9 @@ def strength(hand: Sequence[Card], trump: Suit) -> float:
         if eff[c] == trump:
             trumps += 1
             p = power[c]
-            if p >= 120:          # Joker, right bower
+            if p >= 120:  # Joker, right bower
                 total += 1.0
-            elif p >= 110:        # left bower
+            elif p >= 110:  # left bower
                 total += 0.85
             elif c[0] == "A":
                 total += 0.7
@@ -188,9 +191,21 @@ def seeded_rng(seed: int | None, view: MatchView, salt: str = "") -> random.Rand
     be replayed; nothing outside the view (least of all another seat's hand) can change it.
     """
     deal = view.deal
-    text = repr((
-        seed, salt, deal.seat, deal.hand, deal.dealer, deal.turn_up, deal.declarations,
-        deal.trick, deal.tricks, deal.phase, view.scores, view.game_number,
-    ))
+    text = repr(
+        (
+            seed,
+            salt,
+            deal.seat,
+            deal.hand,
+            deal.dealer,
+            deal.turn_up,
+            deal.declarations,
+            deal.trick,
+            deal.tricks,
+            deal.phase,
+            view.scores,
+            view.game_number,
+        )
+    )
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return random.Random(int.from_bytes(digest, "big"))

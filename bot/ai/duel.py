@@ -30,14 +30,14 @@ DUEL_LEVELS = (*LEVELS, "random")
 class SideStats:
     """What one partnership did over a duel."""
 
-    games: int = 0            # games won
-    matches: int = 0          # matches (single games or rubbers) won
+    games: int = 0  # games won
+    matches: int = 0  # matches (single games or rubbers) won
     rubber_points: int = 0
-    points: int = 0           # points scored in hands
-    made: int = 0             # trumps made by this side
-    made_good: int = 0        # ... and not euchred
-    lone: int = 0             # lone hands played by this side
-    lone_good: int = 0        # ... and not euchred
+    points: int = 0  # points scored in hands
+    made: int = 0  # trumps made by this side
+    made_good: int = 0  # ... and not euchred
+    lone: int = 0  # lone hands played by this side
+    lone_good: int = 0  # ... and not euchred
     lone_marches: int = 0
 
 
@@ -59,7 +59,7 @@ class DuelResult:
     side_a: SideStats = field(default_factory=SideStats)
     side_b: SideStats = field(default_factory=SideStats)
     preset_is_rubber: bool = False
-    pair_shares: list[float] = field(default_factory=list)   # A's share of the games in each pair
+    pair_shares: list[float] = field(default_factory=list)  # A's share of the games in each pair
     decisions: dict[str, list[float]] = field(default_factory=dict)
 
     @property
@@ -93,10 +93,17 @@ class DuelResult:
         """Plain data for `--json`: the counts, A's share with its interval, per-side rates."""
         low, high = self.confidence()
         out: dict[str, Any] = {
-            "a": self.a, "b": self.b, "levels": [self.a, self.b], "preset": self.preset,
+            "a": self.a,
+            "b": self.b,
+            "levels": [self.a, self.b],
+            "preset": self.preset,
             "pairs": self.pairs,
-            "matches": self.matches, "games": self.games, "hands": self.hands, "seed": self.seed,
-            "a_share": round(self.a_share, 4), "a_share_95": [round(low, 4), round(high, 4)],
+            "matches": self.matches,
+            "games": self.games,
+            "hands": self.hands,
+            "seed": self.seed,
+            "a_share": round(self.a_share, 4),
+            "a_share_95": [round(low, 4), round(high, 4)],
         }
         for name, s in (("side_a", self.side_a), ("side_b", self.side_b)):
             out[name] = {
@@ -120,8 +127,9 @@ def player(level: str, seed: int, budget: int | None = None) -> Any:
     return make_player(level, seed, budget=budget)
 
 
-def play_out(match: Match, players: list[Any],
-             timings: dict[int, list[float]] | None = None) -> Match:
+def play_out(
+    match: Match, players: list[Any], timings: dict[int, list[float]] | None = None
+) -> Match:
     """Play `match` to its end, each seat's decisions by `players[seat]`.
 
     `timings`, when given, collects the seconds of each decision that had a choice, by seat.
@@ -173,7 +181,9 @@ def _tally(result: DuelResult, match: Match, a_side: int) -> int:
     return a_games
 
 
-def _run_pairs(args: tuple[str, str, dict[str, Any], list[int], int, int | None, bool]) -> DuelResult:
+def _run_pairs(
+    args: tuple[str, str, dict[str, Any], list[int], int, int | None, bool],
+) -> DuelResult:
     a, b, options_dict, indices, seed, budget, timed = args
 
     def seat_players(swapped: bool, deck_seed: int, match: Match) -> list[Any]:
@@ -183,8 +193,13 @@ def _run_pairs(args: tuple[str, str, dict[str, Any], list[int], int, int | None,
 
 
 def play_pairs(
-    a: str, b: str, options: Options, indices: list[int], seed: int,
-    seat_players: Callable[[bool, int, Match], list[Any]], timed: bool = False,
+    a: str,
+    b: str,
+    options: Options,
+    indices: list[int],
+    seed: int,
+    seat_players: Callable[[bool, int, Match], list[Any]],
+    timed: bool = False,
 ) -> DuelResult:
     """Play the pack orders `indices` of a duel twice each, the second time with sides swapped.
 
@@ -215,8 +230,14 @@ def play_pairs(
 
 
 def run_duel(
-    a: str, b: str, options: Options, pairs: int, seed: int = 0, workers: int = 1,
-    budget: int | None = None, timed: bool = False,
+    a: str,
+    b: str,
+    options: Options,
+    pairs: int,
+    seed: int = 0,
+    workers: int = 1,
+    budget: int | None = None,
+    timed: bool = False,
 ) -> DuelResult:
     """Play `pairs` pack orders twice each (sides swapped) between levels `a` and `b`.
 
@@ -238,7 +259,7 @@ def run_duel(
     if workers <= 1 or pairs < 2:
         result.merge(_run_pairs((a, b, options.to_dict(), indices, seed, budget, timed)))
         return result
-    chunks = [indices[w::workers * 4] for w in range(workers * 4)]
+    chunks = [indices[w :: workers * 4] for w in range(workers * 4)]
     jobs = [(a, b, options.to_dict(), c, seed, budget, timed) for c in chunks if c]
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for part in pool.map(_run_pairs, jobs):
@@ -270,12 +291,19 @@ def describe(result: DuelResult) -> list[str]:
         f"{low:.1%}-{high:.1%}); B ({result.b}) won {b.games}",
     ]
     if result.matches and any(m for m in (a.matches, b.matches)):
-        lines.append(f"Matches won: A {a.matches}, B {b.matches}"
-                     + (f"; rubber points A {a.rubber_points}, B {b.rubber_points}"
-                        if result.preset_is_rubber else ""))
+        lines.append(
+            f"Matches won: A {a.matches}, B {b.matches}"
+            + (
+                f"; rubber points A {a.rubber_points}, B {b.rubber_points}"
+                if result.preset_is_rubber
+                else ""
+            )
+        )
     for name, s in (("A", a), ("B", b)):
         pph = s.points / result.hands if result.hands else 0.0
         made = f"{s.made_good}/{s.made} ({s.made_good / s.made:.1%})" if s.made else "0/0"
         lone = f"{s.lone_good}/{s.lone} made, {s.lone_marches} marches" if s.lone else "none"
-        lines.append(f"{name}: {pph:.3f} points per hand; makers' success {made}; lone hands {lone}")
+        lines.append(
+            f"{name}: {pph:.3f} points per hand; makers' success {made}; lone hands {lone}"
+        )
     return lines

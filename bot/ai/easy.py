@@ -74,8 +74,9 @@ class EasyPlayer(ComputerPlayer):
         if phase == PARTNER_ALONE:
             return PASS
         if phase == DISCARD:
-            return discard_choice(hand, k.trump, k.turn_up, k.alone == k.seat,
-                                  k.options.discard_turn_up)
+            return discard_choice(
+                hand, k.trump, k.turn_up, k.alone == k.seat, k.options.discard_turn_up
+            )
         if phase == PLAY:
             return self._card(k)
         # Defending alone: the easy player never does.

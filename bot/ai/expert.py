@@ -121,7 +121,7 @@ class ExpertPlayer(ComputerPlayer):
         if k.phase != PLAY:
             count = max(4, self.budget * 2 // 3)
         elif len(k.tricks) >= 3:
-            count = max(4, self.budget // 2)   # two cards left each: the worlds differ little
+            count = max(4, self.budget // 2)  # two cards left each: the worlds differ little
         else:
             count = self.budget
         worlds = self.worlds(k, count, rng)
@@ -146,8 +146,9 @@ class ExpertPlayer(ComputerPlayer):
         gives a player the true deal here, to measure what the hidden cards cost.)"""
         return sample_worlds(k, count, rng)
 
-    def _play_world(self, k: Knowledge, deal: Deal, totals: dict[str, float],
-                    score: ScoreValue, my_side: int) -> None:
+    def _play_world(
+        self, k: Knowledge, deal: Deal, totals: dict[str, float], score: ScoreValue, my_side: int
+    ) -> None:
         maker_side = deal.maker & 1
         solver = Solver(deal.trump, deal.active, maker_side)
         hands = [to_mask(h) for h in deal.hands]
@@ -179,8 +180,15 @@ class ExpertPlayer(ComputerPlayer):
                 got = cache[tricks] = score.for_side(my_side, *_ending(deal, tricks))
             totals[card] += got
 
-    def _bid_world(self, k: Knowledge, world: World, totals: dict[str, float],
-                   score: ScoreValue, my_side: int, actions: list[str]) -> None:
+    def _bid_world(
+        self,
+        k: Knowledge,
+        world: World,
+        totals: dict[str, float],
+        score: ScoreValue,
+        my_side: int,
+        actions: list[str],
+    ) -> None:
         solvers: dict[tuple, Solver] = {}
         results: dict[tuple, int] = {}
         for action in actions:
@@ -192,7 +200,7 @@ class ExpertPlayer(ComputerPlayer):
                 while deal.phase not in (PLAY, OVER):
                     seat = deal.to_act
                     deal.apply(quick_bid(deal, seat), seat)
-            except IllegalAction as exc:   # pragma: no cover - the quick model is legal
+            except IllegalAction as exc:  # pragma: no cover - the quick model is legal
                 log.warning("playout refused: %s", exc)
                 return
             if deal.phase == OVER:
@@ -240,8 +248,9 @@ class ExpertPlayer(ComputerPlayer):
                 suit = action.split(":")[1]
                 s = strength(hand, suit)
             else:
-                s = round_one_strength(hand, k.seat, k.dealer, k.turn_up, k.turn_up_suit,
-                                       k.options.discard_turn_up)
+                s = round_one_strength(
+                    hand, k.seat, k.dealer, k.turn_up, k.turn_up_suit, k.options.discard_turn_up
+                )
             alone = action.endswith("alone")
             if (alone and s >= ALONE_MARK - 0.9) or (not alone and s >= MAKE_MARK - 1.0):
                 out.append(action)

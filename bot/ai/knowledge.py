@@ -34,7 +34,6 @@ from bot.engine.match import MatchView
 log = logging.getLogger(__name__)
 
 
-
 def partner(seat: int) -> int:
     """The partner of a seat."""
     return (seat + 2) % SEATS
@@ -111,7 +110,7 @@ class Knowledge:
         return (self.dealer + 1) % SEATS
 
     @property
-    def options(self):  # noqa: ANN201 - the engine's Options
+    def options(self):
         return self.view.options
 
     @property

@@ -72,8 +72,9 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def round_one_strength(hand: list[Card], seat: int, dealer: int, turn_up: Card, trump: Suit,
-                       may_discard_turn_up: bool) -> float:
+def round_one_strength(
+    hand: list[Card], seat: int, dealer: int, turn_up: Card, trump: Suit, may_discard_turn_up: bool
+) -> float:
     """How strong a seat is for making the turn-up's suit trump, from its own hand."""
     if seat == dealer:
         return strength(hand_after_pickup(hand, turn_up, trump, False, may_discard_turn_up), trump)
@@ -112,8 +113,9 @@ def bidding_weight(k: Knowledge, original: list[list[Card]]) -> float:
         if action == PASS and passes < SEATS:
             passes += 1
             if seat != k.seat:
-                s = round_one_strength(original[seat], seat, k.dealer, k.turn_up, trump1,
-                                       k.options.discard_turn_up)
+                s = round_one_strength(
+                    original[seat], seat, k.dealer, k.turn_up, trump1, k.options.discard_turn_up
+                )
                 weight *= 1.0 - 0.9 * make_probability(s, ROUND_ONE_MARKS[k.position(seat)])
             continue
         if action == PASS:
@@ -127,8 +129,9 @@ def bidding_weight(k: Knowledge, original: list[list[Card]]) -> float:
                 break
             continue
         if action in (ORDER, ORDER_ALONE):
-            s = round_one_strength(original[seat], seat, k.dealer, k.turn_up, trump1,
-                                   k.options.discard_turn_up)
+            s = round_one_strength(
+                original[seat], seat, k.dealer, k.turn_up, trump1, k.options.discard_turn_up
+            )
             weight *= 0.1 + 0.9 * make_probability(s, ROUND_ONE_MARKS[k.position(seat)])
             if action == ORDER_ALONE:
                 weight *= 0.02 + 0.98 * make_probability(s, ALONE_MARK)
@@ -151,9 +154,9 @@ def bidding_weight(k: Knowledge, original: list[list[Card]]) -> float:
 
 # The play model: how much less likely a seat's card becomes when the world gives it a hand
 # where a plain player would have played otherwise.
-LEAD_UNDER_HIGHER = 0.3     # led a plain card while holding a higher one of the suit
-DUCK_LAST = 0.25            # last to play, could win a trick the adversaries held, did not
-REFUSE_RUFF_LAST = 0.4      # last to play, void, could win with a trump, threw a card instead
+LEAD_UNDER_HIGHER = 0.3  # led a plain card while holding a higher one of the suit
+DUCK_LAST = 0.25  # last to play, could win a trick the adversaries held, did not
+REFUSE_RUFF_LAST = 0.4  # last to play, void, could win with a trump, threw a card instead
 
 
 def play_weight(k: Knowledge, world: World) -> float:
@@ -183,9 +186,7 @@ def play_weight(k: Knowledge, world: World) -> float:
             hand = held[seat]
             if seat != k.seat:
                 if n == 0:
-                    if led != trump and any(
-                        eff[c] == led and power[c] > power[card] for c in hand
-                    ):
+                    if led != trump and any(eff[c] == led and power[c] > power[card] for c in hand):
                         weight *= LEAD_UNDER_HIGHER
                 elif n == active - 1 and (best_seat & 1) != (seat & 1):
                     suit = eff[card]
@@ -238,7 +239,9 @@ def _assign(k: Knowledge, rng: random.Random, strict: bool) -> World | None:
 
     # The most constrained cards first, so a void does not leave a card with nowhere to go.
     if eff is not None and strict:
-        unseen.sort(key=lambda c: sum(1 for s in range(SEATS) if eff[c] in k.voids[s]), reverse=True)
+        unseen.sort(
+            key=lambda c: sum(1 for s in range(SEATS) if eff[c] in k.voids[s]), reverse=True
+        )
     kitty: list[Card] = []
     for card in unseen:
         seats = allowed(card)
@@ -366,8 +369,9 @@ def quick_bid(deal: Deal, seat: int) -> str:
     phase = deal.phase
     if phase == "round_one":
         trump = deal.turn_up_suit
-        s = round_one_strength(hand, seat, deal.dealer, deal.turn_up, trump,
-                               deal.options.discard_turn_up)
+        s = round_one_strength(
+            hand, seat, deal.dealer, deal.turn_up, trump, deal.options.discard_turn_up
+        )
         if s >= ALONE_MARK:
             return ORDER_ALONE
         return ORDER if s >= ROUND_ONE_MARKS[(seat - deal.dealer - 1) % SEATS] else PASS
@@ -381,15 +385,15 @@ def quick_bid(deal: Deal, seat: int) -> str:
     if phase == "discard":
         from bot.ai.common import discard_choice
 
-        return discard_choice(hand, deal.trump, deal.turn_up, deal.alone == seat,
-                              deal.options.discard_turn_up)
+        return discard_choice(
+            hand, deal.trump, deal.turn_up, deal.alone == seat, deal.options.discard_turn_up
+        )
     if phase == "joker_suit":
         return CALL + max(SUITS, key=lambda s: strength(hand, s))
     if phase == "partner_alone":
         return "alone" if strength(hand, deal.trump) >= ALONE_MARK + 0.3 else PASS
-    return PASS   # defend alone: not in a playout
+    return PASS  # defend alone: not in a playout
 
 
 def next_suit(suit: Suit) -> Suit:
     return SAME_COLOUR[suit]
-

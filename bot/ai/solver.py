@@ -24,7 +24,16 @@ BIT: dict[Card, int] = {c: 1 << i for i, c in enumerate(ALL_CARDS)}
 class Tables:
     """Per-trump lookups by bit index: effective suit, power, and each suit's cards high to low."""
 
-    __slots__ = ("trump", "suit_of", "power", "suit_mask", "order", "trump_index", "above", "neg_power")
+    __slots__ = (
+        "trump",
+        "suit_of",
+        "power",
+        "suit_mask",
+        "order",
+        "trump_index",
+        "above",
+        "neg_power",
+    )
 
     def __init__(self, trump: Suit) -> None:
         eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
@@ -39,8 +48,10 @@ class Tables:
             self.suit_mask[self.suit_of[i]] |= 1 << i
         # Each suit's cards, strongest first, as bit indices.
         self.order = [
-            sorted((i for i in range(len(ALL_CARDS)) if self.suit_of[i] == s),
-                   key=lambda i: -self.power[i])
+            sorted(
+                (i for i in range(len(ALL_CARDS)) if self.suit_of[i] == s),
+                key=lambda i: -self.power[i],
+            )
             for s in range(4)
         ]
         # For each card, the cards of its suit above it, the nearest first.
@@ -85,8 +96,13 @@ class Solver:
         self.nodes = 0
 
     def makers_reach(
-        self, hands: list[int], trick: list[tuple[int, int]], to_play: int,
-        maker_tricks: int, tricks_left: int, target: int,
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        to_play: int,
+        maker_tricks: int,
+        tricks_left: int,
+        target: int,
     ) -> bool:
         """Whether the makers, having `maker_tricks`, take at least `target` in all.
 
@@ -100,8 +116,15 @@ class Solver:
         """
         return self._search(list(hands), list(trick), to_play, maker_tricks, tricks_left, target)
 
-    def _search(self, hands: list[int], trick: list[tuple[int, int]], seat: int,
-                made: int, left: int, target: int) -> bool:
+    def _search(
+        self,
+        hands: list[int],
+        trick: list[tuple[int, int]],
+        seat: int,
+        made: int,
+        left: int,
+        target: int,
+    ) -> bool:
         if made >= target:
             return True
         if made + left < target:
@@ -173,7 +196,7 @@ class Solver:
                 if hands[s] & bit:
                     break
             else:
-                continue   # already played, or in no hand that plays
+                continue  # already played, or in no hand that plays
             if holder < 0:
                 holder = s
             elif s != holder:
@@ -211,8 +234,9 @@ class Solver:
                 best_seat, best = seat, power[i]
         return best_seat
 
-    def _moves(self, hands: list[int], legal: int, trick: list[tuple[int, int]],
-               seat: int) -> list[int]:
+    def _moves(
+        self, hands: list[int], legal: int, trick: list[tuple[int, int]], seat: int
+    ) -> list[int]:
         """The legal cards worth trying, likeliest best first.
 
         Two cards of one suit with no card between them still out in another hand win and lose

@@ -55,6 +55,7 @@ NORMAL, CAUTIOUS, BOLD, DESPERATE = "normal", "cautious", "bold", "desperate"
 # ---------------------------------------------------------------------------------------------
 # Reading a hand at a trump, in the chapters' words.
 
+
 class Shape:
     """A hand seen with one suit as trump: bowers, trumps, lay aces, lay suits."""
 
@@ -80,7 +81,9 @@ class Shape:
 
     def medium(self) -> bool:
         """Three trumps headed by the queen or better ("three medium trumps or better")."""
-        return self.n >= 3 and POWER[self.trump][self.trumps[0]] >= POWER[self.trump]["Q" + self.trump]
+        return (
+            self.n >= 3 and POWER[self.trump][self.trumps[0]] >= POWER[self.trump]["Q" + self.trump]
+        )
 
 
 def mood(k: Knowledge) -> str:
@@ -105,12 +108,12 @@ def at_bridge(k: Knowledge) -> bool:
     """Our side needs one and the adversaries can win this deal only by a lone hand ("The Bridge")."""
     o = k.options
     need_us, need_them = o.points - k.my_score, o.points - k.their_score
-    return (need_us == 1 and max(o.march_points, o.euchred_points) < need_them
-            <= o.lone_march_points)
+    return need_us == 1 and max(o.march_points, o.euchred_points) < need_them <= o.lone_march_points
 
 
 # ---------------------------------------------------------------------------------------------
 # Making the trump.
+
 
 def eldest_orders(s: Shape, right_turned: bool) -> bool:
     """ "Eldest, or First Hand": order with three medium trumps or better and some strength in
@@ -142,11 +145,7 @@ def second_assists(s: Shape, m: str, right_turned: bool) -> bool:
         # "Do not assist the right with two small ones."
         if len(s.small) == 2:
             return m == BOLD
-    firm = (
-        s.n >= 3
-        or (s.right and s.n >= 2)
-        or (s.left and s.n >= 2 and s.aces >= 1)
-    )
+    firm = s.n >= 3 or (s.right and s.n >= 2) or (s.left and s.n >= 2 and s.aces >= 1)
     if firm:
         return True
     # "Dependent upon the score": not in a position of caution.
@@ -235,6 +234,7 @@ def good_to_make(s: Shape, position: int, next_suit: bool, m: str) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 
+
 class StandardPlayer(ComputerPlayer):
     """The Somerset rules of thumb as a small rule set. No choice is random; `seed` is kept for
     the common interface."""
@@ -274,7 +274,9 @@ class StandardPlayer(ComputerPlayer):
             # "If the dealer is better at next, and holds both bowers of the cross-suit, it is
             # good euchre to pass."
             cross = [x for x in SUITS if x not in (trump, SAME_COLOUR[trump])]
-            if all(("J" + x) in hand for x in cross) and strength(hand, cross[0]) > strength(after, trump):
+            if all(("J" + x) in hand for x in cross) and strength(hand, cross[0]) > strength(
+                after, trump
+            ):
                 return PASS
             if dealer_takes_up(s, m, kq_third):
                 alone = lone_hand(s, m, DEALER, assisted=False)
@@ -319,7 +321,7 @@ class StandardPlayer(ComputerPlayer):
                 return CALL + x + (":alone" if alone else "")
         if PASS in k.legal:
             return PASS
-        return CALL + order[0]   # stuck: the best suit
+        return CALL + order[0]  # stuck: the best suit
 
     def take_it_from_partner(self, k: Knowledge) -> str:
         """ "Should your partner declare to play alone, and you have a fair trump hand with no
@@ -393,19 +395,23 @@ class StandardPlayer(ComputerPlayer):
                     return highest(trumps, trump)
                 return lowest(trumps, trump)
             if maker_is_partner and not trumps and first_lead:
-                return highest(legal, trump)   # "If you have no trump, play your best card."
+                return highest(legal, trump)  # "If you have no trump, play your best card."
             if trumps and trumps_out:
                 top = highest(trumps, trump)
                 if k.is_boss(top):
                     # The dealer "with right and another ... should not lead the right unless he
                     # can follow with an ace" (The Dealer).
-                    if (k.seat == k.dealer and len(trumps) == 1 and not boss_lay
-                            and k.maker == k.seat and len(k.tricks) == 1):
+                    if (
+                        k.seat == k.dealer
+                        and len(trumps) == 1
+                        and not boss_lay
+                        and k.maker == k.seat
+                        and len(k.tricks) == 1
+                    ):
                         pass
                     else:
                         return top
-                if (k.turned_down and k.maker == k.seat and first_lead
-                        and eff[top] == trump):
+                if k.turned_down and k.maker == k.seat and first_lead and eff[top] == trump:
                     # "Make it next ... and lead the left"; "with ace and two others (without the
                     # king), lead ace in next, and small one when crossing the suit" (Eldest).
                     if SAME_COLOUR[k.turn_up_suit] == trump:
@@ -422,9 +428,9 @@ class StandardPlayer(ComputerPlayer):
             s = Shape(list(k.hand), trump)
             right_turned = k.turn_up in ("J" + trump, JOKER)
             if s.bowers >= 2 and s.aces >= 1:
-                return highest(trumps, trump)   # "two bowers and an outside ace ... lead them"
+                return highest(trumps, trump)  # "two bowers and an outside ace ... lead them"
             if s.n <= 2 and s.aces >= 2:
-                return highest(trumps, trump)   # "one or two trumps and two aces, lead trumps"
+                return highest(trumps, trump)  # "one or two trumps and two aces, lead trumps"
             if k.maker_action in (ORDER, ORDER_ALONE) and not k.turned_down:
                 if k.maker == partner(k.dealer) and not right_turned:
                     # "If the right is not turned, lead trumps through the assisting hand",
@@ -433,8 +439,12 @@ class StandardPlayer(ComputerPlayer):
                     small_pair = s.n == 2 and (s.left or s.ace)
                     if not (tenace or small_pair or mood(k) == CAUTIOUS):
                         return lowest(trumps, trump) if not k.is_boss(trumps[0]) else trumps[0]
-                elif (k.maker == k.dealer and s.n >= 3 and k.my_score - k.their_score >= 2
-                      and power[k.turn_up] <= power["K" + trump]):
+                elif (
+                    k.maker == k.dealer
+                    and s.n >= 3
+                    and k.my_score - k.their_score >= 2
+                    and power[k.turn_up] <= power["K" + trump]
+                ):
                     # "With three trumps, and the score two points in your favour, lead a trump,
                     # if the turn-up is not above the king."
                     return highest(trumps, trump)
@@ -451,7 +461,9 @@ class StandardPlayer(ComputerPlayer):
         hand = list(k.hand)
         trump_led = any(eff[t[0][1]] == trump for _, t in k.tricks)
         shown_by_partner = {
-            eff[card] for _, t in k.tricks for seat, card in t
+            eff[card]
+            for _, t in k.tricks
+            for seat, card in t
             if seat == k.partner and eff[card] != eff[t[0][1]]
         }
 
@@ -461,7 +473,7 @@ class StandardPlayer(ComputerPlayer):
             equals = len(mine) >= 2 and abs(power[mine[0]] - power[mine[1]]) == 1
             broken = len(mine) >= 2 and not equals and mine[0][0] in "KQ"
             turn_down = k.turned_down and suit == k.turn_up_suit and not trump_led
-            partner_shown = suit in shown_by_partner   # "do not lead the suit he has shown"
+            partner_shown = suit in shown_by_partner  # "do not lead the suit he has shown"
             return (
                 eff[c] == trump,
                 partner_shown,
@@ -512,21 +524,29 @@ class StandardPlayer(ComputerPlayer):
         following = eff[legal[0]] == led
         win = cheapest_winner(legal, trick, trump)
         # The seats still to play after me, and whether any of them is an adversary.
-        later = [s for s in range(4) if s not in k.sitting_out and s != k.seat
-                 and s not in [t[0] for t in trick]]
+        later = [
+            s
+            for s in range(4)
+            if s not in k.sitting_out and s != k.seat and s not in [t[0] for t in trick]
+        ]
         adversary_later = any(side(s) != k.side for s in later)
 
         if side(win_seat) == k.side:
             ruff = self.ruff_to_draw_trumps(k, legal, led, win_card)
             if ruff is not None:
                 return ruff
-            partner_sure = last or not adversary_later or (
-                k.is_boss(win_card) and not (eff[win_card] != trump and k.opponents_may_trump(led))
+            partner_sure = (
+                last
+                or not adversary_later
+                or (
+                    k.is_boss(win_card)
+                    and not (eff[win_card] != trump and k.opponents_may_trump(led))
+                )
             )
             if partner_sure or win is None:
                 return self.throw(k, legal)
             if not following:
-                return self.throw(k, legal)   # never trump a partner's trick ...
+                return self.throw(k, legal)  # never trump a partner's trick ...
             boss = [c for c in legal if k.is_boss(c) and power[c] > power[win_card]]
             return min(boss, key=lambda c: power[c]) if boss else self.throw(k, legal)
 
@@ -535,8 +555,13 @@ class StandardPlayer(ComputerPlayer):
                 # Case II: led through, play the higher of equal trumps: "Few cases arise when
                 # you should conceal information from your partner, but this is one of them."
                 low = lowest(legal, trump)
-                equal = [c for c in legal if c != low and power[c] > power[low] and not any(
-                    power[low] < power[x] < power[c] for x in k.outstanding(trump))]
+                equal = [
+                    c
+                    for c in legal
+                    if c != low
+                    and power[c] > power[low]
+                    and not any(power[low] < power[x] < power[c] for x in k.outstanding(trump))
+                ]
                 if equal:
                     return min(equal, key=lambda c: power[c])
             return self.throw(k, legal)
@@ -562,16 +587,25 @@ class StandardPlayer(ComputerPlayer):
             # right over his small trump, throw a lay card and keep the tenace (right and a small
             # one). "It is not good euchre to do this when your partner has assisted."
             assisted = k.maker == k.partner or (
-                k.maker == k.seat and k.seat == k.dealer and not k.turned_down
+                k.maker == k.seat
+                and k.seat == k.dealer
+                and not k.turned_down
                 and partner(k.dealer) not in k.passed_one
             )
             if len(ruffs) == 1 and k.is_boss(ruffs[0]) and not assisted:
                 return self.throw(k, lay)
         if not ruffs:
             return self.throw(k, legal)
-        if (k.alone is not None and side(k.alone) != k.side and trick[0][0] == k.alone
-                and eff[win_card] != trump and not k.is_boss(win_card) and not last and lay
-                and k.is_boss(highest(trumps, trump))):
+        if (
+            k.alone is not None
+            and side(k.alone) != k.side
+            and trick[0][0] == k.alone
+            and eff[win_card] != trump
+            and not k.is_boss(win_card)
+            and not last
+            and lay
+            and k.is_boss(highest(trumps, trump))
+        ):
             # Case VII, "refusing to ruff when you hold the high trump": the lone hand led a
             # card my partner may still beat; the high trump keeps its trick for later.
             return self.throw(k, lay)
@@ -588,8 +622,9 @@ class StandardPlayer(ComputerPlayer):
                 return min(over_turn, key=lambda c: power[c])
         return min(ruffs, key=lambda c: power[c])
 
-    def ruff_to_draw_trumps(self, k: Knowledge, legal: list[Card], led: Suit,
-                            win_card: Card) -> Card | None:
+    def ruff_to_draw_trumps(
+        self, k: Knowledge, legal: list[Card], led: Suit, win_card: Card
+    ) -> Card | None:
         """Case III, "ruffing a winning card in order to draw trumps and score two": when the
         partner's lay card is winning, every trick so far is ours, and after ruffing with the
         lowest trump the rest of the hand is the master trump and masters, take the lead."""
@@ -620,4 +655,3 @@ class StandardPlayer(ComputerPlayer):
                     if c[0] == "A" and eff[c] != trump and ("K" + c[1]) in cards:
                         return c
         return lowest(cards, trump)
-

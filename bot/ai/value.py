@@ -44,7 +44,9 @@ def _hand_points(options: Options) -> list[tuple[int, float]]:
 
 
 @functools.lru_cache(maxsize=64)
-def _game_table(points: int, outcomes: tuple[tuple[int, float], ...]) -> tuple[tuple[float, ...], ...]:
+def _game_table(
+    points: int, outcomes: tuple[tuple[int, float], ...]
+) -> tuple[tuple[float, ...], ...]:
     """P(side 0 wins a single game) for each score (a, b) below `points`."""
     v = [[0.5] * points for _ in range(points)]
 
@@ -98,10 +100,14 @@ def _rubber_table(
                     continue
                 for a in range(points - 1, -1, -1):
                     for b in range(points - 1, -1, -1):
-                        table[(g, w0, w1, a, b)] = sum(
-                            p * 0.5 * (at(g, w0, w1, a + pts, b) + at(g, w0, w1, a, b + pts))
-                            for pts, p in outcomes
-                        ) if outcomes else 0.0
+                        table[(g, w0, w1, a, b)] = (
+                            sum(
+                                p * 0.5 * (at(g, w0, w1, a + pts, b) + at(g, w0, w1, a, b + pts))
+                                for pts, p in outcomes
+                            )
+                            if outcomes
+                            else 0.0
+                        )
     return table
 
 
@@ -168,8 +174,7 @@ class ScoreValue:
         """What winning the game in play, rather than losing it, is worth now (1 in a single
         game; in a rubber, the difference it makes to the rubber points to come)."""
         # Just reaching the game's points, so that no lap is carried into the next game.
-        return (self.of(self.points - self.scores[0], 0)
-                - self.of(0, self.points - self.scores[1]))
+        return self.of(self.points - self.scores[0], 0) - self.of(0, self.points - self.scores[1])
 
     def for_side(self, side: int, points0: int, points1: int) -> float:
         """The worth of the ending to `side` (the other side's loss is its gain)."""

@@ -32,8 +32,15 @@ JOKER: Card = "BJ"
 # Ranks high to low in plain suits. Sixes exist only for seven-handed Napoleon.
 RANKS = ("A", "K", "Q", "J", "T", "9", "8", "7", "6")
 RANK_NAMES = {
-    "A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "ten",
-    "9": "nine", "8": "eight", "7": "seven", "6": "six",
+    "A": "ace",
+    "K": "king",
+    "Q": "queen",
+    "J": "jack",
+    "T": "ten",
+    "9": "nine",
+    "8": "eight",
+    "7": "seven",
+    "6": "six",
 }
 _PLAIN_VALUE = {rank: len(RANKS) - i for i, rank in enumerate(RANKS)}  # A=9 ... 6=1
 # Cutting for partners and deal: jack high, then A K Q 10 9 8 7 (J.3, S.8); suits do not rank.
@@ -75,15 +82,48 @@ def make_pack(lowest: str = "7", joker: bool = False, sixes: bool = False) -> li
 # Parsing: what players type, what records hold.
 
 _SUIT_ALIASES = {
-    "S": SPADES, "♠": SPADES, "♤": SPADES, "SPADE": SPADES, "SPADES": SPADES,
-    "H": HEARTS, "♥": HEARTS, "♡": HEARTS, "HEART": HEARTS, "HEARTS": HEARTS,
-    "D": DIAMONDS, "♦": DIAMONDS, "♢": DIAMONDS, "DIAMOND": DIAMONDS, "DIAMONDS": DIAMONDS,
-    "C": CLUBS, "♣": CLUBS, "♧": CLUBS, "CLUB": CLUBS, "CLUBS": CLUBS,
+    "S": SPADES,
+    "♠": SPADES,
+    "♤": SPADES,
+    "SPADE": SPADES,
+    "SPADES": SPADES,
+    "H": HEARTS,
+    "♥": HEARTS,
+    "♡": HEARTS,
+    "HEART": HEARTS,
+    "HEARTS": HEARTS,
+    "D": DIAMONDS,
+    "♦": DIAMONDS,
+    "♢": DIAMONDS,
+    "DIAMOND": DIAMONDS,
+    "DIAMONDS": DIAMONDS,
+    "C": CLUBS,
+    "♣": CLUBS,
+    "♧": CLUBS,
+    "CLUB": CLUBS,
+    "CLUBS": CLUBS,
 }
 _RANK_ALIASES = {
-    "A": "A", "ACE": "A", "K": "K", "KING": "K", "Q": "Q", "QUEEN": "Q",
-    "J": "J", "JACK": "J", "KNAVE": "J", "T": "T", "10": "T", "TEN": "T",
-    "9": "9", "NINE": "9", "8": "8", "EIGHT": "8", "7": "7", "SEVEN": "7", "6": "6", "SIX": "6",
+    "A": "A",
+    "ACE": "A",
+    "K": "K",
+    "KING": "K",
+    "Q": "Q",
+    "QUEEN": "Q",
+    "J": "J",
+    "JACK": "J",
+    "KNAVE": "J",
+    "T": "T",
+    "10": "T",
+    "TEN": "T",
+    "9": "9",
+    "NINE": "9",
+    "8": "8",
+    "EIGHT": "8",
+    "7": "7",
+    "SEVEN": "7",
+    "6": "6",
+    "SIX": "6",
 }
 _JOKER_NAMES = {"BJ", "JOKER", "B", "JK", "🃏"}
 _SHORT = re.compile(r"^(10|[AKQJT9876])\s*([SHDC♠♤♥♡♦♢♣♧])$")
@@ -178,7 +218,9 @@ def _trump_tables(trump: Suit | None) -> tuple[dict[Card, Suit], dict[Card, int]
 
 
 _TABLES = {trump: _trump_tables(trump) for trump in (*SUITS, None)}
-EFFECTIVE_SUIT: dict[Suit | None, dict[Card, Suit]] = {t: tables[0] for t, tables in _TABLES.items()}
+EFFECTIVE_SUIT: dict[Suit | None, dict[Card, Suit]] = {
+    t: tables[0] for t, tables in _TABLES.items()
+}
 POWER: dict[Suit | None, dict[Card, int]] = {t: tables[1] for t, tables in _TABLES.items()}
 
 

@@ -74,7 +74,9 @@ def rank_by_cut(
     return result
 
 
-def cut_for_table(players: Sequence[Player], rng: random.Random | None = None) -> tuple[list[Player], list[Player], list[Cut]]:
+def cut_for_table(
+    players: Sequence[Player], rng: random.Random | None = None
+) -> tuple[list[Player], list[Player], list[Cut]]:
     """Choose the four who play from more than four candidates (S.11, S.12).
 
     The fifth and sixth highest belong to the table (S.12) and come in first, the fifth before
@@ -136,6 +138,6 @@ def who_goes_out(
         else:
             # Lowest cut goes out: rank them and take from the bottom.
             ranked = rank_by_cut(group, rng, [len(group) - need], cuts)
-            out.extend(ranked[len(group) - need:])
+            out.extend(ranked[len(group) - need :])
         i += len(group)
     return out, cuts

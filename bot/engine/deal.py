@@ -69,7 +69,9 @@ _BID_ACTIONS = (PASS, ORDER, ORDER_ALONE)
 # The seats that play, by the seats sitting out (a lone hand's partner, a lone defender's).
 _ACTIVE = {
     out: tuple(s for s in _ALL_SEATS if s not in out)
-    for out in [()] + [(a,) for a in _ALL_SEATS] + [(a, b) for a in _ALL_SEATS for b in _ALL_SEATS if a != b]
+    for out in [()]
+    + [(a,) for a in _ALL_SEATS]
+    + [(a, b) for a in _ALL_SEATS for b in _ALL_SEATS if a != b]
 }
 # Round two: by the suit turned down and whether the dealer is stuck, the actions open.
 _ROUND_TWO = {
@@ -189,7 +191,9 @@ def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[list[list[Card]], Car
 
 
 # For each dealer, the turn in which each seat (0 to 3) is dealt to: the dealer's left first.
-_TURN_OF_SEAT = {dealer: tuple((seat - dealer - 1) % SEATS for seat in range(SEATS)) for dealer in range(SEATS)}
+_TURN_OF_SEAT = {
+    dealer: tuple((seat - dealer - 1) % SEATS for seat in range(SEATS)) for dealer in range(SEATS)
+}
 
 
 class Deal(TrickPlay):
@@ -203,13 +207,32 @@ class Deal(TrickPlay):
     """
 
     __slots__ = (
-        "options", "dealer", "dealt", "turn_up", "kitty", "phase", "to_act", "declarations",
-        "turn_up_suit", "maker", "alone", "defender", "sitting_out", "discarded",
-        "result", "is_over", "_bidder", "_round",
+        "options",
+        "dealer",
+        "dealt",
+        "turn_up",
+        "kitty",
+        "phase",
+        "to_act",
+        "declarations",
+        "turn_up_suit",
+        "maker",
+        "alone",
+        "defender",
+        "sitting_out",
+        "discarded",
+        "result",
+        "is_over",
+        "_bidder",
+        "_round",
     )
 
     def __init__(
-        self, options: Options, dealer: int, hands: list[list[Card]], turn_up: Card,
+        self,
+        options: Options,
+        dealer: int,
+        hands: list[list[Card]],
+        turn_up: Card,
         kitty: list[Card] | None = None,
     ) -> None:
         self.options = options
@@ -234,9 +257,9 @@ class Deal(TrickPlay):
         self.is_over = False
         # The trick state before the play starts, so views need not ask which phase it is.
         self.trick, self.tricks, self.won, self.active = [], [], [0] * SEATS, ()
-        self._bidder = 0          # how many have spoken in the current round
+        self._bidder = 0  # how many have spoken in the current round
         if turn_up == JOKER:
-            self.turn_up_suit: Suit | None = None   # until the dealer names it
+            self.turn_up_suit: Suit | None = None  # until the dealer names it
             self.phase, self.to_act = JOKER_SUIT, dealer
         else:
             self.turn_up_suit = turn_up[1]
@@ -252,9 +275,7 @@ class Deal(TrickPlay):
         return cls(options, dealer, hands, turn_up, kitty)
 
     @classmethod
-    def shuffled(
-        cls, options: Options, dealer: int, rng: random.Random | None = None
-    ) -> Deal:
+    def shuffled(cls, options: Options, dealer: int, rng: random.Random | None = None) -> Deal:
         """Shuffle a fresh pack with `rng` (a strong system generator when None) and deal it."""
         deck = _pack(options.pack, options.joker)
         if type(rng) is random.Random and _FAST_SHUFFLE:
@@ -266,7 +287,11 @@ class Deal(TrickPlay):
 
     @classmethod
     def from_hands(
-        cls, options: Options, dealer: int, hands: Sequence[Sequence[Card]], turn_up: Card,
+        cls,
+        options: Options,
+        dealer: int,
+        hands: Sequence[Sequence[Card]],
+        turn_up: Card,
         kitty: Sequence[Card] | None = None,
     ) -> Deal:
         """A deal of given hands and turn-up; the kitty defaults to the rest of the pack."""
@@ -286,14 +311,14 @@ class Deal(TrickPlay):
         """Every action the seat to act may take now (empty when the deal is over)."""
         phase = self.phase
         if phase == PLAY:
-            return self._legal   # kept by play_card: see TrickPlay.legal_cards
+            return self._legal  # kept by play_card: see TrickPlay.legal_cards
         if phase == ROUND_ONE:
             return _BID_ACTIONS
         if phase == DISCARD:
             hand = self.hands[self.dealer]
             if self.options.discard_turn_up:
                 return tuple(hand)
-            return tuple(filter(self.turn_up.__ne__, hand))   # every card but the turn-up
+            return tuple(filter(self.turn_up.__ne__, hand))  # every card but the turn-up
         if phase == PARTNER_ALONE:
             return (ALONE, PASS)
         if phase == ROUND_TWO:
@@ -349,7 +374,9 @@ class Deal(TrickPlay):
 
     def _round_one(self, action: str) -> None:
         if action not in _BID_ACTIONS:
-            raise IllegalAction(_bid_refusal(action, "round one: pass, or order the turn-up (alone or not)"))
+            raise IllegalAction(
+                _bid_refusal(action, "round one: pass, or order the turn-up (alone or not)")
+            )
         seat = self.to_act
         self.declarations.append((seat, action))
         if action == PASS:
@@ -411,7 +438,7 @@ class Deal(TrickPlay):
 
     def _after_partner(self) -> None:
         if self.alone is not None:
-            self.sitting_out = ((self.alone + 2) % SEATS,)   # the lone player's partner
+            self.sitting_out = ((self.alone + 2) % SEATS,)  # the lone player's partner
         # In round one the dealer takes up the turn-up and discards, unless he sits out.
         if self._round == 1 and self.dealer not in self.sitting_out:
             self.hands[self.dealer].append(self.turn_up)
@@ -423,7 +450,7 @@ class Deal(TrickPlay):
         hand = self.hands[self.dealer]
         card = action
         if card not in hand:
-            card = _card_or_refuse(action)   # the card written another way (`jh`, `10D`)?
+            card = _card_or_refuse(action)  # the card written another way (`jh`, `10D`)?
             if card not in hand:
                 raise IllegalAction("you do not hold that card")
         if card == self.turn_up and not self.options.discard_turn_up:
@@ -500,7 +527,12 @@ class Deal(TrickPlay):
             )
             scoring = maker_side if makers_score else 1 - maker_side
             key = (
-                self.dealer, maker, self.trump, self.alone, self.defender, tricks,
+                self.dealer,
+                maker,
+                self.trump,
+                self.alone,
+                self.defender,
+                tricks,
                 (points, 0) if scoring == 0 else (0, points),
             )
         # Results are shared: building a frozen dataclass costs as much as a dozen actions,
@@ -521,7 +553,9 @@ class Deal(TrickPlay):
         # The declarations are what was said before the first lead; the discard is the
         # dealer's secret, shown only in the dealer's own view.
         declarations = tuple(
-            (s, "discard") if s == self.dealer and a == self.discarded and seat != self.dealer else (s, a)
+            (s, "discard")
+            if s == self.dealer and a == self.discarded and seat != self.dealer
+            else (s, a)
             for s, a in self.declarations
         )
         last = self.tricks[-1] if self.tricks else None
@@ -562,23 +596,34 @@ _RESULTS: dict[tuple, HandResult] = {}
 
 
 def _hand_result(
-    dealer: int, maker: int | None, trump: Suit | None, alone: int | None,
-    defender: int | None, tricks: tuple[int, int], points: tuple[int, int],
+    dealer: int,
+    maker: int | None,
+    trump: Suit | None,
+    alone: int | None,
+    defender: int | None,
+    tricks: tuple[int, int],
+    points: tuple[int, int],
 ) -> HandResult:
     """A new `HandResult`, kept in `_RESULTS` under its values (the outcome follows from them)."""
     outcome = PASSED if maker is None else hand_outcome(tricks[side_of(maker)])
     result = HandResult(
-        dealer=dealer, outcome=outcome, maker=maker, trump=trump, alone=alone,
-        defender=defender, tricks=tricks, points=points,
+        dealer=dealer,
+        outcome=outcome,
+        maker=maker,
+        trump=trump,
+        alone=alone,
+        defender=defender,
+        tricks=tricks,
+        points=points,
     )
-    if len(_RESULTS) < 100_000:   # a bound, should some caller deal from odd seats
+    if len(_RESULTS) < 100_000:  # a bound, should some caller deal from odd seats
         _RESULTS[dealer, maker, trump, alone, defender, tricks, points] = result
     return result
 
 
 def _parse_call(action: str) -> tuple[Suit, bool]:
     """`call:H` or `call:H:alone` to (suit, alone); a plain suit name is taken too."""
-    text = action[len(CALL):] if action.startswith(CALL) else action
+    text = action[len(CALL) :] if action.startswith(CALL) else action
     alone = text.endswith(":alone")
     if alone:
         text = text[: -len(":alone")]
@@ -613,7 +658,9 @@ def _pack(size: int, joker: bool) -> list[Card]:
 
 
 # The steps of a Fisher-Yates shuffle of n cards, as (position, bits to draw), from the last.
-_SHUFFLE_STEPS = {n: tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(2, 54)}
+_SHUFFLE_STEPS = {
+    n: tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1)) for n in range(2, 54)
+}
 
 
 def _shuffle(deck: list[Card], getrandbits: Callable[[int], int]) -> None:

@@ -117,7 +117,10 @@ _UNPLAYABLE = {
 }
 # Points EGN cannot change: a plain march, a made hand and a euchre are fixed by the format.
 _FIXED_POINTS = {
-    "march_points": 2, "made_points": 1, "euchred_points": 2, "lone_made_points": 1,
+    "march_points": 2,
+    "made_points": 1,
+    "euchred_points": 2,
+    "lone_made_points": 1,
 }
 _DEFEND_ALONE_POINTS = 4
 
@@ -199,13 +202,21 @@ def egn_options(ruleset: dict[str, Any] | None) -> Options:
     rules = _ruleset_with_defaults(ruleset)
     for name, what in _UNPLAYABLE.items():
         if rules[name] != RULESET_DEFAULTS[name]:
-            raise RecordError(f"ruleset field '{name}' = {rules[name]!r}: the bot cannot play {what}")
+            raise RecordError(
+                f"ruleset field '{name}' = {rules[name]!r}: the bot cannot play {what}"
+            )
     if rules["num_players"] != SEATS:
-        raise RecordError(f"ruleset field 'num_players' = {rules['num_players']!r}: only four-handed games can be replayed")
+        raise RecordError(
+            f"ruleset field 'num_players' = {rules['num_players']!r}: only four-handed games can be replayed"
+        )
     if rules["min_rank"] not in (7, 9):
-        raise RecordError(f"ruleset field 'min_rank' = {rules['min_rank']!r}: the pack must go down to 9 (24 cards) or 7 (32 cards)")
+        raise RecordError(
+            f"ruleset field 'min_rank' = {rules['min_rank']!r}: the pack must go down to 9 (24 cards) or 7 (32 cards)"
+        )
     if rules["winning_score"] == 0:
-        raise RecordError("ruleset field 'winning_score' = 0: games with no winning score cannot be replayed")
+        raise RecordError(
+            "ruleset field 'winning_score' = 0: games with no winning score cannot be replayed"
+        )
     try:
         return build_options(
             "modern",
@@ -238,10 +249,14 @@ def _ruleset_with_defaults(ruleset: dict[str, Any] | None) -> dict[str, Any]:
             raise RecordError(f"unknown ruleset field '{name}'")
         default = RULESET_DEFAULTS[name]
         if type(value) is not type(default):
-            raise RecordError(f"ruleset field '{name}' must be a {type(default).__name__}, not {value!r}")
+            raise RecordError(
+                f"ruleset field '{name}' must be a {type(default).__name__}, not {value!r}"
+            )
         rules[name] = value
     if rules["loner_lead"] not in ("LEFT_OF_DEALER", "LEFT_OF_LONER"):
-        raise RecordError(f"ruleset field 'loner_lead' must be LEFT_OF_DEALER or LEFT_OF_LONER, not {rules['loner_lead']!r}")
+        raise RecordError(
+            f"ruleset field 'loner_lead' must be LEFT_OF_DEALER or LEFT_OF_LONER, not {rules['loner_lead']!r}"
+        )
     return rules
 
 
@@ -256,9 +271,13 @@ def egn_ruleset(options: Options) -> dict[str, Any]:
     """
     for name, points in _FIXED_POINTS.items():
         if getattr(options, name) != points:
-            raise RecordError(f"EGN cannot record option '{name}' = {getattr(options, name)} (EGN scores it {points})")
+            raise RecordError(
+                f"EGN cannot record option '{name}' = {getattr(options, name)} (EGN scores it {points})"
+            )
     if options.defend_alone and options.defend_alone_points != _DEFEND_ALONE_POINTS:
-        raise RecordError(f"EGN cannot record option 'defend_alone_points' = {options.defend_alone_points} (EGN scores it 4)")
+        raise RecordError(
+            f"EGN cannot record option 'defend_alone_points' = {options.defend_alone_points} (EGN scores it 4)"
+        )
     rules = {
         "std": options.stick_the_dealer,
         "min_rank": 9 if options.pack == 24 else 7,
@@ -317,7 +336,9 @@ def _check_header(data: Any, file_type: str) -> None:
     if not isinstance(data, dict):
         raise RecordError(f"not an {_short(file_type)} file: the document must be a JSON object")
     if data.get("fileType") != file_type:
-        raise RecordError(f"not an {_short(file_type)} file: fileType is {data.get('fileType')!r}, not {file_type!r}")
+        raise RecordError(
+            f"not an {_short(file_type)} file: fileType is {data.get('fileType')!r}, not {file_type!r}"
+        )
     version = data.get("version")
     match = _VERSION.match(version) if isinstance(version, str) else None
     if match is None:
@@ -382,7 +403,9 @@ def _read_deal(raw: Any, position: int, min_rank: int) -> EgnDeal:
 def _phases(value: Any, where: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """The bidding phase and the trick-play phase of a deal (either may be absent)."""
     if not isinstance(value, list) or len(value) > 2:
-        raise RecordError(f"{where}: phases must be a list of a bidding phase and a trick-play phase")
+        raise RecordError(
+            f"{where}: phases must be a list of a bidding phase and a trick-play phase"
+        )
     bidding = play = None
     for phase in value:
         kind = phase.get("type") if isinstance(phase, dict) else None
@@ -391,7 +414,9 @@ def _phases(value: Any, where: str) -> tuple[dict[str, Any] | None, dict[str, An
         elif kind in ("TRICK_PLAY", "TRICK_PLAY_PHASE") and play is None:
             play = phase
         else:
-            raise RecordError(f"{where}: the phases must be one EUCHRE_BIDDING, then one TRICK_PLAY")
+            raise RecordError(
+                f"{where}: the phases must be one EUCHRE_BIDDING, then one TRICK_PLAY"
+            )
     if bidding is not None and _field(bidding, "cardExchanges", "card_exchanges"):
         raise RecordError(f"{where}: card exchanges cannot be replayed")
     if play is not None and bidding is None:
@@ -482,7 +507,9 @@ def read_document(data: Any) -> EgnDocument:
     return EgnDocument(
         metadata=meta,
         players=_players(meta.get("players")),
-        initial_score=_score(_field(meta, "initialScore", "initial_score", default=[0, 0]), "initialScore"),
+        initial_score=_score(
+            _field(meta, "initialScore", "initial_score", default=[0, 0]), "initialScore"
+        ),
         final_score=_score(meta["finalScore"], "finalScore") if "finalScore" in meta else None,
         ruleset=ruleset,
         deals=_read_deals(deals, min_rank),
@@ -494,8 +521,14 @@ def _read_deals(raws: list[Any], min_rank: int) -> tuple[EgnDeal, ...]:
     deals = tuple(_read_deal(raw, i + 1, min_rank) for i, raw in enumerate(raws))
     numbers = [raw.get("dealNumber") if isinstance(raw, dict) else None for raw in raws]
     for i in range(1, len(numbers)):
-        if numbers[i] is not None and numbers[i - 1] is not None and numbers[i] != numbers[i - 1] + 1:
-            raise RecordError(f"deal {i + 1} has dealNumber {numbers[i]}, but follows deal number {numbers[i - 1]}")
+        if (
+            numbers[i] is not None
+            and numbers[i - 1] is not None
+            and numbers[i] != numbers[i - 1] + 1
+        ):
+            raise RecordError(
+                f"deal {i + 1} has dealNumber {numbers[i]}, but follows deal number {numbers[i - 1]}"
+            )
     return deals
 
 
@@ -516,7 +549,11 @@ def _players(value: Any) -> tuple[str, ...]:
 
 
 def _score(value: Any, what: str) -> tuple[int, int]:
-    if not isinstance(value, list) or len(value) != 2 or not all(type(v) is int and v >= 0 for v in value):
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(type(v) is int and v >= 0 for v in value)
+    ):
         raise RecordError(f"metadata '{what}' must be two scores, not {value!r}")
     return value[0], value[1]
 
@@ -525,14 +562,14 @@ def _score(value: Any, what: str) -> tuple[int, int]:
 # Condensed deals: the bit-packed Base64URL strings of the EGN binary format
 
 
-_BIT_SUITS = ("s", "h", "c", "d")                 # the reference implementation's suit order
+_BIT_SUITS = ("s", "h", "c", "d")  # the reference implementation's suit order
 _BIT_RANKS = ("6", "7", "8", "9", "T", "J", "Q", "K", "A")
 _MIN_RANK_CODES = (9, 8, 7, 6)
 _END_MARKER = "1010"
 
 
 def _bit_deck(min_rank: int) -> list[str]:
-    ranks = _BIT_RANKS[_BIT_RANKS.index(str(min_rank)):]
+    ranks = _BIT_RANKS[_BIT_RANKS.index(str(min_rank)) :]
     return [rank + suit for rank in ranks for suit in _BIT_SUITS]
 
 
@@ -587,12 +624,16 @@ def unpack_deal(text: str, position: int = 1, min_rank: int = 9) -> dict[str, An
         try:
             deal = _unpack_v0(_Bits(bits))
         except (ValueError, IndexError):
-            raise RecordError(f"deal {position}: the condensed deal string cannot be decoded") from None
+            raise RecordError(
+                f"deal {position}: the condensed deal string cannot be decoded"
+            ) from None
     players, deck_rank = deal.pop("_players"), deal.pop("_min_rank")
     if players != SEATS:
         raise RecordError(f"deal {position}: the condensed deal is for {players} players, not 4")
     if deck_rank != min_rank:
-        raise RecordError(f"deal {position}: the condensed deal uses a pack down to {deck_rank}, the ruleset one down to {min_rank}")
+        raise RecordError(
+            f"deal {position}: the condensed deal uses a pack down to {deck_rank}, the ruleset one down to {min_rank}"
+        )
     deal["dealNumber"] = position - 1
     return deal
 
@@ -612,7 +653,9 @@ def _unpack_versioned(reader: _Bits, version: int) -> dict[str, Any]:
         if hands is not None:
             state["playerCards"] = hands
     remaining = list(deck)
-    phases = _unpack_phases(reader, reader.integer(7), up_card, version, players, deck, remaining, _LineStart())
+    phases = _unpack_phases(
+        reader, reader.integer(7), up_card, version, players, deck, remaining, _LineStart()
+    )
     deal = {"initialState": state, "phases": phases, "_players": players, "_min_rank": min_rank}
     if reader.flag():
         _skip_alternative_lines(reader, deal, version, players, deck)
@@ -624,22 +667,31 @@ def _unpack_versioned(reader: _Bits, version: int) -> dict[str, Any]:
 def _unpack_player_cards(reader: _Bits, deck: list[str], players: int) -> list[list[str]] | None:
     if not reader.flag():
         return None
-    return [[deck[reader.integer(len(deck) - 1)] for _ in range(reader.integer(15))] for _ in range(players)]
+    return [
+        [deck[reader.integer(len(deck) - 1)] for _ in range(reader.integer(15))]
+        for _ in range(players)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
 class _LineStart:
     """Where a line of play starts: the main line at the deal's start, or an analysis branch."""
 
-    start: int = 0                   # calls and cards of the main line before it
-    first_trick: int | None = None   # cards left to play in a trick the branch begins inside
-    alone: bool = False              # the main line's lone hand, for a branch that starts in the play
+    start: int = 0  # calls and cards of the main line before it
+    first_trick: int | None = None  # cards left to play in a trick the branch begins inside
+    alone: bool = False  # the main line's lone hand, for a branch that starts in the play
     defended: bool = False
 
 
 def _unpack_phases(
-    reader: _Bits, count: int, up_card: str, version: int, players: int, deck: list[str],
-    remaining: list[str], line: _LineStart,
+    reader: _Bits,
+    count: int,
+    up_card: str,
+    version: int,
+    players: int,
+    deck: list[str],
+    remaining: list[str],
+    line: _LineStart,
 ) -> list[dict[str, Any]]:
     phases: list[dict[str, Any]] = []
     alone, defended = line.alone, line.defended
@@ -656,7 +708,12 @@ def _unpack_phases(
 
 
 def _unpack_bidding(
-    reader: _Bits, up_card: str, version: int, players: int, deck: list[str], start: int,
+    reader: _Bits,
+    up_card: str,
+    version: int,
+    players: int,
+    deck: list[str],
+    start: int,
 ) -> dict[str, Any]:
     calls: list[str] = []
     made = False
@@ -672,7 +729,12 @@ def _unpack_bidding(
             calls.append(others[value - 1] if value else PASS_CALL)
             if value:
                 break
-    phase: dict[str, Any] = {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": reader.flag()}
+    phase: dict[str, Any] = {
+        "phaseNumber": 0,
+        "type": "EUCHRE_BIDDING",
+        "calls": calls,
+        "isAlone": reader.flag(),
+    }
     if version >= 2 and phase["isAlone"] and reader.flag():
         phase["aloneDefender"] = reader.integer(7)
     if version >= 3 and reader.flag():
@@ -681,7 +743,9 @@ def _unpack_bidding(
     return phase
 
 
-def _unpack_play(reader: _Bits, size: int, remaining: list[str], first_trick: int | None) -> dict[str, Any]:
+def _unpack_play(
+    reader: _Bits, size: int, remaining: list[str], first_trick: int | None
+) -> dict[str, Any]:
     tricks = []
     for number in range(reader.integer(7)):
         trick = []
@@ -703,7 +767,9 @@ def _skip_annotations(reader: _Bits) -> None:
             reader.read(8 * reader.integer(65535))
 
 
-def _skip_alternative_lines(reader: _Bits, deal: dict[str, Any], version: int, players: int, deck: list[str]) -> None:
+def _skip_alternative_lines(
+    reader: _Bits, deal: dict[str, Any], version: int, players: int, deck: list[str]
+) -> None:
     """Read past the analysis lines (they are not part of the game) so the end marker can be checked."""
     up_card, main = deal["initialState"]["upCard"], deal["phases"]
     bidding = next((p for p in main if p["type"] == "EUCHRE_BIDDING"), {})
@@ -738,7 +804,12 @@ def _unpack_v0(reader: _Bits) -> dict[str, Any]:
     deck = _bit_deck(9)
     dealer = reader.integer(3)
     up_card = deck[reader.integer(len(deck) - 1)]
-    deal: dict[str, Any] = {"initialState": {"dealer": dealer, "upCard": up_card}, "phases": [], "_players": SEATS, "_min_rank": 9}
+    deal: dict[str, Any] = {
+        "initialState": {"dealer": dealer, "upCard": up_card},
+        "phases": [],
+        "_players": SEATS,
+        "_min_rank": 9,
+    }
     if _only_padding(reader):
         return deal
     calls: list[str] = []
@@ -756,7 +827,9 @@ def _unpack_v0(reader: _Bits) -> dict[str, Any]:
             if value:
                 break
     alone = reader.flag()
-    deal["phases"].append({"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": alone})
+    deal["phases"].append(
+        {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": alone}
+    )
     if _only_padding(reader):
         return deal
     remaining, cards = list(deck), []
@@ -801,7 +874,9 @@ def _read_calls(egn: EgnDeal, turn_up: Card) -> _Bidding:
         seat = (egn.dealer + 1 + index) % SEATS
         if actions and actions[-1][1] != PASS:
             raise RecordError(f"{where}: seat {seat} calls {call!r} after the trump is made")
-        action = _call_action(call, index < SEATS, up_suit, egn.alone, f"{where}, call {index + 1}: seat {seat}")
+        action = _call_action(
+            call, index < SEATS, up_suit, egn.alone, f"{where}, call {index + 1}: seat {seat}"
+        )
         actions.append((seat, action))
     made = [(i, seat, a) for i, (seat, a) in enumerate(actions) if a != PASS]
     if not made:
@@ -819,7 +894,9 @@ def _call_action(call: str, round_one: bool, up_suit: Suit | None, alone: bool, 
         return PASS
     if word == "order":
         if not round_one:
-            raise RecordError(f"{who} orders up in round two, when the up card is already turned down")
+            raise RecordError(
+                f"{who} orders up in round two, when the up card is already turned down"
+            )
         return ORDER_ALONE if alone else ORDER
     if word in ("n", "x"):
         what = "no trump" if word == "n" else "an unknown call"
@@ -827,11 +904,17 @@ def _call_action(call: str, round_one: bool, up_suit: Suit | None, alone: bool, 
     if len(word) == 1 and word.upper() in SUITS:
         suit = word.upper()
         if round_one:
-            raise RecordError(f"{who} names {SUIT_NAMES[suit]} in round one, when only the up card may be ordered")
+            raise RecordError(
+                f"{who} names {SUIT_NAMES[suit]} in round one, when only the up card may be ordered"
+            )
         if suit == up_suit:
-            raise RecordError(f"{who} names {SUIT_NAMES[suit]} in round two, but {SUIT_NAMES[suit]} was turned down")
+            raise RecordError(
+                f"{who} names {SUIT_NAMES[suit]} in round two, but {SUIT_NAMES[suit]} was turned down"
+            )
         return f"call:{suit}:alone" if alone else f"call:{suit}"
-    raise RecordError(f"{who} makes an unknown call {call!r}: calls are Pass, Order or a suit letter")
+    raise RecordError(
+        f"{who} makes an unknown call {call!r}: calls are Pass, Order or a suit letter"
+    )
 
 
 @dataclass(slots=True)
@@ -860,7 +943,9 @@ class _Play:
         return [card for trick in self.tricks for s, card in trick if s == seat]
 
 
-def _first_leader(dealer: int, bidding: _Bidding, sitting_out: tuple[int, ...], options: Options) -> int:
+def _first_leader(
+    dealer: int, bidding: _Bidding, sitting_out: tuple[int, ...], options: Options
+) -> int:
     """Who leads the first trick, as `Deal._start_play` decides (the replay checks it card by card)."""
     if bidding.alone and options.loner_lead == LEFT_OF_LONER:
         leader = (bidding.maker + 1) % SEATS
@@ -871,7 +956,9 @@ def _first_leader(dealer: int, bidding: _Bidding, sitting_out: tuple[int, ...], 
     return leader
 
 
-def _read_play(egn: EgnDeal, bidding: _Bidding, options: Options, pack: list[Card], last_deal: bool) -> _Play:
+def _read_play(
+    egn: EgnDeal, bidding: _Bidding, options: Options, pack: list[Card], last_deal: bool
+) -> _Play:
     """Give each trick's cards to their seats and note the suits each seat failed to follow."""
     where = f"deal {egn.position}"
     if egn.tricks and bidding.trump is None:
@@ -880,13 +967,17 @@ def _read_play(egn: EgnDeal, bidding: _Bidding, options: Options, pack: list[Car
     active = [s for s in range(SEATS) if s not in sitting_out]
     lead = _first_leader(egn.dealer, bidding, sitting_out, options)
     if egn.initial_lead is not None and egn.tricks and egn.initial_lead != lead:
-        raise RecordError(f"{where}: initialLead is seat {egn.initial_lead}, but seat {lead} leads by the rules")
+        raise RecordError(
+            f"{where}: initialLead is seat {egn.initial_lead}, but seat {lead} leads by the rules"
+        )
     play = _Play(bidding.trump, [], sitting_out, {s: set() for s in range(SEATS)})
     for number, codes in enumerate(egn.tricks, start=1):
         unfinished = number == len(egn.tricks) and last_deal and 0 < len(codes) < len(active)
         if len(codes) != len(active) and not unfinished:
             lone = " (a lone hand's trick)" if sitting_out else ""
-            raise RecordError(f"{where}, trick {number}: {len(codes)} cards, but a trick has {len(active)}{lone}")
+            raise RecordError(
+                f"{where}, trick {number}: {len(codes)} cards, but a trick has {len(active)}{lone}"
+            )
         cards = [_pack_card(c, bidding.trump, pack, f"{where}, trick {number}") for c in codes]
         seats = _trick_seats(lead, len(cards), active)
         play.tricks.append(list(zip(seats, cards, strict=True)))
@@ -911,7 +1002,9 @@ def _sitting_out(egn: EgnDeal, bidding: _Bidding) -> tuple[int, ...]:
     out = [partner_of(bidding.maker)]
     if egn.defender is not None:
         if egn.defender % 2 == bidding.maker % 2:
-            raise RecordError(f"deal {egn.position}: seat {egn.defender} cannot defend alone against his own side")
+            raise RecordError(
+                f"deal {egn.position}: seat {egn.defender} cannot defend alone against his own side"
+            )
         out.append(partner_of(egn.defender))
     return tuple(out)
 
@@ -938,11 +1031,13 @@ class _Hands:
 
     hands: list[list[Card]]
     discard: Card | None
-    known: bool            # the file recorded every hand
-    discard_known: bool    # the file recorded the discard
+    known: bool  # the file recorded every hand
+    discard_known: bool  # the file recorded the discard
 
 
-def _deal_hands(egn: EgnDeal, bidding: _Bidding, play: _Play, pack: list[Card], turn_up: Card) -> _Hands:
+def _deal_hands(
+    egn: EgnDeal, bidding: _Bidding, play: _Play, pack: list[Card], turn_up: Card
+) -> _Hands:
     """The hands as dealt: recorded ones as they are, the others rebuilt from the play.
 
     A rebuilt hand is what the seat played; the dealer who took the up card also held it and his
@@ -956,7 +1051,9 @@ def _deal_hands(egn: EgnDeal, bidding: _Bidding, play: _Play, pack: list[Card], 
     recorded = _recorded_hands(egn, bidding.trump, pack)
     discard = _pack_card(egn.discard, bidding.trump, pack, where) if egn.discard else None
     if discard is not None and not takes_up:
-        raise RecordError(f"{where}: a discard is recorded, but the dealer did not take up {turn_up}")
+        raise RecordError(
+            f"{where}: a discard is recorded, but the dealer did not take up {turn_up}"
+        )
     kitty = [_pack_card(c, bidding.trump, pack, f"{where}, kitty") for c in egn.kitty]
     _check_cards(where, egn.dealer, turn_up, takes_up, discard, play, recorded, kitty)
     # Each seat's known cards; a dealer who took up and whose hand is not recorded holds six.
@@ -972,16 +1069,24 @@ def _deal_hands(egn: EgnDeal, bidding: _Bidding, play: _Play, pack: list[Card], 
     if takes_up and discard is None:
         six = known[egn.dealer] + ([] if dealer_six else [turn_up])
         discard = _infer_discard(egn.dealer, six, play, turn_up)
-    seen = {c for cards in known.values() for c in cards} | {turn_up, *kitty} | ({discard} if discard else set())
+    seen = (
+        {c for cards in known.values() for c in cards}
+        | {turn_up, *kitty}
+        | ({discard} if discard else set())
+    )
     pool = [c for c in pack if c not in seen]
     if takes_up and discard is None:
         # No one saw the discard: any unseen card will do, as it leaves the hand before the play.
         discard = pool.pop(0)
         known[egn.dealer].append(discard)
     needs = {s: sizes[s] - len(known[s]) for s in range(SEATS) if len(known[s]) < sizes[s]}
-    filled = _assign(sorted(needs, key=lambda s: -len(play.shown_out[s])), needs, pool, play.may_hold)
+    filled = _assign(
+        sorted(needs, key=lambda s: -len(play.shown_out[s])), needs, pool, play.may_hold
+    )
     if filled is None:
-        raise RecordError(f"{where}: no deal of the pack fits this play (a seat failed to follow a suit it must have held)")
+        raise RecordError(
+            f"{where}: no deal of the pack fits this play (a seat failed to follow a suit it must have held)"
+        )
     for seat, cards in filled.items():
         known[seat].extend(cards)
     if dealer_six:
@@ -999,8 +1104,14 @@ def _recorded_hands(egn: EgnDeal, trump: Suit | None, pack: list[Card]) -> list[
 
 
 def _check_cards(
-    where: str, dealer: int, turn_up: Card, takes_up: bool, discard: Card | None, play: _Play,
-    recorded: list[tuple[Card, ...]], kitty: list[Card],
+    where: str,
+    dealer: int,
+    turn_up: Card,
+    takes_up: bool,
+    discard: Card | None,
+    play: _Play,
+    recorded: list[tuple[Card, ...]],
+    kitty: list[Card],
 ) -> None:
     """Refuse a card found in two places: each card is in one hand, the kitty or the up card."""
     seen: dict[Card, tuple[int | None, str]] = {}
@@ -1010,7 +1121,11 @@ def _check_cards(
             raise RecordError(f"{where}: {card} is {seen[card][1]}, and also {place}")
         seen.setdefault(card, (seat, place))
 
-    see(turn_up, dealer if takes_up else None, f"the up card taken up by seat {dealer}" if takes_up else "the up card")
+    see(
+        turn_up,
+        dealer if takes_up else None,
+        f"the up card taken up by seat {dealer}" if takes_up else "the up card",
+    )
     for seat, hand in enumerate(recorded):
         if turn_up in hand or len(set(hand)) != len(hand):
             raise RecordError(f"{where}: seat {seat}'s hand holds the up card or a card twice")
@@ -1053,7 +1168,10 @@ def _infer_discard(dealer: int, six: list[Card], play: _Play, turn_up: Card) -> 
 
 
 def _assign(
-    seats: list[int], needs: dict[int, int], pool: list[Card], may_hold: Callable[[int, Card], bool],
+    seats: list[int],
+    needs: dict[int, int],
+    pool: list[Card],
+    may_hold: Callable[[int, Card], bool],
 ) -> dict[int, list[Card]] | None:
     """Give each seat its count of pool cards it may hold (a small backtracking search)."""
     if not seats:
@@ -1145,16 +1263,27 @@ def import_egn(data: Any) -> EgnGame:
     doc = read_document(data)
     options = egn_options(doc.ruleset)
     if max(doc.initial_score) >= options.points:
-        raise RecordError(f"initialScore {list(doc.initial_score)} already wins a game of {options.points}")
+        raise RecordError(
+            f"initialScore {list(doc.initial_score)} already wins a game of {options.points}"
+        )
     prepared = [_prepare(egn, options, i == len(doc.deals) - 1) for i, egn in enumerate(doc.deals)]
     match = _replay(prepared, options, doc.initial_score)
     game = EgnGame(
-        options=options, players=doc.players, metadata=doc.metadata, initial_score=doc.initial_score,
-        recorded_final=doc.final_score, match=match,
-        deals=[ReplayedDeal(p.egn.position, p.deal, p.hands.known, p.hands.discard_known) for p in prepared],
+        options=options,
+        players=doc.players,
+        metadata=doc.metadata,
+        initial_score=doc.initial_score,
+        recorded_final=doc.final_score,
+        match=match,
+        deals=[
+            ReplayedDeal(p.egn.position, p.deal, p.hands.known, p.hands.discard_known)
+            for p in prepared
+        ],
     )
     if doc.final_score is not None and doc.final_score != game.final_score:
-        raise RecordError(f"finalScore is {list(doc.final_score)}, but the deals replay to {list(game.final_score)}")
+        raise RecordError(
+            f"finalScore is {list(doc.final_score)}, but the deals replay to {list(game.final_score)}"
+        )
     return game
 
 
@@ -1199,7 +1328,9 @@ def _prepare(egn: EgnDeal, options: Options, last_deal: bool) -> _Prepared:
     pack = make_pack(options.lowest_rank, joker=options.joker)
     turn_up = _pack_card(egn.up_card, None, pack, f"deal {egn.position}, up card")
     if turn_up == JOKER:
-        raise RecordError(f"deal {egn.position}: the Joker is the up card, and EGN does not say which suit the dealer named")
+        raise RecordError(
+            f"deal {egn.position}: the Joker is the up card, and EGN does not say which suit the dealer named"
+        )
     bidding = _read_calls(egn, turn_up)
     play = _read_play(egn, bidding, options, pack, last_deal)
     hands = _deal_hands(egn, bidding, play, pack, turn_up)
@@ -1218,7 +1349,9 @@ def _replay(prepared: list[_Prepared], options: Options, initial: tuple[int, int
             return Deal.shuffled(opts, dealer, spare)
         item = queue.pop(0)
         if item.egn.dealer != dealer:
-            raise RecordError(f"deal {item.egn.position}: the dealer is seat {item.egn.dealer}, but the deal passes to seat {dealer}")
+            raise RecordError(
+                f"deal {item.egn.position}: the dealer is seat {item.egn.dealer}, but the deal passes to seat {dealer}"
+            )
         return item.deal
 
     first = prepared[0].egn.dealer if prepared else 0
@@ -1233,7 +1366,9 @@ def _replay(prepared: list[_Prepared], options: Options, initial: tuple[int, int
             )
         if index and match.deal is not item.deal:
             previous = prepared[index - 1].egn.position
-            raise RecordError(f"deal {previous} stops before its end, but deal {item.egn.position} follows")
+            raise RecordError(
+                f"deal {previous} stops before its end, but deal {item.egn.position} follows"
+            )
         _replay_deal(match, item)
     return match
 
@@ -1250,17 +1385,29 @@ def _replay_deal(match: Match, item: _Prepared) -> None:
     # A file may stop before the discard or the defence: only the play shows they happened.
     played = bool(item.play.tricks)
     if deal.phase == DISCARD and (played or item.hands.discard_known):
-        _apply(match, deal.dealer, item.hands.discard, f"{where}: the dealer discards {item.hands.discard}")
+        _apply(
+            match,
+            deal.dealer,
+            item.hands.discard,
+            f"{where}: the dealer discards {item.hands.discard}",
+        )
     while deal.phase == DEFEND_ALONE and (played or item.egn.defence_known):
         seat = deal.to_act
         action = "defend" if seat == item.egn.defender else PASS
-        _apply(match, seat, action, f"{where}: seat {seat} {'defends alone' if action == 'defend' else 'does not defend alone'}")
+        _apply(
+            match,
+            seat,
+            action,
+            f"{where}: seat {seat} {'defends alone' if action == 'defend' else 'does not defend alone'}",
+        )
     if item.play.tricks and deal.phase != PLAY:
         raise RecordError(f"{where}: the calls do not end the bidding, yet tricks are played")
     for number, trick in enumerate(item.play.tricks, start=1):
         for seat, card in trick:
             if deal.to_act != seat:
-                raise RecordError(f"{where}, trick {number}: seat {deal.to_act} is to play, not seat {seat}")
+                raise RecordError(
+                    f"{where}, trick {number}: seat {deal.to_act} is to play, not seat {seat}"
+                )
             _play(match, seat, card, f"{where}, trick {number}")
 
 
@@ -1299,7 +1446,9 @@ _KEPT_METADATA = ("gameId", "title", "description", "date")
 
 
 def match_to_egn(
-    match: Match, players: Sequence[str] | None = None, title: str | None = None,
+    match: Match,
+    players: Sequence[str] | None = None,
+    title: str | None = None,
 ) -> list[dict[str, Any]]:
     """Write a match as EGN 1.4 documents, one per game (a rubber is several games).
 
@@ -1318,20 +1467,29 @@ def match_to_egn(
 def _games_to_write(match: Match) -> range:
     """Every finished game, and the game in play once something has happened in it."""
     in_play = len(match.games)
-    started = any(d.history for d, g in zip(match.deals, match.game_of_deal, strict=True) if g == in_play)
+    started = any(
+        d.history for d, g in zip(match.deals, match.game_of_deal, strict=True) if g == in_play
+    )
     return range(in_play + (1 if not match.over and (started or not match.games) else 0))
 
 
 def _game_document(
-    match: Match, game: int, players: Sequence[str] | None, title: str | None,
+    match: Match,
+    game: int,
+    players: Sequence[str] | None,
+    title: str | None,
 ) -> dict[str, Any]:
-    deals = [d for d, g in zip(match.deals, match.game_of_deal, strict=True) if g == game and d.history]
+    deals = [
+        d for d, g in zip(match.deals, match.game_of_deal, strict=True) if g == game and d.history
+    ]
     final = match.games[game].scores if game < len(match.games) else None
     meta: dict[str, Any] = {}
     if title:
         meta["title"] = f"{title}, game {game + 1}" if match.options.is_rubber else title
     egn_deals = [_deal_to_egn(d, i, hands=True, discard=True) for i, d in enumerate(deals)]
-    return _document(match.options, tuple(players or ()), _carried_in(match, game), final, egn_deals, meta)
+    return _document(
+        match.options, tuple(players or ()), _carried_in(match, game), final, egn_deals, meta
+    )
 
 
 def _carried_in(match: Match, game: int) -> tuple[int, int]:
@@ -1342,8 +1500,12 @@ def _carried_in(match: Match, game: int) -> tuple[int, int]:
 
 
 def _document(
-    options: Options, players: tuple[str, ...], initial: tuple[int, int],
-    final: tuple[int, int] | None, deals: list[dict[str, Any]], meta: dict[str, Any],
+    options: Options,
+    players: tuple[str, ...],
+    initial: tuple[int, int],
+    final: tuple[int, int] | None,
+    deals: list[dict[str, Any]],
+    meta: dict[str, Any],
 ) -> dict[str, Any]:
     metadata = dict(meta)
     metadata["players"] = list(players) if players else [f"Seat {s}" for s in range(SEATS)]
@@ -1360,7 +1522,9 @@ def _deal_to_egn(deal: Deal, number: int, hands: bool, discard: bool) -> dict[st
     """One deal as an EGN object."""
     where = f"deal {number + 1}"
     if deal.turn_up == JOKER:
-        raise RecordError(f"{where}: the Joker was turned up, and EGN cannot say which suit the dealer named")
+        raise RecordError(
+            f"{where}: the Joker was turned up, and EGN cannot say which suit the dealer named"
+        )
     if deal.alone is not None and deal.alone != deal.maker:
         raise RecordError(f"{where}: the maker's partner took it alone, which EGN cannot record")
     state: dict[str, Any] = {"dealer": deal.dealer, "upCard": card_to_egn(deal.turn_up)}
@@ -1369,7 +1533,12 @@ def _deal_to_egn(deal: Deal, number: int, hands: bool, discard: bool) -> dict[st
     phases: list[dict[str, Any]] = []
     calls = _egn_calls(deal)
     if calls or deal.declarations:
-        bidding: dict[str, Any] = {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": calls, "isAlone": deal.alone is not None}
+        bidding: dict[str, Any] = {
+            "phaseNumber": 0,
+            "type": "EUCHRE_BIDDING",
+            "calls": calls,
+            "isAlone": deal.alone is not None,
+        }
         if deal.options.defend_alone and deal.alone is not None and deal.phase != DEFEND_ALONE:
             bidding["aloneDefender"] = -1 if deal.defender is None else deal.defender
         if discard and deal.discarded is not None:

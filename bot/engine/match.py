@@ -62,7 +62,10 @@ class Match:
     """
 
     def __init__(
-        self, options: Options, first_dealer: int = 0, rng: random.Random | None = None,
+        self,
+        options: Options,
+        first_dealer: int = 0,
+        rng: random.Random | None = None,
         deal_factory: DealFactory | None = None,
     ) -> None:
         self.options = options
@@ -71,8 +74,8 @@ class Match:
         self._factory = deal_factory
         self.scores = [0, 0]
         self.games: list[GameResult] = []
-        self.deals: list[Deal] = []          # every deal, the current one last
-        self.game_of_deal: list[int] = []    # the game number of each deal
+        self.deals: list[Deal] = []  # every deal, the current one last
+        self.game_of_deal: list[int] = []  # the game number of each deal
         self.over = False
         self._start_deal(first_dealer)
 

@@ -69,7 +69,9 @@ def match_to_record(match: Match, players: Sequence[str] | None = None) -> dict[
         "first_dealer": match.first_dealer,
         "deals": [
             _deal_record(deal, number, game)
-            for number, (deal, game) in enumerate(zip(match.deals, match.game_of_deal, strict=True), start=1)
+            for number, (deal, game) in enumerate(
+                zip(match.deals, match.game_of_deal, strict=True), start=1
+            )
         ],
         "games": [_game_record(game) for game in match.games],
         "final_score": list(match.scores),
@@ -114,7 +116,12 @@ def result_to_dict(result: HandResult | None) -> dict[str, Any] | None:
 
 
 def _game_record(game: GameResult) -> dict[str, Any]:
-    return {"scores": list(game.scores), "winner": game.winner, "value": game.value, "carried": game.carried}
+    return {
+        "scores": list(game.scores),
+        "winner": game.winner,
+        "value": game.value,
+        "carried": game.carried,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,7 +162,11 @@ def record_players(data: dict[str, Any]) -> tuple[str, ...]:
     players = data.get("players")
     if players is None:
         return ()
-    if not isinstance(players, list) or len(players) != SEATS or not all(isinstance(p, str) for p in players):
+    if (
+        not isinstance(players, list)
+        or len(players) != SEATS
+        or not all(isinstance(p, str) for p in players)
+    ):
         raise RecordError("'players' must be four names or null")
     return tuple(players)
 
@@ -164,7 +175,9 @@ def _check_format(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a {RECORD_FORMAT} file")
     if data.get("version") != RECORD_VERSION:
-        raise RecordError(f"record version {data.get('version')!r} is not supported (version {RECORD_VERSION} is)")
+        raise RecordError(
+            f"record version {data.get('version')!r} is not supported (version {RECORD_VERSION} is)"
+        )
 
 
 def _options(value: Any) -> Options:
@@ -196,7 +209,11 @@ def _recorded_deal(raw: Any, number: int, options: Options, pack: list[str]) -> 
     if raw.get("number", number) != number:
         raise RecordError(f"{where} is numbered {raw.get('number')!r}")
     hands = raw.get("hands")
-    if not isinstance(hands, list) or len(hands) != SEATS or not all(isinstance(h, list) for h in hands):
+    if (
+        not isinstance(hands, list)
+        or len(hands) != SEATS
+        or not all(isinstance(h, list) for h in hands)
+    ):
         raise RecordError(f"{where}: 'hands' must be four hands")
     cards = [[_card(c, where) for c in hand] for hand in hands]
     for seat, hand in enumerate(cards):
@@ -205,8 +222,12 @@ def _recorded_deal(raw: Any, number: int, options: Options, pack: list[str]) -> 
     turn_up = _card(raw.get("turn_up"), where)
     kitty = [_card(c, where) for c in _list(raw.get("kitty"), f"{where}: 'kitty'")]
     if sorted([c for hand in cards for c in hand] + [turn_up] + kitty) != pack:
-        raise RecordError(f"{where}: the hands, turn-up and kitty are not one {len(pack)}-card pack")
-    deal = Deal.from_hands(options, _seat(raw.get("dealer"), f"{where}: dealer"), cards, turn_up, kitty)
+        raise RecordError(
+            f"{where}: the hands, turn-up and kitty are not one {len(pack)}-card pack"
+        )
+    deal = Deal.from_hands(
+        options, _seat(raw.get("dealer"), f"{where}: dealer"), cards, turn_up, kitty
+    )
     result = raw.get("result")
     if result is not None and not isinstance(result, dict):
         raise RecordError(f"{where}: 'result' must be an object or null")
@@ -244,7 +265,10 @@ def _actions(value: Any, where: str) -> list[tuple[int, str]]:
 
 
 def _replay(
-    options: Options, first_dealer: int, deals: list[_RecordedDeal], rng: random.Random | None,
+    options: Options,
+    first_dealer: int,
+    deals: list[_RecordedDeal],
+    rng: random.Random | None,
 ) -> Match:
     """Play every recorded action through a `Match` dealing the recorded hands."""
     queue = list(deals)
@@ -254,17 +278,25 @@ def _replay(
             return Deal.shuffled(opts, dealer, rng)
         recorded = queue.pop(0)
         if recorded.deal.dealer != dealer:
-            raise RecordError(f"deal {recorded.number}: the dealer is seat {recorded.deal.dealer}, but the deal passes to seat {dealer}")
+            raise RecordError(
+                f"deal {recorded.number}: the dealer is seat {recorded.deal.dealer}, but the deal passes to seat {dealer}"
+            )
         return recorded.deal
 
     if deals[0].deal.dealer != first_dealer:
-        raise RecordError(f"deal 1 is dealt by seat {deals[0].deal.dealer}, not by the first dealer {first_dealer}")
+        raise RecordError(
+            f"deal 1 is dealt by seat {deals[0].deal.dealer}, not by the first dealer {first_dealer}"
+        )
     match = Match(options, first_dealer, deal_factory=next_deal)
     for recorded in deals:
         if match.deal is not recorded.deal:
-            raise RecordError(f"deal {recorded.number} follows a deal that is not finished, or the end of the match")
+            raise RecordError(
+                f"deal {recorded.number} follows a deal that is not finished, or the end of the match"
+            )
         if match.game_number != recorded.game:
-            raise RecordError(f"deal {recorded.number} is recorded in game {recorded.game}, but it is in game {match.game_number}")
+            raise RecordError(
+                f"deal {recorded.number} is recorded in game {recorded.game}, but it is in game {match.game_number}"
+            )
         for seat, action in recorded.actions:
             _apply(match, recorded, seat, action)
         _check_result(recorded)
@@ -274,28 +306,40 @@ def _replay(
 def _apply(match: Match, recorded: _RecordedDeal, seat: int, action: str) -> None:
     deal = recorded.deal
     if deal.is_over:
-        raise RecordError(f"deal {recorded.number}: seat {seat} acts ({action}) after the deal is over")
+        raise RecordError(
+            f"deal {recorded.number}: seat {seat} acts ({action}) after the deal is over"
+        )
     if seat != deal.to_act:
-        raise RecordError(f"deal {recorded.number}: seat {seat} acts ({action}), but seat {deal.to_act} is to act")
+        raise RecordError(
+            f"deal {recorded.number}: seat {seat} acts ({action}), but seat {deal.to_act} is to act"
+        )
     try:
         match.apply(action, seat)
     except IllegalAction as exc:
         if deal.phase == PLAY:
             trick = len(deal.tricks) + 1
             reason = str(exc).removeprefix("you ")
-            raise RecordError(f"deal {recorded.number}, trick {trick}: seat {seat} played {action} but {reason}") from None
-        raise RecordError(f"deal {recorded.number}: seat {seat} cannot {action!r} ({deal.phase}): {exc}") from None
+            raise RecordError(
+                f"deal {recorded.number}, trick {trick}: seat {seat} played {action} but {reason}"
+            ) from None
+        raise RecordError(
+            f"deal {recorded.number}: seat {seat} cannot {action!r} ({deal.phase}): {exc}"
+        ) from None
 
 
 def _check_result(recorded: _RecordedDeal) -> None:
     replayed = result_to_dict(recorded.deal.result)
     if replayed != recorded.result:
-        raise RecordError(f"deal {recorded.number}: the record says {recorded.result}, but the replay gives {replayed}")
+        raise RecordError(
+            f"deal {recorded.number}: the record says {recorded.result}, but the replay gives {replayed}"
+        )
 
 
 def _check_totals(match: Match, data: dict[str, Any]) -> None:
     """The games, scores and winner the record stores must be those of the replay."""
-    stored = {key: data.get(key) for key in ("games", "final_score", "rubber_points", "over", "winner")}
+    stored = {
+        key: data.get(key) for key in ("games", "final_score", "rubber_points", "over", "winner")
+    }
     replayed = {
         "games": [_game_record(g) for g in match.games],
         "final_score": list(match.scores),
@@ -305,7 +349,9 @@ def _check_totals(match: Match, data: dict[str, Any]) -> None:
     }
     for key, value in replayed.items():
         if stored[key] != value:
-            raise RecordError(f"the record's {key} is {stored[key]!r}, but the replay gives {value!r}")
+            raise RecordError(
+                f"the record's {key} is {stored[key]!r}, but the replay gives {value!r}"
+            )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,24 +23,24 @@ class Options:
     """Everything a four-handed table plays by. Field names are the option names players see."""
 
     preset: str = "somerset"
-    pack: int = 32                     # 32 (A-7) or 24 (A-9) cards
-    joker: bool = False                # add a Joker, the highest trump (RULES.md §6)
-    points: int = 5                    # points for a game (S.2)
-    match: str = RUBBER                # "rubber" (best of three, S.1) or "game"
-    lap: bool = True                   # points beyond a game carry into the next (S.1 glossary)
-    double_game: bool = True           # a game counts two when the losers scored nothing (S.7)
-    march_points: int = 2              # partnership takes all five tricks (S.2)
-    made_points: int = 1               # makers take three or four tricks
-    euchred_points: int = 2            # to the adversaries when the makers are euchred
-    lone_march_points: int = 4         # lone hand takes all five (S.3; H scores 3)
+    pack: int = 32  # 32 (A-7) or 24 (A-9) cards
+    joker: bool = False  # add a Joker, the highest trump (RULES.md §6)
+    points: int = 5  # points for a game (S.2)
+    match: str = RUBBER  # "rubber" (best of three, S.1) or "game"
+    lap: bool = True  # points beyond a game carry into the next (S.1 glossary)
+    double_game: bool = True  # a game counts two when the losers scored nothing (S.7)
+    march_points: int = 2  # partnership takes all five tricks (S.2)
+    made_points: int = 1  # makers take three or four tricks
+    euchred_points: int = 2  # to the adversaries when the makers are euchred
+    lone_march_points: int = 4  # lone hand takes all five (S.3; H scores 3)
     lone_made_points: int = 1
-    lone_euchred_points: int = 4       # to the adversaries when a lone hand is euchred
-    partner_alone: bool = True         # "I take it from you" (S.74-S.76, S.94)
-    stick_the_dealer: bool = False     # the dealer must name a trump in round two
-    defend_alone: bool = False         # an adversary may defend alone against a lone hand
-    defend_alone_points: int = 4       # to a lone defender who euchres the lone hand
-    discard_turn_up: bool = False      # may the dealer discard the turn-up? (S.88 says no)
-    loner_lead: str = LEFT_OF_DEALER   # who leads to a lone hand (J.9), or left of the loner
+    lone_euchred_points: int = 4  # to the adversaries when a lone hand is euchred
+    partner_alone: bool = True  # "I take it from you" (S.74-S.76, S.94)
+    stick_the_dealer: bool = False  # the dealer must name a trump in round two
+    defend_alone: bool = False  # an adversary may defend alone against a lone hand
+    defend_alone_points: int = 4  # to a lone defender who euchres the lone hand
+    discard_turn_up: bool = False  # may the dealer discard the turn-up? (S.88 says no)
+    loner_lead: str = LEFT_OF_DEALER  # who leads to a lone hand (J.9), or left of the loner
 
     @property
     def is_rubber(self) -> bool:
@@ -68,11 +68,23 @@ _OPTION_NAMES = tuple(f.name for f in fields(Options))
 PRESETS: dict[str, Options] = {
     "somerset": Options(),
     "jerome": Options(
-        preset="jerome", match=GAME, lap=False, double_game=False, discard_turn_up=True,
+        preset="jerome",
+        match=GAME,
+        lap=False,
+        double_game=False,
+        discard_turn_up=True,
     ),
     "modern": Options(
-        preset="modern", pack=24, points=10, match=GAME, lap=False, double_game=False,
-        lone_euchred_points=2, partner_alone=False, stick_the_dealer=True, discard_turn_up=True,
+        preset="modern",
+        pack=24,
+        points=10,
+        match=GAME,
+        lap=False,
+        double_game=False,
+        lone_euchred_points=2,
+        partner_alone=False,
+        stick_the_dealer=True,
+        discard_turn_up=True,
     ),
 }
 DEFAULT_PRESET = "somerset"
@@ -141,12 +153,19 @@ def validate(options: Options) -> Options:
     for key, allowed in _CHOICES.items():
         if getattr(options, key) not in allowed:
             shown = ", ".join(str(a) for a in allowed)
-            raise OptionsError(f"option '{key}' must be one of {shown}, not {getattr(options, key)!r}")
+            raise OptionsError(
+                f"option '{key}' must be one of {shown}, not {getattr(options, key)!r}"
+            )
     if not 1 <= options.points <= 100:
         raise OptionsError("option 'points' must be from 1 to 100")
     for key in (
-        "march_points", "made_points", "euchred_points", "lone_march_points",
-        "lone_made_points", "lone_euchred_points", "defend_alone_points",
+        "march_points",
+        "made_points",
+        "euchred_points",
+        "lone_march_points",
+        "lone_made_points",
+        "lone_euchred_points",
+        "defend_alone_points",
     ):
         if not 0 <= getattr(options, key) <= 100:
             raise OptionsError(f"option '{key}' must be from 0 to 100")
@@ -154,8 +173,12 @@ def validate(options: Options) -> Options:
         # A lap is at most the largest hand less one; were it a whole game, the next game
         # would begin already won.
         largest = max(
-            options.march_points, options.made_points, options.euchred_points,
-            options.lone_march_points, options.lone_made_points, options.lone_euchred_points,
+            options.march_points,
+            options.made_points,
+            options.euchred_points,
+            options.lone_march_points,
+            options.lone_made_points,
+            options.lone_euchred_points,
             options.defend_alone_points if options.defend_alone else 0,
         )
         if options.points < largest:
@@ -165,7 +188,9 @@ def validate(options: Options) -> Options:
     if not options.is_rubber:
         for key in _RUBBER_ONLY:
             if getattr(options, key):
-                raise OptionsError(f"option '{key}' needs match 'rubber': a single game has nothing to carry into or double")
+                raise OptionsError(
+                    f"option '{key}' needs match 'rubber': a single game has nothing to carry into or double"
+                )
     return options
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from bot.engine.rules import Options
 
 # What happened to the makers, in the words players use.
-PASSED = "passed"          # all passed twice: no trump, no points (S.77)
-MADE = "made"              # three or four tricks
-MARCH = "march"            # all five tricks
-EUCHRED = "euchred"        # fewer than three tricks
+PASSED = "passed"  # all passed twice: no trump, no points (S.77)
+MADE = "made"  # three or four tricks
+MARCH = "march"  # all five tricks
+EUCHRED = "euchred"  # fewer than three tricks
 
 
 def hand_outcome(maker_tricks: int) -> str:

@@ -73,8 +73,22 @@ class TrickPlay:
     """
 
     __slots__ = (
-        "hands", "trump", "active", "to_play", "trick", "tricks", "won", "_next",
-        "_effective", "_leads", "_powers", "_follows", "_led", "_leader", "_winner", "_best",
+        "hands",
+        "trump",
+        "active",
+        "to_play",
+        "trick",
+        "tricks",
+        "won",
+        "_next",
+        "_effective",
+        "_leads",
+        "_powers",
+        "_follows",
+        "_led",
+        "_leader",
+        "_winner",
+        "_best",
         "_legal",
     )
 
@@ -89,11 +103,11 @@ class TrickPlay:
         self.tricks: list[tuple[int, list[tuple[int, Card]]]] = []
         self.won = [0] * n
         self._effective = EFFECTIVE_SUIT[trump]
-        self._leads = _LEADS[trump]   # each lead sets _powers and _follows from it
+        self._leads = _LEADS[trump]  # each lead sets _powers and _follows from it
         self._led: Suit | None = None
         self._winner = leader
         self._best = 0
-        self._legal: list[Card] = self.hands[leader][:]   # the leader may lead any card
+        self._legal: list[Card] = self.hands[leader][:]  # the leader may lead any card
 
     @property
     def led_suit(self) -> Suit | None:
@@ -137,11 +151,11 @@ class TrickPlay:
             self._leader = self._winner = seat
             self._best = powers[card]
         else:
-            power = self._powers[card]   # 0 when it neither follows nor trumps
+            power = self._powers[card]  # 0 when it neither follows nor trumps
             if power > self._best:
                 self._winner, self._best = seat, power
         seat = self._next[seat]
-        if seat != self._leader:   # every active seat has played when the turn is back to the leader
+        if seat != self._leader:  # every active seat has played when the turn is back to the leader
             # The next seat must follow the suit led if it can. Worked out here rather than
             # when asked, so a playout's legal_actions() costs no call; and as a plain loop,
             # the cheapest way in Python 3.11 (a list comprehension is a call of its own, and
@@ -162,6 +176,6 @@ class TrickPlay:
         self._led = None
         hand = self.hands[winner]
         if hand:
-            self.to_play, self._legal = winner, hand[:]   # the winner leads any card
+            self.to_play, self._legal = winner, hand[:]  # the winner leads any card
         else:
             self.to_play, self._legal = None, []

@@ -178,7 +178,7 @@ class BatchWriter:
                 results = await self._commit_here(batch)
             else:
                 results = await self._commit_on(batch)
-        except Exception as error:  # noqa: BLE001 - one bad write must not lose the others
+        except Exception as error:
             if len(batch) == 1:
                 if not batch[0].future.done():
                     batch[0].future.set_exception(error)
@@ -225,7 +225,7 @@ class BatchWriter:
     async def _run_checkpoint(self) -> None:
         try:
             await self.db.fetchone("PRAGMA wal_checkpoint(PASSIVE)")
-        except Exception:  # noqa: BLE001 - a missed checkpoint is made up a second later
+        except Exception:
             log.warning("a WAL checkpoint failed", exc_info=True)
 
     async def _begin(self, conn: sqlite3.Connection) -> None:
@@ -281,7 +281,7 @@ class BatchWriter:
                 self._queue.put_nowait(_STOP)
             try:
                 await task
-            except Exception:  # noqa: BLE001 - closing must not fail on an old crash; it is logged here
+            except Exception:
                 log.exception("the batch writer had stopped on an error")
             finally:
                 self._task = None

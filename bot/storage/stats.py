@@ -237,7 +237,11 @@ class _Delta:
 
     @classmethod
     def of_players(
-        cls, players: Iterable[SeatPlayer], preset: str, flagged: bool, day: str,
+        cls,
+        players: Iterable[SeatPlayer],
+        preset: str,
+        flagged: bool,
+        day: str,
         counts_of: Callable[[int], Counts],
     ) -> _Delta:
         """Each human player's counts for one result (computer players keep no totals)."""
@@ -547,10 +551,17 @@ async def record_hand(db: Database, hand: HandRecord) -> int:
     )
     await db.executemany(_NAMES, _name_rows(hand.guild_id, hand.players))
     delta = _Delta.of_players(
-        hand.players, hand.preset, flagged, day,
+        hand.players,
+        hand.preset,
+        flagged,
+        day,
         lambda seat: hand_counts(
-            seat, maker=hand.maker, alone=hand.alone, defender=hand.defender,
-            outcome=hand.outcome, points=hand.points,
+            seat,
+            maker=hand.maker,
+            alone=hand.alone,
+            defender=hand.defender,
+            outcome=hand.outcome,
+            points=hand.points,
         ),
     )
     await _apply(db, hand.guild_id, delta, _starts_for(latest), anchors)
@@ -659,9 +670,15 @@ async def record_match(db: Database, match: MatchRecord) -> int:
     )
     await db.executemany(_NAMES, _name_rows(match.guild_id, match.players))
     delta = _Delta.of_players(
-        match.players, match.preset, flagged, day,
+        match.players,
+        match.preset,
+        flagged,
+        day,
         lambda seat: match_counts(
-            seat, kind=match.kind, abandoned=match.abandoned, winner=match.winner,
+            seat,
+            kind=match.kind,
+            abandoned=match.abandoned,
+            winner=match.winner,
             rubber_points=match.rubber_points,
         ),
     )

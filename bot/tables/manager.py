@@ -113,9 +113,15 @@ class TableManager:
     """
 
     def __init__(
-        self, db: Database, *, turn_timeout: float = 120, default_preset: str = "somerset",
-        computers: ComputerSeats | None = None, computer_delay: float = 1.0,
-        clock: Callable[[], float] = time.time, listener: TableListener | None = None,
+        self,
+        db: Database,
+        *,
+        turn_timeout: float = 120,
+        default_preset: str = "somerset",
+        computers: ComputerSeats | None = None,
+        computer_delay: float = 1.0,
+        clock: Callable[[], float] = time.time,
+        listener: TableListener | None = None,
         timers: bool = True,
     ) -> None:
         self.db = db
@@ -128,15 +134,15 @@ class TableManager:
         self.timers_on = timers
         self.writer = BatchWriter(db)
         self.results = ResultsRecorder()
-        self.tables: dict[int, Table] = {}           # by channel id
-        self._locks: dict[int, asyncio.Lock] = {}    # by table id
-        self._seq: dict[int, int] = {}               # last event number, by table id
-        self._saved_decks: dict[int, tuple[int, int]] = {}   # (match_no, decks stored), by table id
-        self._state_keys: dict[int, tuple[Any, ...]] = {}    # _state_key at the last state write
+        self.tables: dict[int, Table] = {}  # by channel id
+        self._locks: dict[int, asyncio.Lock] = {}  # by table id
+        self._seq: dict[int, int] = {}  # last event number, by table id
+        self._saved_decks: dict[int, tuple[int, int]] = {}  # (match_no, decks stored), by table id
+        self._state_keys: dict[int, tuple[Any, ...]] = {}  # _state_key at the last state write
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
-        self.deadlines: dict[int, float] = {}        # by table id
-        self.last_activity: dict[int, float] = {}    # by table id
+        self.deadlines: dict[int, float] = {}  # by table id
+        self.last_activity: dict[int, float] = {}  # by table id
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -172,7 +178,9 @@ class TableManager:
     async def _build(self, row: store.TableRow) -> Table:
         match_no = row.state.get("match_no", 0)
         decks, actions, last_seq = await store.load_match(self.db, row.id, match_no)
-        table = Table.from_state(row.id, row.guild_id, row.channel_id, row.options, row.state, decks, actions)
+        table = Table.from_state(
+            row.id, row.guild_id, row.channel_id, row.options, row.state, decks, actions
+        )
         self._seq[table.id] = last_seq
         self._saved_decks[table.id] = (table.match_no, len(table.decks))
         self._state_keys.pop(table.id, None)
@@ -203,7 +211,7 @@ class TableManager:
         table = self.tables.get(channel_id)
         if table is None:
             raise TableError("there is no table in this channel: start one with /table create")
-        if table.id not in self._locks:   # claimed by `create`, not yet stored
+        if table.id not in self._locks:  # claimed by `create`, not yet stored
             raise TableError("this table is still being opened: try again in a moment")
         return table
 
@@ -221,23 +229,34 @@ class TableManager:
     # -- table requests -------------------------------------------------------------------
 
     async def create(
-        self, guild_id: int, channel_id: int, user_id: int, name: str,
-        preset: str | None = None, turn_timeout: int | None = None, **overrides: Any,
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        preset: str | None = None,
+        turn_timeout: int | None = None,
+        **overrides: Any,
     ) -> Change:
         """Open a table in a channel and seat its creator, the host."""
         if channel_id in self.tables:
-            raise TableError("this channel already has a table: /table join it, or play in another channel")
+            raise TableError(
+                "this channel already has a table: /table join it, or play in another channel"
+            )
         options = build_options(preset or self.default_preset, **overrides)
         table = Table(0, guild_id, channel_id, Occupant(user_id, name), options)
         table.turn_timeout = turn_timeout
-        self.tables[channel_id] = table   # claim the channel before the first await
+        self.tables[channel_id] = table  # claim the channel before the first await
         try:
+
             async def insert(db: Database) -> int:
                 table_id = await store.create_table(
                     db, guild_id, channel_id, user_id, options.to_dict(), table.to_state(), _now()
                 )
                 table.id = table_id
-                await store.add_events(db, [(table_id, 1, 0, "table", 0, user_id, "create", _now().isoformat())])
+                await store.add_events(
+                    db, [(table_id, 1, 0, "table", 0, user_id, "create", _now().isoformat())]
+                )
                 return table_id
 
             await self.writer.write(insert)
@@ -250,7 +269,9 @@ class TableManager:
         self.last_activity[table.id] = self.clock()
         return Change(table, "created")
 
-    async def join(self, channel_id: int, user_id: int, name: str, seat: int | None = None) -> Change:
+    async def join(
+        self, channel_id: int, user_id: int, name: str, seat: int | None = None
+    ) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
             where = table.join(user_id, name, seat)
@@ -268,7 +289,9 @@ class TableManager:
         self._after_change(table)
         return Change(table, "seating", seat=seat)
 
-    async def add_bot(self, channel_id: int, user_id: int, seat: int | None, level: str | None) -> Change:
+    async def add_bot(
+        self, channel_id: int, user_id: int, seat: int | None, level: str | None
+    ) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
             table.require_host(user_id)
@@ -303,7 +326,9 @@ class TableManager:
         table = self.table_in(channel_id)
         async with self._hold(table):
             done = table.request_substitute(user_id, sub_id, sub_name)
-            await self._save(table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}")
+            await self._save(
+                table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}"
+            )
         if done:
             self._after_change(table)
         return Change(table, "substitute", note="seated" if done else "asked")
@@ -331,7 +356,9 @@ class TableManager:
         async with self._hold(table):
             table.require_host(user_id, may_manage)
             await self._close(
-                table, "closed by the host" if user_id == table.host_id else "closed by a moderator", user_id
+                table,
+                "closed by the host" if user_id == table.host_id else "closed by a moderator",
+                user_id,
             )
         return Change(table, "closed", note="closed")
 
@@ -342,7 +369,9 @@ class TableManager:
                 return
             table.message_id, table.message_deal = message_id, deal_number
             await self.writer.write(
-                rows=[store.state_row(table.id, table.host_id, json.dumps(table.to_state()), _now())]
+                rows=[
+                    store.state_row(table.id, table.host_id, json.dumps(table.to_state()), _now())
+                ]
             )
 
     # -- playing --------------------------------------------------------------------------
@@ -368,8 +397,13 @@ class TableManager:
         return table, seat, view
 
     async def _apply(
-        self, table: Table, seat: int | None, action: str, user_id: int | None = None,
-        by_computer: bool = False, kind: str = "action",
+        self,
+        table: Table,
+        seat: int | None,
+        action: str,
+        user_id: int | None = None,
+        by_computer: bool = False,
+        kind: str = "action",
     ) -> Change:
         match = table.match
         games_before = len(match.games) if match else 0
@@ -395,14 +429,26 @@ class TableManager:
         ends = result is not None or games or match_over
         await self._save(table, "game", seat, user_id, taken, after=results if ends else None)
         return Change(
-            table, kind, seat=seat, action=taken, by_computer=by_computer, hand=result,
-            games=games, first_game=games_before, match_over=match_over,
+            table,
+            kind,
+            seat=seat,
+            action=taken,
+            by_computer=by_computer,
+            hand=result,
+            games=games,
+            first_game=games_before,
+            match_over=match_over,
         )
 
     # -- persistence ----------------------------------------------------------------------
 
     async def _save(
-        self, table: Table, kind: str, seat: int | None, user_id: int | None, action: str,
+        self,
+        table: Table,
+        kind: str,
+        seat: int | None,
+        user_id: int | None,
+        action: str,
         before: Callable[[Database], Awaitable[None]] | None = None,
         after: Callable[[Database], Awaitable[None]] | None = None,
     ) -> None:
@@ -421,18 +467,21 @@ class TableManager:
         match_no = table.match_no
         saved_match, saved = self._saved_decks.get(table.id, (match_no, 0))
         if saved_match != match_no:
-            saved = 0   # a new match at this table: its decks are numbered from 0
+            saved = 0  # a new match at this table: its decks are numbered from 0
         deals = table.match.deals if table.match else []
         now = _now()
         rows = [
             store.deal_row(table.id, match_no, number, deals[number].dealer, deck)
             for number, deck in enumerate(table.decks[saved:], start=saved)
         ]
-        rows.append(store.event_row(table.id, seq, match_no, kind, seat, user_id, action, now.isoformat()))
+        rows.append(
+            store.event_row(table.id, seq, match_no, kind, seat, user_id, action, now.isoformat())
+        )
         key = _state_key(table)
         work: Callable[[Database], Awaitable[None]] | None = None
         write_state = kind != "game" or key != self._state_keys.get(table.id) or before is not None
         if before is not None or after is not None:
+
             async def work(db: Database) -> None:
                 if before is not None:
                     await before(db)
@@ -447,9 +496,13 @@ class TableManager:
         try:
             await self.writer.write(work, rows)
         except Exception:
-            log.exception("table %s: storing %r failed; reloading the table from storage", table.id, action)
+            log.exception(
+                "table %s: storing %r failed; reloading the table from storage", table.id, action
+            )
             await self._reload(table)
-            raise TableError("that could not be saved, so it did not happen: please try again") from None
+            raise TableError(
+                "that could not be saved, so it did not happen: please try again"
+            ) from None
         self._saved_decks[table.id] = (match_no, len(table.decks))
         if write_state:
             self._state_keys[table.id] = key
@@ -469,7 +522,14 @@ class TableManager:
         now = _now()
         self._seq[table.id] += 1
         event = store.event_row(
-            table.id, self._seq[table.id], table.match_no, "table", None, user_id, "close", now.isoformat()
+            table.id,
+            self._seq[table.id],
+            table.match_no,
+            "table",
+            None,
+            user_id,
+            "close",
+            now.isoformat(),
         )
 
         async def work(db: Database) -> None:
@@ -501,7 +561,9 @@ class TableManager:
             return
         occupant = table.seats[match.to_act]
         if occupant is not None and occupant.is_bot:
-            task = asyncio.create_task(self._computer_turn(table, match.to_act), name=f"computer-{table.id}")
+            task = asyncio.create_task(
+                self._computer_turn(table, match.to_act), name=f"computer-{table.id}"
+            )
             self._computer_tasks[table.id] = task
         elif self.timers_on:
             timeout = table.turn_timeout or self.turn_timeout
@@ -532,7 +594,9 @@ class TableManager:
             # Someone acted meanwhile (the same seat may be to act again: a dealer who took
             # it up discards, a trick's winner leads), or the table closed: the choice is stale.
             if (
-                table.match is not match or match.to_act != seat or len(table.actions) != moves
+                table.match is not match
+                or match.to_act != seat
+                or len(table.actions) != moves
                 or table.status == CLOSED
             ):
                 return None
@@ -584,12 +648,17 @@ class TableManager:
         for table in list(self.tables.values()):
             if now - self.last_activity.get(table.id, now) >= IDLE_CLOSE_SECONDS:
                 async with self.lock_for(table):
-                    if table.status == CLOSED or now - self.last_activity[table.id] < IDLE_CLOSE_SECONDS:
-                        continue   # closed, or played on, while this waited for the lock
+                    if (
+                        table.status == CLOSED
+                        or now - self.last_activity[table.id] < IDLE_CLOSE_SECONDS
+                    ):
+                        continue  # closed, or played on, while this waited for the lock
                     await self._close(table, "idle for 24 hours")
                 closed.append(table)
                 try:
-                    await self.listener.table_changed(Change(table, "closed", note="idle for 24 hours"))
+                    await self.listener.table_changed(
+                        Change(table, "closed", note="idle for 24 hours")
+                    )
                 except Exception:
                     log.exception("table %s: announcing the idle close failed", table.id)
         return closed

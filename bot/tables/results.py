@@ -48,49 +48,101 @@ class ResultsRecorder:
     # with play a computer or a substitute made.
 
     async def hand(
-        self, db: Database, table: Table, match: Match, result: HandResult,
+        self,
+        db: Database,
+        table: Table,
+        match: Match,
+        result: HandResult,
         players: tuple[stats.SeatPlayer, ...],
     ) -> None:
         deal = match.deals[-1] if match.over else match.deals[-2]
         number = len(match.deals) - (1 if match.over else 2)
-        await stats.record_hand(db, stats.HandRecord(
-            guild_id=table.guild_id, table_id=table.id, match_id=table.match_id,
-            game_number=match.game_of_deal[number], deal_number=number, dealer=result.dealer,
-            maker=result.maker, trump=result.trump, alone=result.alone, defender=result.defender,
-            players=players, tricks=result.tricks, points=result.points,
-            outcome=result.outcome, preset=table.options.preset, options=table.options.to_dict(),
-            record=deal_to_record(deal, number + 1, match.game_of_deal[number]),
-            played_at=self._now(), flagged=table.flagged,
-        ))
+        await stats.record_hand(
+            db,
+            stats.HandRecord(
+                guild_id=table.guild_id,
+                table_id=table.id,
+                match_id=table.match_id,
+                game_number=match.game_of_deal[number],
+                deal_number=number,
+                dealer=result.dealer,
+                maker=result.maker,
+                trump=result.trump,
+                alone=result.alone,
+                defender=result.defender,
+                players=players,
+                tricks=result.tricks,
+                points=result.points,
+                outcome=result.outcome,
+                preset=table.options.preset,
+                options=table.options.to_dict(),
+                record=deal_to_record(deal, number + 1, match.game_of_deal[number]),
+                played_at=self._now(),
+                flagged=table.flagged,
+            ),
+        )
 
     async def game(
-        self, db: Database, table: Table, match: Match, number: int, game: GameResult,
+        self,
+        db: Database,
+        table: Table,
+        match: Match,
+        number: int,
+        game: GameResult,
         players: tuple[stats.SeatPlayer, ...],
     ) -> None:
-        await stats.record_game(db, stats.GameRecord(
-            guild_id=table.guild_id, table_id=table.id, match_id=table.match_id,
-            game_number=number, players=players,
-            scores=game.scores, winner=game.winner, value=game.value,
-            preset=table.options.preset, options=table.options.to_dict(), played_at=self._now(),
-            flagged=table.flagged,
-        ))
+        await stats.record_game(
+            db,
+            stats.GameRecord(
+                guild_id=table.guild_id,
+                table_id=table.id,
+                match_id=table.match_id,
+                game_number=number,
+                players=players,
+                scores=game.scores,
+                winner=game.winner,
+                value=game.value,
+                preset=table.options.preset,
+                options=table.options.to_dict(),
+                played_at=self._now(),
+                flagged=table.flagged,
+            ),
+        )
 
     async def match(
-        self, db: Database, table: Table, match: Match, players: tuple[stats.SeatPlayer, ...],
-        names: list[str], abandoned: bool = False,
+        self,
+        db: Database,
+        table: Table,
+        match: Match,
+        players: tuple[stats.SeatPlayer, ...],
+        names: list[str],
+        abandoned: bool = False,
     ) -> None:
-        await stats.record_match(db, stats.MatchRecord(
-            guild_id=table.guild_id, table_id=table.id, match_id=table.match_id,
-            kind="rubber" if match.options.is_rubber else "game", players=players,
-            games=tuple((g.scores, g.winner, g.value) for g in match.games),
-            rubber_points=match.rubber_points, winner=match.winner, abandoned=abandoned,
-            flagged=table.flagged, preset=table.options.preset, options=table.options.to_dict(),
-            record=match_to_record(match, players=names), played_at=self._now(),
-        ))
+        await stats.record_match(
+            db,
+            stats.MatchRecord(
+                guild_id=table.guild_id,
+                table_id=table.id,
+                match_id=table.match_id,
+                kind="rubber" if match.options.is_rubber else "game",
+                players=players,
+                games=tuple((g.scores, g.winner, g.value) for g in match.games),
+                rubber_points=match.rubber_points,
+                winner=match.winner,
+                abandoned=abandoned,
+                flagged=table.flagged,
+                preset=table.options.preset,
+                options=table.options.to_dict(),
+                record=match_to_record(match, players=names),
+                played_at=self._now(),
+            ),
+        )
 
     async def abandoned(self, db: Database, table: Table, match: Match) -> None:
         if table.match_id is not None:
-            await self.match(db, table, match, seat_players(table), seat_names(table), abandoned=True)
+            await self.match(
+                db, table, match, seat_players(table), seat_names(table), abandoned=True
+            )
 
 
 __all__ = ["ResultsRecorder", "seat_names", "seat_players"]

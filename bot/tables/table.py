@@ -22,12 +22,12 @@ from bot.engine.rules import Options, options_from_dict
 
 SEAT_NAMES = ("north", "east", "south", "west")
 SEATS = 4
-MAX_MEMBERS = 6          # at most six belong to a table (S.12)
+MAX_MEMBERS = 6  # at most six belong to a table (S.12)
 LEVELS = ("easy", "standard", "expert")
 DEFAULT_LEVEL = "expert"
-TIMEOUT_TAKEOVER = 2     # time-outs in a row before a computer holds the seat
+TIMEOUT_TAKEOVER = 2  # time-outs in a row before a computer holds the seat
 
-SEATING = "seating"      # before the first rubber, or between rubbers
+SEATING = "seating"  # before the first rubber, or between rubbers
 PLAYING = "playing"
 CLOSED = "closed"
 
@@ -77,8 +77,11 @@ def bot_occupant(seat: int, level: str, held_for: int | None = None) -> Occupant
     if level not in LEVELS:
         raise TableError(f"unknown level {level!r}: choose easy, standard or expert")
     return Occupant(
-        user_id=-(seat + 1), name=f"Computer ({level}, {SEAT_NAMES[seat]})", is_bot=True,
-        level=level, held_for=held_for,
+        user_id=-(seat + 1),
+        name=f"Computer ({level}, {SEAT_NAMES[seat]})",
+        is_bot=True,
+        level=level,
+        held_for=held_for,
     )
 
 
@@ -114,20 +117,20 @@ class Table:
         self.waiting: list[Occupant] = []
         self.status = SEATING
         self.match: Match | None = None
-        self.match_no = 0                      # matches started at this table
-        self.match_id: int | None = None       # the match's id in storage
+        self.match_no = 0  # matches started at this table
+        self.match_id: int | None = None  # the match's id in storage
         self.first_dealer = 0
-        self.decks: list[list[str]] = []       # the current match's decks, deal by deal
-        self.actions: list[tuple[int, str]] = []   # the current match's actions, in order
+        self.decks: list[list[str]] = []  # the current match's decks, deal by deal
+        self.actions: list[tuple[int, str]] = []  # the current match's actions, in order
         self.consecutive: dict[int, int] = {}  # rubbers played in a row, per member (S.15)
         self.timeouts = [0] * SEATS
-        self.flagged = False                   # a computer or a substitute played this match
-        self.last_cut: list[list[tuple[str, str]]] = []   # the cards cut at the last start
+        self.flagged = False  # a computer or a substitute played this match
+        self.last_cut: list[list[tuple[str, str]]] = []  # the cards cut at the last start
         self.substitution: Substitution | None = None
-        self.message_id: int | None = None     # the current public table message
-        self.message_deal: int | None = None   # the deal that message shows
-        self.turn_timeout: int | None = None   # seconds a turn; None: the bot's setting
-        self._held_names: dict[int, str] = {}   # names of members whose seats computers hold
+        self.message_id: int | None = None  # the current public table message
+        self.message_deal: int | None = None  # the deal that message shows
+        self.turn_timeout: int | None = None  # seconds a turn; None: the bot's setting
+        self._held_names: dict[int, str] = {}  # names of members whose seats computers hold
         self._rng: random.Random = random.SystemRandom()
 
     # -- who is here ----------------------------------------------------------------------
@@ -211,7 +214,7 @@ class Table:
             seat = self.held_seat_of(user_id)
             if seat is None:
                 raise TableError("you are not at this table")
-            self.seats[seat].held_for = None   # the computer plays on in the seat
+            self.seats[seat].held_for = None  # the computer plays on in the seat
             return seat
         if self.playing:
             self.seats[seat] = bot_occupant(seat, DEFAULT_LEVEL)
@@ -269,7 +272,7 @@ class Table:
         if sub_id == user_id or self.seat_of(sub_id) is not None:
             raise TableError("the substitute must be someone not already playing")
         self.substitution = Substitution(seat, sub_id, sub_name)
-        if not self.substitute_consenters():   # only computers to ask: they agree
+        if not self.substitute_consenters():  # only computers to ask: they agree
             self._seat_substitute()
             return True
         return False
@@ -280,7 +283,8 @@ class Table:
         if sub is None:
             return []
         return [
-            o.user_id for s, o in enumerate(self.seats)
+            o.user_id
+            for s, o in enumerate(self.seats)
             if o and not o.is_bot and s != sub.seat and o.user_id not in sub.approvals
         ]
 
@@ -341,7 +345,9 @@ class Table:
         if self.playing:
             raise TableError("a game is already being played here")
         if not self.full:
-            raise TableError("four players must sit before the game starts: /table join or /table addbot")
+            raise TableError(
+                "four players must sit before the game starts: /table join or /table addbot"
+            )
         rng = rng or self._rng
         names = {o.user_id: o.name for o in [*self.seats, *self.waiting] if o}
         cuts: list[Cut] = []
@@ -361,7 +367,9 @@ class Table:
 
     def _cut_out(self, rng: random.Random) -> list[Cut]:
         """At a rubber's end, those who played most rubbers in a row make room (S.15)."""
-        seated = {o.user_id: self.consecutive.get(o.user_id, 0) for o in self.seats if o and not o.is_bot}
+        seated = {
+            o.user_id: self.consecutive.get(o.user_id, 0) for o in self.seats if o and not o.is_bot
+        }
         bots = [s for s, o in enumerate(self.seats) if o and o.is_bot]
         room = len(self.waiting)
         cuts: list[Cut] = []
@@ -455,7 +463,11 @@ class Table:
         match = self.match
         seat = self.seat_of(user_id)
         if seat is None or match is None:
-            raise TableError("you are not seated at a game here" if match else "no game is being played here: the host can /table start")
+            raise TableError(
+                "you are not seated at a game here"
+                if match
+                else "no game is being played here: the host can /table start"
+            )
         return seat, match.view_for(seat)
 
     # -- storage --------------------------------------------------------------------------
@@ -476,7 +488,8 @@ class Table:
             "held_names": {str(k): v for k, v in self._held_names.items()},
             "substitution": (
                 {**asdict(self.substitution), "approvals": sorted(self.substitution.approvals)}
-                if self.substitution else None
+                if self.substitution
+                else None
             ),
             "message_id": self.message_id,
             "message_deal": self.message_deal,
@@ -485,8 +498,14 @@ class Table:
 
     @classmethod
     def from_state(
-        cls, table_id: int, guild_id: int, channel_id: int, options: dict[str, Any],
-        state: dict[str, Any], decks: list[list[str]], actions: list[tuple[int, str]],
+        cls,
+        table_id: int,
+        guild_id: int,
+        channel_id: int,
+        options: dict[str, Any],
+        state: dict[str, Any],
+        decks: list[list[str]],
+        actions: list[tuple[int, str]],
     ) -> Table:
         """Rebuild a table from storage, replaying its match's actions through the engine."""
         seats = [Occupant(**o) if o else None for o in state["seats"]]
@@ -501,7 +520,9 @@ class Table:
         table._held_names = {int(k): v for k, v in state.get("held_names", {}).items()}
         sub = state.get("substitution")
         if sub:
-            table.substitution = Substitution(sub["seat"], sub["user_id"], sub["name"], set(sub["approvals"]))
+            table.substitution = Substitution(
+                sub["seat"], sub["user_id"], sub["name"], set(sub["approvals"])
+            )
         table.message_id = state.get("message_id")
         table.message_deal = state.get("message_deal")
         table.turn_timeout = state.get("turn_timeout")
@@ -518,4 +539,3 @@ class Table:
         table.match_id = state.get("match_id")
         table.flagged = state.get("flagged", False)
         return table
-

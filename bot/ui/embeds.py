@@ -92,7 +92,9 @@ def match_text(table: Table, view: MatchView) -> str:
     return f"{SIDE_NAMES[view.winner]} win the game!"
 
 
-def table_embed(table: Table, view: MatchView | None, deadline: float | None = None) -> discord.Embed:
+def table_embed(
+    table: Table, view: MatchView | None, deadline: float | None = None
+) -> discord.Embed:
     """The public table message: seats, score, the deal, the trick, whose turn."""
     embed = discord.Embed(title="Euchre table", colour=GREEN)
     options = table.options
@@ -118,14 +120,23 @@ def table_embed(table: Table, view: MatchView | None, deadline: float | None = N
         lines.append("Waiting: " + ", ".join(o.name for o in table.waiting))
     embed.add_field(name="Seats (North–South v East–West)", value="\n".join(lines), inline=False)
     if view is None:
-        embed.add_field(name="Status", value="Seating: /table join, then the host runs /table start.", inline=False)
+        embed.add_field(
+            name="Status",
+            value="Seating: /table join, then the host runs /table start.",
+            inline=False,
+        )
         return embed
     score = f"{view.scores[0]} – {view.scores[1]}"
     if view.is_rubber:
-        games = " ".join(f"G{i + 1}:{'NS' if g.winner == 0 else 'EW'}" for i, g in enumerate(view.games))
+        games = " ".join(
+            f"G{i + 1}:{'NS' if g.winner == 0 else 'EW'}" for i, g in enumerate(view.games)
+        )
         score += f"  (game {view.game_number + 1}{'; ' + games if games else ''}; rubber points {view.rubber_points[0]}–{view.rubber_points[1]})"
     embed.add_field(name="Score (NS – EW)", value=score, inline=False)
-    embed.add_field(name="Turn-up", value=card_text(deal.turn_up) + (" (turned down)" if deal.turned_down else ""))
+    embed.add_field(
+        name="Turn-up",
+        value=card_text(deal.turn_up) + (" (turned down)" if deal.turned_down else ""),
+    )
     if deal.trump:
         maker = f"{seat_name(table, deal.maker)}" + (" alone" if deal.alone is not None else "")
         if deal.alone is not None and deal.alone != deal.maker:
@@ -179,7 +190,9 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
             inline=False,
         )
     if seat in deal.sitting_out:
-        embed.add_field(name="Your turn", value="Your partner plays alone: you sit this hand out.", inline=False)
+        embed.add_field(
+            name="Your turn", value="Your partner plays alone: you sit this hand out.", inline=False
+        )
     elif deal.to_act == seat:
         embed.add_field(name="Your turn", value=PHASE_WORDS[deal.phase], inline=False)
     elif deal.to_act is not None:

@@ -40,7 +40,12 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
         table_id = None
         if table is not None and interaction.channel_id in table.tables:
             table_id = table.tables[interaction.channel_id].id
-        log.error("command failed in channel %s (table %s)", interaction.channel_id, table_id, exc_info=error)
+        log.error(
+            "command failed in channel %s (table %s)",
+            interaction.channel_id,
+            table_id,
+            exc_info=error,
+        )
         reason = APOLOGY
     try:
         if interaction.response.is_done():

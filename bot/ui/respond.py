@@ -61,7 +61,7 @@ def _command_of(declaration: str) -> str:
         return "/order"
     if declaration.startswith(CALL):
         return "/call"
-    return "/alone"   # alone, or defend alone
+    return "/alone"  # alone, or defend alone
 
 
 def _commands_open(legal: tuple[str, ...]) -> str:
@@ -102,7 +102,7 @@ def phase_refusal(table: Table, user_id: int, action: str) -> str | None:
         elif deal.phase == DISCARD:
             head, command = "Trump is made: the dealer discards now", "/discard"
         else:
-            return None   # the bidding: the engine says which declarations are open
+            return None  # the bidding: the engine says which declarations are open
         if out:
             return f"{head}, and you sit out this hand."
         if mine:
@@ -112,15 +112,17 @@ def phase_refusal(table: Table, user_id: int, action: str) -> str | None:
         return f"{head}. Wait for your turn."
     before = _BEFORE_THE_PLAY.get(deal.phase)
     if before is None:
-        return None   # the discard or the play: a card is what is wanted
+        return None  # the discard or the play: a card is what is wanted
     if out:
         return f"{before} You sit out this hand."
     if mine:
-        return f"{before} Use {_commands_open(tuple(deal.legal_actions()))}, or the buttons in /hand."
+        return (
+            f"{before} Use {_commands_open(tuple(deal.legal_actions()))}, or the buttons in /hand."
+        )
     return f"{before} Wait for your turn."
 
 
-def manager_of(interaction: discord.Interaction):  # noqa: ANN201 - the manager type is in bot.tables
+def manager_of(interaction: discord.Interaction):
     bot: EuchreBot = interaction.client  # type: ignore[assignment]
     return bot.manager
 
@@ -133,7 +135,9 @@ async def answer(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def show_hand(interaction: discord.Interaction, table: Table, edit: bool = False, note: str | None = None) -> None:
+async def show_hand(
+    interaction: discord.Interaction, table: Table, edit: bool = False, note: str | None = None
+) -> None:
     """The member's own hand, ephemeral (or edited in place when clicked from the hand)."""
     manager = manager_of(interaction)
     _, seat, view = await manager.view(table.channel_id, interaction.user.id)
@@ -144,12 +148,18 @@ async def show_hand(interaction: discord.Interaction, table: Table, edit: bool =
     elif interaction.response.is_done():
         await interaction.followup.send(content=note, embed=embed, view=buttons, ephemeral=True)
     else:
-        await interaction.response.send_message(content=note, embed=embed, view=buttons, ephemeral=True)
+        await interaction.response.send_message(
+            content=note, embed=embed, view=buttons, ephemeral=True
+        )
 
 
 async def act(
-    interaction: discord.Interaction, action: str, *, table_id: int | None = None,
-    deal: int | None = None, from_hand: bool = False,
+    interaction: discord.Interaction,
+    action: str,
+    *,
+    table_id: int | None = None,
+    deal: int | None = None,
+    from_hand: bool = False,
 ) -> None:
     """Make a declaration or play a card, then show the hand as it now is.
 
@@ -158,7 +168,9 @@ async def act(
     """
     manager = manager_of(interaction)
     table = manager.tables.get(interaction.channel_id)
-    if table_id is not None and (table is None or table.id != table_id or deal != deal_number(table)):
+    if table_id is not None and (
+        table is None or table.id != table_id or deal != deal_number(table)
+    ):
         if table is None or table.id != table_id or table.seat_of(interaction.user.id) is None:
             await answer(interaction, "That table has moved on: this button is no longer in use.")
             return
@@ -193,8 +205,15 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
             return
         await show_hand(interaction, table)
     elif what == "join":
-        change = await manager.join(interaction.channel_id, interaction.user.id, interaction.user.display_name)
-        await answer(interaction, "You sit at the table." if change.note == "seated" else "The seats are full: you wait in line.")
+        change = await manager.join(
+            interaction.channel_id, interaction.user.id, interaction.user.display_name
+        )
+        await answer(
+            interaction,
+            "You sit at the table."
+            if change.note == "seated"
+            else "The seats are full: you wait in line.",
+        )
         await listener.table_changed(change)
     elif what == "start":
         change = await manager.start(interaction.channel_id, interaction.user.id)

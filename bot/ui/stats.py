@@ -15,7 +15,12 @@ from bot.storage import leaderboard as boards
 from bot.ui.errors import reply_error
 
 BLUE = discord.Colour.blurple()
-PERIOD_WORDS = {"all": "all time", "season": "this season", "30d": "the last 30 days", "7d": "the last 7 days"}
+PERIOD_WORDS = {
+    "all": "all time",
+    "season": "this season",
+    "30d": "the last 30 days",
+    "7d": "the last 7 days",
+}
 
 
 def _value(metric: boards.Metric, row: boards.LeaderboardRow) -> str:
@@ -25,7 +30,11 @@ def _value(metric: boards.Metric, row: boards.LeaderboardRow) -> str:
 
 
 def _board_title(page: boards.LeaderboardPage) -> str:
-    period = page.season_name if page.period == "season" and page.season_name else PERIOD_WORDS[page.period]
+    period = (
+        page.season_name
+        if page.period == "season" and page.season_name
+        else PERIOD_WORDS[page.period]
+    )
     title = f"{page.metric.label} — {period}"
     if page.preset:
         title += f" ({page.preset})"
@@ -79,18 +88,39 @@ class LeaderboardButton(
 
     LABELS = {"prev": "Previous", "next": "Next", "me": "My rank"}
 
-    def __init__(self, metric: str, period: str, preset: str, bots: bool, page: int, direction: str, disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(
-            label=self.LABELS[direction], style=discord.ButtonStyle.secondary,
-            disabled=disabled,
-            custom_id=f"euchre:lb:{metric}:{period}:{preset}:{int(bots)}:{page}:{direction}",
-        ))
+    def __init__(
+        self,
+        metric: str,
+        period: str,
+        preset: str,
+        bots: bool,
+        page: int,
+        direction: str,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[direction],
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"euchre:lb:{metric}:{period}:{preset}:{int(bots)}:{page}:{direction}",
+            )
+        )
         self.metric, self.period, self.preset, self.bots = metric, period, preset, bots
         self.page, self.direction = page, direction
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /) -> LeaderboardButton:
-        return cls(match["metric"], match["period"], match["preset"], match["bots"] == "1", int(match["page"]), match["dir"])
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> LeaderboardButton:
+        return cls(
+            match["metric"],
+            match["period"],
+            match["preset"],
+            match["bots"] == "1",
+            int(match["page"]),
+            match["dir"],
+        )
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:
@@ -98,17 +128,31 @@ class LeaderboardButton(
             if self.direction == "me":
                 # Page 1 always exists; the member's row is found wherever it is.
                 page = await boards.leaderboard(
-                    db, interaction.guild_id, self.metric, self.period, self.preset or None, 1, self.bots,
+                    db,
+                    interaction.guild_id,
+                    self.metric,
+                    self.period,
+                    self.preset or None,
+                    1,
+                    self.bots,
                     viewer_id=interaction.user.id,
                 )
                 await interaction.response.send_message(own_rank(page), ephemeral=True)
                 return
             target = self.page - 1 if self.direction == "prev" else self.page + 1
             page = await boards.leaderboard(
-                db, interaction.guild_id, self.metric, self.period, self.preset or None, max(target, 1), self.bots,
+                db,
+                interaction.guild_id,
+                self.metric,
+                self.period,
+                self.preset or None,
+                max(target, 1),
+                self.bots,
             )
-            await interaction.response.edit_message(embed=leaderboard_embed(page), view=leaderboard_view(page))
-        except Exception as error:  # noqa: BLE001 - every click gets an answer
+            await interaction.response.edit_message(
+                embed=leaderboard_embed(page), view=leaderboard_view(page)
+            )
+        except Exception as error:
             await reply_error(interaction, error)
 
 
@@ -129,20 +173,40 @@ def stats_embed(stats: boards.PlayerStats, name: str) -> discord.Embed:
     """One player's totals, partners and record against opponent pairs."""
     t = stats.totals
     embed = discord.Embed(title=f"{name} — {PERIOD_WORDS[stats.period]}", colour=BLUE)
-    embed.add_field(name="Rubbers", value=f"{t.rubbers_won} won of {t.rubbers_played} ({_rate(t.rubber_win_rate)}); {t.rubber_points} rubber points")
-    embed.add_field(name="Games", value=f"{t.games_won} won of {t.games_played} ({_rate(t.game_win_rate)})")
-    embed.add_field(name="Hands", value=f"{t.hands_played} played, {t.points} points scored, {t.marches} marches")
-    embed.add_field(name="Making trump", value=f"{t.makes_won} made of {t.makes} ({_rate(t.makers_success)}); euchred {t.euchres_suffered} times")
+    embed.add_field(
+        name="Rubbers",
+        value=f"{t.rubbers_won} won of {t.rubbers_played} ({_rate(t.rubber_win_rate)}); {t.rubber_points} rubber points",
+    )
+    embed.add_field(
+        name="Games", value=f"{t.games_won} won of {t.games_played} ({_rate(t.game_win_rate)})"
+    )
+    embed.add_field(
+        name="Hands",
+        value=f"{t.hands_played} played, {t.points} points scored, {t.marches} marches",
+    )
+    embed.add_field(
+        name="Making trump",
+        value=f"{t.makes_won} made of {t.makes} ({_rate(t.makers_success)}); euchred {t.euchres_suffered} times",
+    )
     embed.add_field(name="Defending", value=f"{t.euchres_inflicted} euchres inflicted")
     embed.add_field(name="Lone hands", value=f"{t.lone_made} made of {t.lone_tried} tried")
     if stats.best_partner:
         p = stats.best_partner
-        embed.add_field(name="Best partner", value=f"{p.name}: {p.won} of {p.games} games ({p.win_rate:.0%})", inline=False)
+        embed.add_field(
+            name="Best partner",
+            value=f"{p.name}: {p.won} of {p.games} games ({p.win_rate:.0%})",
+            inline=False,
+        )
     if stats.most_frequent_partner:
         p = stats.most_frequent_partner
-        embed.add_field(name="Most frequent partner", value=f"{p.name}: {p.games} games", inline=False)
+        embed.add_field(
+            name="Most frequent partner", value=f"{p.name}: {p.games} games", inline=False
+        )
     if stats.opponents:
-        lines = [f"v {o.names[0]} & {o.names[1]}: won {o.won}, lost {o.lost}" for o in stats.opponents[:8]]
+        lines = [
+            f"v {o.names[0]} & {o.names[1]}: won {o.won}, lost {o.lost}"
+            for o in stats.opponents[:8]
+        ]
         embed.add_field(name="Against", value="\n".join(lines), inline=False)
     if not stats.include_bots and any(stats.excluded.as_tuple()):
         embed.set_footer(text="Rubbers where computers or substitutes played are not counted.")
@@ -161,7 +225,9 @@ def history_embed(page: boards.HistoryPage, name: str) -> discord.Embed:
             f" v {', '.join(entry.opponents) or '—'}; {games}; <t:{int(entry.played_at.timestamp())}:d>"
         )
     embed.description = "\n".join(lines)
-    embed.set_footer(text=f"Page {page.page} of {page.page_count} · /record ID attaches a game or rubber")
+    embed.set_footer(
+        text=f"Page {page.page} of {page.page_count} · /record ID attaches a game or rubber"
+    )
     return embed
 
 
@@ -177,14 +243,22 @@ def record_file(
     if stored.kind == "game" and whole is not None:
         match = match_from_record(whole.record)
         try:
-            document = match_to_egn(match, players=whole.record.get("players"))[stored.record["game_number"]]
+            document = match_to_egn(match, players=whole.record.get("players"))[
+                stored.record["game_number"]
+            ]
         except RecordError as error:
             note = f"EGN cannot hold this game ({error}), so here is the bot's own record of it."
         else:
-            return f"euchre-{stored.record_id}.egn", json.dumps(document, indent=2).encode(), "Euchre Game Notation 1.4."
+            return (
+                f"euchre-{stored.record_id}.egn",
+                json.dumps(document, indent=2).encode(),
+                "Euchre Game Notation 1.4.",
+            )
     elif stored.kind == "game":
         note = "Its rubber is still being played; here is the bot's own record of the game so far."
     else:
         note = "The bot's own JSON record (see the README)."
-    body = stored.record if stored.kind != "game" else {**stored.record, "deals": list(stored.deals)}
+    body = (
+        stored.record if stored.kind != "game" else {**stored.record, "deals": list(stored.deals)}
+    )
     return f"euchre-{stored.record_id}.json", json.dumps(body, indent=2).encode(), note

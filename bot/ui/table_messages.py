@@ -41,7 +41,7 @@ class TableMessages:
                 return None
         return channel  # type: ignore[return-value]
 
-    def _public_view(self, table: Table):  # noqa: ANN202
+    def _public_view(self, table: Table):
         return table.match.public_view() if table.match else None
 
     async def render(self, table: Table, fresh: bool = False) -> None:
@@ -60,7 +60,9 @@ class TableMessages:
                     await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)  # type: ignore[union-attr]
                     return
                 except discord.HTTPException:
-                    log.info("table %s: its message could not be edited; posting a new one", table.id)
+                    log.info(
+                        "table %s: its message could not be edited; posting a new one", table.id
+                    )
             message = await channel.send(embed=embed, view=view)
             if table.status != "closed":
                 await self.bot.manager.touch_message(table, message.id, number)
@@ -76,17 +78,29 @@ class TableMessages:
         if change.cut:
             lines.append("**Cutting for partners and deal** (jack high):\n" + cut_text(change.cut))
         if change.kind == "takeover":
-            lines.append(f"{seat_mention(table, change.seat)} timed out twice: a computer holds the seat until `/table back`.")
+            lines.append(
+                f"{seat_mention(table, change.seat)} timed out twice: a computer holds the seat until `/table back`."
+            )
         elif change.kind == "timeout":
-            lines.append(f"Time ran out: a computer made that move for {seat_mention(table, change.seat)}.")
+            lines.append(
+                f"Time ran out: a computer made that move for {seat_mention(table, change.seat)}."
+            )
         if change.hand is not None:
             lines.append(result_text(table, change.hand))
         match = table.match
         for number, game in enumerate(change.games, start=change.first_game):
             lines.append(game_text(game, number))
         if change.match_over and match is not None:
-            flag = " (a computer or a substitute played: not counted on the leaderboards)" if table.flagged else ""
-            lines.append(match_text(table, match.public_view()) + flag + " The host can /table start another.")
+            flag = (
+                " (a computer or a substitute played: not counted on the leaderboards)"
+                if table.flagged
+                else ""
+            )
+            lines.append(
+                match_text(table, match.public_view())
+                + flag
+                + " The host can /table start another."
+            )
         if change.kind == "closed":
             lines.append(f"The table is closed ({change.note}).")
         if lines:
@@ -95,7 +109,9 @@ class TableMessages:
             await self.render(table, fresh=change.hand is not None or change.kind == "started")
 
     async def turn_reminder(self, table: Table, seat: int, deadline: float) -> None:
-        await self.announce(table, f"{seat_mention(table, seat)}, it is your turn — due <t:{int(deadline)}:R>.")
+        await self.announce(
+            table, f"{seat_mention(table, seat)}, it is your turn — due <t:{int(deadline)}:R>."
+        )
 
     async def table_restored(self, table: Table) -> None:
         await self.announce(table, "Table restored after a restart: play on where you left off.")

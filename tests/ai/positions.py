@@ -23,8 +23,14 @@ def cards(text: str) -> list[str]:
 
 
 def position(
-    hands: dict[int, str], turn_up: str, actions: Sequence[str] = (), *, preset: str = "somerset",
-    scores: tuple[int, int] = (0, 0), games: Sequence[GameResult] = (), dealer: int = A,
+    hands: dict[int, str],
+    turn_up: str,
+    actions: Sequence[str] = (),
+    *,
+    preset: str = "somerset",
+    scores: tuple[int, int] = (0, 0),
+    games: Sequence[GameResult] = (),
+    dealer: int = A,
     **overrides: object,
 ) -> Match:
     """A match whose first deal has these hands, with `actions` applied in turn.
@@ -81,8 +87,22 @@ CASE_2 = dict(
 CASE_3 = dict(
     hands={A: "JD 7H QC 8C 7S", B: "QH TH AD KC 9S", C: "JH 8H AC AS TS", D: "AH KH KS KD TC"},
     turn_up="9H",
-    actions=["pass", "order", "pass", "7S", "TH", "JH", "KH", "7H", "AC", "TC", "8C", "KC",
-             "AS", "KS"],
+    actions=[
+        "pass",
+        "order",
+        "pass",
+        "7S",
+        "TH",
+        "JH",
+        "KH",
+        "7H",
+        "AC",
+        "TC",
+        "8C",
+        "KC",
+        "AS",
+        "KS",
+    ],
     scores=(4, 3),
     expected={"9H"},
 )
@@ -94,8 +114,24 @@ CASE_3 = dict(
 CASE_5 = dict(
     hands={A: "QD 7D 9H 7H 8C", B: "JD KD TD AH QH", C: "JH KH TH KS 9S", D: "KC JC QS TS 8H"},
     turn_up="AD",
-    actions=["pass", "pass", "pass", "order", "8C", "AH", "TH", "8H", "7H", "QH", "KH", "TS",
-             "9H", "JH", "QS", "7D"],
+    actions=[
+        "pass",
+        "pass",
+        "pass",
+        "order",
+        "8C",
+        "AH",
+        "TH",
+        "8H",
+        "7H",
+        "QH",
+        "KH",
+        "TS",
+        "9H",
+        "JH",
+        "QS",
+        "7D",
+    ],
     scores=(3, 3),
     expected={"TD"},
 )
@@ -106,8 +142,24 @@ CASE_5 = dict(
 CASE_6 = dict(
     hands={A: "JD TD KS TC 7H", B: "AS 7S JH KC QC", C: "AH TH JC 7C QS", D: "KH 8H 9C 8C QD"},
     turn_up="AD",
-    actions=["pass", "pass", "pass", "order", "7H", "KC", "7C", "8C", "TC", "QC", "JC", "9C",
-             "TD", "KS", "AS", "QS"],
+    actions=[
+        "pass",
+        "pass",
+        "pass",
+        "order",
+        "7H",
+        "KC",
+        "7C",
+        "8C",
+        "TC",
+        "QC",
+        "JC",
+        "9C",
+        "TD",
+        "KS",
+        "AS",
+        "QS",
+    ],
     scores=(3, 3),
     expected={"QD"},
 )
@@ -163,73 +215,111 @@ SUGGESTIONS = {
     # spades; or left, ace and seven of clubs, seven of spades, and seven of diamonds. In both
     # of these cases pass, and make it next."
     "eldest_passes_with_right_ten_nine_to_make_it_next": dict(
-        hands={B: "JC TC 9C KS TS"}, turn_up="QC", actions=[], expected={"pass"},
+        hands={B: "JC TC 9C KS TS"},
+        turn_up="QC",
+        actions=[],
+        expected={"pass"},
     ),
     "eldest_passes_with_left_ace_seven_to_make_it_next": dict(
-        hands={B: "JS AC 7C 7S 7D"}, turn_up="QC", actions=[], expected={"pass"},
+        hands={B: "JS AC 7C 7S 7D"},
+        turn_up="QC",
+        actions=[],
+        expected={"pass"},
     ),
     "eldest_makes_it_next_after_the_turn_down": dict(
-        hands={B: "JC TC 9C KS TS"}, turn_up="QC", actions=["pass"] * 4, expected={"call:S"},
+        hands={B: "JC TC 9C KS TS"},
+        turn_up="QC",
+        actions=["pass"] * 4,
+        expected={"call:S"},
     ),
     # Eldest: "the dealer has turned down the king of spades, with ace, king, and seven of
     # hearts, knave of spades, and ten of clubs: make it next, and lead the left."
     "eldest_with_the_left_makes_it_next": dict(
-        hands={B: "AH KH 7H JS TC"}, turn_up="KS", actions=["pass"] * 4, expected={"call:C"},
+        hands={B: "AH KH 7H JS TC"},
+        turn_up="KS",
+        actions=["pass"] * 4,
+        expected={"call:C"},
     ),
     "eldest_who_made_it_next_leads_the_left": dict(
-        hands={B: "AH KH 7H JS TC"}, turn_up="KS",
-        actions=["pass"] * 4 + ["call:C", "pass"], expected={"JS"},
+        hands={B: "AH KH 7H JS TC"},
+        turn_up="KS",
+        actions=["pass"] * 4 + ["call:C", "pass"],
+        expected={"JS"},
     ),
     # Second hand: "Assist with three trumps."
     "second_hand_assists_with_three_trumps": dict(
-        hands={C: "QH 9H 8H 7S 8D"}, turn_up="TH", actions=["pass"], expected={"order"},
+        hands={C: "QH 9H 8H 7S 8D"},
+        turn_up="TH",
+        actions=["pass"],
+        expected={"order"},
     ),
     # Second hand: "Do not assist the right with two small ones."
     "second_hand_does_not_assist_the_right_with_two_small_ones": dict(
-        hands={C: "8H 7H KS 9C 8D"}, turn_up="JH", actions=["pass"], expected={"pass"},
+        hands={C: "8H 7H KS 9C 8D"},
+        turn_up="JH",
+        actions=["pass"],
+        expected={"pass"},
     ),
     # The dealer: "Take up ... right and ace."
     "dealer_takes_up_with_right_and_ace": dict(
-        hands={A: "JD AD 8S 9C KH"}, turn_up="9D", actions=["pass"] * 3, expected={"order"},
+        hands={A: "JD AD 8S 9C KH"},
+        turn_up="9D",
+        actions=["pass"] * 3,
+        expected={"order"},
     ),
     # The dealer: "with three trumps, ace, seven of one suit, and outside king, discard the king."
     "dealer_discards_the_outside_king": dict(
-        hands={A: "JC 8C AH 7H KD"}, turn_up="9C", actions=["pass"] * 3 + ["order"],
+        hands={A: "JC 8C AH 7H KD"},
+        turn_up="9C",
+        actions=["pass"] * 3 + ["order"],
         expected={"KD"},
     ),
     # The dealer: "With three trumps (clubs), ace, king of hearts, and ace of diamonds, discard
     # the king of hearts, except when playing a lone hand, in which case discard the ace of
     # diamonds."
     "dealer_discards_the_king_beside_two_aces": dict(
-        hands={A: "JC 8C AH KH AD"}, turn_up="9C", actions=["pass"] * 3 + ["order"],
+        hands={A: "JC 8C AH KH AD"},
+        turn_up="9C",
+        actions=["pass"] * 3 + ["order"],
         expected={"KH"},
     ),
     "dealer_alone_discards_the_lone_ace": dict(
-        hands={A: "JC 8C AH KH AD"}, turn_up="9C", actions=["pass"] * 3 + ["order:alone"],
+        hands={A: "JC 8C AH KH AD"},
+        turn_up="9C",
+        actions=["pass"] * 3 + ["order:alone"],
         expected={"AD"},
     ),
     # Lone hands: "Clubs are trumps. Eldest hand has two small trumps, queen of hearts, and
     # queen and seven of spades. Lead the queen of hearts."
     "against_a_lone_hand_lead_the_short_suit": dict(
-        hands={B: "8C 7C QH QS 7S", A: "JC JS AC KC AD"}, turn_up="TC",
-        actions=["pass"] * 3 + ["order:alone", "AD"], expected={"QH"},
+        hands={B: "8C 7C QH QS 7S", A: "JC JS AC KC AD"},
+        turn_up="TC",
+        actions=["pass"] * 3 + ["order:alone", "AD"],
+        expected={"QH"},
     ),
     # "The eldest hand has the king of clubs, the king of hearts, the ace and seven of
     # diamonds, and the ten of spades. Lead the king of hearts."
     "against_a_lone_hand_lead_the_king_of_the_short_suit": dict(
-        hands={B: "KC KH AD 7D TS", A: "JC JS AC QC AH"}, turn_up="TC",
-        actions=["pass"] * 3 + ["order:alone", "AH"], expected={"KH"},
+        hands={B: "KC KH AD 7D TS", A: "JC JS AC QC AH"},
+        turn_up="TC",
+        actions=["pass"] * 3 + ["order:alone", "AH"],
+        expected={"KH"},
     ),
     # Second hand: "If your partner refuses to adopt the turn-up, and the third hand declares
     # to play alone, lead a card of the same suit as the turn-down."
     "second_hand_leads_the_turn_down_against_third_hands_lone_hand": dict(
-        hands={C: "9S AD KD QC 8C", D: "JH JD AH KH QH"}, turn_up="KS",
-        actions=["pass"] * 4 + ["pass", "pass", "call:H:alone"], expected={"9S"},
+        hands={C: "9S AD KD QC 8C", D: "JH JD AH KH QH"},
+        turn_up="KS",
+        actions=["pass"] * 4 + ["pass", "pass", "call:H:alone"],
+        expected={"9S"},
     ),
     # The bridge: at four to one the eldest orders up to stop a lone hand (and takes his chance
     # only with two lay aces or the ace and another in trumps).
     "eldest_at_the_bridge_orders_up": dict(
-        hands={B: "9C 7S 8H 9D TD"}, turn_up="TC", actions=[], scores=(1, 4),
+        hands={B: "9C 7S 8H 9D TD"},
+        turn_up="TC",
+        actions=[],
+        scores=(1, 4),
         expected={"order"},
     ),
 }

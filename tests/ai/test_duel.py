@@ -48,15 +48,42 @@ def test_unknown_levels_are_refused():
 
 
 def test_simulate_with_levels_plays_duplicate_matches(capsys):
-    code = cli.main(["simulate", "--a", "standard", "--b", "easy", "--matches", "3", "--seed", "4",
-                     "--preset", "modern", "--json"])
+    code = cli.main(
+        [
+            "simulate",
+            "--a",
+            "standard",
+            "--b",
+            "easy",
+            "--matches",
+            "3",
+            "--seed",
+            "4",
+            "--preset",
+            "modern",
+            "--json",
+        ]
+    )
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     assert report["levels"] == ["standard", "easy"] and report["matches"] == 4
     assert report["side_a"]["games"] + report["side_b"]["games"] == report["games"] == 4
     for side in ("side_a", "side_b"):
         assert set(report[side]) >= {"points_per_hand", "makers_success", "lone", "games"}
-    code = cli.main(["simulate", "--a", "expert", "--b", "easy", "--matches", "1", "--preset",
-                     "modern", "--option", "points=4"])
+    code = cli.main(
+        [
+            "simulate",
+            "--a",
+            "expert",
+            "--b",
+            "easy",
+            "--matches",
+            "1",
+            "--preset",
+            "modern",
+            "--option",
+            "points=4",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0 and "A (expert) won" in out and "95% CI" in out

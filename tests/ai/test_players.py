@@ -103,7 +103,8 @@ def test_the_expert_uses_its_seed():
     # Over many close positions, different seeds sample different worlds and sometimes differ.
     views = [v for v in _positions(40, 5) if len(v.deal.legal) > 1]
     differ = sum(
-        make_player("expert", 1, budget=BUDGET).choose(v) != make_player("expert", 2, budget=BUDGET).choose(v)
+        make_player("expert", 1, budget=BUDGET).choose(v)
+        != make_player("expert", 2, budget=BUDGET).choose(v)
         for v in views
     )
     assert views and differ >= 1
@@ -178,12 +179,15 @@ def test_a_player_never_reads_the_other_hands(level):
         hands = _swap_hidden(deal, me, rng)
         if not hands or [sorted(h) for h in hands] == [sorted(h) for h in deal.dealt]:
             continue
-        one = _match_of(options, deal.dealer, [list(h) for h in deal.dealt], deal.turn_up, deal.history)
+        one = _match_of(
+            options, deal.dealer, [list(h) for h in deal.dealt], deal.turn_up, deal.history
+        )
         two = _match_of(options, deal.dealer, hands, deal.turn_up, deal.history)
         assert [sorted(h) for h in one.deal.hands] != [sorted(h) for h in two.deal.hands]
         view_one, view_two = one.view_for(me), two.view_for(me)
         assert view_one == view_two
-        assert (make_player(level, 5, budget=BUDGET).choose(view_one)
-                == make_player(level, 5, budget=BUDGET).choose(view_two))
+        assert make_player(level, 5, budget=BUDGET).choose(view_one) == make_player(
+            level, 5, budget=BUDGET
+        ).choose(view_two)
         checked += 1
     assert checked >= 10

@@ -31,7 +31,7 @@ def test_knowledge_reads_voids_turn_up_and_passes():
     # B knows his hand, the cards played, and the turn-up's place; A's discard he does not.
     assert "7H" in k.unseen and "9C" not in k.unseen and "JD" not in k.unseen
     assert not set(k.hand) & set(k.unseen)
-    assert len(k.unseen) == 32 - 4 - 3 - 1   # B's four cards, three played, the turn-up
+    assert len(k.unseen) == 32 - 4 - 3 - 1  # B's four cards, three played, the turn-up
     # The dealer knows his own discard.
     assert "7H" not in read(match.view_for(A)).unseen
 
@@ -111,16 +111,24 @@ def _brute(hands, trump, seat, trick, made, maker_side, active):
         now = [*trick, (seat, card)]
         if len(now) == len(active):
             win = now[trick_winner([c for _, c in now], trump)][0]
-            results.append(_brute(rest, trump, win, [], made + ((win & 1) == maker_side), maker_side, active))
+            results.append(
+                _brute(rest, trump, win, [], made + ((win & 1) == maker_side), maker_side, active)
+            )
         else:
             nxt = order[(order.index(seat) + 1) % len(order)]
             results.append(_brute(rest, trump, nxt, now, made, maker_side, active))
     return max(results) if (seat & 1) == maker_side else min(results)
 
 
-@pytest.mark.parametrize("tricks_left, active", [
-    (2, (0, 1, 2, 3)), (3, (0, 1, 2, 3)), (3, (0, 1, 3)), (4, (0, 2, 3)),
-])
+@pytest.mark.parametrize(
+    "tricks_left, active",
+    [
+        (2, (0, 1, 2, 3)),
+        (3, (0, 1, 2, 3)),
+        (3, (0, 1, 3)),
+        (4, (0, 2, 3)),
+    ],
+)
 def test_the_solver_agrees_with_plain_minimax(tricks_left, active):
     rng = random.Random(tricks_left * 10 + len(active))
     for _ in range(25):
@@ -136,24 +144,38 @@ def test_the_solver_agrees_with_plain_minimax(tricks_left, active):
         solver = Solver(trump, active, maker_side)
         masks = [to_mask(h) for h in hands]
         for target in range(1, tricks_left + 1):
-            assert solver.makers_reach(masks, [], leader, 0, tricks_left, target) == (exact >= target)
+            assert solver.makers_reach(masks, [], leader, 0, tricks_left, target) == (
+                exact >= target
+            )
 
 
 def test_the_master_trump_always_takes_a_trick():
     # East, a defender, holds the right bower and three small hearts: however strong North and
     # South are, the makers cannot take all four tricks.
-    hands = [["JS", "AS", "KS", "AH"], ["JC", "9H", "TH", "QH"], ["QS", "TS", "9S", "AD"], ["9D", "TD", "QD", "KD"]]
+    hands = [
+        ["JS", "AS", "KS", "AH"],
+        ["JC", "9H", "TH", "QH"],
+        ["QS", "TS", "9S", "AD"],
+        ["9D", "TD", "QD", "KD"],
+    ]
     trump = "C"
     solver = Solver(trump, (0, 1, 2, 3), 0)
     masks = [to_mask(h) for h in hands]
     assert not solver.makers_reach(masks, [], 0, 0, 4, 4)
-    assert solver.makers_reach(masks, [], 0, 0, 4, 3) == (_brute(hands, trump, 0, [], 0, 0, (0, 1, 2, 3)) >= 3)
+    assert solver.makers_reach(masks, [], 0, 0, 4, 3) == (
+        _brute(hands, trump, 0, [], 0, 0, (0, 1, 2, 3)) >= 3
+    )
 
 
 def test_a_seat_holding_the_top_trumps_takes_a_trick_with_each():
     # North holds the right and left bowers and the ace: three sure tricks for the makers,
     # whoever leads and whatever the others hold.
-    hands = [["JH", "JD", "AH", "9S"], ["KH", "QH", "AS", "KS"], ["9C", "TC", "QC", "KC"], ["TH", "9H", "AC", "AD"]]
+    hands = [
+        ["JH", "JD", "AH", "9S"],
+        ["KH", "QH", "AS", "KS"],
+        ["9C", "TC", "QC", "KC"],
+        ["TH", "9H", "AC", "AD"],
+    ]
     solver = Solver("H", (0, 1, 2, 3), 0)
     masks = [to_mask(h) for h in hands]
     for leader in range(4):
@@ -192,7 +214,10 @@ def test_rubber_value_counts_games_and_the_rubber():
 
 def test_the_game_in_play_is_worth_a_game_or_what_it_does_to_the_rubber():
     # A single game: winning it rather than losing it is the whole of the match.
-    assert ScoreValue(position({}, "9H", preset="modern", scores=(3, 7)).view_for(0)).game_swing() == 1.0
+    assert (
+        ScoreValue(position({}, "9H", preset="modern", scores=(3, 7)).view_for(0)).game_swing()
+        == 1.0
+    )
     # The deciding game of a rubber at four-all: a game and the two for the rubber, each way.
     games = (GameResult((5, 2), 0, 1), GameResult((1, 5), 1, 1))
     third = ScoreValue(position({}, "9H", scores=(4, 4), games=games).view_for(0))
@@ -219,6 +244,7 @@ class _Shown(ExpertPlayer):
     def worlds(self, k, count, rng):
         return [true_world(k, self.match.deal.hands)]
 
+
 def test_the_expert_searches_the_worlds_it_is_given():
     checked = 0
     for match in _random_positions(80, 9):
@@ -227,7 +253,7 @@ def test_the_expert_searches_the_worlds_it_is_given():
         # the deal leaves out: they count the turn-up as held.
         if deal.phase != "play" or len(deal.legal_actions()) < 2 or deal.discarded == deal.turn_up:
             continue
-        if not deal.tricks:   # the plain minimax below is slow on five tricks
+        if not deal.tricks:  # the plain minimax below is slow on five tricks
             continue
         seat = match.to_act
         view = match.view_for(seat)
@@ -239,9 +265,19 @@ def test_the_expert_searches_the_worlds_it_is_given():
             after = copy.deepcopy(deal)
             after.apply(card, seat)
             made = sum(after.won[s] for s in range(4) if (s & 1) == maker_side)
-            tricks = made if after.phase != "play" else _brute(
-                [list(h) for h in after.hands], deal.trump, after.to_play, list(after.trick),
-                made, maker_side, after.active)
+            tricks = (
+                made
+                if after.phase != "play"
+                else _brute(
+                    [list(h) for h in after.hands],
+                    deal.trump,
+                    after.to_play,
+                    list(after.trick),
+                    made,
+                    maker_side,
+                    after.active,
+                )
+            )
             ending = 0 if tricks < 3 else 5 if tricks == 5 else 3
             assert worth == pytest.approx(score.for_side(seat & 1, *_ending(after, ending)))
         checked += 1

@@ -23,7 +23,10 @@ def standard_choice(match) -> str:
 
 
 def expert_choices(match) -> list[str]:
-    return [make_player("expert", seed, budget=EXPERT_BUDGET).choose(view(match)) for seed in EXPERT_SEEDS]
+    return [
+        make_player("expert", seed, budget=EXPERT_BUDGET).choose(view(match))
+        for seed in EXPERT_SEEDS
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

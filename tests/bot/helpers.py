@@ -17,8 +17,12 @@ from tests.support.fake_discord import FakeDiscord, FakeMember, FakeMessage
 
 def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
     values = dict(
-        token=fake.token, database_path=db_path, dev_guild_id=fake.guild.id,
-        api_base=fake.api_base, gateway_url=fake.gateway_url, turn_timeout=120,
+        token=fake.token,
+        database_path=db_path,
+        dev_guild_id=fake.guild.id,
+        api_base=fake.api_base,
+        gateway_url=fake.gateway_url,
+        turn_timeout=120,
         owner_ids=frozenset({fake.member("mod").id}),
     )
     values.update(overrides)
@@ -28,13 +32,15 @@ def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
 @asynccontextmanager
 async def running_bot(fake: FakeDiscord, db_path: Path, **kwargs) -> AsyncIterator[EuchreBot]:
     """The project's bot, started against the fake; errors in handlers are collected."""
-    bot = EuchreBot(settings_for(fake, db_path), computer_delay=0, timers=kwargs.pop("timers", False), **kwargs)
+    bot = EuchreBot(
+        settings_for(fake, db_path), computer_delay=0, timers=kwargs.pop("timers", False), **kwargs
+    )
     bot.handler_errors = []  # type: ignore[attr-defined]
     async with fake.running(bot) as running:
         yield running
 
 
-def table_of(bot: EuchreBot, fake: FakeDiscord):  # noqa: ANN201
+def table_of(bot: EuchreBot, fake: FakeDiscord):
     return bot.manager.tables.get(fake.channel.id)
 
 
@@ -43,7 +49,7 @@ def member_at(bot: EuchreBot, fake: FakeDiscord, seat: int) -> FakeMember:
     return fake.guild.members[occupant.user_id]
 
 
-async def eventually(predicate, timeout: float = 5.0, what: str = "a condition"):  # noqa: ANN001, ANN201
+async def eventually(predicate, timeout: float = 5.0, what: str = "a condition"):
     """Poll a predicate on the bot's own state (the fake cannot see it change) until it holds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -59,7 +65,8 @@ async def eventually(predicate, timeout: float = 5.0, what: str = "a condition")
 def enabled_actions(message: FakeMessage) -> list[str]:
     """The custom ids of the enabled action buttons on a hand message."""
     return [
-        b["custom_id"] for b in message.buttons
+        b["custom_id"]
+        for b in message.buttons
         if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:act:")
     ]
 
@@ -78,7 +85,9 @@ NAMES = ("alice", "bob", "carol", "dave")
 
 async def seat_four(fake: FakeDiscord, preset: str = "modern", **options) -> None:
     alice = fake.member("alice")
-    await (await fake.slash(alice, fake.channel, "table create", preset=preset, **options)).response()
+    await (
+        await fake.slash(alice, fake.channel, "table create", preset=preset, **options)
+    ).response()
     for name in NAMES[1:]:
         await (await fake.slash(fake.member(name), fake.channel, "table join")).response()
 
@@ -87,12 +96,16 @@ async def start(fake: FakeDiscord) -> None:
     await (await fake.slash(fake.member("alice"), fake.channel, "table start")).response()
 
 
-async def current_table_message(fake: FakeDiscord, table):  # noqa: ANN201
+async def current_table_message(fake: FakeDiscord, table):
     """The public table message of the deal being played, once the bot has posted it."""
 
-    def posted():  # noqa: ANN202
+    def posted():
         message = fake.messages_by_id.get(table.message_id)
-        if message and table.message_deal == deal_number(table) and "My hand" in str(message.buttons):
+        if (
+            message
+            and table.message_deal == deal_number(table)
+            and "My hand" in str(message.buttons)
+        ):
             return message
         return None
 
@@ -113,5 +126,3 @@ async def act_once(bot, fake: FakeDiscord) -> None:
     response = await clicked.response()
     assert response.type == 7  # the hand message is edited in place
     assert (await clicked.message()).ephemeral
-
-

@@ -11,7 +11,7 @@ from tests.support.fake_discord import FakeDiscord
 pytest_plugins = ["tests.support.fixtures"]
 
 
-async def reply(handle) -> str:  # noqa: ANN001
+async def reply(handle) -> str:
     """The text of an interaction's ephemeral answer (asserting it is ephemeral)."""
     message = await handle.message()
     assert message.ephemeral, message.text
@@ -29,7 +29,7 @@ async def open_full_table(fake: FakeDiscord, preset: str = "modern") -> None:
 
 
 @pytest.fixture
-def db(tmp_path):  # noqa: ANN001, ANN201
+def db(tmp_path):
     return tmp_path / "euchre.db"
 
 
@@ -40,7 +40,11 @@ async def test_create_posts_a_public_table_message_and_seats_the_host(fake_disco
         assert "north" in text
         table = table_of(bot, fake)
         assert table.options.points == 7 and table.options.joker
-        message = await fake.wait_for(lambda: next((m for m in fake.public_messages(fake.channel) if "Euchre table" in m.text), None))
+        message = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if "Euchre table" in m.text), None
+            )
+        )
         assert "alice" in message.text and not message.ephemeral
 
 
@@ -77,7 +81,11 @@ async def test_host_commands_by_someone_else_are_refused(fake_discord, db):
         await open_full_table(fake)
         assert "host" in await slash(fake, "bob", "table start")
         assert "host" in await slash(fake, "bob", "table addbot")
-        assert "host" in await reply(await fake.slash(fake.member("bob"), fake.channel, "table kick", member=fake.member("carol")))
+        assert "host" in await reply(
+            await fake.slash(
+                fake.member("bob"), fake.channel, "table kick", member=fake.member("carol")
+            )
+        )
         assert "host" in await slash(fake, "bob", "table close")
         assert not table_of(bot, fake).playing
 
@@ -99,12 +107,18 @@ async def test_addbot_kick_leave_and_start_with_computers(fake_discord, db):
         assert "computer" in await slash(fake, "alice", "table addbot")
         table = table_of(bot, fake)
         assert sum(o.is_bot for o in table.seats) == 2
-        assert "removed" in await reply(await fake.slash(fake.member("alice"), fake.channel, "table kick", member=fake.member("bob")))
+        assert "removed" in await reply(
+            await fake.slash(
+                fake.member("alice"), fake.channel, "table kick", member=fake.member("bob")
+            )
+        )
         assert table.seat_of(fake.member("bob").id) is None
         await slash(fake, "carol", "table join")
         assert "dealt" in await slash(fake, "alice", "table start")
         assert table.playing
-        await fake.wait_for(lambda: any("Cutting" in m.text for m in fake.public_messages(fake.channel)))
+        await fake.wait_for(
+            lambda: any("Cutting" in m.text for m in fake.public_messages(fake.channel))
+        )
 
 
 async def test_out_of_turn_and_bad_cards_are_refused_and_change_nothing(fake_discord, db):
@@ -118,9 +132,15 @@ async def test_out_of_turn_and_bad_cards_are_refused_and_change_nothing(fake_dis
         before = len(table.actions)
         assert "not your turn" in await reply(await fake.slash(waiting, fake.channel, "pass"))
         actor = member_at(bot, fake, to_act)
-        assert "not a declaration open to you" in await reply(await fake.slash(actor, fake.channel, "call", suit="hearts"))
-        assert "unknown suit" in await reply(await fake.slash(actor, fake.channel, "call", suit="roses"))
-        assert "unknown card" in await reply(await fake.slash(actor, fake.channel, "play", card="11Z"))
+        assert "not a declaration open to you" in await reply(
+            await fake.slash(actor, fake.channel, "call", suit="hearts")
+        )
+        assert "unknown suit" in await reply(
+            await fake.slash(actor, fake.channel, "call", suit="roses")
+        )
+        assert "unknown card" in await reply(
+            await fake.slash(actor, fake.channel, "play", card="11Z")
+        )
         assert len(table.actions) == before
         # A card not held, by the seat to play, once play begins.
         await reply(await fake.slash(actor, fake.channel, "order"))
@@ -134,7 +154,9 @@ async def test_out_of_turn_and_bad_cards_are_refused_and_change_nothing(fake_dis
         player = member_at(bot, fake, table.match.to_act)
         not_held = next(c for c in deal.kitty)
         count = len(table.actions)
-        assert "do not hold" in await reply(await fake.slash(player, fake.channel, "play", card=not_held))
+        assert "do not hold" in await reply(
+            await fake.slash(player, fake.channel, "play", card=not_held)
+        )
         assert len(table.actions) == count
 
 
@@ -168,17 +190,25 @@ async def test_card_option_accepts_every_spelling(fake_discord, db):
         table = table_of(bot, fake)
         # Everyone passes round one; the eldest names a suit; the discard is skipped.
         while table.match.deal.phase == "round_one":
-            await reply(await fake.slash(member_at(bot, fake, table.match.to_act), fake.channel, "pass"))
+            await reply(
+                await fake.slash(member_at(bot, fake, table.match.to_act), fake.channel, "pass")
+            )
         deal = table.match.deal
         suit = next(s for s in "SHDC" if s != deal.turn_up_suit)
         name = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[suit]
-        await reply(await fake.slash(member_at(bot, fake, table.match.to_act), fake.channel, "call", suit=name))
+        await reply(
+            await fake.slash(
+                member_at(bot, fake, table.match.to_act), fake.channel, "call", suit=name
+            )
+        )
         if deal.phase == "partner_alone":
             await reply(await fake.slash(member_at(bot, fake, deal.to_act), fake.channel, "pass"))
         seat = table.match.to_act
         card = deal.legal_actions()[0]
         spelled = "10" + card[1].lower() if card[0] == "T" else card_name(card)
-        await reply(await fake.slash(member_at(bot, fake, seat), fake.channel, "play", card=spelled))
+        await reply(
+            await fake.slash(member_at(bot, fake, seat), fake.channel, "play", card=spelled)
+        )
         assert table.actions[-1] == (seat, card)
 
 
@@ -188,7 +218,12 @@ async def test_show_posts_the_table_anew(fake_discord, db):
         await slash(fake, "alice", "table create")
         count = len([m for m in fake.public_messages(fake.channel) if "Euchre table" in m.text])
         await slash(fake, "bob", "table show")
-        await fake.wait_for(lambda: len([m for m in fake.public_messages(fake.channel) if "Euchre table" in m.text]) > count)
+        await fake.wait_for(
+            lambda: (
+                len([m for m in fake.public_messages(fake.channel) if "Euchre table" in m.text])
+                > count
+            )
+        )
 
 
 async def test_leave_between_rubbers_frees_the_seat(fake_discord, db):
@@ -207,13 +242,22 @@ async def test_substitute_with_consent_buttons(fake_discord, db):
     async with running_bot(fake, db) as bot:
         await open_full_table(fake)
         await slash(fake, "alice", "table start")
-        text = await reply(await fake.slash(fake.member("bob"), fake.channel, "table substitute", member=fake.member("erin")))
+        text = await reply(
+            await fake.slash(
+                fake.member("bob"), fake.channel, "table substitute", member=fake.member("erin")
+            )
+        )
         assert "consent" in text
         table = table_of(bot, fake)
 
-        def consent_message():  # noqa: ANN202
+        def consent_message():
             message = fake.messages_by_id.get(table.message_id)
-            return message if message and any(b.get("label") == "Consent to substitute" for b in message.buttons) else None
+            return (
+                message
+                if message
+                and any(b.get("label") == "Consent to substitute" for b in message.buttons)
+                else None
+            )
 
         message = await eventually(consent_message)
         for name in ("alice", "carol", "dave"):
@@ -238,12 +282,20 @@ async def test_a_wrong_token_exits_with_code_2_and_never_logs_the_token(fake_dis
     import sys
 
     env = {
-        **os.environ, "DISCORD_TOKEN": "wrong.token.value", "DISCORD_API_BASE": fake_discord.api_base,
-        "DISCORD_GATEWAY_URL": fake_discord.gateway_url, "DATABASE_PATH": str(tmp_path / "euchre.db"),
+        **os.environ,
+        "DISCORD_TOKEN": "wrong.token.value",
+        "DISCORD_API_BASE": fake_discord.api_base,
+        "DISCORD_GATEWAY_URL": fake_discord.gateway_url,
+        "DATABASE_PATH": str(tmp_path / "euchre.db"),
     }
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 2

@@ -23,14 +23,15 @@ from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
 
-def hidden_cards(deal) -> set[str]:  # noqa: ANN001
+
+def hidden_cards(deal) -> set[str]:
     """Cards no public message may show during a deal: every card still in a hand, the kitty and the discard."""
     hidden = {card for hand in deal.hands for card in hand} | set(deal.kitty)
     hidden.discard(deal.turn_up)
     return hidden
 
 
-def check_no_leak(bot, fake: FakeDiscord) -> None:  # noqa: ANN001
+def check_no_leak(bot, fake: FakeDiscord) -> None:
     """No public message of the current deal (every version of it) shows a hidden card."""
     table = table_of(bot, fake)
     if table.match is None or table.message_deal != deal_number(table):
@@ -59,7 +60,9 @@ async def test_four_members_play_a_whole_game_through_discord(fake_discord, tmp_
             assert steps < 2000
         check_no_leak(bot, fake)
         assert table.match.over
-        await fake.wait_for(lambda: any("win the game" in m.text for m in fake.public_messages(fake.channel)))
+        await fake.wait_for(
+            lambda: any("win the game" in m.text for m in fake.public_messages(fake.channel))
+        )
         # Every hand shown to anyone was shown ephemerally, and only to its holder.
         for message in fake.messages:
             if "Your hand" in message.text:
@@ -79,7 +82,9 @@ async def test_restart_mid_hand_resumes_it(fake_discord, tmp_path):
         before = table.match.public_view()
         hands = [table.match.view_for(s).deal.hand for s in range(4)]
     async with running_bot(fake, db) as bot:
-        await fake.wait_for(lambda: any("restored" in m.text for m in fake.public_messages(fake.channel)))
+        await fake.wait_for(
+            lambda: any("restored" in m.text for m in fake.public_messages(fake.channel))
+        )
         table = table_of(bot, fake)
         assert table.match.public_view() == before
         assert [table.match.view_for(s).deal.hand for s in range(4)] == hands
@@ -99,7 +104,9 @@ async def test_double_click_applies_once(fake_discord, tmp_path):
         hand = await (await fake.slash(member, fake.channel, "hand")).message()
         action = enabled_actions(hand)[0]
         before = len(table.actions)
-        first, second = await asyncio.gather(fake.click(member, hand, action), fake.click(member, hand, action))
+        first, second = await asyncio.gather(
+            fake.click(member, hand, action), fake.click(member, hand, action)
+        )
         await first.response()
         await second.response()
         assert len(table.actions) == before + 1
@@ -135,7 +142,7 @@ async def test_turn_timer_reminds_then_a_computer_moves_then_holds_the_seat(fake
         first = table.match.to_act
         mention = f"<@{table.seats[first].user_id}>"
 
-        def said(words: str):  # noqa: ANN202
+        def said(words: str):
             return next((m for m in fake.public_messages(fake.channel) if words in m.text), None)
 
         reminder = await fake.wait_for(lambda: said("it is your turn"), timeout=5)
@@ -163,17 +170,23 @@ async def test_one_member_and_three_computers_play_a_whole_rubber(fake_discord, 
         assert table.options.is_rubber
         steps = 0
         while table.playing:
-            if table.match.to_act is not None and table.seats[table.match.to_act].user_id == alice.id:
+            if (
+                table.match.to_act is not None
+                and table.seats[table.match.to_act].user_id == alice.id
+            ):
                 await act_once(bot, fake)
                 check_no_leak(bot, fake)
                 steps += 1
             else:
-                await asyncio.sleep(0.005)   # the computers play in the background
+                await asyncio.sleep(0.005)  # the computers play in the background
             assert steps < 1000
         match = table.match
         assert len(match.games) in (3, 4) and sum(match.rubber_points) <= 10
         result = await fake.wait_for(
-            lambda: next((m for m in fake.public_messages(fake.channel) if "win the rubber" in m.content), None)
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if "win the rubber" in m.content),
+                None,
+            )
         )
-        assert "not counted on the leaderboards" in result.content   # computers played
+        assert "not counted on the leaderboards" in result.content  # computers played
         assert not bot.handler_errors

@@ -17,13 +17,22 @@ async def test_a_rubber_survives_restarts_while_computers_play(fake_discord, tmp
     for restart in range(6):
         async with running_bot(fake, db) as bot:
             if restart == 0:
-                await (await fake.slash(alice, fake.channel, "table create", joker=True, defend_alone=True)).response()
+                await (
+                    await fake.slash(
+                        alice, fake.channel, "table create", joker=True, defend_alone=True
+                    )
+                ).response()
                 for _ in range(3):
-                    await (await fake.slash(alice, fake.channel, "table addbot", level="standard")).response()
+                    await (
+                        await fake.slash(alice, fake.channel, "table addbot", level="standard")
+                    ).response()
                 await (await fake.slash(alice, fake.channel, "table start")).response()
             else:
                 await fake.wait_for(
-                    lambda n=restart: sum("restored" in m.content for m in fake.public_messages(fake.channel)) >= n
+                    lambda n=restart: (
+                        sum("restored" in m.content for m in fake.public_messages(fake.channel))
+                        >= n
+                    )
                 )
             table = table_of(bot, fake)
             assert table.options.joker and table.options.defend_alone

@@ -10,7 +10,7 @@ from tests.support.fake_discord import FakeDiscord
 pytest_plugins = ["tests.support.fixtures"]
 
 
-async def play_a_game(bot, fake: FakeDiscord) -> None:  # noqa: ANN001
+async def play_a_game(bot, fake: FakeDiscord) -> None:
     await seat_four(fake, points=3)
     await start(fake)
     table = table_of(bot, fake)
@@ -18,18 +18,22 @@ async def play_a_game(bot, fake: FakeDiscord) -> None:  # noqa: ANN001
         await act_once(bot, fake)
 
 
-async def public_reply(fake: FakeDiscord, name: str, command: str, **options):  # noqa: ANN201
+async def public_reply(fake: FakeDiscord, name: str, command: str, **options):
     return await (await fake.slash(fake.member(name), fake.channel, command, **options)).message()
 
 
-async def test_a_played_game_shows_on_the_leaderboard_stats_history_and_record(fake_discord, tmp_path):
+async def test_a_played_game_shows_on_the_leaderboard_stats_history_and_record(
+    fake_discord, tmp_path
+):
     fake = fake_discord
     async with running_bot(fake, tmp_path / "euchre.db") as bot:
         await play_a_game(bot, fake)
         table = table_of(bot, fake)
         winners = [o.name for s, o in enumerate(table.seats) if s % 2 == table.match.winner]
 
-        asked = await fake.slash(fake.member("alice"), fake.channel, "leaderboard", metric="games_won")
+        asked = await fake.slash(
+            fake.member("alice"), fake.channel, "leaderboard", metric="games_won"
+        )
         board = await asked.message()
         assert not board.ephemeral
         first = board.text.split("\n")
@@ -37,7 +41,7 @@ async def test_a_played_game_shows_on_the_leaderboard_stats_history_and_record(f
         # The public board names no viewer; alice's own rank is a follow-up only she sees.
         assert "You" not in board.text
         mine = await asked.followup()
-        listed = "alice" in board.text   # everyone who won a game is on its one page
+        listed = "alice" in board.text  # everyone who won a game is on its one page
         assert mine.ephemeral and "**Games won" in mine.text
         assert mine.text.startswith("Your rank on" if listed else "You are not on"), mine.text
 
@@ -46,7 +50,11 @@ async def test_a_played_game_shows_on_the_leaderboard_stats_history_and_record(f
 
         history = await public_reply(fake, "bob", "history")
         assert "M" in history.text and "G" in history.text
-        game_id = next(word for word in history.text.replace("*", " ").split() if word.startswith("G") and word[1:].isdigit())
+        game_id = next(
+            word
+            for word in history.text.replace("*", " ").split()
+            if word.startswith("G") and word[1:].isdigit()
+        )
 
         record = await public_reply(fake, "carol", "record", game_id=game_id)
         attachment = record.attachments[0]

@@ -139,7 +139,11 @@ class Script:
         side, kind = step
         seat = strong_seat(dealer, side)
         if kind == LONE_ONE:
-            hands = {seat: _THREE, (seat + 1) % 4: _LEFT_ADVERSARY, (seat + 3) % 4: _RIGHT_ADVERSARY}
+            hands = {
+                seat: _THREE,
+                (seat + 1) % 4: _LEFT_ADVERSARY,
+                (seat + 3) % 4: _RIGHT_ADVERSARY,
+            }
         else:
             hands = {seat: _STRONG}
         return make_deal(hands, _TURN_UP, dealer=dealer, opts=opts)
@@ -180,7 +184,10 @@ class Script:
 
 
 def scripted_match(
-    plan: Iterable[Step], preset: str = "somerset", first_dealer: int = 0, **overrides: object,
+    plan: Iterable[Step],
+    preset: str = "somerset",
+    first_dealer: int = 0,
+    **overrides: object,
 ) -> tuple[Match, Script]:
     """A match over `plan` (see `Script`), not yet played."""
     script = Script(plan)

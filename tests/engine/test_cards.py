@@ -58,18 +58,37 @@ def test_unknown_lowest_rank_is_a_card_error():
 @pytest.mark.parametrize(
     "text, card",
     [
-        ("JH", "JH"), ("jh", "JH"), (" Jh ", "JH"), ("TD", "TD"), ("td", "TD"), ("10D", "TD"),
-        ("10d", "TD"), ("10♦", "TD"), ("J♥", "JH"), ("j♥", "JH"), ("A♠", "AS"), ("9♣", "9C"),
-        ("jack of hearts", "JH"), ("Jack of Hearts", "JH"), ("ten of diamonds", "TD"),
-        ("10 of diamonds", "TD"), ("knave of spades", "JS"), ("queen of clubs", "QC"),
-        ("BJ", JOKER), ("bj", JOKER), ("joker", JOKER), ("Joker", JOKER),
+        ("JH", "JH"),
+        ("jh", "JH"),
+        (" Jh ", "JH"),
+        ("TD", "TD"),
+        ("td", "TD"),
+        ("10D", "TD"),
+        ("10d", "TD"),
+        ("10♦", "TD"),
+        ("J♥", "JH"),
+        ("j♥", "JH"),
+        ("A♠", "AS"),
+        ("9♣", "9C"),
+        ("jack of hearts", "JH"),
+        ("Jack of Hearts", "JH"),
+        ("ten of diamonds", "TD"),
+        ("10 of diamonds", "TD"),
+        ("knave of spades", "JS"),
+        ("queen of clubs", "QC"),
+        ("BJ", JOKER),
+        ("bj", JOKER),
+        ("joker", JOKER),
+        ("Joker", JOKER),
     ],
 )
 def test_parse_card_codes_symbols_and_names(text, card):
     assert parse_card(text) == card
 
 
-@pytest.mark.parametrize("text", ["", "ZZ", "11H", "1D", "JX", "JHH", "jack of stars", "queen", "H"])
+@pytest.mark.parametrize(
+    "text", ["", "ZZ", "11H", "1D", "JX", "JHH", "jack of stars", "queen", "H"]
+)
 def test_parse_card_unknown_is_a_clear_card_error(text):
     with pytest.raises(CardError) as caught:
         parse_card(text)
@@ -80,8 +99,16 @@ def test_parse_card_unknown_is_a_clear_card_error(text):
 
 
 @pytest.mark.parametrize(
-    "text, suit", [("h", "H"), ("H", "H"), ("♥", "H"), ("hearts", "H"), ("Spades", "S"),
-                   ("diamond", "D"), ("♣", "C")],
+    "text, suit",
+    [
+        ("h", "H"),
+        ("H", "H"),
+        ("♥", "H"),
+        ("hearts", "H"),
+        ("Spades", "S"),
+        ("diamond", "D"),
+        ("♣", "C"),
+    ],
 )
 def test_parse_suit(text, suit):
     assert parse_suit(text) == suit
@@ -154,14 +181,27 @@ def test_j2_suit_of_same_colour_loses_its_jack():
     """The other suit of trump's colour is A K Q 10 9 8 7: its jack is the left bower."""
     diamonds = [c for c in make_pack("7") if effective_suit(c, "H") == "D"]
     assert sorted(diamonds, key=lambda c: -trick_power(c, "H", "D")) == [
-        "AD", "KD", "QD", "TD", "9D", "8D", "7D",
+        "AD",
+        "KD",
+        "QD",
+        "TD",
+        "9D",
+        "8D",
+        "7D",
     ]
 
 
 def test_j2_other_two_suits_keep_their_jack_between_queen_and_ten():
     spades = [c for c in make_pack("7") if effective_suit(c, "H") == "S"]
     assert sorted(spades, key=lambda c: -trick_power(c, "H", "S")) == [
-        "AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S",
+        "AS",
+        "KS",
+        "QS",
+        "JS",
+        "TS",
+        "9S",
+        "8S",
+        "7S",
     ]
 
 

@@ -61,6 +61,7 @@ def test_s13_two_equal_in_the_middle_cut_again():
     def wanted(table: TableCut) -> bool:
         v = ranked(table.cuts[0])
         return v[0] > v[1] == v[2] > v[3] and len(table.cuts) == 2
+
     table = find_partners_cut(wanted)
     first = values(table.cuts[0])
     tied = {p for p, v in first.items() if v == ranked(table.cuts[0])[1]}
@@ -75,6 +76,7 @@ def test_s13_two_lowest_equal_stand():
     def wanted(table: TableCut) -> bool:
         v = ranked(table.cuts[0])
         return v[0] > v[1] > v[2] == v[3]
+
     table = find_partners_cut(wanted)
     assert len(table.cuts) == 1
     first = values(table.cuts[0])
@@ -85,6 +87,7 @@ def test_s13_two_highest_equal_are_partners_and_cut_only_for_the_deal():
     def wanted(table: TableCut) -> bool:
         v = ranked(table.cuts[0])
         return v[0] == v[1] > v[2] > v[3]
+
     table = find_partners_cut(wanted)
     first = values(table.cuts[0])
     top = ranked(table.cuts[0])[0]
@@ -98,7 +101,12 @@ def test_s13_two_highest_equal_are_partners_and_cut_only_for_the_deal():
 def test_s14_three_equal_fourth_highest():
     def wanted(table: TableCut) -> bool:
         v = ranked(table.cuts[0])
-        return v[0] > v[1] == v[2] == v[3] and len(table.cuts) == 2 and len(set(ranked(table.cuts[1]))) == 3
+        return (
+            v[0] > v[1] == v[2] == v[3]
+            and len(table.cuts) == 2
+            and len(set(ranked(table.cuts[1]))) == 3
+        )
+
     table = find_partners_cut(wanted)
     first, recut = values(table.cuts[0]), values(table.cuts[1])
     fourth = max(first, key=first.get)
@@ -113,7 +121,12 @@ def test_s14_three_equal_fourth_highest():
 def test_s14_three_equal_fourth_lowest():
     def wanted(table: TableCut) -> bool:
         v = ranked(table.cuts[0])
-        return v[0] == v[1] == v[2] > v[3] and len(table.cuts) == 2 and len(set(ranked(table.cuts[1]))) == 3
+        return (
+            v[0] == v[1] == v[2] > v[3]
+            and len(table.cuts) == 2
+            and len(set(ranked(table.cuts[1]))) == 3
+        )
+
     table = find_partners_cut(wanted)
     first, recut = values(table.cuts[0]), values(table.cuts[1])
     fourth = min(first, key=first.get)

@@ -37,9 +37,22 @@ STRONG = "JH JD AH KH QH"
 def snapshot(deal: Deal) -> object:
     """Everything a refused action must leave as it was."""
     return copy.deepcopy(
-        (deal.phase, deal.to_act, deal.hands, deal.declarations, deal.history, deal.kitty,
-         deal.trump, deal.maker, deal.alone, deal.defender, deal.sitting_out, deal.discarded,
-         deal.won, deal.result)
+        (
+            deal.phase,
+            deal.to_act,
+            deal.hands,
+            deal.declarations,
+            deal.history,
+            deal.kitty,
+            deal.trump,
+            deal.maker,
+            deal.alone,
+            deal.defender,
+            deal.sitting_out,
+            deal.discarded,
+            deal.won,
+            deal.result,
+        )
     )
 
 
@@ -68,9 +81,15 @@ def test_j5_deal_two_then_three_from_eldest_and_turn_the_21st():
         assert deal.to_act == deal.eldest and deal.phase == ROUND_ONE
 
 
-@pytest.mark.parametrize("preset, joker, size", [
-    ("somerset", False, 32), ("jerome", True, 33), ("modern", False, 24), ("modern", True, 25),
-])
+@pytest.mark.parametrize(
+    "preset, joker, size",
+    [
+        ("somerset", False, 32),
+        ("jerome", True, 33),
+        ("modern", False, 24),
+        ("modern", True, 25),
+    ],
+)
 def test_shuffled_deal_deals_every_card_once(preset, joker, size):
     opts = build_options(preset, joker=joker)
     deal = Deal.shuffled(opts, 3, random.Random(7))
@@ -98,7 +117,10 @@ def test_seats_sides_and_words():
     assert [side_of(s) for s in range(4)] == [0, 1, 0, 1]
     assert [partner_of(s) for s in range(4)] == [2, 3, 0, 1]
     assert [round_one_word(s, 0) for s in (1, 2, 3, 0)] == [
-        "order up", "assist", "order up", "take up",
+        "order up",
+        "assist",
+        "order up",
+        "take up",
     ]
 
 
@@ -122,7 +144,12 @@ def test_s74_eldest_orders_up():
     assert (deal.phase, deal.to_act, deal.sitting_out) == (PLAY, 1, ())
     assert deal.declarations == [(1, "order"), (3, "pass"), (0, discard)]
     result = play_out(deal)
-    assert (result.outcome, result.maker, result.tricks, result.points) == ("march", 1, (0, 5), (0, 2))
+    assert (result.outcome, result.maker, result.tricks, result.points) == (
+        "march",
+        1,
+        (0, 5),
+        (0, 2),
+    )
 
 
 def test_s75_dealers_partner_assists():
@@ -243,13 +270,13 @@ def test_s76_dealer_takes_it_up_alone():
 
 def test_s94_partner_takes_it_alone():
     deal = make_deal({3: STRONG}, "TH")
-    act(deal, "order")            # the eldest orders up
-    act(deal, "alone")            # the third hand: "I take it from you"
+    act(deal, "order")  # the eldest orders up
+    act(deal, "alone")  # the third hand: "I take it from you"
     assert (deal.maker, deal.alone, deal.sitting_out) == (1, 3, (1,))
     assert deal.declarations == [(1, "order"), (3, "alone")]
     assert deal.phase == DISCARD  # the dealer is an adversary and discards as usual
     act(deal, deal.legal_actions()[0])
-    assert deal.to_act == 2       # the eldest sits out
+    assert deal.to_act == 2  # the eldest sits out
     result = play_out(deal)
     assert (result.maker, result.alone, result.points) == (1, 3, (0, 4))
 
@@ -479,7 +506,12 @@ def test_s77_all_pass_twice_the_deal_is_at_an_end():
     assert deal.is_over and deal.phase == OVER and deal.to_act is None
     assert deal.legal_actions() == ()
     result = deal.result
-    assert (result.outcome, result.maker, result.trump, result.points) == ("passed", None, None, (0, 0))
+    assert (result.outcome, result.maker, result.trump, result.points) == (
+        "passed",
+        None,
+        None,
+        (0, 0),
+    )
     assert result.dealer == 2 and result.scoring_side is None
     assert refused(deal, "pass", seat=3) == "this deal is over"
     assert refused(deal, "pass", seat=None) == "this deal is over"
@@ -488,7 +520,9 @@ def test_s77_all_pass_twice_the_deal_is_at_an_end():
 # -- stick the dealer -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("preset, overrides", [("modern", {}), ("somerset", {"stick_the_dealer": True})])
+@pytest.mark.parametrize(
+    "preset, overrides", [("modern", {}), ("somerset", {"stick_the_dealer": True})]
+)
 def test_stick_the_dealer(preset, overrides):
     deal = make_deal({0: "JS JC AS KS QS"}, "TH", preset=preset, **overrides)
     _turn_down(deal)
@@ -756,7 +790,11 @@ def test_view_shows_public_facts_of_the_deal():
     act(deal, "order:alone", "pass")
     view = deal.public_view()
     assert (view.dealer, view.phase, view.to_act, view.turn_up, view.turn_up_suit) == (
-        0, DISCARD, 0, "TH", "H",
+        0,
+        DISCARD,
+        0,
+        "TH",
+        "H",
     )
     assert (view.trump, view.maker, view.alone, view.sitting_out) == ("H", 1, 1, (3,))
     assert view.declarations == ((1, "order:alone"), (3, "pass"))

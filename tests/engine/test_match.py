@@ -29,7 +29,8 @@ def plan(side: int, kinds: list[str]) -> list[tuple[int, str]]:
 
 def test_j19_single_game_ends_the_moment_a_side_reaches_the_points():
     match, script = scripted_match(
-        [(0, MARCH), (1, MARCH), (0, MARCH), (0, MARCH), (1, MARCH)], preset="jerome",
+        [(0, MARCH), (1, MARCH), (0, MARCH), (0, MARCH), (1, MARCH)],
+        preset="jerome",
     )
     results = script.play(match)
     assert len(results) == 4 and len(match.deals) == 4  # no fifth deal is dealt
@@ -43,7 +44,8 @@ def test_j19_single_game_ends_the_moment_a_side_reaches_the_points():
 
 def test_modern_game_to_ten():
     match, script = scripted_match(
-        plan(1, [LONE_MARCH, LONE_MARCH]) + [(0, MARCH), (1, MARCH)], preset="modern",
+        plan(1, [LONE_MARCH, LONE_MARCH]) + [(0, MARCH), (1, MARCH)],
+        preset="modern",
     )
     script.play(match, 3)
     assert not match.over and match.scores == [2, 8]
@@ -104,8 +106,9 @@ def test_s1_no_fourth_game_when_third_does_not_lap():
 
 
 def test_s1_no_fourth_game_without_lap():
-    match, script = scripted_match(plan(0, FIVE) + plan(1, FIVE) + plan(1, SIX) + [(0, MARCH)],
-                                   lap=False)
+    match, script = scripted_match(
+        plan(0, FIVE) + plan(1, FIVE) + plan(1, SIX) + [(0, MARCH)], lap=False
+    )
     script.play(match)
     assert match.over and len(match.games) == 3 and match.games[2].carried == 0
 
@@ -127,7 +130,9 @@ def test_lap_off_carries_nothing():
 
 
 def test_s7_double_game_when_losers_scored_nothing():
-    match, script = scripted_match(plan(0, FIVE) + [(0, MARCH), (1, LONE_ONE), (0, MARCH), (0, LONE_ONE)])
+    match, script = scripted_match(
+        plan(0, FIVE) + [(0, MARCH), (1, LONE_ONE), (0, MARCH), (0, LONE_ONE)]
+    )
     script.play(match)
     first, second = match.games
     assert (first.scores, first.value, first.double) == ((5, 0), 2, True)
@@ -142,8 +147,9 @@ def test_s7_double_game_off():
 
 
 def test_s7_rubber_adds_two_for_the_winners():
-    match, script = scripted_match(plan(0, FIVE) + plan(1, FIVE) + [(0, MARCH), (1, LONE_ONE),
-                                   (0, MARCH), (0, LONE_ONE)])
+    match, script = scripted_match(
+        plan(0, FIVE) + plan(1, FIVE) + [(0, MARCH), (1, LONE_ONE), (0, MARCH), (0, LONE_ONE)]
+    )
     script.play(match)
     assert match.over and [g.value for g in match.games] == [2, 2, 1]
     assert match.rubber_points == (2 + 1 + RUBBER_BONUS, 2)
@@ -164,12 +170,15 @@ def test_s7_rubber_worth_at_most_ten():
 def test_modern_rubber_option():
     match, script = scripted_match(
         plan(0, [LONE_MARCH] * 3) + plan(1, [LONE_MARCH] * 3) + plan(0, [LONE_MARCH] * 3),
-        preset="modern", match="rubber",
+        preset="modern",
+        match="rubber",
     )
     script.play(match)
     assert match.over and len(match.games) == 3
     assert [(g.scores, g.value, g.carried) for g in match.games] == [
-        ((12, 0), 1, 0), ((0, 12), 1, 0), ((12, 0), 1, 0),
+        ((12, 0), 1, 0),
+        ((0, 12), 1, 0),
+        ((12, 0), 1, 0),
     ]
     assert match.rubber_points == (4, 1)
 
@@ -208,7 +217,12 @@ def test_match_views():
     script.play(match)
     public = match.public_view()
     assert public.deal.hand is None
-    assert (public.scores, public.game_number, public.is_rubber, public.over) == ((0, 2), 1, True, False)
+    assert (public.scores, public.game_number, public.is_rubber, public.over) == (
+        (0, 2),
+        1,
+        True,
+        False,
+    )
     assert public.games == tuple(match.games) and public.rubber_points == (2, 0)
     assert public.winner is None and public.options == match.options
     for seat in range(4):

@@ -31,7 +31,9 @@ VARIANTS: dict[str, Options] = {
     "modern+joker": build_options("modern", joker=True),
     "jerome+joker+defend": build_options("jerome", joker=True, defend_alone=True),
     "modern+defend+left_of_loner": build_options(
-        "modern", defend_alone=True, loner_lead=LEFT_OF_LONER,
+        "modern",
+        defend_alone=True,
+        loner_lead=LEFT_OF_LONER,
     ),
     "somerset+stick+defend": build_options("somerset", stick_the_dealer=True, defend_alone=True),
     "modern+rubber": build_options("modern", match="rubber"),
@@ -99,7 +101,9 @@ def check_finished_deal(deal: Deal) -> None:
     result = deal.result
     assert deal.phase == OVER and result is not None and deal.legal_actions() == ()
     declarations = deal.declarations[1:] if deal.turn_up == JOKER else deal.declarations
-    makes = [(s, a) for s, a in declarations if a in ("order", "order:alone") or a.startswith("call:")]
+    makes = [
+        (s, a) for s, a in declarations if a in ("order", "order:alone") or a.startswith("call:")
+    ]
     if result.maker is None:
         assert result.outcome == "passed" and result.points == (0, 0) and deal.tricks == []
         assert [a for _, a in declarations] == ["pass"] * 8
@@ -178,7 +182,9 @@ def probe(deal: Deal, rng: random.Random) -> None:
         trial = copy.deepcopy(deal)
         trial.apply(action, trial.to_act)
     accepted_as_pass = set()
-    if deal.phase == ROUND_TWO and not (deal.options.stick_the_dealer and deal.to_act == deal.dealer):
+    if deal.phase == ROUND_TWO and not (
+        deal.options.stick_the_dealer and deal.to_act == deal.dealer
+    ):
         # S.78: naming the suit turned down is taken as a pass, so it is not refused.
         down = deal.turn_up_suit
         accepted_as_pass = {f"call:{down}", f"call:{down}:alone"}
@@ -190,8 +196,22 @@ def probe(deal: Deal, rng: random.Random) -> None:
     other = (deal.to_act + 1 + rng.randrange(3)) % 4
     with pytest.raises(IllegalAction, match="it is not your turn"):
         deal.apply(legal[0], other)
-    for name in ("phase", "to_act", "hands", "declarations", "kitty", "trump", "maker", "alone",
-                 "defender", "sitting_out", "discarded", "won", "result", "history"):
+    for name in (
+        "phase",
+        "to_act",
+        "hands",
+        "declarations",
+        "kitty",
+        "trump",
+        "maker",
+        "alone",
+        "defender",
+        "sitting_out",
+        "discarded",
+        "won",
+        "result",
+        "history",
+    ):
         assert getattr(deal, name) == getattr(before, name), name
 
 
@@ -240,8 +260,20 @@ def test_random_deals_reach_every_phase_and_outcome():
             if result.defender is not None:
                 seen.add("defended")
     assert seen >= {
-        "joker_suit", "round_one", "partner_alone", "discard", "round_two", "defend_alone",
-        "play", "passed", "made", "march", "euchred", "maker alone", "partner alone", "defended",
+        "joker_suit",
+        "round_one",
+        "partner_alone",
+        "discard",
+        "round_two",
+        "defend_alone",
+        "play",
+        "passed",
+        "made",
+        "march",
+        "euchred",
+        "maker alone",
+        "partner alone",
+        "defended",
     }
 
 

@@ -91,7 +91,10 @@ def test_valid_example_replays_to_a_consistent_score(name):
     game = import_egn(data)
     meta = data["metadata"]
     points = [r.points for r in (d.deal.result for d in game.deals) if r is not None]
-    expected = [meta["initialScore"][0] + sum(p[0] for p in points), meta["initialScore"][1] + sum(p[1] for p in points)]
+    expected = [
+        meta["initialScore"][0] + sum(p[0] for p in points),
+        meta["initialScore"][1] + sum(p[1] for p in points),
+    ]
     assert list(game.final_score) == expected
     if "finalScore" in meta:
         assert list(game.final_score) == meta["finalScore"]
@@ -134,13 +137,21 @@ def test_files_stating_their_score_in_the_title_replay_to_it():
     assert comeback.initial_score == (0, 7) and comeback.match.winner == 0
 
 
-@pytest.mark.parametrize("plain, annotated", [
-    ("VWEC Finals.egn", "VWEC Finals Annotated.egn"),
-    ("validation examples/Quite the Hustle.egn", "Quite the Hustle Annotated.egn"),
-    ("validation examples/July 4th Pairs Finals (3).egn", "validation examples/Euchre_com July 5th Pairs Finals Annotated.egn"),
-])
+@pytest.mark.parametrize(
+    "plain, annotated",
+    [
+        ("VWEC Finals.egn", "VWEC Finals Annotated.egn"),
+        ("validation examples/Quite the Hustle.egn", "Quite the Hustle Annotated.egn"),
+        (
+            "validation examples/July 4th Pairs Finals (3).egn",
+            "validation examples/Euchre_com July 5th Pairs Finals Annotated.egn",
+        ),
+    ],
+)
 def test_annotations_and_analysis_lines_do_not_change_the_game(plain, annotated):
-    assert _results(import_egn(_load(EXAMPLES / plain))) == _results(import_egn(_load(EXAMPLES / annotated)))
+    assert _results(import_egn(_load(EXAMPLES / plain))) == _results(
+        import_egn(_load(EXAMPLES / annotated))
+    )
 
 
 def test_emn_match_replays_each_game_as_its_own_egn_file():
@@ -160,7 +171,9 @@ def test_loner_lead_left_of_loner_is_read_from_the_ruleset():
     for deal in lone:
         first_leader = deal.tricks[0][1][0][0]
         expected = (deal.alone + 1) % 4
-        assert first_leader == (expected if expected not in deal.sitting_out else (expected + 1) % 4)
+        assert first_leader == (
+            expected if expected not in deal.sitting_out else (expected + 1) % 4
+        )
 
 
 def test_legacy_version_is_read_and_its_initial_lead_checked():
@@ -187,18 +200,38 @@ def test_hands_rebuilt_from_the_play_are_a_proper_deal():
 # Cards and rulesets
 
 
-@pytest.mark.parametrize("code, trump, card", [
-    ("Jd", None, "JD"), ("TS", None, "TS"), ("Nc", None, "9C"), ("7h", None, "7H"), ("B", None, "BJ"),
-    ("R", "H", "JH"), ("L", "H", "JD"), ("L", "S", "JC"), ("At", "C", "AC"), ("Kn", "C", "KS"),
-])
+@pytest.mark.parametrize(
+    "code, trump, card",
+    [
+        ("Jd", None, "JD"),
+        ("TS", None, "TS"),
+        ("Nc", None, "9C"),
+        ("7h", None, "7H"),
+        ("B", None, "BJ"),
+        ("R", "H", "JH"),
+        ("L", "H", "JD"),
+        ("L", "S", "JC"),
+        ("At", "C", "AC"),
+        ("Kn", "C", "KS"),
+    ],
+)
 def test_egn_card_codes(code, trump, card):
     assert egn_card(code, trump) == card
 
 
-@pytest.mark.parametrize("code, reason", [
-    ("Xx", "not fully known"), ("Jx", "not fully known"), ("Xh", "not fully known"),
-    ("Ag", "green"), ("R", "needs a trump"), ("Zs", "unknown rank"), ("Aq", "unknown suit"), (7, "not an EGN card"),
-])
+@pytest.mark.parametrize(
+    "code, reason",
+    [
+        ("Xx", "not fully known"),
+        ("Jx", "not fully known"),
+        ("Xh", "not fully known"),
+        ("Ag", "green"),
+        ("R", "needs a trump"),
+        ("Zs", "unknown rank"),
+        ("Aq", "unknown suit"),
+        (7, "not an EGN card"),
+    ],
+)
 def test_egn_card_codes_that_cannot_be_replayed(code, reason):
     with pytest.raises(RecordError, match=reason):
         egn_card(code)
@@ -218,18 +251,40 @@ def test_absent_ruleset_fields_take_the_schema_defaults():
 
 def test_somerset_exports_the_fields_that_differ_from_the_schema_defaults():
     assert egn_ruleset(build_options("somerset")) == {
-        "std": False, "min_rank": 7, "winning_score": 5, "loner_euchred_score": 4,
+        "std": False,
+        "min_rank": 7,
+        "winning_score": 5,
+        "loner_euchred_score": 4,
     }
 
 
 def test_egn_ruleset_round_trips_through_egn_options():
-    ruleset = {"std": False, "min_rank": 7, "winning_score": 7, "loner_march_score": 5,
-               "loner_euchred_score": 3, "loner_lead": "LEFT_OF_LONER", "defend_alone": True, "joker": True}
+    ruleset = {
+        "std": False,
+        "min_rank": 7,
+        "winning_score": 7,
+        "loner_march_score": 5,
+        "loner_euchred_score": 3,
+        "loner_lead": "LEFT_OF_LONER",
+        "defend_alone": True,
+        "joker": True,
+    }
     assert egn_ruleset(egn_options(ruleset)) == ruleset
 
 
-@pytest.mark.parametrize("field", ["num_deals", "canadian", "farmers", "partners_best", "go_under",
-                                   "allow_no_trump", "fast_break", "four_trick_tokens"])
+@pytest.mark.parametrize(
+    "field",
+    [
+        "num_deals",
+        "canadian",
+        "farmers",
+        "partners_best",
+        "go_under",
+        "allow_no_trump",
+        "fast_break",
+        "four_trick_tokens",
+    ],
+)
 def test_rulesets_the_bot_cannot_play_are_refused_naming_the_field(field):
     value = 8 if field == "num_deals" else True
     ruleset = {field: value} if field != "num_deals" else {"num_deals": 8, "winning_score": 0}
@@ -237,17 +292,27 @@ def test_rulesets_the_bot_cannot_play_are_refused_naming_the_field(field):
         egn_options(ruleset)
 
 
-@pytest.mark.parametrize("ruleset, field", [
-    ({"num_players": 6}, "num_players"), ({"min_rank": 8}, "min_rank"), ({"winning_score": 0}, "winning_score"),
-    ({"std": "yes"}, "std"), ({"house_rule": True}, "house_rule"), ({"loner_lead": "LEFT"}, "loner_lead"),
-])
+@pytest.mark.parametrize(
+    "ruleset, field",
+    [
+        ({"num_players": 6}, "num_players"),
+        ({"min_rank": 8}, "min_rank"),
+        ({"winning_score": 0}, "winning_score"),
+        ({"std": "yes"}, "std"),
+        ({"house_rule": True}, "house_rule"),
+        ({"loner_lead": "LEFT"}, "loner_lead"),
+    ],
+)
 def test_bad_ruleset_fields_are_refused_naming_the_field(ruleset, field):
     with pytest.raises(RecordError, match=f"'{field}'"):
         egn_options(ruleset)
     assert set(RULESET_DEFAULTS) >= {"std", "min_rank", "winning_score"}
 
 
-@pytest.mark.parametrize("option, value", [("march_points", 3), ("made_points", 2), ("euchred_points", 4), ("lone_made_points", 2)])
+@pytest.mark.parametrize(
+    "option, value",
+    [("march_points", 3), ("made_points", 2), ("euchred_points", 4), ("lone_made_points", 2)],
+)
 def test_points_egn_cannot_record_refuse_the_export(option, value):
     with pytest.raises(RecordError, match=option):
         egn_ruleset(build_options("modern", **{option: value}))
@@ -257,16 +322,34 @@ def test_points_egn_cannot_record_refuse_the_export(option, value):
 # Refusals, on small documents built from the "Custom Scenario" deal (hands recorded):
 # dealer 0, up card JC; everyone passes, then seat 1 names spades in round two.
 
-HANDS = [["Kh", "As", "Jd", "Th", "Ah"], ["9c", "9h", "Qc", "Qd", "Kc"], ["Jh", "Ad", "Tc", "Kd", "Ac"], ["Qs", "9d", "Js", "9s", "Td"]]
+HANDS = [
+    ["Kh", "As", "Jd", "Th", "Ah"],
+    ["9c", "9h", "Qc", "Qd", "Kc"],
+    ["Jh", "Ad", "Tc", "Kd", "Ac"],
+    ["Qs", "9d", "Js", "9s", "Td"],
+]
 CALLS = ["Pass", "Pass", "Pass", "Pass", "s"]
-TRICKS = [["9h", "Jh", "9s", "Ah"], ["Js", "As", "9c", "Tc"], ["Td", "Jd", "Qd", "Kd"], ["Ad", "9d", "Th", "Qc"], ["Ac", "Qs", "Kh", "Kc"]]
+TRICKS = [
+    ["9h", "Jh", "9s", "Ah"],
+    ["Js", "As", "9c", "Tc"],
+    ["Td", "Jd", "Qd", "Kd"],
+    ["Ad", "9d", "Th", "Qc"],
+    ["Ac", "Qs", "Kh", "Kc"],
+]
 
 
-def _deal(dealer=0, up="Jc", calls=CALLS, tricks=TRICKS, hands=HANDS, alone=False, discard=None, number=0) -> dict[str, Any]:
+def _deal(
+    dealer=0, up="Jc", calls=CALLS, tricks=TRICKS, hands=HANDS, alone=False, discard=None, number=0
+) -> dict[str, Any]:
     state: dict[str, Any] = {"dealer": dealer, "upCard": up}
     if hands is not None:
         state["playerCards"] = copy.deepcopy(hands)
-    bidding: dict[str, Any] = {"phaseNumber": 0, "type": "EUCHRE_BIDDING", "calls": list(calls), "isAlone": alone}
+    bidding: dict[str, Any] = {
+        "phaseNumber": 0,
+        "type": "EUCHRE_BIDDING",
+        "calls": list(calls),
+        "isAlone": alone,
+    }
     if discard:
         bidding["discard"] = discard
     phases = [bidding]
@@ -279,7 +362,12 @@ def _document(*deals: dict[str, Any], initial=(0, 0), ruleset=None, **meta: Any)
     metadata = {"players": ["N", "E", "S", "W"], "initialScore": list(initial), **meta}
     if ruleset is not None:
         metadata["ruleset"] = ruleset
-    return {"fileType": "Euchre Game Notation", "version": "1.4", "metadata": metadata, "deals": list(deals)}
+    return {
+        "fileType": "Euchre Game Notation",
+        "version": "1.4",
+        "metadata": metadata,
+        "deals": list(deals),
+    }
 
 
 def test_the_base_document_replays():
@@ -291,30 +379,36 @@ def test_the_base_document_replays():
 
 def test_an_illegal_card_is_refused_naming_the_deal_and_trick():
     tricks = copy.deepcopy(TRICKS)
-    tricks[0][3] = "Jd"       # seat 0 throws a diamond on a heart lead, holding three hearts
+    tricks[0][3] = "Jd"  # seat 0 throws a diamond on a heart lead, holding three hearts
     tricks[2][1] = "Ah"
-    with pytest.raises(RecordError, match="deal 1, trick 1: seat 0 played JD but must follow hearts"):
+    with pytest.raises(
+        RecordError, match="deal 1, trick 1: seat 0 played JD but must follow hearts"
+    ):
         import_egn(_document(_deal(tricks=tricks)))
 
 
 def test_a_revoke_is_refused_when_the_hands_are_not_recorded():
     tricks = copy.deepcopy(TRICKS)
-    tricks[0][3] = "Jd"       # shows out of hearts in trick 1, plays the AH in trick 3
+    tricks[0][3] = "Jd"  # shows out of hearts in trick 1, plays the AH in trick 3
     tricks[2][1] = "Ah"
-    with pytest.raises(RecordError, match="deal 1, trick 1: seat 0 played JD but must follow hearts"):
+    with pytest.raises(
+        RecordError, match="deal 1, trick 1: seat 0 played JD but must follow hearts"
+    ):
         import_egn(_document(_deal(tricks=tricks, hands=None)))
 
 
 def test_a_card_not_in_the_recorded_hand_is_refused():
     tricks = copy.deepcopy(TRICKS)
-    tricks[0][1] = "Qh"       # the QH lies in the kitty
-    with pytest.raises(RecordError, match="deal 1, trick 1: seat 2 played QH, a card not in that hand"):
+    tricks[0][1] = "Qh"  # the QH lies in the kitty
+    with pytest.raises(
+        RecordError, match="deal 1, trick 1: seat 2 played QH, a card not in that hand"
+    ):
         import_egn(_document(_deal(tricks=tricks)))
 
 
 def test_a_card_played_twice_is_refused():
     tricks = copy.deepcopy(TRICKS)
-    tricks[3][0] = "Jh"       # seat 2 leads the JH it played in trick 1
+    tricks[3][0] = "Jh"  # seat 2 leads the JH it played in trick 1
     with pytest.raises(RecordError, match="seat 2 plays the same card twice"):
         import_egn(_document(_deal(tricks=tricks, hands=None)))
 
@@ -323,7 +417,11 @@ def test_a_trick_of_the_wrong_size_is_refused():
     tricks = copy.deepcopy(TRICKS)
     tricks[1] = tricks[1][:3]
     with pytest.raises(RecordError, match="deal 1, trick 2: 3 cards, but a trick has 4"):
-        import_egn(_document(_deal(tricks=tricks, hands=None), _deal(dealer=1, number=1, tricks=None, hands=None)))
+        import_egn(
+            _document(
+                _deal(tricks=tricks, hands=None), _deal(dealer=1, number=1, tricks=None, hands=None)
+            )
+        )
 
 
 def test_a_hand_of_the_wrong_size_is_refused():
@@ -333,14 +431,23 @@ def test_a_hand_of_the_wrong_size_is_refused():
         import_egn(_document(_deal(hands=hands)))
 
 
-@pytest.mark.parametrize("calls, reason", [
-    (["Pass", "Pass", "Pass", "Pass", "c"], "call 5: seat 1 names clubs in round two, but clubs was turned down"),
-    (["Pass", "Pass", "Pass", "Pass", "Order"], "call 5: seat 1 orders up in round two"),
-    (["Pass", "s"], "call 2: seat 2 names spades in round one"),
-    (["Pass", "Pass", "Pass", "Pass", "s", "Pass"], "seat 2 calls 'Pass' after the trump is made"),
-    (["Pass", "Pass", "Pass", "Pass", "n"], "calls no trump"),
-    (["Pass", "Pass", "Pass", "Pass", "Bid"], "unknown call 'Bid'"),
-])
+@pytest.mark.parametrize(
+    "calls, reason",
+    [
+        (
+            ["Pass", "Pass", "Pass", "Pass", "c"],
+            "call 5: seat 1 names clubs in round two, but clubs was turned down",
+        ),
+        (["Pass", "Pass", "Pass", "Pass", "Order"], "call 5: seat 1 orders up in round two"),
+        (["Pass", "s"], "call 2: seat 2 names spades in round one"),
+        (
+            ["Pass", "Pass", "Pass", "Pass", "s", "Pass"],
+            "seat 2 calls 'Pass' after the trump is made",
+        ),
+        (["Pass", "Pass", "Pass", "Pass", "n"], "calls no trump"),
+        (["Pass", "Pass", "Pass", "Pass", "Bid"], "unknown call 'Bid'"),
+    ],
+)
 def test_impossible_calls_are_refused(calls, reason):
     with pytest.raises(RecordError, match=_literal(reason)):
         import_egn(_document(_deal(calls=calls, tricks=None)))
@@ -370,14 +477,18 @@ def test_a_card_in_two_hands_is_refused():
 def test_the_dealer_must_move_left():
     first = _deal(hands=None)
     second = _deal(dealer=2, number=1, tricks=None, hands=None, calls=["Pass"])
-    with pytest.raises(RecordError, match="deal 2: the dealer is seat 2, but the deal passes to seat 1"):
+    with pytest.raises(
+        RecordError, match="deal 2: the dealer is seat 2, but the deal passes to seat 1"
+    ):
         import_egn(_document(first, second))
 
 
 def test_a_deal_after_the_game_is_won_is_refused():
     first = _deal(hands=None)
     second = _deal(dealer=1, number=1, tricks=None, hands=None, calls=["Pass"])
-    with pytest.raises(RecordError, match="deal 2 is played after the game was won: side 1 reached 10 in deal 1"):
+    with pytest.raises(
+        RecordError, match="deal 2 is played after the game was won: side 1 reached 10 in deal 1"
+    ):
         import_egn(_document(first, second, initial=(0, 9)))
 
 
@@ -401,7 +512,9 @@ def test_final_score_is_checked():
     data["metadata"]["finalScore"] = [10, 9]
     assert import_egn(data).final_score == (10, 9)
     data["metadata"]["finalScore"] = [10, 8]
-    with pytest.raises(RecordError, match=r"finalScore is \[10, 8\], but the deals replay to \[10, 9\]"):
+    with pytest.raises(
+        RecordError, match=r"finalScore is \[10, 8\], but the deals replay to \[10, 9\]"
+    ):
         import_egn(data)
 
 
@@ -445,7 +558,7 @@ def _pack(deal: dict[str, Any], version: int) -> str:
     out = {1: "0001", 3: "0011"}[version]
     out += _bits(state["dealer"], 3 if version == 1 else 7)
     if version == 3:
-        out += _bits(3, 7) + _bits(0, 3)              # four players, a pack down to the nines
+        out += _bits(3, 7) + _bits(0, 3)  # four players, a pack down to the nines
     out += _bits(deck.index(state["upCard"]), len(deck) - 1)
     if version == 3:
         hands = state.get("playerCards")
@@ -465,15 +578,19 @@ def _pack(deal: dict[str, Any], version: int) -> str:
                     out += _bits(0 if call == "Pass" else others.index(call) + 1, 3)
             out += "1" if phase.get("isAlone") else "0"
             if version == 3:
-                out += ("1" + _bits(deck.index(phase["discard"]), len(deck) - 1)) if "discard" in phase else "0"
-            out += "0"                                # no annotations
+                out += (
+                    ("1" + _bits(deck.index(phase["discard"]), len(deck) - 1))
+                    if "discard" in phase
+                    else "0"
+                )
+            out += "0"  # no annotations
         else:
             out += "1" + _bits(len(phase["tricks"]), 7)
             for card in (c for t in phase["tricks"] for c in t):
                 out += _bits(remaining.index(card), len(remaining) - 1)
                 remaining.remove(card)
             out += "0"
-    out += "0" + "1010"                               # no analysis lines; the end marker
+    out += "0" + "1010"  # no analysis lines; the end marker
     out += "0" * (-len(out) % 8)
     raw = int(out, 2).to_bytes(len(out) // 8, "big")
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
@@ -493,7 +610,9 @@ def test_a_whole_example_game_condensed_replays_the_same():
     data = _load(EXAMPLES / "Me and Bears.egn")
     expanded = import_egn(data)
     for deal in data["deals"]:
-        deal["phases"] = [{k: v for k, v in p.items() if not k.endswith("Annotations")} for p in deal["phases"]]
+        deal["phases"] = [
+            {k: v for k, v in p.items() if not k.endswith("Annotations")} for p in deal["phases"]
+        ]
         deal.pop("alternativeLines", None)
     data["deals"] = [_pack(d, 1) for d in data["deals"]]
     assert _results(import_egn(data)) == _results(expanded)
@@ -540,10 +659,16 @@ def _egn_able(options, seeds, stop=None):
     return found
 
 
-@pytest.mark.parametrize("preset, overrides", [
-    ("somerset", {"partner_alone": False}), ("jerome", {"partner_alone": False}), ("modern", {}),
-    ("modern", {"joker": True}), ("modern", {"defend_alone": True, "loner_lead": "left_of_loner"}),
-])
+@pytest.mark.parametrize(
+    "preset, overrides",
+    [
+        ("somerset", {"partner_alone": False}),
+        ("jerome", {"partner_alone": False}),
+        ("modern", {}),
+        ("modern", {"joker": True}),
+        ("modern", {"defend_alone": True, "loner_lead": "left_of_loner"}),
+    ],
+)
 def test_played_matches_export_to_schema_valid_egn_and_replay_the_same(preset, overrides):
     options = build_options(preset, **overrides)
     matches = _egn_able(options, range(6)) + _egn_able(options, range(6, 10), stop=23)
@@ -567,7 +692,12 @@ def test_a_somerset_rubber_exports_one_game_per_document_with_the_lap_as_initial
     match = next(m for m in _egn_able(options, range(40)) if any(g.carried for g in m.games[:-1]))
     documents = match_to_egn(match)
     assert len(documents) == len(match.games)
-    assert documents[0]["metadata"]["ruleset"] == {"std": False, "min_rank": 7, "winning_score": 5, "loner_euchred_score": 4}
+    assert documents[0]["metadata"]["ruleset"] == {
+        "std": False,
+        "min_rank": 7,
+        "winning_score": 5,
+        "loner_euchred_score": 4,
+    }
     for number, (doc, game) in enumerate(zip(documents, match.games, strict=True)):
         assert doc["metadata"]["finalScore"] == list(game.scores)
         if number:
@@ -578,11 +708,16 @@ def test_a_somerset_rubber_exports_one_game_per_document_with_the_lap_as_initial
 
 
 def test_egn_export_refuses_a_partner_taking_it_alone_and_a_joker_turn_up():
-    partner = next(m for m in (_play(build_options("somerset"), s) for s in range(30)) if not _no_partner_alone(m))
+    partner = next(
+        m
+        for m in (_play(build_options("somerset"), s) for s in range(30))
+        if not _no_partner_alone(m)
+    )
     with pytest.raises(RecordError, match="partner took it alone"):
         match_to_egn(partner)
     joker = next(
-        m for m in (_play(build_options("modern", joker=True), s) for s in range(200))
+        m
+        for m in (_play(build_options("modern", joker=True), s) for s in range(200))
         if any(d.turn_up == "BJ" and d.history for d in m.deals)
     )
     with pytest.raises(RecordError, match="Joker was turned up"):
@@ -594,16 +729,33 @@ def test_egn_export_refuses_a_partner_taking_it_alone_and_a_joker_turn_up():
 
 
 CONFIGS = [
-    ("somerset", {}), ("jerome", {}), ("modern", {}), ("modern", {"joker": True}),
-    ("modern", {"defend_alone": True}), ("somerset", {"joker": True, "defend_alone": True}),
+    ("somerset", {}),
+    ("jerome", {}),
+    ("modern", {}),
+    ("modern", {"joker": True}),
+    ("modern", {"defend_alone": True}),
+    ("somerset", {"joker": True, "defend_alone": True}),
     ("modern", {"match": "rubber"}),
 ]
 
 
 def _same_state(a: Match, b: Match) -> None:
-    assert (a.over, a.scores, a.games, a.game_of_deal, a.rubber_points) == (b.over, b.scores, b.games, b.game_of_deal, b.rubber_points)
+    assert (a.over, a.scores, a.games, a.game_of_deal, a.rubber_points) == (
+        b.over,
+        b.scores,
+        b.games,
+        b.game_of_deal,
+        b.rubber_points,
+    )
     for x, y in zip(a.deals, b.deals, strict=True):
-        assert (x.phase, x.to_act, x.hands, x.dealt, x.history, x.result) == (y.phase, y.to_act, y.hands, y.dealt, y.history, y.result)
+        assert (x.phase, x.to_act, x.hands, x.dealt, x.history, x.result) == (
+            y.phase,
+            y.to_act,
+            y.hands,
+            y.dealt,
+            y.history,
+            y.result,
+        )
     assert list(a.legal_actions()) == list(b.legal_actions())
 
 
@@ -658,14 +810,19 @@ def test_own_record_refuses_an_illegal_card_naming_deal_and_trick():
     actions = record["deals"][number]["actions"]
     actions[first][1], actions[later][1] = actions[later][1], actions[first][1]
     trick = (first - len(match.deals[number].declarations)) // len(match.deals[number].active) + 1
-    with pytest.raises(RecordError, match=f"deal {number + 1}, trick {trick}: seat {actions[first][0]} played .* but must follow"):
+    with pytest.raises(
+        RecordError,
+        match=f"deal {number + 1}, trick {trick}: seat {actions[first][0]} played .* but must follow",
+    ):
         match_from_record(record)
 
 
 def test_own_record_refuses_cards_that_are_not_one_pack():
     record = _record()
     record["deals"][1]["hands"][0][0] = record["deals"][1]["hands"][1][0]
-    with pytest.raises(RecordError, match="deal 2: the hands, turn-up and kitty are not one 32-card pack"):
+    with pytest.raises(
+        RecordError, match="deal 2: the hands, turn-up and kitty are not one 32-card pack"
+    ):
         match_from_record(record)
 
 
@@ -705,14 +862,19 @@ def test_own_record_refuses_an_action_out_of_turn():
 def test_read_record_tells_the_kinds_apart():
     assert read_record(_record()).kind == "record"
     assert read_record(_load(EXAMPLES / "Custom Scenario.egn")).kind == "egn"
-    assert len(read_record(_load(EXAMPLES / "combination examples" / "MotE W5 Match.emn")).games) == 6
+    assert (
+        len(read_record(_load(EXAMPLES / "combination examples" / "MotE W5 Match.emn")).games) == 6
+    )
     with pytest.raises(RecordError, match="not a game record"):
         read_record({"hello": 1})
 
 
 def test_own_record_holds_what_egn_cannot():
-    match = next(m for m in (_play(build_options("somerset", joker=True), s) for s in range(60))
-                 if not _no_partner_alone(m) and any(d.turn_up == "BJ" and d.history for d in m.deals))
+    match = next(
+        m
+        for m in (_play(build_options("somerset", joker=True), s) for s in range(60))
+        if not _no_partner_alone(m) and any(d.turn_up == "BJ" and d.history for d in m.deals)
+    )
     restored = match_from_record(json.loads(json.dumps(match_to_record(match))))
     _same_state(match, restored)
     assert isinstance(restored.deals[0], Deal)

@@ -105,15 +105,19 @@ def test_defend_alone_euchre_scores_four(preset):
 
 
 def test_defend_alone_points_option_and_lone_hand_that_makes_it():
-    assert hand_points(build_options(defend_alone=True, defend_alone_points=5), 2, True, True) == (False, 5)
+    assert hand_points(build_options(defend_alone=True, defend_alone_points=5), 2, True, True) == (
+        False,
+        5,
+    )
     # A lone hand that beats a lone defender scores as any lone hand.
     options = build_options(defend_alone=True)
     assert hand_points(options, 5, True, True) == (True, 4)
     assert hand_points(options, 3, True, True) == (True, 1)
 
 
-@pytest.mark.parametrize("tricks, outcome", [(0, EUCHRED), (1, EUCHRED), (2, EUCHRED), (3, MADE),
-                                             (4, MADE), (5, MARCH)])
+@pytest.mark.parametrize(
+    "tricks, outcome", [(0, EUCHRED), (1, EUCHRED), (2, EUCHRED), (3, MADE), (4, MADE), (5, MARCH)]
+)
 def test_outcome_from_makers_tricks(tricks, outcome):
     assert hand_outcome(tricks) == outcome
 

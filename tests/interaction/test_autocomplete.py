@@ -10,7 +10,7 @@ from tests.support.interactions import InteractionHarness
 pytest_plugins = ["tests.support.fixtures"]
 
 
-async def values(h: InteractionHarness, member, command: str, typed: str) -> list[str]:  # noqa: ANN001
+async def values(h: InteractionHarness, member, command: str, typed: str) -> list[str]:
     return [c["value"] for c in await h.autocomplete(member, command, "card", typed)]
 
 
@@ -51,7 +51,14 @@ async def test_a_card_typed_as_code_symbol_short_form_or_name(interactions):
     member = h.member_at(holder)
     hand = hand_of(h, holder)
     ten = next(c for c in hand if c[0] == "T")
-    for typed in (ten, ten.lower(), card_label(ten), f"10{ten[1].lower()}", card_name(ten), card_name(ten).upper()):
+    for typed in (
+        ten,
+        ten.lower(),
+        card_label(ten),
+        f"10{ten[1].lower()}",
+        card_name(ten),
+        card_name(ten).upper(),
+    ):
         offered = await values(h, member, "play", typed)
         assert offered == [ten], (typed, offered)
     jack_or_other = next(c for c in hand if c != ten)

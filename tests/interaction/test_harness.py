@@ -22,9 +22,14 @@ async def test_an_interaction_resolves_its_guild_channel_and_member(interactions
     _, payload = h.world._interaction_payload(INTERACTION_COMMAND, mod, h.channel, data)
     interaction = discord.Interaction(data=payload, state=h.bot._connection)
     assert interaction.guild is h.bot.get_guild(h.world.guild.id) and interaction.guild is not None
-    assert interaction.channel is h.bot.get_channel(h.channel.id) and interaction.channel is not None
+    assert (
+        interaction.channel is h.bot.get_channel(h.channel.id) and interaction.channel is not None
+    )
     assert isinstance(interaction.user, discord.Member) and interaction.user.display_name == "mod"
-    assert interaction.user.guild_permissions.manage_channels and interaction.permissions.manage_channels
+    assert (
+        interaction.user.guild_permissions.manage_channels
+        and interaction.permissions.manage_channels
+    )
     assert interaction.client is h.bot
 
 
@@ -36,7 +41,7 @@ async def test_a_hidden_card_in_a_public_message_is_caught(interactions):
     channel = h.bot.get_channel(h.channel.id)
     checked = h.public_checked
     await channel.send(f"the turn-up {card_label(deal.turn_up)} is public")
-    await channel.send("Cut: alice " + card_label(held))   # the cut's own pack: not a deal card
+    await channel.send("Cut: alice " + card_label(held))  # the cut's own pack: not a deal card
     assert h.leaks == [] and h.public_checked == checked + 2
     await channel.send(f"psst: {card_label(held)}")
     await channel.send(f"psst: {card_name(deal.kitty[0])}")

@@ -24,7 +24,9 @@ from tests.support.interactions import InteractionHarness, cards_in, enabled_ids
 pytest_plugins = ["tests.support.fixtures"]
 
 
-async def refused(h: InteractionHarness, member: FakeMember | str, command: str, /, **options) -> str:  # noqa: ANN003
+async def refused(
+    h: InteractionHarness, member: FakeMember | str, command: str, /, **options
+) -> str:
     async with h.unchanged():
         exchange = await h.command(member, command, **options)
     return exchange.text.lower()
@@ -36,7 +38,7 @@ def assert_hand_shown(h: InteractionHarness, text: str, seat: int) -> None:
     own = set(deal.hands[seat])
     public = {deal.turn_up} | {c for _, c in deal.trick}
     if seat == deal.dealer and deal.discarded:
-        public.add(deal.discarded)   # the dealer's own discard, shown to the dealer only
+        public.add(deal.discarded)  # the dealer's own discard, shown to the dealer only
     shown = cards_in(text)
     assert own <= shown, (own, text)
     assert shown - own <= public, f"{sorted(shown - own - public)} of another hand shown: {text}"
@@ -55,7 +57,9 @@ async def test_hand_is_private_and_shows_only_the_holders_cards(interactions):
         assert reply.ephemeral and reply.visible_to == member.id
         assert_hand_shown(h, reply.text, seat)
         # One button per card of the hand, and no other card's.
-        cards = [cid.rsplit(":", 1)[1] for cid in reply.custom_ids if len(cid.rsplit(":", 1)[1]) == 2]
+        cards = [
+            cid.rsplit(":", 1)[1] for cid in reply.custom_ids if len(cid.rsplit(":", 1)[1]) == 2
+        ]
         assert sorted(cards) == sorted(hand_of(h, seat))
         # Declarations only for the seat to act; cards are not playable in the bidding.
         actions = set(action_ids(reply))
@@ -99,7 +103,8 @@ async def test_a_deal_played_by_slash_commands(interactions):
         # Stored before the answer, and the answer is the member's own hand as it now is.
         assert table.actions[before] == (seat, chosen)
         stored = await h.bot.db.fetchval(
-            "SELECT action FROM table_events WHERE table_id = ? AND kind = 'game' ORDER BY seq DESC LIMIT 1", (table.id,)
+            "SELECT action FROM table_events WHERE table_id = ? AND kind = 'game' ORDER BY seq DESC LIMIT 1",
+            (table.id,),
         )
         assert stored == chosen
         if table.match.deal is deal:
@@ -108,7 +113,10 @@ async def test_a_deal_played_by_slash_commands(interactions):
     # The hand's result is announced in public; a one-point game is then over.
     assert any("Tricks" in m.text for m in h.public_messages())
     assert not table.playing and any("win the game" in m.text for m in h.public_messages())
-    assert await h.bot.db.fetchval("SELECT status FROM matches WHERE id = ?", (table.match_id,)) == "finished"
+    assert (
+        await h.bot.db.fetchval("SELECT status FROM matches WHERE id = ?", (table.match_id,))
+        == "finished"
+    )
 
 
 async def test_refusals_while_bidding(interactions):
@@ -121,7 +129,9 @@ async def test_refusals_while_bidding(interactions):
     assert "not seated" in await refused(h, "erin", "pass")
     # Declarations that are not open in the first round.
     turn_up_suit = table.match.deal.turn_up[1]
-    assert "not a declaration open" in await refused(h, member, "call", suit=SUIT_NAMES[turn_up_suit])
+    assert "not a declaration open" in await refused(
+        h, member, "call", suit=SUIT_NAMES[turn_up_suit]
+    )
     assert "not a declaration open" in await refused(h, member, "alone")
     # A card in the bidding: what is going on, and the commands open now.
     for command in ("play", "discard"):
@@ -145,14 +155,16 @@ async def test_refusals_while_bidding(interactions):
 
 async def test_stick_the_dealer_refuses_the_dealers_pass(interactions):
     h = interactions
-    table = await start_four(h)   # modern rules stick the dealer
+    table = await start_four(h)  # modern rules stick the dealer
     turn_up_suit = table.match.deal.turn_up[1]
     for _ in range(7):
         await act(h, "pass")
     dealer, seat = to_act(h)
     assert seat == table.match.deal.dealer
     assert "must name a trump" in await refused(h, dealer, "pass")
-    assert "must name another suit" in await refused(h, dealer, "call", suit=SUIT_NAMES[turn_up_suit])
+    assert "must name another suit" in await refused(
+        h, dealer, "call", suit=SUIT_NAMES[turn_up_suit]
+    )
     other = next(s for s in ("H", "D", "S", "C") if s != turn_up_suit)
     exchange = await h.command(dealer, "call", suit=SUIT_NAMES[other], alone=True)
     assert exchange.ephemeral and table.match.deal.trump == other and table.match.deal.alone == seat
@@ -188,11 +200,15 @@ async def test_order_take_it_alone_discard_and_defend_alone(interactions):
     assert deal.phase == DISCARD and deal.to_act == dealer
     # A declaration while the dealer discards: trump is made, and each is told what to do.
     text = await refused(h, h.member_at(dealer), "pass")
-    assert "dealer discards now" in text and "use /discard" in text and "unknown card" not in text, text
+    assert (
+        "dealer discards now" in text and "use /discard" in text and "unknown card" not in text
+    ), text
     assert "wait for your turn" in await refused(h, h.member_at(partner), "pass")
     assert "you sit out this hand" in await refused(h, h.member_at(eldest), "order")
     # The turn-up cannot be discarded (S.88), nor a card the dealer does not hold.
-    assert "turn-up cannot be discarded" in await refused(h, h.member_at(dealer), "discard", card=deal.turn_up)
+    assert "turn-up cannot be discarded" in await refused(
+        h, h.member_at(dealer), "discard", card=deal.turn_up
+    )
     stranger = next(c for c in deal.hands[eldest] if c not in deal.hands[dealer])
     assert "do not hold" in await refused(h, h.member_at(dealer), "discard", card=stranger)
     assert "use /discard" in await refused(h, h.member_at(dealer), "play", card=legal(h)[0])
@@ -200,7 +216,9 @@ async def test_order_take_it_alone_discard_and_defend_alone(interactions):
     exchange = await h.command(h.member_at(dealer), "discard", card=discard)
     assert "You discarded" in exchange.text and discard not in deal.hands[dealer]
     assert deal.phase == DEFEND_ALONE and deal.to_act == first_adversary
-    text = await refused(h, h.member_at(first_adversary), "play", card=hand_of(h, first_adversary)[0])
+    text = await refused(
+        h, h.member_at(first_adversary), "play", card=hand_of(h, first_adversary)[0]
+    )
     assert "defend alone" in text and "use /alone or /pass" in text, text
     await h.command(h.member_at(first_adversary), "alone")
     assert deal.defender == first_adversary and deal.phase == PLAY
@@ -233,7 +251,9 @@ async def test_refusals_while_playing(interactions):
     assert "must follow" in await refused(h, member, "play", card=unplayable[0])
     assert "do not hold" in await refused(h, member, "play", card=elsewhere)
     assert "unknown card" in await refused(h, member, "play", card="eleven of cups")
-    assert "not your turn" in await refused(h, h.member_at(seat ^ 1), "play", card=hand_of(h, seat ^ 1)[0])
+    assert "not your turn" in await refused(
+        h, h.member_at(seat ^ 1), "play", card=hand_of(h, seat ^ 1)[0]
+    )
     # /discard is not /play: it is refused during the play, whatever the card.
     assert "nothing to discard" in await refused(h, member, "discard", card=legal(h)[0])
     # A card written another way is played: the code, lower case.
@@ -258,12 +278,19 @@ async def test_declarations_during_the_play_are_refused_with_what_to_do(interact
     (sitting_out,) = deal.sitting_out
     suit = SUIT_NAMES[deal.trump]
     declarations = [
-        ("pass", {}), ("order", {}), ("order", {"alone": True}),
-        ("call", {"suit": suit}), ("call", {"suit": suit, "alone": True}), ("alone", {}),
+        ("pass", {}),
+        ("order", {}),
+        ("order", {"alone": True}),
+        ("call", {"suit": suit}),
+        ("call", {"suit": suit, "alone": True}),
+        ("alone", {}),
     ]
     for command, options in declarations:
         text = await refused(h, member, command, **options)
-        assert "the bidding is over" in text and "use /play or the buttons in /hand" in text, (command, text)
+        assert "the bidding is over" in text and "use /play or the buttons in /hand" in text, (
+            command,
+            text,
+        )
         assert "unknown card" not in text
         text = await refused(h, h.member_at(waiting), command, **options)
         assert "the bidding is over" in text and "wait for your turn" in text, (command, text)
@@ -284,10 +311,10 @@ async def test_a_declaration_button_from_the_bidding_clicked_in_the_play(interac
     member, seat = to_act(h)
     old_hand = await open_hand(h, member)
     old_pass = action_ids(old_hand)["pass"]
-    await h.command(member, "order")   # by command: the old hand keeps its buttons
+    await h.command(member, "order")  # by command: the old hand keeps its buttons
     while deal.phase != PLAY:
         await act(h)
-    assert deal.to_act == seat   # the eldest leads
+    assert deal.to_act == seat  # the eldest leads
     async with h.unchanged():
         exchange = await h.click(member, old_pass, message=old_hand.id)
     assert exchange.response_type == CALLBACK_UPDATE_MESSAGE and exchange.reply.id == old_hand.id
@@ -329,7 +356,7 @@ async def test_a_button_from_an_earlier_deal_shows_the_hand_as_it_is(interaction
     member, seat = to_act(h)
     old_hand = (await h.command(member, "hand")).reply
     old_pass = action_ids(old_hand)["pass"]
-    for _ in range(8):   # all pass twice: the deal passes to the next dealer
+    for _ in range(8):  # all pass twice: the deal passes to the next dealer
         await act(h, "pass")
     assert len(table.match.deals) == 2
     async with h.unchanged():
@@ -344,7 +371,7 @@ async def test_a_button_clicked_twice_and_a_button_of_a_closed_table(interaction
     table = await start_four(h, preset="somerset")
     member, seat = to_act(h)
     hand = (await h.command(member, "hand")).reply
-    stale = copy.deepcopy(hand)   # as a client that missed the edit sees it
+    stale = copy.deepcopy(hand)  # as a client that missed the edit sees it
     pass_id = action_ids(hand)["pass"]
     await h.click(member, pass_id, message=hand.id)
     assert table.actions[-1] == (seat, "pass")
@@ -362,8 +389,14 @@ async def test_actions_by_button_equal_the_slash_commands_they_stand_for(interac
     table = await start_four(h, preset="somerset", partner_alone=False)
     member, _ = to_act(h)
     hand = await open_hand(h, member)
-    labels = {b["custom_id"].split(":", 4)[4]: b["label"] for b in hand.buttons if not b.get("disabled")}
-    assert labels["pass"] == "Pass" and labels["order"] == "Order up" and labels["order:alone"] == "Order up alone"
+    labels = {
+        b["custom_id"].split(":", 4)[4]: b["label"] for b in hand.buttons if not b.get("disabled")
+    }
+    assert (
+        labels["pass"] == "Pass"
+        and labels["order"] == "Order up"
+        and labels["order:alone"] == "Order up alone"
+    )
     deal = table.match.deal
     name, options = command_for("order:alone", deal.phase)
     assert (name, options) == ("order", {"alone": True})

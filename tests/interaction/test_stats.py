@@ -16,7 +16,7 @@ from tests.support.interactions import InteractionHarness, enabled_ids
 pytest_plugins = ["tests.support.fixtures"]
 
 
-async def refused(h: InteractionHarness, member: str, command: str, /, **options) -> str:  # noqa: ANN003
+async def refused(h: InteractionHarness, member: str, command: str, /, **options) -> str:
     async with h.unchanged():
         exchange = await h.command(member, command, **options)
     return exchange.text.lower()
@@ -31,7 +31,9 @@ async def seed_rubbers(h: InteractionHarness) -> None:
     await quick_rubber(h.bot.db, seats(*ids), winner=0, rubber_points=(3, 0), when=now, guild=guild)
     for first in range(101, 121, 4):
         others = seats(*range(first, first + 4))
-        await quick_rubber(h.bot.db, others, winner=first % 2, rubber_points=(2, 0), when=now, guild=guild)
+        await quick_rubber(
+            h.bot.db, others, winner=first % 2, rubber_points=(2, 0), when=now, guild=guild
+        )
 
 
 # -- /leaderboard -------------------------------------------------------------------------
@@ -80,8 +82,12 @@ async def test_my_rank_on_a_leaderboard_is_answered_privately(interactions):
     my_rank = {b["label"]: b["custom_id"] for b in board.buttons}["My rank"]
     public = board.payload()
     not_on = "You are not on **Rubbers won — all time** yet."
-    for name, expected in (("carol", "Your rank on **Rubbers won — all time**: #1 — 1 (page 2 of 2)."), ("bob", not_on), ("erin", not_on)):
-        async with h.unchanged():   # private, and the public board is as it was
+    for name, expected in (
+        ("carol", "Your rank on **Rubbers won — all time**: #1 — 1 (page 2 of 2)."),
+        ("bob", not_on),
+        ("erin", not_on),
+    ):
+        async with h.unchanged():  # private, and the public board is as it was
             exchange = await h.click(name, my_rank, message=board.id)
         answer = exchange.reply
         assert answer.ephemeral and answer.visible_to == h.member(name).id and answer.id != board.id
@@ -92,7 +98,9 @@ async def test_my_rank_on_a_leaderboard_is_answered_privately(interactions):
 async def test_leaderboard_options_and_refusals(interactions):
     h = interactions
     await seed_rubbers(h)
-    board, mine = (await h.command("erin", "leaderboard", period="7d", preset="somerset", include_bots=True)).messages
+    board, mine = (
+        await h.command("erin", "leaderboard", period="7d", preset="somerset", include_bots=True)
+    ).messages
     assert "the last 7 days" in board.text and "(somerset)" in board.text
     assert mine.ephemeral and "You are not on" in mine.text and "(somerset)" in mine.text
     empty = (await h.command("erin", "leaderboard", preset="jerome")).messages[0]
@@ -132,7 +140,9 @@ async def test_history_and_record_of_a_game_played_through_commands(interactions
     rubber = (await h.command("carol", "record", game_id=match_id)).reply
     assert rubber.attachments[0].filename.endswith(".json")
     record = json.loads(rubber.attachments[0].data)
-    assert record["final_score"] == list(table.match.scores) and len(record["deals"]) == len(table.match.deals)
+    assert record["final_score"] == list(table.match.scores) and len(record["deals"]) == len(
+        table.match.deals
+    )
     theirs = (await h.command("alice", "history", member=h.member("dave"))).reply
     assert "dave's recent play" in theirs.text
 
@@ -159,7 +169,10 @@ async def test_admin_sync_by_an_owner(interactions):
     assert h.calls[-2].route == f"PUT /applications/{h.world.application_id}/commands"
     exchange = await h.command("owner", "admin sync", scope="here")
     assert "(here)" in exchange.text
-    assert h.calls[-2].route == f"PUT /applications/{h.world.application_id}/guilds/{h.world.guild.id}/commands"
+    assert (
+        h.calls[-2].route
+        == f"PUT /applications/{h.world.application_id}/guilds/{h.world.guild.id}/commands"
+    )
 
 
 async def test_admin_sync_is_for_owners_only(interactions):

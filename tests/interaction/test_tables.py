@@ -15,14 +15,14 @@ from tests.support.interactions import InteractionHarness, enabled_ids
 pytest_plugins = ["tests.support.fixtures"]
 
 
-async def refused(h: InteractionHarness, member: str, command: str, /, **options) -> str:  # noqa: ANN003
+async def refused(h: InteractionHarness, member: str, command: str, /, **options) -> str:
     """Run a command that must be refused; its private answer, lower-cased."""
     async with h.unchanged():
         exchange = await h.command(member, command, **options)
     return exchange.text.lower()
 
 
-async def refused_click(h: InteractionHarness, member: str, custom_id: str, /, **where) -> str:  # noqa: ANN003
+async def refused_click(h: InteractionHarness, member: str, custom_id: str, /, **where) -> str:
     async with h.unchanged():
         exchange = await h.click(member, custom_id, **where)
     return exchange.text.lower()
@@ -34,13 +34,26 @@ async def refused_click(h: InteractionHarness, member: str, custom_id: str, /, *
 async def test_create_with_options_seats_the_host_and_posts_the_table(interactions):
     h = interactions
     exchange = await h.command(
-        "alice", "table create", preset="somerset", points=7, match="game", stick_the_dealer=True,
-        partner_alone=False, defend_alone=True, joker=True, timeout=60,
+        "alice",
+        "table create",
+        preset="somerset",
+        points=7,
+        match="game",
+        stick_the_dealer=True,
+        partner_alone=False,
+        defend_alone=True,
+        joker=True,
+        timeout=60,
     )
     assert exchange.ephemeral and "north" in exchange.text
     table = h.table()
     options = table.options
-    assert (options.preset, options.points, options.is_rubber, options.joker) == ("somerset", 7, False, True)
+    assert (options.preset, options.points, options.is_rubber, options.joker) == (
+        "somerset",
+        7,
+        False,
+        True,
+    )
     assert options.stick_the_dealer and not options.partner_alone and options.defend_alone
     assert table.turn_timeout == 60 and table.host_id == h.member("alice").id
     assert table.seat_of(h.member("alice").id) == 0
@@ -48,7 +61,10 @@ async def test_create_with_options_seats_the_host_and_posts_the_table(interactio
     message = h.table_message()
     assert not message.ephemeral and "somerset" in message.text and "alice" in message.text
     assert "with the Joker" in message.text
-    assert enabled_ids(message) == [f"euchre:table:{table.id}:join", f"euchre:table:{table.id}:start"]
+    assert enabled_ids(message) == [
+        f"euchre:table:{table.id}:join",
+        f"euchre:table:{table.id}:start",
+    ]
     stored = await h.bot.db.fetchval("SELECT COUNT(*) FROM tables WHERE status = 'open'", (), 0)
     assert stored == 1
 
@@ -77,11 +93,15 @@ async def test_create_with_bad_options_is_refused(interactions, options, words):
     assert h.table() is None
 
 
-async def test_a_second_table_in_a_channel_is_refused_but_another_channel_may_have_one(interactions):
+async def test_a_second_table_in_a_channel_is_refused_but_another_channel_may_have_one(
+    interactions,
+):
     h = interactions
     await h.command("alice", "table create")
     assert "already has a table" in await refused(h, "bob", "table create")
-    lounge = h.world.guild.channels[next(c for c, ch in h.world.guild.channels.items() if ch.name == "lounge")]
+    lounge = h.world.guild.channels[
+        next(c for c, ch in h.world.guild.channels.items() if ch.name == "lounge")
+    ]
     exchange = await h.command("bob", "table create", channel=lounge)
     assert exchange.ephemeral and h.table(lounge).host_id == h.member("bob").id
     assert h.table().host_id == h.member("alice").id
@@ -122,14 +142,23 @@ async def test_join_button_seats_then_queues_then_refuses_a_full_table(interacti
 
 async def test_commands_with_no_table_are_refused(interactions):
     h = interactions
-    for command in ("table join", "table leave", "table start", "table show", "table close", "table back"):
+    for command in (
+        "table join",
+        "table leave",
+        "table start",
+        "table show",
+        "table close",
+        "table back",
+    ):
         assert "no table" in await refused(h, "alice", command)
 
 
 # -- leaving ------------------------------------------------------------------------------
 
 
-async def test_leave_while_seating_frees_the_seat_and_the_last_to_leave_closes_the_table(interactions):
+async def test_leave_while_seating_frees_the_seat_and_the_last_to_leave_closes_the_table(
+    interactions,
+):
     h = interactions
     await h.command("alice", "table create")
     await h.command("bob", "table join")
@@ -143,7 +172,9 @@ async def test_leave_while_seating_frees_the_seat_and_the_last_to_leave_closes_t
     assert table.host_id == h.member("erin").id
     await h.command("erin", "table leave")
     assert h.table() is None
-    assert await h.bot.db.fetchval("SELECT status FROM tables WHERE id = ?", (table.id,)) == "closed"
+    assert (
+        await h.bot.db.fetchval("SELECT status FROM tables WHERE id = ?", (table.id,)) == "closed"
+    )
     assert any("everyone left" in m.text for m in h.public_messages())
 
 
@@ -170,7 +201,11 @@ async def test_addbot_at_each_level_and_its_refusals(interactions):
     assert "east" in (await h.command("alice", "table addbot", level="standard")).text
     assert "west" in (await h.command("alice", "table addbot")).text
     table = h.table()
-    assert [(o.is_bot, o.level) for o in table.seats[1:]] == [(True, "standard"), (True, "easy"), (True, "expert")]
+    assert [(o.is_bot, o.level) for o in table.seats[1:]] == [
+        (True, "standard"),
+        (True, "easy"),
+        (True, "expert"),
+    ]
     assert "every seat is taken" in await refused(h, "alice", "table addbot")
     assert "taken" in await refused(h, "alice", "table addbot", seat="north")
     assert "host" in await refused(h, "bob", "table addbot")
@@ -185,7 +220,9 @@ async def test_kick_is_for_the_host_and_not_of_the_host(interactions):
     await seat_four(h)
     table = h.table()
     assert "host" in await refused(h, "bob", "table kick", member=h.member("carol"))
-    assert "host cannot be kicked" in await refused(h, "alice", "table kick", member=h.member("alice"))
+    assert "host cannot be kicked" in await refused(
+        h, "alice", "table kick", member=h.member("alice")
+    )
     assert "not at this table" in await refused(h, "alice", "table kick", member=h.member("erin"))
     exchange = await h.command("alice", "table kick", member=h.member("carol"))
     assert exchange.ephemeral and "carol was removed" in exchange.text
@@ -213,7 +250,10 @@ async def test_start_is_for_the_host_with_four_seated(interactions):
     assert any("Cutting for partners" in m.text for m in h.public_messages())
     assert enabled_ids(h.table_message()) == [f"euchre:table:{table.id}:hand"]
     assert "already being played" in await refused(h, "alice", "table start")
-    assert await h.bot.db.fetchval("SELECT COUNT(*) FROM table_deals WHERE table_id = ?", (table.id,)) == 1
+    assert (
+        await h.bot.db.fetchval("SELECT COUNT(*) FROM table_deals WHERE table_id = ?", (table.id,))
+        == 1
+    )
 
 
 async def test_start_button_deals_for_the_host(interactions):
@@ -242,9 +282,15 @@ async def test_close_by_the_host(interactions):
     table = await start_four(h)
     assert "closed" in (await h.command("alice", "table close")).text
     assert h.table() is None
-    assert await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,)) == "closed by the host"
+    assert (
+        await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,))
+        == "closed by the host"
+    )
     # The match in play is recorded as abandoned.
-    assert await h.bot.db.fetchval("SELECT COUNT(*) FROM matches WHERE status = 'abandoned'", (), 0) == 1
+    assert (
+        await h.bot.db.fetchval("SELECT COUNT(*) FROM matches WHERE status = 'abandoned'", (), 0)
+        == 1
+    )
 
 
 async def test_close_by_someone_who_may_manage_channels(interactions):
@@ -253,7 +299,10 @@ async def test_close_by_someone_who_may_manage_channels(interactions):
     assert "host" in await refused(h, "bob", "table close")
     assert "closed" in (await h.command("mod", "table close")).text
     assert h.table() is None
-    assert await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,)) == "closed by a moderator"
+    assert (
+        await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,))
+        == "closed by a moderator"
+    )
 
 
 async def test_close_follows_the_channels_permissions_not_only_the_roles(interactions):
@@ -291,7 +340,7 @@ async def test_substitute_with_the_consent_of_the_other_three(interactions):
     exchange = await h.command("alice", "table substitute", member=erin)
     assert exchange.ephemeral and "asked to consent" in exchange.text
     consent = f"euchre:table:{table.id}:consent"
-    asking = copy.deepcopy(h.table_message())   # as a client that missed the next edit sees it
+    asking = copy.deepcopy(h.table_message())  # as a client that missed the next edit sees it
     assert consent in enabled_ids(asking)
     assert "other three" in await refused_click(h, "alice", consent)
     assert "other three" in await refused_click(h, "erin", consent)
@@ -309,10 +358,16 @@ async def test_substitute_with_the_consent_of_the_other_three(interactions):
 async def test_substitute_refusals(interactions):
     h = interactions
     await seat_four(h)
-    assert "between rubbers" in await refused(h, "alice", "table substitute", member=h.member("erin"))
+    assert "between rubbers" in await refused(
+        h, "alice", "table substitute", member=h.member("erin")
+    )
     await h.command("alice", "table start", keep_seats=True)
-    assert "only a seated player" in await refused(h, "erin", "table substitute", member=h.member("frank"))
-    assert "not already playing" in await refused(h, "alice", "table substitute", member=h.member("bob"))
+    assert "only a seated player" in await refused(
+        h, "erin", "table substitute", member=h.member("frank")
+    )
+    assert "not already playing" in await refused(
+        h, "alice", "table substitute", member=h.member("bob")
+    )
     assert "name a member" in await refused(h, "alice", "table substitute", member=h.world.bot_user)
 
 

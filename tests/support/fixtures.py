@@ -43,7 +43,7 @@ async def empty_fake_discord() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest_asyncio.fixture
-async def interactions(tmp_path) -> AsyncIterator[InteractionHarness]:  # noqa: ANN001
+async def interactions(tmp_path) -> AsyncIterator[InteractionHarness]:
     """The real bot on a temporary database, driven by real ``discord.Interaction`` objects
     with only the HTTP seams faked (see ``interactions.py``).
 

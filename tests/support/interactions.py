@@ -163,9 +163,9 @@ class Exchange:
     channel: FakeChannel
     data: dict[str, Any]
     payload: dict[str, Any]
-    message_id: int | None = None          # the message a button was clicked on
-    response_type: int | None = None       # the callback type (4, 5, 6, 7 or 8)
-    response: dict[str, Any] | None = None # the callback's data
+    message_id: int | None = None  # the message a button was clicked on
+    response_type: int | None = None  # the callback type (4, 5, 6, 7 or 8)
+    response: dict[str, Any] | None = None  # the callback's data
     original_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     messages: list[FakeMessage] = field(default_factory=list)
@@ -175,7 +175,9 @@ class Exchange:
     def reply(self) -> FakeMessage:
         """The message the member was last shown in answer (created or edited)."""
         if not self.messages:
-            raise AssertionError(f"the bot answered interaction {self.id} with no message (response {self.response_type})")
+            raise AssertionError(
+                f"the bot answered interaction {self.id} with no message (response {self.response_type})"
+            )
         return self.messages[-1]
 
     @property
@@ -279,8 +281,11 @@ class InteractionHarness:
         owner = world.add_member(guild, "owner", permissions=manage_guild)
         world.add_member(guild, "admin", permissions=manage_guild)
         values: dict[str, Any] = dict(
-            token=world.token, database_path=db_path, dev_guild_id=guild.id,
-            owner_ids=frozenset({owner.id}), turn_timeout=120,
+            token=world.token,
+            database_path=db_path,
+            dev_guild_id=guild.id,
+            owner_ids=frozenset({owner.id}),
+            turn_timeout=120,
         )
         values.update(settings)
         bot = EuchreBot(Settings(**values), computer_delay=0, timers=False)
@@ -288,7 +293,7 @@ class InteractionHarness:
         bot.http.request = harness._http_request  # type: ignore[method-assign]
         logging.getLogger().addHandler(harness._errors)
         try:
-            await bot.login(world.token)   # GET /users/@me, the application, then setup_hook
+            await bot.login(world.token)  # GET /users/@me, the application, then setup_hook
             bot._connection.parse_guild_create(world._guild_payload(guild))
         except BaseException:
             await harness.close()
@@ -304,7 +309,12 @@ class InteractionHarness:
         does not know, errors logged by the bot or discord.py, and leaked cards."""
         found = [f"refused request: {e}" for e in self.errors]
         found += [f"unknown route: {r}" for r in self.unknown_routes]
-        found += [f"logged error: {r.getMessage()} {r.exc_info[1]!r}" if r.exc_info else f"logged error: {r.getMessage()}" for r in self._errors.records]
+        found += [
+            f"logged error: {r.getMessage()} {r.exc_info[1]!r}"
+            if r.exc_info
+            else f"logged error: {r.getMessage()}"
+            for r in self._errors.records
+        ]
         found += [f"hidden card shown in public: {leak}" for leak in self.leaks]
         return found
 
@@ -323,7 +333,7 @@ class InteractionHarness:
         return self.world.channel
 
     @property
-    def manager(self):  # noqa: ANN201 - bot/tables' TableManager
+    def manager(self):
         return self.bot.manager
 
     def table(self, channel: FakeChannel | None = None) -> Table | None:
@@ -339,24 +349,45 @@ class InteractionHarness:
     # -- members acting -------------------------------------------------------------------
 
     def _exchange(
-        self, itype: int, member: FakeMember, channel: FakeChannel, data: dict[str, Any],
-        message: FakeMessage | None = None, channel_permissions: int | None = None,
+        self,
+        itype: int,
+        member: FakeMember,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        message: FakeMessage | None = None,
+        channel_permissions: int | None = None,
     ) -> Exchange:
-        record, payload = self.world._interaction_payload(itype, member, channel, data, message=message)
+        record, payload = self.world._interaction_payload(
+            itype, member, channel, data, message=message
+        )
         if channel_permissions is not None:
             # What Discord sends when a channel's overwrites change the member's permissions
             # there: the resolved value, which the guild's roles alone do not give.
-            payload["member"]["permissions"] = payload["channel"]["permissions"] = str(channel_permissions)
+            payload["member"]["permissions"] = payload["channel"]["permissions"] = str(
+                channel_permissions
+            )
         exchange = Exchange(
-            record.id, record.token, itype, member, channel, data, payload,
+            record.id,
+            record.token,
+            itype,
+            member,
+            channel,
+            data,
+            payload,
             message_id=message.id if message else None,
         )
         self.exchanges.append(exchange)
         return exchange
 
     async def command(
-        self, member: str | FakeMember, name: str, /, *, channel: FakeChannel | None = None,
-        channel_permissions: int | None = None, **options: Any,
+        self,
+        member: str | FakeMember,
+        name: str,
+        /,
+        *,
+        channel: FakeChannel | None = None,
+        channel_permissions: int | None = None,
+        **options: Any,
     ) -> Exchange:
         """``member`` runs ``/name`` with ``options`` (a member option takes a ``FakeMember``).
 
@@ -369,17 +400,28 @@ class InteractionHarness:
         """
         who, where = self.member(member), channel or self.channel
         data = self.world._command_data(who, where, name, options, focused=None)
-        exchange = self._exchange(INTERACTION_COMMAND, who, where, data, channel_permissions=channel_permissions)
+        exchange = self._exchange(
+            INTERACTION_COMMAND, who, where, data, channel_permissions=channel_permissions
+        )
         await self._run_tree(exchange)
         return exchange
 
     async def autocomplete(
-        self, member: str | FakeMember, name: str, option: str, value: str, /, *,
-        channel: FakeChannel | None = None, **options: Any,
+        self,
+        member: str | FakeMember,
+        name: str,
+        option: str,
+        value: str,
+        /,
+        *,
+        channel: FakeChannel | None = None,
+        **options: Any,
     ) -> list[dict[str, Any]]:
         """``member`` types ``value`` into ``option`` of ``/name``; the choices offered."""
         who, where = self.member(member), channel or self.channel
-        data = self.world._command_data(who, where, name, {**options, option: value}, focused=option)
+        data = self.world._command_data(
+            who, where, name, {**options, option: value}, focused=option
+        )
         exchange = self._exchange(INTERACTION_AUTOCOMPLETE, who, where, data)
         await self._run_tree(exchange)
         assert exchange.response_type == CALLBACK_AUTOCOMPLETE, exchange.response_type
@@ -431,7 +473,9 @@ class InteractionHarness:
             await asyncio.gather(*started)
         return exchange
 
-    def _message_with(self, member: FakeMember, custom_id: str, message: FakeMessage | int | None) -> FakeMessage:
+    def _message_with(
+        self, member: FakeMember, custom_id: str, message: FakeMessage | int | None
+    ) -> FakeMessage:
         if isinstance(message, FakeMessage):
             return message
         if message is not None:
@@ -464,7 +508,11 @@ class InteractionHarness:
     def public_messages(self, channel: FakeChannel | None = None) -> list[FakeMessage]:
         """Live public messages in the channel, oldest first."""
         where = (channel or self.channel).id
-        return [m for m in self.messages.values() if not m.deleted and not m.ephemeral and m.channel_id == where]
+        return [
+            m
+            for m in self.messages.values()
+            if not m.deleted and not m.ephemeral and m.channel_id == where
+        ]
 
     def table_message(self) -> FakeMessage:
         """The channel's current public table message."""
@@ -475,19 +523,27 @@ class InteractionHarness:
     async def settle(self, timeout: float = 10.0) -> None:
         """Wait until no computer is thinking or moving at any table."""
         tasks = self.bot.manager._computer_tasks
-        await eventually(lambda: all(t.done() for t in tasks.values()), timeout, "the computers to move")
+        await eventually(
+            lambda: all(t.done() for t in tasks.values()), timeout, "the computers to move"
+        )
 
     async def snapshot(self) -> dict[str, Any]:
         """The tables as the manager holds them and as the database stores them."""
         db = self.bot.db
         memory = {
             channel: (
-                table.id, json.dumps(table.to_state(), sort_keys=True), list(table.actions),
-                len(table.decks), table.match.public_view() if table.match else None,
+                table.id,
+                json.dumps(table.to_state(), sort_keys=True),
+                list(table.actions),
+                len(table.decks),
+                table.match.public_view() if table.match else None,
             )
             for channel, table in self.bot.manager.tables.items()
         }
-        stored = [tuple(r) for r in await db.fetchall("SELECT id, status, host_id, state FROM tables ORDER BY id")]
+        stored = [
+            tuple(r)
+            for r in await db.fetchall("SELECT id, status, host_id, state FROM tables ORDER BY id")
+        ]
         counts = {
             name: await db.fetchval(f"SELECT COUNT(*) FROM {name}", (), 0)
             for name in ("table_events", "table_deals", "matches", "hands", "games")
@@ -508,11 +564,15 @@ class InteractionHarness:
             assert exchange.messages, f"interaction {exchange.data} got no answer"
             for message in exchange.messages:
                 assert message.ephemeral, f"a refusal was answered in public: {message.text!r}"
-        assert {m.id: m.payload() for m in self.public_messages()} == public, "a refusal changed a public message"
+        assert {m.id: m.payload() for m in self.public_messages()} == public, (
+            "a refusal changed a public message"
+        )
 
     # -- the HTTP seams -------------------------------------------------------------------
 
-    async def _http_request(self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+    async def _http_request(
+        self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any
+    ) -> Any:
         """``bot.http.request``: login, command sync and channel messages."""
         path = _path_of(route)
         body, sent = _body_and_files(kwargs.get("json"), list(form) if form else None)
@@ -524,17 +584,32 @@ class InteractionHarness:
             self.errors.append(f"{call.route}: {error}")
             raise _http_error(error) from None
 
-    def _answer_http(self, method: str, path: str, body: Any, files: list[tuple[str, bytes]]) -> Any:
+    def _answer_http(
+        self, method: str, path: str, body: Any, files: list[tuple[str, bytes]]
+    ) -> Any:
         world = self.world
         parts = path.strip("/").split("/")
         if (method, path) == ("GET", "/users/@me"):
-            return {**world.bot_user.user_payload(), "verified": True, "mfa_enabled": False, "flags": 0}
+            return {
+                **world.bot_user.user_payload(),
+                "verified": True,
+                "mfa_enabled": False,
+                "flags": 0,
+            }
         if (method, path) == ("GET", "/oauth2/applications/@me"):
             return {
-                "id": str(world.application_id), "name": world.bot_user.name, "description": "",
-                "icon": None, "bot_public": True, "bot_require_code_grant": False,
-                "owner": world.owner_user.user_payload(), "team": None, "verify_key": "0" * 64,
-                "flags": 0, "interactions_endpoint_url": None, "bot": world.bot_user.user_payload(),
+                "id": str(world.application_id),
+                "name": world.bot_user.name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": world.owner_user.user_payload(),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "interactions_endpoint_url": None,
+                "bot": world.bot_user.user_payload(),
             }
         if method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
             scope = int(parts[3]) if len(parts) == 5 else None
@@ -568,11 +643,17 @@ class InteractionHarness:
         stored = []
         for definition in body:
             ctype = definition.get("type", 1)
-            command_id = world._command_ids.setdefault((scope, definition["name"], ctype), world.snowflake())
+            command_id = world._command_ids.setdefault(
+                (scope, definition["name"], ctype), world.snowflake()
+            )
             command = {
-                "default_member_permissions": None, "options": [], **definition,
-                "id": str(command_id), "application_id": str(world.application_id),
-                "type": ctype, "version": str(world.snowflake()),
+                "default_member_permissions": None,
+                "options": [],
+                **definition,
+                "id": str(command_id),
+                "application_id": str(world.application_id),
+                "type": ctype,
+                "version": str(world.snowflake()),
             }
             if scope is not None:
                 command["guild_id"] = str(scope)
@@ -581,7 +662,13 @@ class InteractionHarness:
         return stored
 
     def _webhook_request(
-        self, route: Any, *, payload: Any = None, multipart: Any = None, params: Any = None, **_: Any
+        self,
+        route: Any,
+        *,
+        payload: Any = None,
+        multipart: Any = None,
+        params: Any = None,
+        **_: Any,
     ) -> Any:
         """The webhook adapter's request: interaction callbacks and follow-ups."""
         path = _path_of(route)
@@ -594,11 +681,20 @@ class InteractionHarness:
             self.errors.append(f"{call.route}: {error}")
             raise _http_error(error) from None
 
-    def _answer_webhook(self, call: Call, route: Any, body: Any, files: list[tuple[str, bytes]], params: dict[str, Any]) -> Any:
+    def _answer_webhook(
+        self,
+        call: Call,
+        route: Any,
+        body: Any,
+        files: list[tuple[str, bytes]],
+        params: dict[str, Any],
+    ) -> Any:
         parts = call.path.strip("/").split("/")
         token = route.webhook_token
         if parts[0] == "interactions" and parts[-1] == "callback":
-            exchange = next((e for e in self.exchanges if e.id == int(parts[1]) and e.token == token), None)
+            exchange = next(
+                (e for e in self.exchanges if e.id == int(parts[1]) and e.token == token), None
+            )
             if exchange is None:
                 raise FakeHTTPError(404, 10062, "Unknown interaction")
             call.interaction_id = exchange.id
@@ -614,7 +710,10 @@ class InteractionHarness:
                 return self._followup(exchange, body, files)
             if len(parts) == 5 and parts[3] == "messages":
                 wanted = exchange.original_id if parts[4] == "@original" else int(parts[4])
-                if wanted not in (exchange.original_id, *exchange.followup_ids) or wanted not in self.messages:
+                if (
+                    wanted not in (exchange.original_id, *exchange.followup_ids)
+                    or wanted not in self.messages
+                ):
                     raise FakeHTTPError(404, 10008, "Unknown Message")
                 msg = self.messages[wanted]
                 if call.method == "GET":
@@ -629,17 +728,33 @@ class InteractionHarness:
         self.unknown_routes.append(call.route)
         raise FakeHTTPError(404, 0, f"the harness has no route {call.route}")
 
-    def _callback(self, exchange: Exchange, body: dict[str, Any], files: list[tuple[str, bytes]], params: dict[str, Any]) -> Any:
+    def _callback(
+        self,
+        exchange: Exchange,
+        body: dict[str, Any],
+        files: list[tuple[str, bytes]],
+        params: dict[str, Any],
+    ) -> Any:
         if exchange.response_type is not None:
             raise FakeHTTPError(400, 40060, "Interaction has already been acknowledged.")
         rtype, data = body["type"], body.get("data") or {}
         if rtype not in _ALLOWED_CALLBACKS[exchange.type]:
-            raise FakeHTTPError(400, 50035, f"callback type {rtype} is not valid for interaction type {exchange.type}")
+            raise FakeHTTPError(
+                400,
+                50035,
+                f"callback type {rtype} is not valid for interaction type {exchange.type}",
+            )
         message: FakeMessage | None = None
         if rtype in (CALLBACK_MESSAGE, CALLBACK_DEFERRED_MESSAGE):
             if rtype == CALLBACK_DEFERRED_MESSAGE:
                 data = {"flags": (int(data.get("flags") or 0) & FLAG_EPHEMERAL) | FLAG_LOADING}
-            message = self._create(exchange.channel, data, files, exchange, allow_empty=rtype == CALLBACK_DEFERRED_MESSAGE)
+            message = self._create(
+                exchange.channel,
+                data,
+                files,
+                exchange,
+                allow_empty=rtype == CALLBACK_DEFERRED_MESSAGE,
+            )
             exchange.original_id = message.id
         elif rtype in (CALLBACK_DEFERRED_UPDATE, CALLBACK_UPDATE_MESSAGE):
             if exchange.message_id is None:
@@ -659,7 +774,8 @@ class InteractionHarness:
             return None
         reply: dict[str, Any] = {
             "interaction": {
-                "id": str(exchange.id), "type": exchange.type,
+                "id": str(exchange.id),
+                "type": exchange.type,
                 "response_message_id": str(message.id) if message else None,
                 "response_message_loading": bool(message and message.loading),
                 "response_message_ephemeral": bool(message and message.ephemeral),
@@ -669,14 +785,26 @@ class InteractionHarness:
             reply["resource"] = {"type": rtype, "message": message.payload()}
         return reply
 
-    def _followup(self, exchange: Exchange, body: dict[str, Any], files: list[tuple[str, bytes]]) -> Any:
-        if exchange.response_type not in (CALLBACK_MESSAGE, CALLBACK_DEFERRED_MESSAGE, CALLBACK_DEFERRED_UPDATE, CALLBACK_UPDATE_MESSAGE):
+    def _followup(
+        self, exchange: Exchange, body: dict[str, Any], files: list[tuple[str, bytes]]
+    ) -> Any:
+        if exchange.response_type not in (
+            CALLBACK_MESSAGE,
+            CALLBACK_DEFERRED_MESSAGE,
+            CALLBACK_DEFERRED_UPDATE,
+            CALLBACK_UPDATE_MESSAGE,
+        ):
             raise FakeHTTPError(404, 10015, "Unknown Webhook")
         original = self.messages.get(exchange.original_id) if exchange.original_id else None
         if original is not None and original.loading and not original.deleted:
             # The first follow-up after a defer fills the "thinking…" placeholder and keeps
             # the defer's ephemerality, as Discord does.
-            self._edit(original, {**body, "flags": int(body.get("flags") or 0) & ~FLAG_EPHEMERAL}, files, finish_loading=True)
+            self._edit(
+                original,
+                {**body, "flags": int(body.get("flags") or 0) & ~FLAG_EPHEMERAL},
+                files,
+                finish_loading=True,
+            )
             msg = original
         else:
             msg = self._create(exchange.channel, body, files, exchange)
@@ -695,22 +823,32 @@ class InteractionHarness:
         return out
 
     def _create(
-        self, channel: FakeChannel, body: Mapping[str, Any], files: list[tuple[str, bytes]],
-        exchange: Exchange | None = None, allow_empty: bool = False,
+        self,
+        channel: FakeChannel,
+        body: Mapping[str, Any],
+        files: list[tuple[str, bytes]],
+        exchange: Exchange | None = None,
+        allow_empty: bool = False,
     ) -> FakeMessage:
         flags = int(body.get("flags") or 0) & (FLAG_EPHEMERAL | FLAG_LOADING)
         msg = FakeMessage(
-            id=self.world.snowflake(), channel_id=channel.id, guild_id=channel.guild_id,
-            author=self.world.bot_user.user_payload(), content=body.get("content") or "",
-            embeds=list(body.get("embeds") or []), components=list(body.get("components") or []),
-            flags=flags, visible_to=exchange.member.id if exchange and flags & FLAG_EPHEMERAL else None,
+            id=self.world.snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.world.bot_user.user_payload(),
+            content=body.get("content") or "",
+            embeds=list(body.get("embeds") or []),
+            components=list(body.get("components") or []),
+            flags=flags,
+            visible_to=exchange.member.id if exchange and flags & FLAG_EPHEMERAL else None,
         )
         msg.attachments = self._attachments(channel.id, files)
         if exchange is not None:
             msg.application_id = self.world.application_id
             msg.type = 20 if exchange.type == INTERACTION_COMMAND else 0
             msg.interaction_metadata = {
-                "id": str(exchange.id), "type": exchange.type,
+                "id": str(exchange.id),
+                "type": exchange.type,
                 "user": exchange.member.user_payload(),
                 "authorizing_integration_owners": {"0": str(channel.guild_id)},
             }
@@ -722,7 +860,10 @@ class InteractionHarness:
         return msg
 
     def _edit(
-        self, msg: FakeMessage, body: Mapping[str, Any], files: list[tuple[str, bytes]],
+        self,
+        msg: FakeMessage,
+        body: Mapping[str, Any],
+        files: list[tuple[str, bytes]],
         finish_loading: bool = False,
     ) -> None:
         edited = copy.copy(msg)
@@ -762,7 +903,12 @@ class InteractionHarness:
         self.public_checked += 1
         text = "\n".join(line for line in msg.text.splitlines() if not _CUT_LINE.match(line))
         for component in iter_components(msg.components):
-            text += "\n" + str(component.get("label") or "") + " " + str(component.get("custom_id") or "")
+            text += (
+                "\n"
+                + str(component.get("label") or "")
+                + " "
+                + str(component.get("custom_id") or "")
+            )
         shown = cards_in(text) & self.hidden_cards(msg.channel_id)
         if shown:
             self.leaks.append(f"{sorted(shown)} in {msg.text!r}")
@@ -771,7 +917,8 @@ class InteractionHarness:
 def enabled_ids(message: FakeMessage, prefix: str = "euchre:") -> list[str]:
     """The custom ids of a message's enabled buttons that start with ``prefix``."""
     return [
-        b["custom_id"] for b in message.buttons
+        b["custom_id"]
+        for b in message.buttons
         if not b.get("disabled") and str(b.get("custom_id", "")).startswith(prefix)
     ]
 

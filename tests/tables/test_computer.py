@@ -55,7 +55,7 @@ async def test_every_level_moves_legally_from_a_worker_process(seats):
 
 async def test_a_forced_move_takes_no_search():
     seats = ComputerSeats(workers=1)
-    seats.close()   # no worker at all: a forced move does not need one
+    seats.close()  # no worker at all: a forced move does not need one
     view = _a_forced_view()
     assert await seats.choose(1, "expert", view) == view.deal.legal[0]
 

@@ -165,7 +165,7 @@ def test_s15_at_rubbers_end_the_longest_playing_go_out():
     play_until_over(table, rng)
     assert table.status == SEATING
     assert all(table.consecutive[u] == 1 for u in (1, 2, 3, 4))
-    table.consecutive[3] = 2   # cat has played one more rubber in a row than the others
+    table.consecutive[3] = 2  # cat has played one more rubber in a row than the others
     table.start(rng=rng)
     assert table.seat_of(5) is not None
     assert table.is_waiting(3)
@@ -194,10 +194,15 @@ def test_state_round_trip_mid_hand_replays_the_match():
         legal = table.match.legal_actions()
         table.act_for_seat(table.match.to_act, legal[0], by_player=True)
     copy = Table.from_state(
-        table.id, table.guild_id, table.channel_id, table.options.to_dict(), table.to_state(),
-        table.decks, table.actions,
+        table.id,
+        table.guild_id,
+        table.channel_id,
+        table.options.to_dict(),
+        table.to_state(),
+        table.decks,
+        table.actions,
     )
     assert copy.match.view_for(0) == table.match.view_for(0)
     assert [o.user_id for o in copy.seats] == [o.user_id for o in table.seats]
     assert [o.user_id for o in copy.waiting] == [o.user_id for o in table.waiting]
-    assert len(copy.waiting) == 1   # five candidates: one was cut out (S.11)
+    assert len(copy.waiting) == 1  # five candidates: one was cut out (S.11)
