@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.engine.cards import (
     JOKER,
@@ -67,14 +68,14 @@ _CALL_CODES = {
 }
 _BID_ACTIONS = (PASS, ORDER, ORDER_ALONE)
 # The seats that play, by the seats sitting out (a lone hand's partner, a lone defender's).
-_ACTIVE = {
+_ACTIVE: dict[tuple[int, ...], tuple[int, ...]] = {
     out: tuple(s for s in _ALL_SEATS if s not in out)
     for out in [()]
     + [(a,) for a in _ALL_SEATS]
     + [(a, b) for a in _ALL_SEATS for b in _ALL_SEATS if a != b]
 }
 # Round two: by the suit turned down and whether the dealer is stuck, the actions open.
-_ROUND_TWO = {
+_ROUND_TWO: dict[tuple[Suit | None, bool], tuple[str, ...]] = {
     (down, stuck): tuple(
         ([] if stuck else [PASS])
         + [a for s in SUITS if s != down for a in (CALL + s, CALL + s + ":alone")]
@@ -171,7 +172,7 @@ class DealView:
     result: HandResult | None
 
 
-def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[list[list[Card]], Card, list[Card]]:
+def deal_hands(deck: list[Card], dealer: int) -> tuple[list[list[Card]], Card, list[Card]]:
     """Deal five each in a round of two and a round of three from the eldest, and turn one (J.5).
 
     Returns:
@@ -240,6 +241,7 @@ class Deal(TrickPlay):
         self.hands = hands
         # The hands as dealt, for records; four written out cost half of a map over them.
         h = hands
+        self.dealt: tuple[tuple[Card, ...], ...]
         if len(h) == SEATS:
             self.dealt = (tuple(h[0]), tuple(h[1]), tuple(h[2]), tuple(h[3]))
         else:
@@ -258,6 +260,7 @@ class Deal(TrickPlay):
         # The trick state before the play starts, so views need not ask which phase it is.
         self.trick, self.tricks, self.won, self.active = [], [], [0] * SEATS, ()
         self._bidder = 0  # how many have spoken in the current round
+        self.to_act: int | None
         if turn_up == JOKER:
             self.turn_up_suit: Suit | None = None  # until the dealer names it
             self.phase, self.to_act = JOKER_SUIT, dealer
@@ -307,7 +310,7 @@ class Deal(TrickPlay):
     def eldest(self) -> int:
         return (self.dealer + 1) % SEATS
 
-    def legal_actions(self) -> tuple[str, ...]:
+    def legal_actions(self) -> Sequence[str]:
         """Every action the seat to act may take now (empty when the deal is over)."""
         phase = self.phase
         if phase == PLAY:
@@ -341,8 +344,11 @@ class Deal(TrickPlay):
             IllegalAction: the action is not open to that seat now; the message says why.
         """
         phase = self.phase
-        if seat is not None and seat != self.to_act:
-            raise IllegalAction("this deal is over" if phase == OVER else "it is not your turn")
+        actor = self.to_act
+        if actor is None:
+            raise IllegalAction("this deal is over")
+        if seat is not None and seat != actor:
+            raise IllegalAction("it is not your turn")
         if phase == PLAY:
             try:
                 self.play_card(action)
@@ -358,26 +364,25 @@ class Deal(TrickPlay):
             else:
                 self.to_act = self.to_play
         elif phase == ROUND_ONE:
-            self._round_one(action)
+            self._round_one(action, actor)
         elif phase == DISCARD:
             self._discard(action)
         elif phase == PARTNER_ALONE:
-            self._partner_alone(action)
+            self._partner_alone(action, actor)
         elif phase == ROUND_TWO:
-            self._round_two(action)
+            self._round_two(action, actor)
         elif phase == DEFEND_ALONE:
-            self._defend_alone(action)
+            self._defend_alone(action, actor)
         elif phase == JOKER_SUIT:
             self._joker_suit(action)
         else:
             raise IllegalAction("this deal is over")
 
-    def _round_one(self, action: str) -> None:
+    def _round_one(self, action: str, seat: int) -> None:
         if action not in _BID_ACTIONS:
             raise IllegalAction(
                 _bid_refusal(action, "round one: pass, or order the turn-up (alone or not)")
             )
-        seat = self.to_act
         self.declarations.append((seat, action))
         if action == PASS:
             self._bidder += 1
@@ -388,10 +393,11 @@ class Deal(TrickPlay):
             else:
                 self.to_act = (seat + 1) % SEATS
             return
-        self._make(seat, self.turn_up_suit, action == ORDER_ALONE)
+        suit = self.turn_up_suit
+        assert suit is not None  # named before round one when the Joker is turned
+        self._make(seat, suit, action == ORDER_ALONE)
 
-    def _round_two(self, action: str) -> None:
-        seat = self.to_act
+    def _round_two(self, action: str, seat: int) -> None:
         if action == PASS:
             if self._must_name():
                 raise IllegalAction("stick the dealer: the dealer must name a trump")
@@ -409,7 +415,7 @@ class Deal(TrickPlay):
                 raise IllegalAction(
                     f"{SUIT_NAMES[suit]} was turned down: the dealer must name another suit"
                 )
-            self._round_two(PASS)
+            self._round_two(PASS, seat)
             return
         self.declarations.append((seat, _CALLS_ALONE[suit] if alone else _CALLS[suit]))
         self._make(seat, suit, alone)
@@ -427,10 +433,9 @@ class Deal(TrickPlay):
             return
         self._after_partner()
 
-    def _partner_alone(self, action: str) -> None:
+    def _partner_alone(self, action: str, seat: int) -> None:
         if action not in (ALONE, PASS):
             raise IllegalAction("take it alone, or pass and play with your partner")
-        seat = self.to_act
         self.declarations.append((seat, action))
         if action == ALONE:
             self.alone = seat
@@ -469,14 +474,15 @@ class Deal(TrickPlay):
 
     def _defenders(self) -> tuple[int, int]:
         """The lone hand's adversaries in the order they speak, from the dealer's left."""
+        alone = self.alone
+        assert alone is not None  # only asked once a lone hand is declared
         seats = [(self.dealer + i) % SEATS for i in range(1, SEATS + 1)]
-        first, second = (s for s in seats if side_of(s) != side_of(self.alone))
+        first, second = (s for s in seats if side_of(s) != side_of(alone))
         return first, second
 
-    def _defend_alone(self, action: str) -> None:
+    def _defend_alone(self, action: str, seat: int) -> None:
         if action not in (DEFEND, PASS):
             raise IllegalAction("defend alone, or pass")
-        seat = self.to_act
         self.declarations.append((seat, action))
         if action == DEFEND:
             self.defender = seat
@@ -517,7 +523,7 @@ class Deal(TrickPlay):
         self.phase, self.to_act, self.is_over = OVER, None, True
         maker = self.maker
         if maker is None:
-            key: tuple = (self.dealer, None, None, None, None, (0, 0), (0, 0))
+            key: tuple[Any, ...] = (self.dealer, None, None, None, None, (0, 0), (0, 0))
         else:
             won = self.won
             tricks = (won[0] + won[2], won[1] + won[3])
@@ -592,7 +598,7 @@ class Deal(TrickPlay):
         return self.declarations + plays + self.trick
 
 
-_RESULTS: dict[tuple, HandResult] = {}
+_RESULTS: dict[tuple[Any, ...], HandResult] = {}
 
 
 def _hand_result(
@@ -663,7 +669,7 @@ _SHUFFLE_STEPS = {
 }
 
 
-def _shuffle(deck: list[Card], getrandbits: Callable[[int], int]) -> None:
+def _shuffle(deck: list[Any], getrandbits: Callable[[int], int]) -> None:
     """Shuffle in place exactly as `random.Random.shuffle` does, about three times faster.
 
     `Random.shuffle` draws each position with `_randbelow`: the bits of i + 1, drawn again

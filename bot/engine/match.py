@@ -9,7 +9,7 @@ adds two more. With lap on, points beyond a game are carried into the next (S.1 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.deal import SEATS, Deal, DealView, HandResult
@@ -94,7 +94,7 @@ class Match:
         """The game being played (0 for the first), or the last one when the match is over."""
         return self.game_of_deal[-1]
 
-    def legal_actions(self) -> tuple[str, ...] | list[str]:
+    def legal_actions(self) -> Sequence[str]:
         return () if self.over else self.deal.legal_actions()
 
     def apply(self, action: str, seat: int | None = None) -> HandResult | None:
@@ -137,7 +137,7 @@ class Match:
         loser_score = self.scores[1 - winner]
         value = 2 if self.options.double_game and loser_score == 0 else 1
         carried = self.scores[winner] - points if self.options.lap else 0
-        self.games.append(GameResult(tuple(self.scores), winner, value, carried))
+        self.games.append(GameResult((self.scores[0], self.scores[1]), winner, value, carried))
         if self._match_over():
             self.over = True
             return

@@ -92,7 +92,11 @@ class TrickPlay:
         "_legal",
     )
 
-    def start_tricks(self, trump: Suit, active: Sequence[int], leader: int) -> None:
+    hands: list[list[Card]]
+    trump: Suit | None
+    to_play: int | None
+
+    def start_tricks(self, trump: Suit | None, active: Sequence[int], leader: int) -> None:
         """Begin the play: `self.hands` must hold every seat's cards."""
         n = len(self.hands)
         self.trump = trump
@@ -127,7 +131,7 @@ class TrickPlay:
         if self.to_play is None:
             return IllegalAction("every card is played")
         hand = self.hands[self.to_play]
-        if card not in hand:
+        if card not in hand or self._led is None:
             return IllegalAction("you do not hold that card")
         return IllegalAction(f"you must follow {SUIT_NAMES[self._led]}")
 
@@ -139,7 +143,8 @@ class TrickPlay:
         """
         if card not in self._legal:
             raise self.refusal(card)
-        seat = self.to_play
+        # Not None: `_legal` is empty once every card is played. (No cast: this is the hot path.)
+        seat: int = self.to_play  # type: ignore[assignment]
         self.hands[seat].remove(card)
         trick = self.trick
         trick.append((seat, card))
