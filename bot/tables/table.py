@@ -14,7 +14,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bot.engine.cutting import Cut, cut_for_partners, who_goes_out
+from bot.engine.cutting import Cut, cut_for_partners, cut_for_table, who_goes_out
 from bot.engine.deal import Deal, HandResult
 from bot.engine.errors import EuchreError
 from bot.engine.match import Match, MatchView
@@ -73,16 +73,34 @@ def parse_seat(text: str | int) -> int:
     raise TableError(f"unknown seat {text!r}: choose north, east, south or west")
 
 
-def bot_occupant(seat: int, level: str, held_for: int | None = None) -> Occupant:
+def bot_occupant(user_id: int, level: str, held_for: int | None = None) -> Occupant:
+    """A computer player, named by its level: the table message shows the seat it holds.
+
+    Args:
+        user_id: a negative id no one else at the table has (`Table.new_computer_id`).
+    """
     if level not in LEVELS:
-        raise TableError(f"unknown level {level!r}: choose easy, standard or expert")
+        raise TableError("unknown level: choose easy, standard or expert")
     return Occupant(
-        user_id=-(seat + 1),
-        name=f"Computer ({level}, {SEAT_NAMES[seat]})",
+        user_id=user_id,
+        name=f"Computer ({level})",
         is_bot=True,
         level=level,
         held_for=held_for,
     )
+
+
+CUT_LOWEST = "cut lowest"  # more than four at the first rubber: the four highest cuts play (S.11)
+MOST_RUBBERS = "most rubbers"  # played the most rubbers in a row, so makes room (S.15)
+
+
+@dataclass(frozen=True)
+class SatOut:
+    """A member who sits out a rubber at its start, and why (`CUT_LOWEST` or `MOST_RUBBERS`)."""
+
+    user_id: int
+    name: str
+    why: str
 
 
 @dataclass
@@ -126,6 +144,7 @@ class Table:
         self.timeouts = [0] * SEATS
         self.flagged = False  # a computer or a substitute played this match
         self.last_cut: list[list[tuple[str, str]]] = []  # the cards cut at the last start
+        self.sat_out: list[SatOut] = []  # who sat out at the last start, and why
         self.substitution: Substitution | None = None
         self.message_id: int | None = None  # the current public table message
         self.message_deal: int | None = None  # the deal that message shows
@@ -153,6 +172,38 @@ class Table:
             if occupant and occupant.held_for == user_id:
                 return seat
         return None
+
+    def new_computer_id(self) -> int:
+        """A negative id that no computer at the table has: computers move seat when the
+        cut reseats the table, so an id cannot be derived from the seat."""
+        ids = [o.user_id for o in [*self.seats, *self.waiting] if o and o.user_id < 0]
+        return min(ids, default=0) - 1
+
+    def seating_problem(self) -> str | None:
+        """What is wrong with who sits where, or None: no member may belong to the table twice
+        (two seats, a seat and a seat a computer holds for him, a seat and the waiting line)."""
+        places: list[int] = []
+        for occupant in self.seats:
+            if occupant is not None:
+                places.append(occupant.user_id)
+                if occupant.held_for is not None:
+                    places.append(occupant.held_for)
+        places.extend(o.user_id for o in self.waiting)
+        seen: set[int] = set()
+        for user_id in places:
+            if user_id in seen:
+                return f"member {user_id} would belong to table {self.id} twice"
+            seen.add(user_id)
+        return None
+
+    def _renumber_computers(self) -> None:
+        """Give computers that share an id (stored before ids were unique) ids of their own."""
+        seen: set[int] = set()
+        for occupant in [*self.seats, *self.waiting]:
+            if occupant is not None and occupant.is_bot:
+                if occupant.user_id in seen:
+                    occupant.user_id = self.new_computer_id()
+                seen.add(occupant.user_id)
 
     def is_waiting(self, user_id: int) -> bool:
         return any(o.user_id == user_id for o in self.waiting)
@@ -217,7 +268,7 @@ class Table:
             self.seats[seat].held_for = None  # the computer plays on in the seat
             return seat
         if self.playing:
-            self.seats[seat] = bot_occupant(seat, DEFAULT_LEVEL)
+            self.seats[seat] = bot_occupant(self.new_computer_id(), DEFAULT_LEVEL)
             self.flagged = True
         else:
             self.seats[seat] = None
@@ -241,7 +292,7 @@ class Table:
             seat = self.seats.index(None)
         if self.seats[seat] is not None:
             raise TableError(f"{SEAT_NAMES[seat]} is taken by {self.seats[seat].name}")
-        self.seats[seat] = bot_occupant(seat, level)
+        self.seats[seat] = bot_occupant(self.new_computer_id(), level)
         return seat
 
     def kick(self, user_id: int) -> int | None:
@@ -271,6 +322,11 @@ class Table:
             raise TableError("between rubbers, simply /table leave and let another join")
         if sub_id == user_id or self.seat_of(sub_id) is not None:
             raise TableError("the substitute must be someone not already playing")
+        if self.held_seat_of(sub_id) is not None:
+            raise TableError(
+                f"a computer is holding {sub_name}'s own seat: {sub_name} can take it back with"
+                " /table back, but cannot play a second seat"
+            )
         self.substitution = Substitution(seat, sub_id, sub_name)
         if not self.substitute_consenters():  # only computers to ask: they agree
             self._seat_substitute()
@@ -318,7 +374,9 @@ class Table:
         occupant = self.seats[seat]
         if occupant is None or occupant.is_bot:
             return
-        self.seats[seat] = bot_occupant(seat, "standard", held_for=occupant.user_id)
+        self.seats[seat] = bot_occupant(
+            self.new_computer_id(), "standard", held_for=occupant.user_id
+        )
         self.seats[seat].name = f"{occupant.name} (computer)"
         self._held_names[seat] = occupant.name
         self.flagged = True
@@ -328,6 +386,8 @@ class Table:
         seat = self.held_seat_of(user_id)
         if seat is None:
             raise TableError("no computer is holding a seat of yours")
+        if self.seat_of(user_id) is not None:
+            raise TableError("you play another seat now: one seat each")
         self.seats[seat] = Occupant(user_id, self._held_names.pop(seat, "player"))
         self.timeouts[seat] = 0
         return seat
@@ -351,6 +411,7 @@ class Table:
         rng = rng or self._rng
         names = {o.user_id: o.name for o in [*self.seats, *self.waiting] if o}
         cuts: list[Cut] = []
+        self.sat_out = []
         if self.waiting:
             cuts.extend(self._cut_out(rng))
         if not keep_seats:
@@ -366,25 +427,37 @@ class Table:
         return self.last_cut
 
     def _cut_out(self, rng: random.Random) -> list[Cut]:
-        """At a rubber's end, those who played most rubbers in a row make room (S.15)."""
-        seated = {
-            o.user_id: self.consecutive.get(o.user_id, 0) for o in self.seats if o and not o.is_bot
-        }
+        """Make room for the members waiting, and note in `sat_out` who sits out and why.
+
+        Computer players give up their seats first. Then, when nobody has yet played a rubber
+        in a row here (the table's first rubber), everyone cuts and the four highest play
+        (S.11); otherwise those who played the most rubbers in a row go out, the lowest cut
+        among equals (S.15).
+        """
         bots = [s for s, o in enumerate(self.seats) if o and o.is_bot]
-        room = len(self.waiting)
-        cuts: list[Cut] = []
-        # Computer players give up their seats first.
-        for seat in bots[:room]:
+        for seat in bots[: len(self.waiting)]:
             self.seats[seat] = self.waiting.pop(0)
-        room = len(self.waiting)
-        if room:
-            out, cuts = who_goes_out(seated, room, rng)
-            for user_id in out:
-                seat = self.seat_of(user_id)
-                leaving = self.seats[seat]
-                self.seats[seat] = self.waiting.pop(0)
-                self.consecutive[user_id] = 0
-                self.waiting.append(leaving)
+        if not self.waiting:
+            return []
+        seated = [o for o in self.seats if o is not None]
+        if not any(self.consecutive.get(o.user_id, 0) for o in seated + self.waiting):
+            by_id = {o.user_id: o for o in seated + self.waiting}
+            _, out, cuts = cut_for_table(list(by_id), rng)
+            why = CUT_LOWEST
+        else:
+            counts = {o.user_id: self.consecutive.get(o.user_id, 0) for o in seated}
+            out, cuts = who_goes_out(counts, len(self.waiting), rng)
+            why = MOST_RUBBERS
+        coming = [o for o in self.waiting if o.user_id not in out]
+        going = [o for o in seated if o.user_id in out]
+        for leaving in going:
+            self.seats[self.seats.index(leaving)] = coming.pop(0)
+            self.consecutive[leaving.user_id] = 0
+        # Those who sit out wait in the order they go out (by their cut, S.12).
+        self.waiting = [o for o in self.waiting if o.user_id in out] + going
+        order = {user_id: i for i, user_id in enumerate(out)}
+        self.waiting.sort(key=lambda o: order.get(o.user_id, len(order)))
+        self.sat_out = [SatOut(o.user_id, o.name, why) for o in self.waiting]
         return cuts
 
     def begin_match(self, first_dealer: int) -> None:
@@ -514,6 +587,7 @@ class Table:
         table.host_id = state["host_id"]
         table.seats = seats
         table.waiting = [Occupant(**o) for o in state["waiting"]]
+        table._renumber_computers()
         table.match_no = state["match_no"]
         table.consecutive = {int(k): v for k, v in state["consecutive"].items()}
         table.timeouts = list(state["timeouts"])

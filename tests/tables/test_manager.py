@@ -394,3 +394,27 @@ async def test_a_failed_write_in_a_batch_does_not_lose_the_others(manager):
     assert isinstance(results[0], TableError) and tables[0].actions == []
     for table in tables[1:]:
         assert await events(manager.db, table.id, "game") != [] and len(table.actions) == 1
+
+
+async def test_a_seating_that_would_put_a_member_at_the_table_twice_is_never_stored(manager):
+    table = await seated_table(manager, 61)
+    rows = await stored(manager.db)
+    # A seating path gone wrong (simulated): the same member at two seats.
+    table.seats[1] = table.seats[3]
+    with pytest.raises(TableError, match="twice"):
+        await manager.join(61, member(61, 7), "spare")
+    assert await stored(manager.db) == rows
+    assert table.seating_problem() is None  # put back as stored
+
+
+async def test_a_member_whose_seat_is_held_cannot_be_named_substitute(manager):
+    table = await seated_table(manager, 62)
+    seat = table.match.to_act
+    held = table.seats[seat].user_id
+    table.take_over(seat)
+    await manager.back(62, held)  # stored as held, then taken back: fine
+    table.take_over(seat)
+    other = next(o.user_id for o in table.seats if not o.is_bot)
+    await refused(
+        manager, table, lambda: manager.substitute(62, other, held, "held"), "cannot play a second"
+    )

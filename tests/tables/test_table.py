@@ -206,3 +206,89 @@ def test_state_round_trip_mid_hand_replays_the_match():
     assert [o.user_id for o in copy.seats] == [o.user_id for o in table.seats]
     assert [o.user_id for o in copy.waiting] == [o.user_id for o in table.waiting]
     assert len(copy.waiting) == 1  # five candidates: one was cut out (S.11)
+
+
+# -- no member twice, computers with ids of their own ------------------------------------------
+
+
+def test_s18_a_member_whose_seat_a_computer_holds_cannot_be_a_substitute():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(12))
+    table.take_over(3)  # dan timed out twice: a computer holds west for him
+    with pytest.raises(TableError, match="holding dan's own seat"):
+        table.request_substitute(2, 4, "dan")
+    assert table.substitution is None and table.seating_problem() is None
+
+
+def test_back_is_refused_to_a_member_who_plays_another_seat():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(13))
+    table.take_over(3)
+    # Forced past the substitute check, as a stored state from before it would be.
+    table.seats[1] = Occupant(4, "dan", substitute=True)
+    assert table.seating_problem() is not None
+    with pytest.raises(TableError, match="one seat each"):
+        table.back(4)
+
+
+def test_computers_get_ids_of_their_own_wherever_the_cut_seats_them():
+    table = new_table()
+    table.add_bot(1, "easy")
+    table.add_bot(2, "standard")
+    table.add_bot(3, "expert")
+    table.start(rng=random.Random(14))  # the cut moves the computers to other seats
+    computers = [o.user_id for o in table.seats if o.is_bot]
+    assert len(set(computers)) == 3 and all(user_id < 0 for user_id in computers)
+    # A member leaving mid-rubber is replaced by a computer with yet another id.
+    table.join(2, "bob")
+    play_until_over(table, random.Random(15))
+    table.start(rng=random.Random(16))
+    table.leave(2)
+    ids = [o.user_id for o in table.seats]
+    assert len(set(ids)) == 4 and table.seating_problem() is None
+    play_until_over(table, random.Random(17))
+    table.start(rng=random.Random(18))  # and the table starts again
+    assert table.playing
+
+
+def test_computers_are_named_by_level_not_by_a_seat():
+    table = new_table()
+    seat = table.add_bot(2, "easy")
+    assert table.seats[seat].name == "Computer (easy)"
+
+
+def test_stored_computers_that_share_an_id_are_given_ids_of_their_own():
+    table = new_table()
+    table.add_bot(1, "easy")
+    table.add_bot(2, "easy")
+    state = table.to_state()
+    state["seats"][2]["user_id"] = state["seats"][1]["user_id"]  # as stored before the fix
+    copy = Table.from_state(1, 10, 100, table.options.to_dict(), state, [], [])
+    assert copy.seats[1].user_id != copy.seats[2].user_id
+    assert copy.seating_problem() is None
+
+
+def test_s11_more_than_four_at_the_first_rubber_all_cut_and_the_four_highest_play():
+    table = full_table()
+    table.join(5, "eve")
+    table.join(6, "fay")
+    table.start(rng=random.Random(19))
+    # Those out are the two lowest of one cut among all six: seated members may go out too.
+    assert len(table.waiting) == 2
+    assert {o.why for o in table.sat_out} == {"cut lowest"}
+    assert [o.user_id for o in table.sat_out] == [o.user_id for o in table.waiting]
+    everyone = {o.user_id for o in table.seats} | {o.user_id for o in table.waiting}
+    assert everyone == {1, 2, 3, 4, 5, 6}
+    first_cut = dict(table.last_cut[0])
+    assert set(first_cut) == {"ann", "bob", "cat", "dan", "eve", "fay"}
+
+
+def test_s15_who_sits_out_at_a_later_rubber_is_told_with_the_reason():
+    table = full_table()
+    rng = random.Random(20)
+    table.start(keep_seats=True, rng=rng)
+    table.join(5, "eve")
+    play_until_over(table, rng)
+    table.start(rng=rng)
+    assert [o.why for o in table.sat_out] == ["most rubbers"]
+    assert table.sat_out[0].user_id == table.waiting[0].user_id
