@@ -10,12 +10,20 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
+from bot.ui.live_hands import LiveHands
 from bot.ui.table_messages import TableMessages
 from bot.ui.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.errors", "cogs.tables", "cogs.play", "cogs.stats", "cogs.admin")
+EXTENSIONS = (
+    "cogs.errors",
+    "cogs.tables",
+    "cogs.play",
+    "cogs.settings",
+    "cogs.stats",
+    "cogs.admin",
+)
 
 
 class EuchreBot(commands.Bot):
@@ -32,6 +40,8 @@ class EuchreBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        # Nothing the bot sends mentions anyone unless it says whom (a turn's ping does).
+        kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
             command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs
         )
@@ -39,6 +49,7 @@ class EuchreBot(commands.Bot):
         self.db: Database | None = None
         self.manager: TableManager | None = None
         self.table_messages = TableMessages(self)
+        self.live_hands = LiveHands(self)
         self._computer_delay = computer_delay
         self._timers = timers
 
@@ -69,6 +80,7 @@ class EuchreBot(commands.Bot):
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
 
     async def close(self) -> None:
+        await self.live_hands.close()
         if self.manager is not None:
             await self.manager.close()
         if self.db is not None:

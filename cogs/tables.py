@@ -10,10 +10,13 @@ from discord.ext import commands
 
 from bot.engine.rules import PRESETS
 from bot.tables.table import SEAT_NAMES, TableError, parse_seat
-from bot.ui.respond import answer
+from bot.ui.embeds import safe
+from bot.ui.respond import STARTED, answer, ask_to_close, joined_text
 
 Seat = Literal["north", "east", "south", "west"]
 Level = Literal["easy", "standard", "expert"]
+Ping = Literal["every turn", "after a wait", "never"]
+PING_CHOICES = {"every turn": "every", "after a wait": "after", "never": "never"}
 
 
 def _may_manage(interaction: discord.Interaction) -> bool:
@@ -52,6 +55,8 @@ class Tables(commands.Cog):
         defend_alone="an adversary may defend alone against a lone hand",
         joker="add the Joker, the highest trump",
         timeout="seconds for each turn before a computer moves (10-3600)",
+        ping="when players are pinged on their turn (default: after a wait)",
+        ping_after="seconds to wait before that ping (default 30, at most half the turn)",
     )
     async def create(
         self,
@@ -64,12 +69,16 @@ class Tables(commands.Cog):
         defend_alone: bool | None = None,
         joker: bool | None = None,
         timeout: app_commands.Range[int, 10, 3600] | None = None,
+        ping: Ping | None = None,
+        ping_after: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
         if preset is not None and preset not in PRESETS:
             raise TableError(f"unknown preset {preset!r}: choose {', '.join(PRESETS)}")
         if timeout is not None and not 10 <= timeout <= 3600:
             raise TableError("timeout must be from 10 to 3600 seconds")
+        if ping is not None and ping not in PING_CHOICES:
+            raise TableError("ping: choose every turn, after a wait, or never")
         change = await self.manager.create(
             interaction.guild_id,
             interaction.channel_id,
@@ -83,6 +92,8 @@ class Tables(commands.Cog):
             defend_alone=defend_alone,
             joker=joker,
             turn_timeout=timeout,
+            ping=PING_CHOICES[ping] if ping else None,
+            ping_after=ping_after,
         )
         await answer(
             interaction,
@@ -100,14 +111,8 @@ class Tables(commands.Cog):
             interaction.user.display_name,
             parse_seat(seat) if seat else None,
         )
-        where = change.table.seat_of(interaction.user.id)
-        text = (
-            f"You sit at {SEAT_NAMES[where]}."
-            if where is not None
-            else "The seats are full: you wait in line for the next rubber."
-        )
-        await answer(interaction, text)
-        await self.messages.render(change.table)
+        await answer(interaction, joined_text(change.table, interaction.user.id))
+        await self.messages.table_changed(change)
 
     @table.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:
@@ -130,24 +135,22 @@ class Tables(commands.Cog):
             interaction.channel_id, interaction.user.id, parse_seat(seat) if seat else None, level
         )
         await answer(interaction, f"A computer player sits at {SEAT_NAMES[change.seat]}.")
-        await self.messages.render(change.table)
+        await self.messages.table_changed(change)
 
     @table.command(name="kick")
     @app_commands.describe(member="the member to remove from the table")
     async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """Remove a member from the table (host only)."""
         change = await self.manager.kick(interaction.channel_id, interaction.user.id, member.id)
-        await answer(interaction, f"{member.display_name} was removed from the table.")
-        await self.messages.render(change.table)
+        await answer(interaction, f"{safe(member.display_name)} was removed from the table.")
+        await self.messages.table_changed(change)
 
     @table.command(name="start")
     @app_commands.describe(keep_seats="keep the seats as they are instead of cutting for partners")
     async def start(self, interaction: discord.Interaction, keep_seats: bool = False) -> None:
         """Cut for partners and first deal, and deal (host only, four seated)."""
         change = await self.manager.start(interaction.channel_id, interaction.user.id, keep_seats)
-        await answer(
-            interaction, "The cards are dealt. Use the My hand button or /hand to see yours."
-        )
+        await answer(interaction, STARTED)
         await self.messages.table_changed(change)
 
     @table.command(name="substitute")
@@ -161,21 +164,22 @@ class Tables(commands.Cog):
         )
         if change.note == "seated":
             await answer(
-                interaction, f"{member.display_name} takes your seat for the rest of the rubber."
+                interaction,
+                f"{safe(member.display_name)} takes your seat for the rest of the rubber.",
             )
         else:
             await answer(
                 interaction,
-                f"The other players are asked to consent to {member.display_name} taking your seat.",
+                f"The other players are asked to consent to {safe(member.display_name)} taking your seat.",
             )
-        await self.messages.render(change.table)
+        await self.messages.table_changed(change)
 
     @table.command(name="back")
     async def back(self, interaction: discord.Interaction) -> None:
         """Take back the seat a computer held for you after time-outs."""
         change = await self.manager.back(interaction.channel_id, interaction.user.id)
         await answer(interaction, f"Welcome back: you play {SEAT_NAMES[change.seat]} again.")
-        await self.messages.render(change.table)
+        await self.messages.table_changed(change)
 
     @table.command(name="show")
     async def show(self, interaction: discord.Interaction) -> None:
@@ -187,11 +191,9 @@ class Tables(commands.Cog):
     @table.command(name="close")
     async def close(self, interaction: discord.Interaction) -> None:
         """End this channel's table (host, or anyone who may manage the channel)."""
-        change = await self.manager.close_table(
-            interaction.channel_id, interaction.user.id, _may_manage(interaction)
-        )
-        await answer(interaction, "The table is closed.")
-        await self.messages.table_changed(change)
+        table = self.manager.table_in(interaction.channel_id)
+        table.require_host(interaction.user.id, _may_manage(interaction))
+        await ask_to_close(interaction, table)
 
 
 async def setup(bot: commands.Bot) -> None:

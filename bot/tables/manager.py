@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult
 from bot.engine.rules import build_options
+from bot.storage import members
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
@@ -33,6 +34,10 @@ from bot.tables.results import ResultsRecorder, seat_names, seat_players
 from bot.tables.table import (
     CLOSED,
     DEFAULT_LEVEL,
+    PING_AFTER,
+    PING_EVERY,
+    PING_MODES,
+    PING_NEVER,
     PLAYING,
     TIMEOUT_TAKEOVER,
     Occupant,
@@ -43,6 +48,7 @@ from bot.tables.table import (
 log = logging.getLogger(__name__)
 
 IDLE_CLOSE_SECONDS = 24 * 60 * 60
+DEFAULT_PING_AFTER = 30  # seconds a member may think before the bot pings them
 
 
 @dataclass
@@ -62,6 +68,9 @@ class Change:
         match_over: this action ended the match (rubber or game).
         cut: the cards cut when a match started.
         note: a line to show in the channel.
+        deal: the number of the deal the action was taken in (from 1).
+        match_no: the table's match the action was taken in.
+        who: the name of the member a seating change concerns (who left, timed out, ...).
     """
 
     table: Table
@@ -75,6 +84,9 @@ class Change:
     match_over: bool = False
     cut: list[list[tuple[str, str]]] | None = None
     note: str | None = None
+    deal: int = 0
+    match_no: int = 0
+    who: str | None = None
 
 
 class TableListener(Protocol):
@@ -145,12 +157,14 @@ class TableManager:
         self.last_activity: dict[int, float] = {}  # by table id
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
+        self.pings: dict[int, tuple[str, int | None]] = {}  # members' own ping settings
 
     # -- start and stop -------------------------------------------------------------------
 
     async def restore(self) -> list[Table]:
         """Rebuild every open table from storage (replaying its match) and restart its clock."""
         restored = []
+        self.pings = await members.load_pings(self.db)
         for row in await store.open_tables(self.db):
             try:
                 table = await self._load(row)
@@ -215,6 +229,10 @@ class TableManager:
             raise TableError("this table is still being opened: try again in a moment")
         return table
 
+    def knows(self, table: Table) -> bool:
+        """Whether the table is stored and has its lock (it may have closed since)."""
+        return table.id in self._locks
+
     def lock_for(self, table: Table) -> asyncio.Lock:
         return self._locks[table.id]
 
@@ -236,6 +254,8 @@ class TableManager:
         name: str,
         preset: str | None = None,
         turn_timeout: int | None = None,
+        ping: str | None = None,
+        ping_after: int | None = None,
         **overrides: Any,
     ) -> Change:
         """Open a table in a channel and seat its creator, the host."""
@@ -246,6 +266,12 @@ class TableManager:
         options = build_options(preset or self.default_preset, **overrides)
         table = Table(0, guild_id, channel_id, Occupant(user_id, name), options)
         table.turn_timeout = turn_timeout
+        if ping is not None and ping not in PING_MODES:
+            raise TableError("choose when players are pinged: every turn, after a wait, or never")
+        if ping_after is not None and not 5 <= ping_after <= 3600:
+            raise TableError("the wait before a ping must be from 5 to 3600 seconds")
+        table.ping = ping or PING_AFTER
+        table.ping_after = ping_after
         self.tables[channel_id] = table  # claim the channel before the first await
         try:
 
@@ -281,13 +307,14 @@ class TableManager:
     async def leave(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
+            who = next((o.name for o in table.members if o.user_id == user_id), None)
             seat = table.leave(user_id)
             if not table.members:
                 await self._close(table, "everyone left", user_id)
                 return Change(table, "closed", note="everyone left")
             await self._save(table, "table", seat, user_id, "leave")
         self._after_change(table)
-        return Change(table, "seating", seat=seat)
+        return Change(table, "left", seat=seat, who=who)
 
     async def add_bot(
         self, channel_id: int, user_id: int, seat: int | None, level: str | None
@@ -303,10 +330,11 @@ class TableManager:
         table = self.table_in(channel_id)
         async with self._hold(table):
             table.require_host(user_id)
+            who = next((o.name for o in table.members if o.user_id == target_id), None)
             seat = table.kick(target_id)
             await self._save(table, "table", seat, user_id, f"kick:{target_id}")
         self._after_change(table)
-        return Change(table, "seating", seat=seat)
+        return Change(table, "kicked", seat=seat, who=who)
 
     async def start(self, channel_id: int, user_id: int, keep_seats: bool = False) -> Change:
         """Cut for partners and deal (host only, four seated)."""
@@ -325,13 +353,18 @@ class TableManager:
     async def substitute(self, channel_id: int, user_id: int, sub_id: int, sub_name: str) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
+            who = (
+                table.seats[table.seat_of(user_id)].name
+                if table.seat_of(user_id) is not None
+                else None
+            )
             done = table.request_substitute(user_id, sub_id, sub_name)
             await self._save(
                 table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}"
             )
         if done:
             self._after_change(table)
-        return Change(table, "substitute", note="seated" if done else "asked")
+        return Change(table, "substitute", note="seated" if done else "asked", who=who)
 
     async def consent(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)
@@ -348,7 +381,7 @@ class TableManager:
             seat = table.back(user_id)
             await self._save(table, "table", seat, user_id, "back")
         self._after_change(table)
-        return Change(table, "back", seat=seat)
+        return Change(table, "back", seat=seat, who=table.seats[seat].name)
 
     async def close_table(self, channel_id: int, user_id: int, may_manage: bool = False) -> Change:
         """The host (or someone who may manage the channel) ends the table."""
@@ -361,6 +394,42 @@ class TableManager:
                 user_id,
             )
         return Change(table, "closed", note="closed")
+
+    async def set_ping(self, user_id: int, mode: str, after: int | None) -> None:
+        """A member's own choice of when to be pinged on their turn, at every table."""
+        if mode not in PING_MODES:
+            raise TableError("choose when to be pinged: every turn, after a wait, or never")
+        if after is not None and not 5 <= after <= 3600:
+            raise TableError("the wait before a ping must be from 5 to 3600 seconds")
+
+        async def store_it(db: Database) -> None:
+            await members.set_ping(db, user_id, mode, after)
+
+        try:
+            await self.writer.write(store_it)
+        except Exception:
+            log.exception("storing member %s's ping setting failed", user_id)
+            raise TableError(
+                "that could not be saved, so it did not change: please try again"
+            ) from None
+        self.pings[user_id] = (mode, after)
+
+    def ping_delay(self, table: Table, seat: int, timeout: float) -> float | None:
+        """Seconds into a member's turn when they are pinged, or None for no ping.
+
+        The member's own setting wins over the table's. A wait is never longer than half the
+        turn, so the ping always comes well before a computer moves for them.
+        """
+        occupant = table.seats[seat]
+        if occupant is None or occupant.is_bot:
+            return None
+        mode, after = self.pings.get(occupant.user_id, (table.ping, table.ping_after))
+        if mode == PING_NEVER:
+            return None
+        if mode == PING_EVERY:
+            return 0.0
+        assert mode == PING_AFTER
+        return min(float(after or table.ping_after or DEFAULT_PING_AFTER), timeout / 2)
 
     async def touch_message(self, table: Table, message_id: int, deal_number: int | None) -> None:
         """Remember the public table message (so its buttons and edits survive a restart)."""
@@ -407,6 +476,7 @@ class TableManager:
     ) -> Change:
         match = table.match
         games_before = len(match.games) if match else 0
+        deal_no = len(match.deals) if match else 0
         # Who sits where as this action is taken: the end of a match gives held seats back.
         players, names = seat_players(table), seat_names(table)
         if seat is None:
@@ -438,6 +508,8 @@ class TableManager:
             games=games,
             first_game=games_before,
             match_over=match_over,
+            deal=deal_no,
+            match_no=table.match_no,
         )
 
     # -- persistence ----------------------------------------------------------------------
@@ -608,7 +680,9 @@ class TableManager:
                 return None
             if kind == "timeout":
                 table.timeouts[seat] += 1
+            who = table.seats[seat].name if table.seats[seat] else None
             change = await self._apply(table, seat, action, by_computer=True, kind=kind)
+            change.who = who
             if kind == "timeout" and table.timeouts[seat] >= TIMEOUT_TAKEOVER and table.playing:
                 table.take_over(seat)
                 await self._save(table, "table", seat, None, "takeover")
@@ -621,12 +695,13 @@ class TableManager:
         return change
 
     async def _turn_timer(self, table: Table, seat: int, deadline: float, timeout: float) -> None:
-        half = deadline - timeout / 2
-        await asyncio.sleep(max(0.0, half - self.clock()))
-        try:
-            await self.listener.turn_reminder(table, seat, deadline)
-        except Exception:
-            log.exception("table %s: the turn reminder failed", table.id)
+        delay = self.ping_delay(table, seat, timeout)
+        if delay is not None:
+            await asyncio.sleep(max(0.0, deadline - timeout + delay - self.clock()))
+            try:
+                await self.listener.turn_reminder(table, seat, deadline)
+            except Exception:
+                log.exception("table %s: the turn's ping failed", table.id)
         await asyncio.sleep(max(0.0, deadline - self.clock()))
         # This task makes the move; it must not cancel itself when the move restarts timers.
         self._timers.pop(table.id, None)

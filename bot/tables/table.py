@@ -27,6 +27,12 @@ LEVELS = ("easy", "standard", "expert")
 DEFAULT_LEVEL = "expert"
 TIMEOUT_TAKEOVER = 2  # time-outs in a row before a computer holds the seat
 
+# When a member is pinged on their turn (the table's choice; a member's own setting wins).
+PING_EVERY = "every"  # at once, every turn
+PING_AFTER = "after"  # after a wait (the default: players who are quick are not disturbed)
+PING_NEVER = "never"
+PING_MODES = (PING_EVERY, PING_AFTER, PING_NEVER)
+
 SEATING = "seating"  # before the first rubber, or between rubbers
 PLAYING = "playing"
 CLOSED = "closed"
@@ -149,6 +155,8 @@ class Table:
         self.message_id: int | None = None  # the current public table message
         self.message_deal: int | None = None  # the deal that message shows
         self.turn_timeout: int | None = None  # seconds a turn; None: the bot's setting
+        self.ping = PING_AFTER  # when members are pinged on their turn
+        self.ping_after: int | None = None  # seconds before a ping; None: the bot's default
         self._held_names: dict[int, str] = {}  # names of members whose seats computers hold
         self._rng: random.Random = random.SystemRandom()
 
@@ -567,6 +575,8 @@ class Table:
             "message_id": self.message_id,
             "message_deal": self.message_deal,
             "turn_timeout": self.turn_timeout,
+            "ping": self.ping,
+            "ping_after": self.ping_after,
         }
 
     @classmethod
@@ -600,6 +610,8 @@ class Table:
         table.message_id = state.get("message_id")
         table.message_deal = state.get("message_deal")
         table.turn_timeout = state.get("turn_timeout")
+        table.ping = state.get("ping", PING_AFTER)
+        table.ping_after = state.get("ping_after")
         if state["status"] == PLAYING:
             table.status = PLAYING
             table.first_dealer = state["first_dealer"]

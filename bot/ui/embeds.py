@@ -1,13 +1,18 @@
-"""The public table message and the private hand, as Discord embeds.
+"""The public table message, a finished deal, the review and the private hand, as embeds.
 
 Renderers take views, never the engine's full state: the table message is built from the
-public view, which holds no hand, so it cannot show an unplayed card.
+public view, which holds no hand, so it cannot show an unplayed card. The review of a finished
+deal shows the hands as dealt, which is no secret once the deal is over.
+
+Every name a member chose is escaped (`safe`): a display name such as `@everyone` or `**x**`
+is shown as typed and neither pings nor changes the message's formatting.
 """
 
 from __future__ import annotations
 
 import discord
 
+from bot.engine.cards import EFFECTIVE_SUIT, SUIT_NAMES
 from bot.engine.deal import (
     DEFEND_ALONE,
     DISCARD,
@@ -17,16 +22,22 @@ from bot.engine.deal import (
     PLAY,
     ROUND_ONE,
     ROUND_TWO,
+    Deal,
+    DealView,
     HandResult,
+    partner_of,
+    side_of,
 )
 from bot.engine.match import GameResult, MatchView
 from bot.engine.scoring import EUCHRED, MARCH, PASSED
-from bot.tables.table import SEAT_NAMES, Table
+from bot.tables.table import CUT_LOWEST, SEAT_NAMES, Table
 from bot.ui.cards import card_text, cards_text, said_text, suit_text
 
 GREEN = discord.Colour.dark_green()
 GOLD = discord.Colour.gold()
+GREY = discord.Colour.light_grey()
 SIDE_NAMES = ("North–South", "East–West")
+SIDE_SHORT = ("NS", "EW")
 PHASE_WORDS = {
     JOKER_SUIT: "the dealer names the Joker's suit",
     ROUND_ONE: "first round: order up, assist, take up or pass",
@@ -37,49 +48,109 @@ PHASE_WORDS = {
     PLAY: "play",
     OVER: "the hand is over",
 }
+# What a field may hold (Discord's limit is 1,024 characters).
+FIELD = 1024
+
+
+def safe(name: str) -> str:
+    """A member's name as typed, but unable to mention anyone or to format the message."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """`1 trick`, `2 tricks`, `1 march`, `3 marches`."""
+    if count == 1:
+        return f"1 {word}"
+    return f"{count} {words or word + 's'}"
+
+
+def _clip(text: str, limit: int = FIELD) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def seat_name(table: Table, seat: int) -> str:
     occupant = table.seats[seat]
-    return occupant.name if occupant else "(empty)"
+    return safe(occupant.name) if occupant else "(empty)"
 
 
 def seat_mention(table: Table, seat: int) -> str:
+    """A seated member's mention (it pings only where a message allows it), or a computer's name."""
     occupant = table.seats[seat]
-    return occupant.mention if occupant else SEAT_NAMES[seat]
+    if occupant is None:
+        return SEAT_NAMES[seat]
+    return safe(occupant.name) if occupant.is_bot else f"<@{occupant.user_id}>"
 
 
-def outcome_words(result: HandResult) -> str:
-    """A hand's end in the words players use: 'march', 'lone march', 'euchred!'."""
-    if result.outcome == PASSED:
-        return "everyone passed: the deal moves on"
-    lone = result.alone is not None
-    if result.outcome == MARCH:
-        return "lone march!" if lone else "march!"
+def side_players(table: Table, side: int) -> str:
+    return f"{seat_name(table, side)} and {seat_name(table, side + 2)}"
+
+
+def _tricks(result: HandResult, side: int) -> str:
+    """`3 tricks to 2`, the side named first."""
+    return f"{plural(result.tricks[side], 'trick')} to {result.tricks[1 - side]}"
+
+
+def outcome_text(table: Table, result: HandResult) -> str:
+    """How a deal ended, in the players' words, the makers' side first.
+
+    Names who played alone (the partner who took it, when that happened, S.94), says "alone"
+    on every lone hand, and says which side euchred whom.
+    """
+    if result.outcome == PASSED or result.maker is None:
+        return "Everyone passed twice: the deal passes to the left."
+    side = side_of(result.maker)
+    other = 1 - side
+    makers = f"**{SIDE_NAMES[side]}**"
+    if result.alone is not None:
+        lone = f"**{seat_name(table, result.alone)}**, alone for {SIDE_NAMES[side]}"
+        if result.alone != result.maker:
+            lone += f" (taking it from {seat_name(table, result.maker)})"
+        makers = lone
+    points = max(result.points)
+    scorer = SIDE_NAMES[side] if result.outcome != EUCHRED else SIDE_NAMES[other]
+    score = f"{plural(points, 'point')} to {scorer}"
     if result.outcome == EUCHRED:
-        return "euchred!"
-    return "made it"
+        defenders = f"**{SIDE_NAMES[other]}**"
+        if result.defender is not None:
+            defenders = (
+                f"**{seat_name(table, result.defender)}**, defending alone for {SIDE_NAMES[other]},"
+            )
+        return f"{defenders} euchred {makers}, who took {_tricks(result, side)}: {score}."
+    verb = "march" if result.alone is None else "marched"
+    if result.outcome == MARCH:
+        return f"{makers} {verb}, {_tricks(result, side)}: {score}."
+    return f"{makers} made it, {_tricks(result, side)}: {score}."
 
 
-def result_text(table: Table, result: HandResult) -> str:
-    if result.outcome == PASSED:
-        return "All passed twice: the deal passes to the left."
-    side = result.maker_side
-    scorer = result.scoring_side
-    points = result.points[scorer] if scorer is not None else 0
-    return (
-        f"{seat_name(table, result.maker)} ({SIDE_NAMES[side]}) {outcome_words(result)} "
-        f"Tricks {result.tricks[0]}–{result.tricks[1]}; "
-        f"{SIDE_NAMES[scorer]} score {points}."
-    )
+def trump_text(table: Table, deal: DealView | Deal) -> str:
+    if deal.trump is None or deal.maker is None:
+        return "—"
+    return f"{suit_text(deal.trump)}, made by {seat_name(table, deal.maker)}"
+
+
+def score_text(view: MatchView) -> str:
+    """The running score of the game, and of the rubber."""
+    a, b = view.scores
+    if view.over:
+        last = view.games[-1].scores if view.games else view.scores
+        a, b = last
+    text = f"{SIDE_NAMES[0]} {a}, {SIDE_NAMES[1]} {b}"
+    if view.is_rubber:
+        won = [sum(1 for g in view.games if g.winner == side) for side in (0, 1)]
+        number = len(view.games) if view.over else view.game_number + 1
+        text += (
+            f" in game {number} of the rubber; games won {won[0]}–{won[1]}, "
+            f"rubber points {view.rubber_points[0]}–{view.rubber_points[1]}"
+        )
+    return text
 
 
 def game_text(game: GameResult, number: int) -> str:
     double = " (a double game: the losers scored nothing)" if game.double else ""
-    lap = f", {game.carried} carried over" if game.carried else ""
+    lap = f", {plural(game.carried, 'point')} carried into the next game" if game.carried else ""
     return (
-        f"Game {number + 1} to {SIDE_NAMES[game.winner]}, {game.scores[0]}–{game.scores[1]}"
-        f"{double}{lap}."
+        f"Game {number + 1} to {SIDE_NAMES[game.winner]}, {game.scores[game.winner]}–"
+        f"{game.scores[1 - game.winner]}{double}{lap}."
     )
 
 
@@ -88,12 +159,72 @@ def match_text(table: Table, view: MatchView) -> str:
         return "The match is over."
     if view.is_rubber:
         a, b = view.rubber_points
-        return f"{SIDE_NAMES[view.winner]} win the rubber! Rubber points {a}–{b}."
-    return f"{SIDE_NAMES[view.winner]} win the game!"
+        mine, theirs = (a, b) if view.winner == 0 else (b, a)
+        return (
+            f"{SIDE_NAMES[view.winner]} ({side_players(table, view.winner)}) win the rubber, "
+            f"{mine} rubber points to {theirs}!"
+        )
+    return f"{SIDE_NAMES[view.winner]} ({side_players(table, view.winner)}) win the game!"
+
+
+def _seats_field(table: Table, deal: DealView | None) -> str:
+    lines = []
+    for seat in range(4):
+        marks = []
+        if deal and deal.dealer == seat:
+            marks.append("dealer")
+        if deal and seat in deal.sitting_out:
+            marks.append("sits out")
+        if deal and deal.alone == seat:
+            marks.append("alone")
+        if deal and deal.defender == seat:
+            marks.append("defends alone")
+        turn = "▶ " if deal and deal.to_act == seat else ""
+        extra = f" ({', '.join(marks)})" if marks else ""
+        lines.append(f"{turn}**{SEAT_NAMES[seat].capitalize()}**: {seat_name(table, seat)}{extra}")
+    if table.waiting:
+        lines.append("Waiting: " + ", ".join(safe(o.name) for o in table.waiting))
+    return _clip("\n".join(lines))
+
+
+def _trick_line(table: Table, trick: tuple[tuple[int, str], ...]) -> str:
+    return "  ".join(f"{seat_name(table, s)}: {card_text(c)}" for s, c in trick)
+
+
+def _deal_fields(embed: discord.Embed, table: Table, deal: DealView) -> None:
+    """Turn-up, trump, what was said, the trick on the table (or the last one), tricks won."""
+    embed.add_field(
+        name="Turn-up",
+        value=card_text(deal.turn_up) + (" (turned down)" if deal.turned_down else ""),
+    )
+    if deal.trump:
+        embed.add_field(name="Trump", value=trump_text(table, deal))
+    said = [f"{seat_name(table, s)} {said_text(a, s, deal.dealer)}" for s, a in deal.declarations]
+    if said:
+        embed.add_field(name="Declarations", value=_clip("\n".join(said[-8:])), inline=False)
+    if deal.trick:
+        embed.add_field(
+            name="On the table", value=_clip(_trick_line(table, deal.trick)), inline=False
+        )
+    if deal.last_trick and deal.last_winner is not None:
+        embed.add_field(
+            name="Last trick",
+            value=_clip(
+                _trick_line(table, deal.last_trick)
+                + f" — won by {seat_name(table, deal.last_winner)}"
+            ),
+            inline=False,
+        )
+    if deal.phase in (PLAY, OVER) and deal.trump:
+        won = deal.tricks_won
+        embed.add_field(name="Tricks", value=f"NS {won[0] + won[2]} – EW {won[1] + won[3]}")
 
 
 def table_embed(
-    table: Table, view: MatchView | None, deadline: float | None = None
+    table: Table,
+    view: MatchView | None,
+    deadline: float | None = None,
+    notes: list[str] | tuple[str, ...] = (),
 ) -> discord.Embed:
     """The public table message: seats, score, the deal, the trick, whose turn."""
     embed = discord.Embed(title="Euchre table", colour=GREEN)
@@ -104,63 +235,20 @@ def table_embed(
         f"a {kind}{' with the Joker' if options.joker else ''}."
     )
     deal = view.deal if view else None
-    lines = []
-    for seat in range(4):
-        marks = []
-        if deal and deal.dealer == seat:
-            marks.append("dealer")
-        if deal and seat in deal.sitting_out:
-            marks.append("sits out")
-        if deal and deal.alone == seat:
-            marks.append("alone")
-        turn = "▶ " if deal and deal.to_act == seat else ""
-        extra = f" ({', '.join(marks)})" if marks else ""
-        lines.append(f"{turn}**{SEAT_NAMES[seat].capitalize()}**: {seat_name(table, seat)}{extra}")
-    if table.waiting:
-        lines.append("Waiting: " + ", ".join(o.name for o in table.waiting))
-    embed.add_field(name="Seats (North–South v East–West)", value="\n".join(lines), inline=False)
-    if view is None:
+    embed.add_field(
+        name="Seats (North–South v East–West)", value=_seats_field(table, deal), inline=False
+    )
+    if notes:
+        embed.add_field(name="At the table", value=_clip("\n".join(notes[-5:])), inline=False)
+    if view is None or deal is None:
         embed.add_field(
             name="Status",
             value="Seating: /table join, then the host runs /table start.",
             inline=False,
         )
         return embed
-    score = f"{view.scores[0]} – {view.scores[1]}"
-    if view.is_rubber:
-        games = " ".join(
-            f"G{i + 1}:{'NS' if g.winner == 0 else 'EW'}" for i, g in enumerate(view.games)
-        )
-        score += f"  (game {view.game_number + 1}{'; ' + games if games else ''}; rubber points {view.rubber_points[0]}–{view.rubber_points[1]})"
-    embed.add_field(name="Score (NS – EW)", value=score, inline=False)
-    embed.add_field(
-        name="Turn-up",
-        value=card_text(deal.turn_up) + (" (turned down)" if deal.turned_down else ""),
-    )
-    if deal.trump:
-        maker = f"{seat_name(table, deal.maker)}" + (" alone" if deal.alone is not None else "")
-        if deal.alone is not None and deal.alone != deal.maker:
-            maker = f"{seat_name(table, deal.maker)}; {seat_name(table, deal.alone)} took it alone"
-        embed.add_field(name="Trump", value=f"{suit_text(deal.trump)} (made by {maker})")
-    said = [f"{seat_name(table, s)} {said_text(a, s, deal.dealer)}" for s, a in deal.declarations]
-    if said:
-        embed.add_field(name="Declarations", value="\n".join(said[-8:]), inline=False)
-    if deal.trick:
-        embed.add_field(
-            name="On the table",
-            value="  ".join(f"{seat_name(table, s)}: {card_text(c)}" for s, c in deal.trick),
-            inline=False,
-        )
-    if deal.last_trick:
-        embed.add_field(
-            name="Last trick",
-            value="  ".join(f"{seat_name(table, s)}: {card_text(c)}" for s, c in deal.last_trick)
-            + f" — won by {seat_name(table, deal.last_winner)}",
-            inline=False,
-        )
-    if deal.phase in (PLAY, OVER) and deal.trump:
-        won = deal.tricks_won
-        embed.add_field(name="Tricks", value=f"NS {won[0] + won[2]} – EW {won[1] + won[3]}")
+    embed.add_field(name="Score", value=score_text(view), inline=False)
+    _deal_fields(embed, table, deal)
     if view.over:
         embed.add_field(name="Result", value=match_text(table, view), inline=False)
     elif deal.to_act is not None:
@@ -174,36 +262,131 @@ def table_embed(
     return embed
 
 
+def finished_embed(
+    table: Table, number: int, deal: DealView, result: HandResult, view: MatchView
+) -> discord.Embed:
+    """A deal once it is over: the last trick stays on view, with the result and the score."""
+    embed = discord.Embed(title=f"Deal {number}: over", colour=GREY)
+    embed.description = outcome_text(table, result)
+    embed.add_field(
+        name="Seats (North–South v East–West)", value=_seats_field(table, deal), inline=False
+    )
+    _deal_fields(embed, table, deal)
+    embed.add_field(name="Score", value=score_text(view), inline=False)
+    embed.set_footer(text=f"Table {table.id} · deal {number} · Review shows every card played")
+    return embed
+
+
+def review_embed(table: Table, number: int, deal: Deal) -> discord.Embed:
+    """A finished deal, every card: the hands as dealt, the turn-up, the discard, each trick."""
+    embed = discord.Embed(title=f"Review of deal {number}", colour=GREY)
+    result = deal.result
+    embed.description = outcome_text(table, result) if result else "The deal is not over."
+    for seat in range(4):
+        marks = " (dealer)" if seat == deal.dealer else ""
+        embed.add_field(
+            name=f"{SEAT_NAMES[seat].capitalize()}: {seat_name(table, seat)}{marks}"[:256],
+            value=cards_text(list(deal.dealt[seat])),
+        )
+    turn_up = card_text(deal.turn_up)
+    if deal.discarded:
+        turn_up += f"; the dealer discarded {card_text(deal.discarded)}"
+    elif deal.trump and deal.maker is not None and deal.turn_up_suit == deal.trump:
+        turn_up += " (not taken up: the dealer sat out)"
+    embed.add_field(name="Turn-up", value=turn_up, inline=False)
+    if deal.trump:
+        embed.add_field(name="Trump", value=trump_text(table, deal), inline=False)
+    said = [f"{seat_name(table, s)} {said_text(a, s, deal.dealer)}" for s, a in deal.declarations]
+    if said:
+        embed.add_field(name="Declarations", value=_clip("\n".join(said)), inline=False)
+    for i, (winner, trick) in enumerate(deal.tricks, start=1):
+        embed.add_field(
+            name=f"Trick {i}",
+            value=_clip(_trick_line(table, tuple(trick)) + f" — won by {seat_name(table, winner)}"),
+            inline=False,
+        )
+    return embed
+
+
 def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
-    """A player's own hand, for an ephemeral message."""
+    """A player's own hand, for a private message that follows the game."""
     deal = view.deal
     embed = discord.Embed(title=f"Your hand ({SEAT_NAMES[seat]})", colour=GOLD)
     embed.description = cards_text(list(deal.hand or ()))
     trump = suit_text(deal.trump) if deal.trump else f"turn-up {card_text(deal.turn_up)}"
+    if deal.trump and deal.maker is not None:
+        trump = trump_text(table, deal)
     embed.add_field(name="Trump", value=trump)
     if deal.discard:
         embed.add_field(name="You discarded", value=card_text(deal.discard))
+    said = [f"{seat_name(table, s)} {said_text(a, s, deal.dealer)}" for s, a in deal.declarations]
+    if said and deal.phase != PLAY:
+        embed.add_field(name="Declarations", value=_clip("\n".join(said[-8:])), inline=False)
     if deal.trick:
         embed.add_field(
-            name="On the table",
-            value="  ".join(f"{seat_name(table, s)}: {card_text(c)}" for s, c in deal.trick),
+            name="On the table", value=_clip(_trick_line(table, deal.trick)), inline=False
+        )
+    elif deal.last_trick and deal.last_winner is not None:
+        embed.add_field(
+            name="Last trick",
+            value=_clip(
+                _trick_line(table, deal.last_trick)
+                + f" — won by {seat_name(table, deal.last_winner)}"
+            ),
             inline=False,
         )
-    if seat in deal.sitting_out:
-        embed.add_field(
-            name="Your turn", value="Your partner plays alone: you sit this hand out.", inline=False
+    if view.over:
+        embed.add_field(name="The match is over", value=match_text(table, view), inline=False)
+    elif seat in deal.sitting_out:
+        why = (
+            "Your partner plays alone"
+            if deal.alone == partner_of(seat)
+            else "Your partner defends alone"
         )
+        embed.add_field(name="This hand", value=f"{why}: you sit this hand out.", inline=False)
     elif deal.to_act == seat:
-        embed.add_field(name="Your turn", value=PHASE_WORDS[deal.phase], inline=False)
+        embed.add_field(name="Your turn", value=_your_turn(deal), inline=False)
     elif deal.to_act is not None:
         embed.add_field(name="Waiting for", value=seat_name(table, deal.to_act), inline=False)
+    embed.add_field(name="Score", value=score_text(view), inline=False)
+    embed.set_footer(text=f"Table {table.id} · deal {len(table.match.deals) if table.match else 0}")
     return embed
 
 
-def cut_text(cut: list[list[tuple[str, str]]]) -> str:
-    """The cards cut for seats and deal, round by round."""
+def _your_turn(deal: DealView) -> str:
+    """What to do now, and why some of the cards are greyed out."""
+    words = PHASE_WORDS[deal.phase]
+    hand = deal.hand or ()
+    if deal.phase == PLAY and deal.trick and len(deal.legal) < len(hand):
+        # The suit the led card stands for: a led bower or Joker is a trump.
+        suit = EFFECTIVE_SUIT[deal.trump][deal.trick[0][1]]
+        return f"{words}: you must follow {SUIT_NAMES[suit]}, so only those cards are enabled."
+    if deal.phase == DISCARD and deal.turn_up in hand and deal.turn_up not in deal.legal:
+        return f"{words}: the turn-up {card_text(deal.turn_up)} cannot be discarded (S.88)."
+    return words
+
+
+def cut_text(table: Table, cut: list[list[tuple[str, str]]]) -> str:
+    """The start of a rubber: the cards cut, who plays, who partners whom, who deals first,
+    and who sits out and why (S.11-S.15)."""
     rounds = []
     for i, cards in enumerate(cut):
         label = "Cut" if i == 0 else "Cut again"
-        rounds.append(f"{label}: " + ", ".join(f"{name} {card_text(card)}" for name, card in cards))
-    return "\n".join(rounds)
+        rounds.append(
+            f"{label}: " + ", ".join(f"{safe(name)} {card_text(card)}" for name, card in cards)
+        )
+    lines = ["**The cut** (jack high):", *rounds] if rounds else []
+    lines.append(
+        f"{SIDE_NAMES[0]}: {side_players(table, 0)}; {SIDE_NAMES[1]}: {side_players(table, 1)}."
+    )
+    if table.match is not None:
+        lines.append(f"{seat_name(table, table.first_dealer)} deals first.")
+    for out in table.sat_out:
+        why = (
+            "cut lowest of everyone at the table (S.11)"
+            if out.why == CUT_LOWEST
+            else "has played the most rubbers in a row, so makes room (S.15)"
+        )
+        host = " (still the host)" if out.user_id == table.host_id else ""
+        lines.append(f"{safe(out.name)}{host} sits out this rubber: {why}.")
+    return "\n".join(lines)

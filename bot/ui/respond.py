@@ -7,7 +7,7 @@ it ephemerally; so these functions only write the happy path and the stale-butto
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -27,9 +27,10 @@ from bot.engine.deal import (
     ROUND_TWO,
 )
 from bot.engine.errors import EuchreError
-from bot.tables.table import Table, TableError
-from bot.ui.embeds import hand_embed
-from bot.ui.views import deal_number, hand_view
+from bot.tables.table import SEAT_NAMES, Table, TableError
+from bot.ui.embeds import hand_embed, review_embed
+from bot.ui.live_hands import state_key
+from bot.ui.views import close_view, deal_number, hand_view
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALE = "That button belongs to an earlier deal or table. Here is your hand as it is now."
+MOVED_ON = "That table has moved on: this button is no longer in use."
 
 _DECLARATIONS = frozenset({PASS, ORDER, ORDER_ALONE, ALONE, DEFEND})
 # Where the deal stands before the first card, said to a member who tries to play or discard.
@@ -127,54 +129,89 @@ def manager_of(interaction: discord.Interaction):
     return bot.manager
 
 
-async def answer(interaction: discord.Interaction, text: str) -> None:
+def _bot(interaction: discord.Interaction) -> EuchreBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """A short ephemeral answer, whether or not the interaction was answered already."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+
+
+async def hand_message(
+    bot: EuchreBot, table: Table, user_id: int
+) -> tuple[tuple[Any, ...], discord.Embed, discord.ui.View]:
+    """A member's hand as it stands, drawn under the table's lock, so it never shows an
+    action that is not yet stored.
+
+    Returns:
+        (the table's state it shows, the embed, the buttons).
+
+    Raises:
+        TableError: the member holds no seat here, or the table has closed.
+    """
+    manager = bot.manager
+    async with manager.lock_for(table):
+        if table.status == "closed":
+            raise TableError("the table has closed")
+        seat, view = table.view_for(user_id)
+        return state_key(table), hand_embed(table, seat, view), hand_view(table, seat, view)
 
 
 async def show_hand(
     interaction: discord.Interaction, table: Table, edit: bool = False, note: str | None = None
 ) -> None:
-    """The member's own hand, ephemeral (or edited in place when clicked from the hand)."""
-    manager = manager_of(interaction)
-    _, seat, view = await manager.view(table.channel_id, interaction.user.id)
-    embed = hand_embed(table, seat, view)
-    buttons = hand_view(table, seat, view)
+    """The member's own hand, ephemeral; it becomes their live hand, which follows the game.
+
+    A click from the hand edits that same message (with the click's fresh token); a command
+    or the My hand button answers with a new one, and the hand shown before is closed.
+    """
+    bot = _bot(interaction)
+    _, embed, buttons = await hand_message(bot, table, interaction.user.id)
+    message_id: int | None
     if edit and not interaction.response.is_done():
         await interaction.response.edit_message(content=note, embed=embed, view=buttons)
+        message_id = interaction.message.id if interaction.message else None
     elif interaction.response.is_done():
-        await interaction.followup.send(content=note, embed=embed, view=buttons, ephemeral=True)
+        sent = await interaction.followup.send(
+            content=note, embed=embed, view=buttons, ephemeral=True, wait=True
+        )
+        message_id = sent.id
     else:
-        await interaction.response.send_message(
+        response = await interaction.response.send_message(
             content=note, embed=embed, view=buttons, ephemeral=True
         )
+        message_id = response.message_id
+    old = bot.live_hands.follow(table, interaction.user.id, interaction, message_id)
+    if old is not None:
+        await bot.live_hands.close_old(old)
 
 
 async def act(
     interaction: discord.Interaction,
     action: str,
     *,
-    table_id: int | None = None,
-    deal: int | None = None,
-    from_hand: bool = False,
+    drawn_for: tuple[int, int, int] | None = None,
 ) -> None:
     """Make a declaration or play a card, then show the hand as it now is.
 
-    A click from the ephemeral hand edits that same message; a slash command answers with a
-    new ephemeral hand.
+    Args:
+        drawn_for: for a click on a hand's button, the (table, match, deal) it was drawn for;
+            a button of another table, match or deal is stale and changes nothing.
     """
     manager = manager_of(interaction)
     table = manager.tables.get(interaction.channel_id)
-    if table_id is not None and (
-        table is None or table.id != table_id or deal != deal_number(table)
+    from_hand = drawn_for is not None
+    if drawn_for is not None and (
+        table is None or drawn_for != (table.id, table.match_no, deal_number(table))
     ):
-        if table is None or table.id != table_id or table.seat_of(interaction.user.id) is None:
-            await answer(interaction, "That table has moved on: this button is no longer in use.")
+        if table is None or table.id != drawn_for[0] or table.seat_of(interaction.user.id) is None:
+            await answer(interaction, MOVED_ON)
             return
-        await show_hand(interaction, table, edit=from_hand, note=STALE)
+        await show_hand(interaction, table, edit=True, note=STALE)
         return
     if table is None:
         raise TableError("there is no table in this channel: start one with /table create")
@@ -187,8 +224,7 @@ async def act(
         raise TableError(refusal)
     change = await manager.act(interaction.channel_id, interaction.user.id, action)
     await show_hand(interaction, table, edit=from_hand)
-    listener = interaction.client.table_messages  # type: ignore[attr-defined]
-    await listener.table_changed(change)
+    await _bot(interaction).table_messages.table_changed(change)
 
 
 async def table_button(interaction: discord.Interaction, table_id: int, what: str) -> None:
@@ -198,7 +234,7 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
     if table is None or table.id != table_id:
         await answer(interaction, "That table has closed: start a new one with /table create.")
         return
-    listener = interaction.client.table_messages  # type: ignore[attr-defined]
+    listener = _bot(interaction).table_messages
     if what == "hand":
         if table.seat_of(interaction.user.id) is None:
             await answer(interaction, "Only the players seated at this table have a hand to see.")
@@ -208,16 +244,11 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
         change = await manager.join(
             interaction.channel_id, interaction.user.id, interaction.user.display_name
         )
-        await answer(
-            interaction,
-            "You sit at the table."
-            if change.note == "seated"
-            else "The seats are full: you wait in line.",
-        )
+        await answer(interaction, joined_text(change.table, interaction.user.id))
         await listener.table_changed(change)
     elif what == "start":
         change = await manager.start(interaction.channel_id, interaction.user.id)
-        await answer(interaction, "The cards are cut and dealt.")
+        await answer(interaction, STARTED)
         await listener.table_changed(change)
     elif what == "consent":
         change = await manager.consent(interaction.channel_id, interaction.user.id)
@@ -225,4 +256,92 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
         await listener.table_changed(change)
 
 
-__all__ = ["act", "answer", "phase_refusal", "show_hand", "table_button", "EuchreError"]
+STARTED = "The cards are cut and dealt. Press My hand (or use /hand) to see yours: it then follows the game."
+
+
+def joined_text(table: Table, user_id: int) -> str:
+    """What a member who joined is told: where they sit, and whether the cut decides."""
+    seat = table.seat_of(user_id)
+    members = len(table.members)
+    if table.playing:
+        return "A rubber is being played: you wait in line and play from the next one (S.15)."
+    if members > 4:
+        count = {5: "Five", 6: "Six"}.get(members, str(members))
+        cut = (
+            f"{count} belong to the table now, so when the host starts, everyone cuts and the "
+            "four highest play (S.11)."
+        )
+        if seat is not None:
+            return f"You sit at {SEAT_NAMES[seat]} for now. {cut}"
+        return f"The four seats are taken: you wait in line. {cut}"
+    if seat is not None:
+        return f"You sit at {SEAT_NAMES[seat]}."
+    return "The seats are full: you wait in line for the next rubber."
+
+
+async def review(
+    interaction: discord.Interaction, table_id: int, match_no: int, number: int
+) -> None:
+    """A finished deal of this table's match, every card, privately to whoever asks."""
+    manager = manager_of(interaction)
+    table = manager.tables.get(interaction.channel_id)
+    if table is None or table.id != table_id:
+        await answer(interaction, "That table has closed: its games can be had with /record.")
+        return
+    async with manager.lock_for(table):
+        match = table.match
+        deal = None
+        if match is not None and table.match_no == match_no and 0 < number <= len(match.deals):
+            deal = match.deals[number - 1]
+        if deal is None or not deal.is_over:
+            embed = None
+        else:
+            embed = review_embed(table, number, deal)
+    if embed is None:
+        text = "That deal is from an earlier match at this table: /history and /record have it."
+        if table.match_no == match_no:
+            text = "That deal is not over yet."
+        await answer(interaction, text)
+        return
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def ask_to_close(interaction: discord.Interaction, table: Table) -> None:
+    """/table close: ask first, with a button, since closing ends the rubber for everyone."""
+    playing = (
+        " The rubber in play ends unfinished (recorded as abandoned)." if table.playing else ""
+    )
+    await answer(
+        interaction,
+        f"Close the table in this channel?{playing}",
+        view=close_view(table),
+    )
+
+
+async def close_answer(interaction: discord.Interaction, table_id: int, yes: bool) -> None:
+    """The answer to the close confirmation."""
+    manager = manager_of(interaction)
+    table = manager.tables.get(interaction.channel_id)
+    if not yes:
+        await interaction.response.edit_message(content="The table stays open.", view=None)
+        return
+    if table is None or table.id != table_id:
+        await interaction.response.edit_message(content="That table is already closed.", view=None)
+        return
+    may_manage = interaction.guild_id is not None and interaction.permissions.manage_channels
+    change = await manager.close_table(interaction.channel_id, interaction.user.id, may_manage)
+    await interaction.response.edit_message(content="The table is closed.", view=None)
+    await _bot(interaction).table_messages.table_changed(change)
+
+
+__all__ = [
+    "act",
+    "answer",
+    "close_answer",
+    "hand_message",
+    "phase_refusal",
+    "review",
+    "show_hand",
+    "table_button",
+    "EuchreError",
+]

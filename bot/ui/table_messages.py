@@ -1,27 +1,50 @@
-"""Keeping each channel's public table message up to date.
+"""What a table shows in its channel: the table message, finished deals, pings, news.
 
-One table message per deal: Discord limits edits to old messages, and a fresh message per deal
-keeps the current one at the bottom of the channel. Hands, games and rubbers that end are
-announced in their own short messages so the channel reads as a log of the match.
+- One table message per deal: a fresh message per deal keeps the current one at the bottom of
+  the channel. When a deal ends, its message is edited to show how it ended (the last trick,
+  the result named for the makers' side, the running score) with a Review button, and the next
+  deal gets its own message. A channel reads as a log of the match, about one message a deal.
+- What happens to the table (someone leaves, times out, is replaced, comes back) is said once,
+  in the table message's "At the table" lines, not in messages of its own.
+- A ping on your turn is a message whose content mentions you (a mention in an embed never
+  notifies), allowed to mention that one member only. At most one is alive per table: it is
+  deleted when the turn moves on.
+- Everything drawn is drawn under the table's lock: a request holds that lock until its action
+  is stored, so no message ever shows an action that might still be undone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine.match import MatchView
 from bot.tables.manager import Change
-from bot.tables.table import Table
-from bot.ui.embeds import cut_text, game_text, match_text, result_text, seat_mention, table_embed
-from bot.ui.views import deal_number, table_view
+from bot.tables.table import CLOSED, SEAT_NAMES, Table
+from bot.ui.embeds import (
+    PHASE_WORDS,
+    cut_text,
+    finished_embed,
+    game_text,
+    match_text,
+    safe,
+    table_embed,
+)
+from bot.ui.views import deal_number, finished_view, table_view
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
 
 log = logging.getLogger(__name__)
+
+NO_MENTIONS = discord.AllowedMentions.none()
+HAND_EXPIRED = (
+    "Your private hand has expired (Discord keeps it editable for 15 minutes): "
+    "press **My hand** on the table message to see it again."
+)
 
 
 class TableMessages:
@@ -30,6 +53,8 @@ class TableMessages:
     def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
+        self._notes: dict[int, list[str]] = {}  # news shown in the current table message
+        self._pings: dict[int, tuple[int, tuple[Any, ...]]] = {}  # message id, turn pinged
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)
@@ -41,55 +66,151 @@ class TableMessages:
                 return None
         return channel  # type: ignore[return-value]
 
-    def _public_view(self, table: Table):
-        return table.match.public_view() if table.match else None
+    def _lock(self, table: Table) -> asyncio.Lock:
+        return self._locks.setdefault(table.id, asyncio.Lock())
+
+    # -- the table message ------------------------------------------------------------------
+
+    async def _draw(self, table: Table) -> tuple[discord.Embed, discord.ui.View, int] | None:
+        """The table message as the table stands, drawn under its lock (so from stored state)."""
+        manager = self.bot.manager
+        if not manager.knows(table):
+            return None
+        async with manager.lock_for(table):
+            if table.status == CLOSED:
+                return None
+            view = table.match.public_view() if table.match else None
+            deadline = manager.deadlines.get(table.id)
+            notes = self._notes.get(table.id, [])
+            return table_embed(table, view, deadline, notes), table_view(table), deal_number(table)
 
     async def render(self, table: Table, fresh: bool = False) -> None:
-        """Edit the table message of this deal, or post a new one for a new deal (or on request)."""
-        lock = self._locks.setdefault(table.id, asyncio.Lock())
-        async with lock:
+        """Edit the table message of this deal, or post a new one for a new deal (or on
+        request); a message replaced for the same deal is deleted, so none is duplicated."""
+        async with self._lock(table):
+            channel = await self._channel(table.channel_id)
+            drawn = await self._draw(table) if channel is not None else None
+            if channel is None or drawn is None:
+                return
+            embed, view, number = drawn
+            old = table.message_id if table.message_deal == number else None
+            if not fresh and old:
+                try:
+                    await channel.get_partial_message(old).edit(embed=embed, view=view)  # type: ignore[attr-defined]
+                    return
+                except discord.HTTPException:
+                    log.info("table %s: its message could not be edited; posting anew", table.id)
+                    old = None
+            message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+            await self.bot.manager.touch_message(table, message.id, number)
+            if old:
+                await self._delete(channel, old)
+
+    async def _delete(self, channel: discord.abc.Messageable, message_id: int) -> None:
+        try:
+            await channel.get_partial_message(message_id).delete()  # type: ignore[attr-defined]
+        except discord.HTTPException:
+            pass
+
+    async def _finish_deal(self, change: Change) -> None:
+        """Turn the finished deal's message into its final state: the last trick, the result,
+        the score and a Review button."""
+        table = change.table
+        manager = self.bot.manager
+        async with self._lock(table):
+            if table.message_id is None or table.message_deal != change.deal:
+                return
+            async with manager.lock_for(table):
+                match = table.match
+                if match is None or table.match_no != change.match_no:
+                    return
+                deal = match.deals[change.deal - 1]
+                if deal.result is None:
+                    return
+                view: MatchView = match.public_view()
+                embed = finished_embed(table, change.deal, deal.public_view(), deal.result, view)
+                message_id = table.message_id
             channel = await self._channel(table.channel_id)
             if channel is None:
                 return
-            deadline = self.bot.manager.deadlines.get(table.id)
-            embed = table_embed(table, self._public_view(table), deadline)
-            view = table_view(table)
-            number = deal_number(table)
-            if not fresh and table.message_id and table.message_deal == number:
-                try:
-                    await channel.get_partial_message(table.message_id).edit(embed=embed, view=view)  # type: ignore[union-attr]
-                    return
-                except discord.HTTPException:
-                    log.info(
-                        "table %s: its message could not be edited; posting a new one", table.id
-                    )
-            message = await channel.send(embed=embed, view=view)
-            if table.status != "closed":
-                await self.bot.manager.touch_message(table, message.id, number)
+            try:
+                await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
+                    embed=embed, view=finished_view(table.id, change.match_no, change.deal)
+                )
+            except discord.HTTPException:
+                log.info("table %s: the finished deal's message could not be edited", table.id)
+
+    async def _show_closed(self, table: Table, why: str) -> None:
+        """The last table message says the table is closed, and keeps no button."""
+        if table.message_id is None:
+            return
+        channel = await self._channel(table.channel_id)
+        if channel is None:
+            return
+        embed = discord.Embed(
+            title="Euchre table: closed",
+            description=f"This table is closed ({why}). Start a new one with /table create.",
+            colour=discord.Colour.light_grey(),
+        )
+        try:
+            await channel.get_partial_message(table.message_id).edit(embed=embed, view=None)  # type: ignore[attr-defined]
+        except discord.HTTPException:
+            pass
 
     async def announce(self, table: Table, text: str) -> None:
+        """A public line in the channel, mentioning no one."""
         channel = await self._channel(table.channel_id)
         if channel is not None and text:
-            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=True))
+            await channel.send(text[:2000], allowed_mentions=NO_MENTIONS)
+
+    # -- news at the table ------------------------------------------------------------------
+
+    def _note(self, table: Table, line: str) -> None:
+        notes = self._notes.setdefault(table.id, [])
+        notes.append(line)
+        del notes[:-5]
+
+    def _news(self, change: Change) -> str | None:
+        """The line a seating change adds to the table message, said once."""
+        table, who = change.table, safe(change.who or "a player")
+        seat = SEAT_NAMES[change.seat] if change.seat is not None else None
+        occupant = table.seats[change.seat] if change.seat is not None else None
+        if change.kind in ("left", "kicked"):
+            how = "left" if change.kind == "left" else "was removed by the host"
+            if occupant is not None and occupant.is_bot and table.playing:
+                return (
+                    f"{who} {how}: {safe(occupant.name)} plays {seat} for the rest of the rubber."
+                )
+            return f"{who} {how}."
+        if change.kind == "takeover":
+            return f"{who} timed out twice: a computer holds {seat} until `/table back`."
+        if change.kind == "timeout":
+            return f"Time ran out for {who}: a computer made that move."
+        if change.kind == "back":
+            return f"{who} is back at {seat}."
+        if change.kind == "substitute" and change.note == "seated":
+            sub = next((o for o in table.seats if o and o.substitute), None)
+            name = safe(sub.name) if sub else "a substitute"
+            return f"{who} handed the seat to {name} for the rest of the rubber (S.18)."
+        return None
+
+    # -- the listener -----------------------------------------------------------------------
 
     async def table_changed(self, change: Change) -> None:
         table = change.table
+        news = self._news(change)
+        if news:
+            self._note(table, news)
         lines = []
-        if change.cut:
-            lines.append("**Cutting for partners and deal** (jack high):\n" + cut_text(change.cut))
-        if change.kind == "takeover":
-            lines.append(
-                f"{seat_mention(table, change.seat)} timed out twice: a computer holds the seat until `/table back`."
-            )
-        elif change.kind == "timeout":
-            lines.append(
-                f"Time ran out: a computer made that move for {seat_mention(table, change.seat)}."
-            )
+        if change.kind == "started":
+            self._notes.pop(table.id, None)
+            lines.append(cut_text(table, change.cut or []))
         if change.hand is not None:
-            lines.append(result_text(table, change.hand))
-        match = table.match
+            await self._finish_deal(change)
+            self._notes.pop(table.id, None)
         for number, game in enumerate(change.games, start=change.first_game):
             lines.append(game_text(game, number))
+        match = table.match
         if change.match_over and match is not None:
             flag = (
                 " (a computer or a substitute played: not counted on the leaderboards)"
@@ -107,12 +228,87 @@ class TableMessages:
             await self.announce(table, "\n".join(lines))
         if change.kind != "closed":
             await self.render(table, fresh=change.hand is not None or change.kind == "started")
+        else:
+            await self._show_closed(table, change.note or "closed")
+        await self._turn_moved(table)
+        self.bot.live_hands.refresh(table)
+        if change.kind == "closed":
+            self._notes.pop(table.id, None)
+
+    def _turn(self, table: Table) -> tuple[Any, ...] | None:
+        match = table.match
+        if not table.playing or match is None or match.over or match.to_act is None:
+            return None
+        return (table.match_no, len(match.deals), len(table.actions), match.to_act)
+
+    async def _turn_moved(self, table: Table) -> None:
+        """Delete a ping once its turn has passed; ping at once a member whose hand expired."""
+        turn = self._turn(table)
+        pinged = self._pings.get(table.id)
+        if pinged is not None and pinged[1] != turn:
+            del self._pings[table.id]
+            channel = await self._channel(table.channel_id)
+            if channel is not None:
+                await self._delete(channel, pinged[0])
+        if turn is None:
+            return
+        occupant = table.seats[turn[-1]]
+        if occupant is None or occupant.is_bot:
+            return
+        if self.bot.live_hands.take_expired(table.id, occupant.user_id):
+            await self._ping(table, turn, HAND_EXPIRED)
+
+    async def _ping(self, table: Table, turn: tuple[Any, ...], extra: str = "") -> None:
+        occupant = table.seats[turn[-1]]
+        if occupant is None or self._pings.get(table.id, (0, None))[1] == turn:
+            return
+        channel = await self._channel(table.channel_id)
+        if channel is None:
+            return
+        deal = table.match.deal if table.match else None
+        deadline = self.bot.manager.deadlines.get(table.id)
+        what = PHASE_WORDS[deal.phase] if deal else "your move"
+        due = f" — due <t:{int(deadline)}:R>" if deadline else ""
+        text = f"<@{occupant.user_id}>, it is your turn ({what}){due}."
+        if extra:
+            text += " " + extra
+        message = await channel.send(
+            text,
+            allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(occupant.user_id)], everyone=False, roles=False
+            ),
+        )
+        old = self._pings.get(table.id)
+        self._pings[table.id] = (message.id, turn)
+        if old is not None:
+            await self._delete(channel, old[0])
+
+    async def hand_expired(self, table: Table, user_id: int) -> None:
+        """A member's hand could no longer be kept up to date: if it is their turn, say so now
+        (else they are told when their turn comes)."""
+        turn = self._turn(table)
+        if turn is None:
+            return
+        occupant = table.seats[turn[-1]]
+        if occupant is not None and occupant.user_id == user_id:
+            if self.bot.live_hands.take_expired(table.id, user_id):
+                await self._ping(table, turn, HAND_EXPIRED)
 
     async def turn_reminder(self, table: Table, seat: int, deadline: float) -> None:
-        await self.announce(
-            table, f"{seat_mention(table, seat)}, it is your turn — due <t:{int(deadline)}:R>."
+        """The manager's ping time for this turn has come (the member's or the table's choice)."""
+        turn = self._turn(table)
+        if turn is None or turn[-1] != seat:
+            return
+        occupant = table.seats[seat]
+        expired = occupant is not None and self.bot.live_hands.take_expired(
+            table.id, occupant.user_id
         )
+        await self._ping(table, turn, HAND_EXPIRED if expired else "")
 
     async def table_restored(self, table: Table) -> None:
-        await self.announce(table, "Table restored after a restart: play on where you left off.")
-        await self.render(table, fresh=True)
+        """After a restart: a table in play is told so; its message is brought up to date."""
+        if table.playing:
+            await self.announce(
+                table, "Table restored after a restart: play on where you left off."
+            )
+        await self.render(table)

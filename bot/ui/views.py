@@ -1,8 +1,9 @@
 """Buttons that survive restarts: every id carries what its click needs.
 
-Buttons are `DynamicItem`s whose `custom_id` names the table and the deal they were drawn for
-(`euchre:act:12:3:call:H`), so after a restart discord.py still routes a click to them, and a
-click on a message from an earlier deal is recognised as stale and answered politely.
+Buttons are `DynamicItem`s whose `custom_id` names the table, the match and the deal they were
+drawn for (`euchre:hand:12:2:3:call:H`), so after a restart discord.py still routes a click to
+them, and a click on a message from an earlier deal, or from the same deal number of an earlier
+match at the table, is recognised as stale and answered politely.
 """
 
 from __future__ import annotations
@@ -29,19 +30,21 @@ def deal_number(table: Table) -> int:
 
 class HandButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"euchre:act:(?P<table>\d+):(?P<deal>\d+):(?P<action>{_ACTION})",
+    template=rf"euchre:hand:(?P<table>\d+):(?P<match>\d+):(?P<deal>\d+):(?P<action>{_ACTION})",
 ):
     """A card to play or discard, or a declaration, on a player's private hand."""
 
     def __init__(
         self,
         table_id: int,
+        match_no: int,
         deal: int,
         action: str,
-        label: str = "·",
+        label: str | None = "·",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         disabled: bool = False,
         row: int | None = None,
+        emoji: discord.PartialEmoji | str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
@@ -49,25 +52,52 @@ class HandButton(
                 style=style,
                 disabled=disabled,
                 row=row,
-                custom_id=f"euchre:act:{table_id}:{deal}:{action}",
+                emoji=emoji,
+                custom_id=f"euchre:hand:{table_id}:{match_no}:{deal}:{action}",
             )
         )
-        self.table_id, self.deal, self.action = table_id, deal, action
+        self.table_id, self.match_no, self.deal, self.action = table_id, match_no, deal, action
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> HandButton:
-        return cls(int(match["table"]), int(match["deal"]), match["action"])
+        return cls(int(match["table"]), int(match["match"]), int(match["deal"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         from bot.ui import respond
 
         try:
             await respond.act(
-                interaction, self.action, table_id=self.table_id, deal=self.deal, from_hand=True
+                interaction,
+                self.action,
+                drawn_for=(self.table_id, self.match_no, self.deal),
             )
-        except Exception as error:
+        except Exception as error:  # every click gets an answer
+            await reply_error(interaction, error)
+
+
+class OldHandButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"euchre:act:(?P<table>\d+):(?P<rest>.+)"
+):
+    """A hand button drawn before buttons named their match: always stale, answered politely."""
+
+    def __init__(self, table_id: int, rest: str) -> None:
+        super().__init__(discord.ui.Button(label="·", custom_id=f"euchre:act:{table_id}:{rest}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> OldHandButton:
+        return cls(int(match["table"]), match["rest"])
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        from bot.ui import respond
+
+        try:
+            await respond.act(interaction, "", drawn_for=(self.table_id, -1, -1))
+        except Exception as error:  # every click gets an answer
             await reply_error(interaction, error)
 
 
@@ -111,8 +141,78 @@ class TableButton(
 
         try:
             await respond.table_button(interaction, self.table_id, self.what)
-        except Exception as error:
+        except Exception as error:  # every click gets an answer
             await reply_error(interaction, error)
+
+
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"euchre:review:(?P<table>\d+):(?P<match>\d+):(?P<deal>\d+)",
+):
+    """On a finished deal's message: shows anyone, privately, how the deal was played."""
+
+    def __init__(self, table_id: int, match_no: int, deal: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Review",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"euchre:review:{table_id}:{match_no}:{deal}",
+            )
+        )
+        self.table_id, self.match_no, self.deal = table_id, match_no, deal
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> ReviewButton:
+        return cls(int(match["table"]), int(match["match"]), int(match["deal"]))
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        from bot.ui import respond
+
+        try:
+            await respond.review(interaction, self.table_id, self.match_no, self.deal)
+        except Exception as error:  # every click gets an answer
+            await reply_error(interaction, error)
+
+
+class CloseButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"euchre:close:(?P<table>\d+):(?P<answer>yes|no)",
+):
+    """The confirmation of /table close: close it, or keep playing."""
+
+    def __init__(self, table_id: int, answer: str) -> None:
+        yes = answer == "yes"
+        super().__init__(
+            discord.ui.Button(
+                label="Close the table" if yes else "Keep it open",
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                custom_id=f"euchre:close:{table_id}:{answer}",
+            )
+        )
+        self.table_id, self.answer = table_id, answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> CloseButton:
+        return cls(int(match["table"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        from bot.ui import respond
+
+        try:
+            await respond.close_answer(interaction, self.table_id, self.answer == "yes")
+        except Exception as error:  # every click gets an answer
+            await reply_error(interaction, error)
+
+
+def close_view(table: Table) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CloseButton(table.id, "yes"))
+    view.add_item(CloseButton(table.id, "no"))
+    return view
 
 
 def table_view(table: Table) -> discord.ui.View:
@@ -128,11 +228,20 @@ def table_view(table: Table) -> discord.ui.View:
     return view
 
 
+def finished_view(table_id: int, match_no: int, deal: int) -> discord.ui.View:
+    """A finished deal's message: only Review."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReviewButton(table_id, match_no, deal))
+    return view
+
+
 def hand_view(table: Table, seat: int, view: MatchView) -> discord.ui.View:
     """A player's hand as card buttons (only legal ones enabled) and the declarations open now."""
     deal = view.deal
     number = deal_number(table)
     items = discord.ui.View(timeout=None)
+    if view.over:
+        return items
     legal = set(deal.legal)
     cards_act = deal.phase in (PLAY, DISCARD) and deal.to_act == seat
     for i, card in enumerate(deal.hand or ()):
@@ -140,6 +249,7 @@ def hand_view(table: Table, seat: int, view: MatchView) -> discord.ui.View:
         items.add_item(
             HandButton(
                 table.id,
+                table.match_no,
                 number,
                 card,
                 label=label,
@@ -153,6 +263,7 @@ def hand_view(table: Table, seat: int, view: MatchView) -> discord.ui.View:
             items.add_item(
                 HandButton(
                     table.id,
+                    table.match_no,
                     number,
                     action,
                     label=action_label(action, seat, deal.dealer),
@@ -165,4 +276,4 @@ def hand_view(table: Table, seat: int, view: MatchView) -> discord.ui.View:
     return items
 
 
-DYNAMIC_ITEMS = (HandButton, TableButton)
+DYNAMIC_ITEMS = (HandButton, OldHandButton, TableButton, ReviewButton, CloseButton)

@@ -67,7 +67,7 @@ def enabled_actions(message: FakeMessage) -> list[str]:
     return [
         b["custom_id"]
         for b in message.buttons
-        if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:act:")
+        if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:hand:")
     ]
 
 
@@ -93,7 +93,8 @@ async def seat_four(fake: FakeDiscord, preset: str = "modern", **options) -> Non
 
 
 async def start(fake: FakeDiscord) -> None:
-    await (await fake.slash(fake.member("alice"), fake.channel, "table start")).response()
+    answer = await (await fake.slash(fake.member("alice"), fake.channel, "table start")).message()
+    assert "dealt" in answer.text, answer.text
 
 
 async def current_table_message(fake: FakeDiscord, table):
@@ -124,5 +125,6 @@ async def act_once(bot, fake: FakeDiscord) -> None:
     assert actions, hand.text
     clicked = await fake.click(member, hand, actions[0])
     response = await clicked.response()
-    assert response.type == 7  # the hand message is edited in place
+    # The hand message is edited in place.
+    assert response.type == 7, (response, (await clicked.message()).text)
     assert (await clicked.message()).ephemeral

@@ -94,7 +94,11 @@ async def test_manage_channels_may_close_a_table(fake_discord, db):
     fake = fake_discord
     async with running_bot(fake, db) as bot:
         await slash(fake, "alice", "table create")
-        assert "closed" in await slash(fake, "mod", "table close")
+        asked = await (await fake.slash(fake.member("mod"), fake.channel, "table close")).message()
+        assert asked.ephemeral and "close the table" in asked.text.lower()
+        assert table_of(bot, fake) is not None  # nothing closes before it is confirmed
+        clicked = await fake.click(fake.member("mod"), asked, label="Close the table")
+        assert "closed" in (await clicked.message()).text
         assert table_of(bot, fake) is None
 
 
@@ -117,7 +121,7 @@ async def test_addbot_kick_leave_and_start_with_computers(fake_discord, db):
         assert "dealt" in await slash(fake, "alice", "table start")
         assert table.playing
         await fake.wait_for(
-            lambda: any("Cutting" in m.text for m in fake.public_messages(fake.channel))
+            lambda: any("The cut" in m.text for m in fake.public_messages(fake.channel))
         )
 
 

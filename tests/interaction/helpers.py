@@ -107,4 +107,19 @@ async def open_hand(h: InteractionHarness, member: FakeMember) -> FakeMessage:
 
 def action_ids(hand: FakeMessage) -> dict[str, str]:
     """The enabled action buttons of a hand message, by action."""
-    return {cid.split(":", 4)[4]: cid for cid in enabled_ids(hand, "euchre:act:")}
+    return {cid.split(":", 5)[5]: cid for cid in enabled_ids(hand, "euchre:hand:")}
+
+
+async def close_table(
+    h: InteractionHarness, who: str | FakeMember, channel_permissions: int | None = None
+) -> Exchange:
+    """/table close, then the confirmation's "Close the table" button: the click's exchange
+    (or the command's, when it was refused and offered no button)."""
+    asked = await h.command(who, "table close", channel_permissions=channel_permissions)
+    assert asked.ephemeral, asked.text
+    yes = [cid for cid in enabled_ids(asked.reply, "euchre:close:") if cid.endswith(":yes")]
+    if not yes:
+        return asked
+    return await h.click(
+        who, yes[0], message=asked.reply.id, channel_permissions=channel_permissions
+    )

@@ -10,6 +10,7 @@ from bot.engine.deal import DEFEND_ALONE, DISCARD, PARTNER_ALONE, PLAY, ROUND_ON
 from tests.interaction.helpers import (
     act,
     action_ids,
+    close_table,
     command_for,
     hand_of,
     legal,
@@ -36,7 +37,8 @@ def assert_hand_shown(h: InteractionHarness, text: str, seat: int) -> None:
     """A hand message shows the seat's own cards, and of the rest only what is public."""
     deal = h.table().match.deal
     own = set(deal.hands[seat])
-    public = {deal.turn_up} | {c for _, c in deal.trick}
+    played = {c for _, trick in deal.tricks for _, c in trick}
+    public = {deal.turn_up} | {c for _, c in deal.trick} | played
     if seat == deal.dealer and deal.discarded:
         public.add(deal.discarded)  # the dealer's own discard, shown to the dealer only
     shown = cards_in(text)
@@ -311,12 +313,13 @@ async def test_a_declaration_button_from_the_bidding_clicked_in_the_play(interac
     member, seat = to_act(h)
     old_hand = await open_hand(h, member)
     old_pass = action_ids(old_hand)["pass"]
-    await h.command(member, "order")  # by command: the old hand keeps its buttons
+    stale = copy.deepcopy(old_hand)  # as a client that missed the hand's edits sees it
+    await h.command(member, "order")
     while deal.phase != PLAY:
         await act(h)
     assert deal.to_act == seat  # the eldest leads
     async with h.unchanged():
-        exchange = await h.click(member, old_pass, message=old_hand.id)
+        exchange = await h.click(member, old_pass, message=stale)
     assert exchange.response_type == CALLBACK_UPDATE_MESSAGE and exchange.reply.id == old_hand.id
     assert "The bidding is over" in exchange.text and "unknown card" not in exchange.text
     assert_hand_shown(h, exchange.text, seat)
@@ -356,11 +359,12 @@ async def test_a_button_from_an_earlier_deal_shows_the_hand_as_it_is(interaction
     member, seat = to_act(h)
     old_hand = (await h.command(member, "hand")).reply
     old_pass = action_ids(old_hand)["pass"]
+    stale = copy.deepcopy(old_hand)  # as a client that missed the hand's edits sees it
     for _ in range(8):  # all pass twice: the deal passes to the next dealer
         await act(h, "pass")
     assert len(table.match.deals) == 2
     async with h.unchanged():
-        exchange = await h.click(member, old_pass, message=old_hand.id)
+        exchange = await h.click(member, old_pass, message=stale)
     assert exchange.response_type == CALLBACK_UPDATE_MESSAGE and exchange.reply.id == old_hand.id
     assert "earlier deal" in exchange.text
     assert_hand_shown(h, exchange.text, seat)
@@ -378,7 +382,7 @@ async def test_a_button_clicked_twice_and_a_button_of_a_closed_table(interaction
     async with h.unchanged():
         exchange = await h.click(member, pass_id, message=stale)
     assert "not your turn" in exchange.text.lower()
-    await h.command("alice", "table close")
+    await close_table(h, "alice")
     async with h.unchanged():
         exchange = await h.click(member, pass_id, message=stale)
     assert "no longer in use" in exchange.text
@@ -390,7 +394,7 @@ async def test_actions_by_button_equal_the_slash_commands_they_stand_for(interac
     member, _ = to_act(h)
     hand = await open_hand(h, member)
     labels = {
-        b["custom_id"].split(":", 4)[4]: b["label"] for b in hand.buttons if not b.get("disabled")
+        b["custom_id"].split(":", 5)[5]: b["label"] for b in hand.buttons if not b.get("disabled")
     }
     assert (
         labels["pass"] == "Pass"

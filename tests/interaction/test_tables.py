@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.tables.table import SEAT_NAMES
-from tests.interaction.helpers import PLAYERS, act, seat_four, start_four, to_act
+from tests.interaction.helpers import PLAYERS, act, close_table, seat_four, start_four, to_act
 from tests.support.interactions import InteractionHarness, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -129,7 +129,7 @@ async def test_join_button_seats_then_queues_then_refuses_a_full_table(interacti
     await h.command("alice", "table create")
     join = f"euchre:table:{h.table().id}:join"
     for name in PLAYERS[1:]:
-        assert "sit at the table" in (await h.click(name, join)).text
+        assert "You sit at" in (await h.click(name, join)).text
     assert "wait in line" in (await h.click("erin", join)).text
     assert "taken by bob" in await refused(h, "frank", "table join", seat="east")
     assert "wait in line" in (await h.command("frank", "table join")).text
@@ -188,7 +188,7 @@ async def test_leave_during_a_rubber_gives_the_seat_to_a_computer(interactions):
     assert "left" in (await h.command(leaver, "table leave")).text
     assert table.seats[leaver_seat].is_bot and table.flagged
     assert "Computer" in h.table_message().text
-    await h.command("alice" if leaver.name != "alice" else "bob", "table close")
+    await close_table(h, "alice" if leaver.name != "alice" else "bob")
 
 
 # -- computers and kicks -------------------------------------------------------------------
@@ -227,7 +227,9 @@ async def test_kick_is_for_the_host_and_not_of_the_host(interactions):
     exchange = await h.command("alice", "table kick", member=h.member("carol"))
     assert exchange.ephemeral and "carol was removed" in exchange.text
     assert table.seat_of(h.member("carol").id) is None and table.seats[2] is None
-    assert "carol" not in h.table_message().text
+    seats = h.table_message().text.split("At the table")[0]
+    assert "carol" not in seats  # her seat is free...
+    assert "carol was removed by the host." in h.table_message().text  # ...and the table says why
 
 
 # -- starting -----------------------------------------------------------------------------
@@ -247,7 +249,8 @@ async def test_start_is_for_the_host_with_four_seated(interactions):
     table = h.table()
     assert table.playing and table.match is not None
     # The cut is announced in public, and the new table message offers My hand only.
-    assert any("Cutting for partners" in m.text for m in h.public_messages())
+    cut = next(m.text for m in h.public_messages() if "The cut" in m.text)
+    assert "deals first" in cut and "North–South:" in cut
     assert enabled_ids(h.table_message()) == [f"euchre:table:{table.id}:hand"]
     assert "already being played" in await refused(h, "alice", "table start")
     assert (
@@ -280,7 +283,10 @@ async def test_show_posts_the_table_message_again(interactions):
 async def test_close_by_the_host(interactions):
     h = interactions
     table = await start_four(h)
-    assert "closed" in (await h.command("alice", "table close")).text
+    asked = await h.command("alice", "table close")
+    assert asked.ephemeral and "Close the table" in str(asked.reply.buttons)
+    assert h.table() is table  # nothing closes before the host confirms
+    assert "closed" in (await close_table(h, "alice")).text
     assert h.table() is None
     assert (
         await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,))
@@ -297,7 +303,7 @@ async def test_close_by_someone_who_may_manage_channels(interactions):
     h = interactions
     table = await seat_four(h)
     assert "host" in await refused(h, "bob", "table close")
-    assert "closed" in (await h.command("mod", "table close")).text
+    assert "closed" in (await close_table(h, "mod")).text
     assert h.table() is None
     assert (
         await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,))
@@ -316,15 +322,15 @@ async def test_close_follows_the_channels_permissions_not_only_the_roles(interac
     async with h.unchanged():
         exchange = await h.command("mod", "table close", channel_permissions=base)
     assert "host" in exchange.text.lower()
-    exchange = await h.command("erin", "table close", channel_permissions=with_manage)
+    exchange = await close_table(h, "erin", channel_permissions=with_manage)
     assert "closed" in exchange.text and h.table() is None
 
 
 async def test_buttons_of_a_closed_table_answer_politely(interactions):
     h = interactions
     table = await seat_four(h)
-    message = h.table_message()
-    await h.command("alice", "table close")
+    message = copy.deepcopy(h.table_message())  # as a client that missed the last edit sees it
+    await close_table(h, "alice")
     async with h.unchanged():
         exchange = await h.click("bob", f"euchre:table:{table.id}:join", message=message)
     assert exchange.ephemeral and "closed" in exchange.text

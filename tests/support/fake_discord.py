@@ -40,6 +40,7 @@ import copy
 import json
 import logging
 import mimetypes
+import re
 import secrets
 import time
 import urllib.parse
@@ -361,6 +362,8 @@ class FakeMessage:
     edited_at: str | None = None
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
+    #: Who Discord notified when the message was created: user ids, "everyone", "role:<id>".
+    notified: set[Any] = field(default_factory=set)
 
     @property
     def ephemeral(self) -> bool:
@@ -491,6 +494,7 @@ class FakeInteraction:
     followup_ids: list[int] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
+    created: float = field(default_factory=time.monotonic)  # for the token's lifetime
 
 
 # --------------------------------------------------------------------------------------------
@@ -683,6 +687,9 @@ class FakeDiscord:
         self.log: list[MessageEvent] = []
         #: Every REST request as ``(method, path)`` (path without the ``/api/v10`` prefix).
         self.requests: list[tuple[str, str]] = []
+        #: Seconds an interaction token may edit its messages and send follow-ups (Discord:
+        #: 15 minutes); a test sets less to see what the bot does once a token has expired.
+        self.token_lifetime = 15 * 60.0
         #: Requests the fake has no route for; the fixture fails a test that leaves any here.
         self.unknown_routes: list[tuple[str, str]] = []
         #: Requests the fake refused (4xx), as ``"METHOD path: status code message"``.
@@ -1927,6 +1934,8 @@ class FakeDiscord:
             found = next((i for i in self.interactions.values() if i.token == token), None)
             if found is None:
                 raise FakeHTTPError(404, 10015, "Unknown Webhook")
+            if time.monotonic() - found.created > self.token_lifetime:
+                raise FakeHTTPError(401, 50027, "Invalid Webhook Token")
             return found
         found = self.interactions.get(int(request.match_info["interaction_id"]))
         if found is None or found.token != request.match_info["token"]:
@@ -2137,6 +2146,8 @@ class FakeDiscord:
             visible_to=interaction.member.id if interaction and ephemeral else None,
         )
         msg.attachments = self._attachments_from(body, files, channel.id) or []
+        if not ephemeral:
+            msg.notified = notified(msg.content, body.get("allowed_mentions"))
         if interaction is not None:
             msg.application_id = self.application_id
             msg.type = 20 if interaction.type == INTERACTION_COMMAND else 0
@@ -2308,6 +2319,27 @@ def _fill_modal(
             )
         else:
             out.append({"type": ctype})
+    return out
+
+
+def notified(content: str, allowed: Mapping[str, Any] | None) -> set[Any]:
+    """Who a new message's content notifies, as Discord decides: mentions in the content only
+    (never in embeds), each kind only where ``allowed_mentions`` lets it (all kinds when the
+    message gives none)."""
+    if allowed is None:
+        allowed = {"parse": ["users", "roles", "everyone"]}
+    parse = set(allowed.get("parse") or [])
+    users = {int(u) for u in allowed.get("users") or []}
+    roles = {int(r) for r in allowed.get("roles") or []}
+    out: set[Any] = set()
+    for user in re.findall(r"<@!?(\d+)>", content):
+        if "users" in parse or int(user) in users:
+            out.add(int(user))
+    for role in re.findall(r"<@&(\d+)>", content):
+        if "roles" in parse or int(role) in roles:
+            out.add(f"role:{role}")
+    if re.search(r"@(everyone|here)", content) and "everyone" in parse:
+        out.add("everyone")
     return out
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import copy
 import json
 import logging
@@ -84,7 +85,9 @@ _API_PREFIX = re.compile(r"^[a-z]+://[^/]+(?:/api/v\d+)?")
 # message says "with the Joker" of the rules, and the Joker's label (🃏) is caught anyway.
 _CARD_NAMES = {card_name(c).lower(): c for c in make_pack("7") if c != JOKER}
 # The cut for partners and deal uses its own pack: its cards are not the deal's.
-_CUT_LINE = re.compile(r"^(\*\*Cutting|Cut again:|Cut:)")
+_CUT_LINE = re.compile(r"^(\*\*Cutting|\*\*The cut|Cut again:|Cut:)")
+# A table or hand message names its deal in the footer: "Table 1 · deal 3".
+_DEAL_FOOTER = re.compile(r"Table \d+ · deal (\d+)")
 
 
 def cards_in(text: str) -> set[str]:
@@ -291,6 +294,10 @@ class InteractionHarness:
         bot = EuchreBot(Settings(**values), computer_delay=0, timers=False)
         harness = cls(world, bot)
         bot.http.request = harness._http_request  # type: ignore[method-assign]
+        # Edits the bot makes later from its own tasks (a player's hand following the game)
+        # use the default webhook adapter, outside any interaction's context: record those too.
+        harness._default_adapter = contextvars.Context().run(async_context.get)
+        harness._default_adapter.request = harness._adapter.request  # type: ignore[method-assign]
         logging.getLogger().addHandler(harness._errors)
         try:
             await bot.login(world.token)  # GET /users/@me, the application, then setup_hook
@@ -303,6 +310,9 @@ class InteractionHarness:
     async def close(self) -> None:
         logging.getLogger().removeHandler(self._errors)
         await self.bot.close()
+        default = getattr(self, "_default_adapter", None)
+        if default is not None:
+            del default.request  # the class's own method again
 
     def problems(self) -> list[str]:
         """What makes a test's result doubtful: requests Discord would refuse or the harness
@@ -440,7 +450,12 @@ class InteractionHarness:
             async_context.reset(token)
 
     async def click(
-        self, member: str | FakeMember, custom_id: str, *, message: FakeMessage | int | None = None
+        self,
+        member: str | FakeMember,
+        custom_id: str,
+        *,
+        message: FakeMessage | int | None = None,
+        channel_permissions: int | None = None,
     ) -> Exchange:
         """``member`` clicks the button ``custom_id`` on ``message`` (default: the latest
         message the member can see that has it). The click is refused, as Discord's client
@@ -459,7 +474,14 @@ class InteractionHarness:
         data = {"custom_id": custom_id, "component_type": button["type"]}
         channel = self.world.find_channel(msg.channel_id)
         assert channel is not None
-        exchange = self._exchange(INTERACTION_COMPONENT, who, channel, data, message=msg)
+        exchange = self._exchange(
+            INTERACTION_COMPONENT,
+            who,
+            channel,
+            data,
+            message=msg,
+            channel_permissions=channel_permissions,
+        )
         token = async_context.set(self._adapter)
         try:
             before = asyncio.all_tasks()
@@ -885,13 +907,15 @@ class InteractionHarness:
 
     # -- hidden cards ---------------------------------------------------------------------
 
-    def hidden_cards(self, channel_id: int | None = None) -> set[str]:
+    def hidden_cards(self, channel_id: int | None = None, number: int | None = None) -> set[str]:
         """The cards nobody may see in public now: every hand, the kitty and the discard,
-        less the turn-up (which all saw turned)."""
+        less the turn-up (which all saw turned), of the deal being played, or of deal
+        `number` of the match (a finished deal's message keeps its kitty and discard hidden)."""
         table = self.bot.manager.tables.get(channel_id or self.channel.id)
         if table is None or table.match is None:
             return set()
-        deal = table.match.deal
+        deals = table.match.deals
+        deal = deals[number - 1] if number is not None and 0 < number <= len(deals) else deals[-1]
         hidden = {c for hand in deal.hands for c in hand} | set(deal.kitty)
         if deal.discarded:
             hidden.add(deal.discarded)
@@ -909,7 +933,9 @@ class InteractionHarness:
                 + " "
                 + str(component.get("custom_id") or "")
             )
-        shown = cards_in(text) & self.hidden_cards(msg.channel_id)
+        footer = _DEAL_FOOTER.search(msg.text)
+        number = int(footer.group(1)) if footer else None
+        shown = cards_in(text) & self.hidden_cards(msg.channel_id, number)
         if shown:
             self.leaks.append(f"{sorted(shown)} in {msg.text!r}")
 

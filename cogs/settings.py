@@ -1,0 +1,53 @@
+"""/settings: a member's own choices, for every table they play at."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.tables.table import TableError
+from bot.ui.respond import answer
+
+When = Literal["every turn", "after a wait", "never"]
+_MODES = {"every turn": "every", "after a wait": "after", "never": "never"}
+
+
+class Settings(commands.Cog):
+    """Members' own settings."""
+
+    settings = app_commands.Group(name="settings", description="Your own settings at every table")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @settings.command(name="ping")
+    @app_commands.describe(
+        when="when the bot mentions you on your turn (your choice wins over the table's)",
+        seconds="with 'after a wait': how long you may think first (5-3600; default 30)",
+    )
+    async def ping(
+        self,
+        interaction: discord.Interaction,
+        when: When,
+        seconds: app_commands.Range[int, 5, 3600] | None = None,
+    ) -> None:
+        """Choose when you are pinged on your turn: every turn, after a wait, or never."""
+        if when not in _MODES:
+            raise TableError("choose when to be pinged: every turn, after a wait, or never")
+        if seconds is not None and when != "after a wait":
+            raise TableError("seconds go with 'after a wait' only")
+        await self.bot.manager.set_ping(interaction.user.id, _MODES[when], seconds)  # type: ignore[attr-defined]
+        wait = f" after {seconds} seconds" if seconds else ""
+        text = {
+            "every turn": "You will be pinged as soon as your turn comes.",
+            "after a wait": f"You will be pinged when you have not played{wait or ' after a wait'}.",
+            "never": "You will not be pinged on your turn.",
+        }[when]
+        await answer(interaction, text)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Settings(bot))

@@ -1,0 +1,236 @@
+"""The table as players live it, through the real bot and the fake Discord.
+
+A hand that follows the game (pressed open once, then played from), the deal's end left on
+view with a Review, pings that notify and do not pile up, and what a whole rubber costs in
+channel requests and messages (printed: these are the figures the table is held to).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.ui.views import deal_number
+from tests.bot.helpers import current_table_message, eventually, member_at, running_bot, table_of
+from tests.support.fake_discord import FakeDiscord, FakeMessage
+
+pytest_plugins = ["tests.support.fixtures"]
+
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+async def seat_and_start(fake: FakeDiscord, **options) -> None:
+    alice = fake.member("alice")
+    await (await fake.slash(alice, fake.channel, "table create", **options)).response()
+    for name in NAMES[1:]:
+        await (await fake.slash(fake.member(name), fake.channel, "table join")).response()
+    await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+
+
+def live(fake: FakeDiscord, message: FakeMessage) -> FakeMessage:
+    return fake.messages_by_id[message.id]
+
+
+def hand_buttons(message: FakeMessage, table) -> list[str]:
+    """The enabled buttons of a hand message drawn for the deal being played."""
+    prefix = f"euchre:hand:{table.id}:{table.match_no}:{deal_number(table)}:"
+    return [
+        b["custom_id"]
+        for b in message.buttons
+        if not b.get("disabled") and b.get("custom_id", "").startswith(prefix)
+    ]
+
+
+def choose(actions: list[str]) -> str:
+    """Make trump when one may (a deal then scores), never alone; else the first action."""
+    codes = [a.split(":", 5)[5] for a in actions]
+    for action, code in zip(actions, codes, strict=True):
+        if code == "order" or (code.startswith("call:") and not code.endswith("alone")):
+            return action
+    for action, code in zip(actions, codes, strict=True):
+        if code not in ("order:alone", "alone", "defend") and not code.endswith(":alone"):
+            return action
+    return actions[0]
+
+
+async def open_hands(bot, fake: FakeDiscord) -> dict[int, FakeMessage]:
+    """Each member presses My hand once; their hand messages by seat."""
+    table = table_of(bot, fake)
+    message = await current_table_message(fake, table)
+    hands = {}
+    for seat in range(4):
+        member = member_at(bot, fake, seat)
+        hands[seat] = await (await fake.click(member, message, label="My hand")).message()
+    return hands
+
+
+async def play_from_hand(bot, fake: FakeDiscord, hands: dict[int, FakeMessage]) -> None:
+    """The member to act clicks a button of the hand they opened, once it shows their turn."""
+    table = table_of(bot, fake)
+    seat = table.match.to_act
+    member = member_at(bot, fake, seat)
+    hand = live(fake, hands[seat])
+
+    def ready():
+        current = live(fake, hands[seat])
+        return hand_buttons(current, table) and current
+
+    hand = await eventually(ready, timeout=30, what=f"{member.name}'s hand to show the turn")
+    before = len(table.actions)
+    clicked = await fake.click(member, hand, choose(hand_buttons(hand, table)))
+    assert (await clicked.response()).type == 7  # the same message, edited
+    assert table.match is None or len(table.actions) > before or not table.playing
+
+
+async def test_a_rubber_played_from_hands_opened_once(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern", match="rubber", points=3)
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        presses = 4
+        channel_calls = len([r for r in fake.requests if r[1].startswith("/channels/")])
+        public_before = len(fake.public_messages(fake.channel))
+        actions = 0
+        while table.playing:
+            await play_from_hand(bot, fake, hands)
+            actions += 1
+            assert actions < 3000
+        await fake.wait_for(
+            lambda: any("win the rubber" in m.text for m in fake.public_messages(fake.channel))
+        )
+        deals = len(table.match.deals)
+        calls = len([r for r in fake.requests if r[1].startswith("/channels/")]) - channel_calls
+        posted = len(fake.public_messages(fake.channel)) - public_before
+        print(
+            f"\nrubber of {deals} deals, {actions} actions: {calls / actions:.2f} channel requests"
+            f" an action, {posted / deals:.2f} new public messages a deal,"
+            f" {presses / (4 * deals):.2f} My hand presses a player a deal"
+        )
+        assert calls / actions <= 1.3
+        assert posted / deals <= 3
+        assert presses <= 4  # each member pressed My hand once for the whole rubber
+        # Every hand message stayed private to its holder.
+        for message in hands.values():
+            assert live(fake, message).ephemeral and live(fake, message).visible_to is not None
+        assert not bot.handler_errors
+
+
+async def test_a_finished_deal_keeps_its_last_trick_and_offers_a_review(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        first = await eventually(lambda: table.message_id, what="the first deal's message")
+        while len(table.match.deals) == 1:
+            await play_from_hand(bot, fake, hands)
+        result = table.match.deals[0].result
+
+        def finished():
+            message = fake.messages_by_id[first]
+            return "Deal 1: over" in message.text and message
+
+        message = await fake.wait_for(finished, timeout=10)
+        # The last trick is on view, the result names the makers' side, and only Review is left.
+        if result.outcome != "passed":
+            assert "Last trick" in message.text
+            assert re.search(r"(North–South|East–West|alone)", message.text)
+        assert [b["label"] for b in message.buttons] == ["Review"]
+        dave = fake.member("dave")  # anyone may review, privately
+        review = await (await fake.click(dave, message, label="Review")).message()
+        assert review.ephemeral and review.visible_to == dave.id
+        dealt = table.match.deals[0].dealt
+        assert "Review of deal 1" in review.text
+        for hand in dealt:  # the four hands as dealt
+            for card in hand:
+                assert card[0].replace("T", "10") in review.text
+        # The next deal has a table message of its own, below.
+        assert table.message_id != first and table.message_deal == 2
+        assert not bot.handler_errors
+
+
+async def test_an_expired_hand_is_told_on_the_next_turn(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        seat = table.match.to_act
+        member = member_at(bot, fake, seat)
+        fake.token_lifetime = 0  # every hand's token has run out
+        await play_from_hand(bot, fake, hands)  # the clicker's own hand is answered anyway
+        # Play on until the first player's turn comes round again.
+        while table.match.to_act != seat:
+            other = table.match.to_act
+            who = member_at(bot, fake, other)
+            hand = await (await fake.slash(who, fake.channel, "hand")).message()
+            enabled = [
+                b["custom_id"]
+                for b in hand.buttons
+                if not b.get("disabled") and b["custom_id"].startswith("euchre:hand:")
+            ]
+            await (await fake.click(who, hand, choose(enabled))).response()
+        ping = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in fake.public_messages(fake.channel)
+                    if "expired" in m.content and not m.deleted
+                ),
+                None,
+            ),
+            timeout=10,
+        )
+        assert f"<@{member.id}>" in ping.content and member.id in ping.notified
+        assert "My hand" in ping.content
+        assert not bot.handler_errors
+
+
+async def test_a_ping_on_every_turn_notifies_and_only_one_stays(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        for _ in range(6):
+            seat = table.match.to_act
+            member = member_at(bot, fake, seat)
+
+            def pinged(member=member):
+                alive = [
+                    m
+                    for m in fake.public_messages(fake.channel)
+                    if "it is your turn" in m.content and not m.deleted
+                ]
+                return len(alive) == 1 and f"<@{member.id}>" in alive[0].content and alive[0]
+
+            ping = await fake.wait_for(pinged, timeout=10)
+            # The mention is in the content, allowed to notify that member and no one else.
+            assert ping.notified == {member.id}
+            assert not ping.embeds
+            await play_from_hand(bot, fake, hands)
+        assert not bot.handler_errors
+
+
+async def test_five_at_a_table_are_told_the_cut_decides_and_who_sits_out(fake_discord, tmp_path):
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        alice = fake.member("alice")
+        await (await fake.slash(alice, fake.channel, "table create")).response()
+        for name in NAMES[1:]:
+            await (await fake.slash(fake.member(name), fake.channel, "table join")).response()
+        told = await (await fake.slash(erin, fake.channel, "table join")).message()
+        assert "wait in line" in told.text and "four highest play" in told.text
+        await (await fake.slash(alice, fake.channel, "table start")).response()
+        table = table_of(bot, fake)
+        out = table.waiting[0]
+        cut = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if "The cut" in m.text), None
+            )
+        )
+        assert f"{out.name}" in cut.text and "sits out this rubber" in cut.text
+        assert "deals first" in cut.text and "North–South:" in cut.text
+        assert not cut.notified  # names in the cut mention no one
+        assert not bot.handler_errors
