@@ -10,12 +10,13 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
+from bot.ui.guide import CommandTree
 from bot.ui.table_messages import TableMessages
 from bot.ui.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.errors", "cogs.tables", "cogs.play", "cogs.stats", "cogs.admin")
+EXTENSIONS = ("cogs.errors", "cogs.tables", "cogs.play", "cogs.stats", "cogs.help", "cogs.admin")
 
 
 class EuchreBot(commands.Bot):
@@ -33,7 +34,11 @@ class EuchreBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=CommandTree,  # it keeps the synced commands' ids, for /help's mentions
+            **kwargs,
         )
         self.settings = settings
         self.db: Database | None = None
