@@ -34,7 +34,7 @@ COLOUR = discord.Colour.dark_green()
 PRESET_WORDS = {
     "somerset": "the somerset preset (the Somerset Club laws of 1888)",
     "jerome": "the jerome preset (Jerome's rules of 1877)",
-    "modern": "the modern preset (a 24-card game of 10 points)",
+    "modern": "the modern preset (the game as most play it today)",
 }
 
 # -- the command tree: mentions ------------------------------------------------------------
@@ -92,7 +92,7 @@ discards one card that nobody else sees.
 the dealer's left, each may name another suit as trump (alone or not), or pass. If all pass \
 again the deal moves on (with *stick the dealer* the dealer must name a suit).
 
-**The play.** The player on the dealer's left leads. Everyone must follow the suit led if he \
+**The play.** The first player on the dealer's left who is playing leads. Everyone must follow the suit led if he \
 can; if not, he may play any card. The highest trump wins the trick, else the highest card of \
 the suit led, and the winner leads next. The jack of trumps (the *right bower*) is the highest \
 trump, then the other jack of the same colour (the *left bower*), which counts as a trump.
@@ -258,7 +258,9 @@ def _next(o: Options) -> str:
     return (
         "If all four pass in the first round, the turn-up is turned down. Again from the "
         "dealer's left, each may name any other suit as trump, alone or not (/call), or pass. "
-        "Naming the suit turned down counts as a pass (S.78, J.6).\n\n"
+        "Naming the suit turned down counts as a pass (S.78, J.6)"
+        + (", except for a dealer who must name a suit." if o.stick_the_dealer else ".")
+        + "\n\n"
         "Naming the other suit of the same colour is **making it next**: with a heart turned "
         "down, diamonds. Naming a suit of the other colour is **crossing the suit**.\n\n" + end
     )
