@@ -67,7 +67,7 @@ class Tables(commands.Cog):
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
         if preset is not None and preset not in PRESETS:
-            raise TableError(f"unknown preset {preset!r}: choose {', '.join(PRESETS)}")
+            raise TableError(f"unknown preset “{preset}”: choose {', '.join(PRESETS)}")
         # Discord checks these ranges only in its own client: a request may still carry others.
         if points is not None and not 1 <= points <= 100:
             raise TableError("points for a game must be from 1 to 100")
