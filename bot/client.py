@@ -10,6 +10,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
+from bot.ui.guide import CommandTree
 from bot.ui.live_hands import LiveHands
 from bot.ui.table_messages import TableMessages
 from bot.ui.views import DYNAMIC_ITEMS
@@ -22,6 +23,7 @@ EXTENSIONS = (
     "cogs.play",
     "cogs.settings",
     "cogs.stats",
+    "cogs.help",
     "cogs.admin",
 )
 
@@ -43,7 +45,11 @@ class EuchreBot(commands.Bot):
         # Nothing the bot sends mentions anyone unless it says whom (a turn's ping does).
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **kwargs
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=CommandTree,  # it keeps the synced commands' ids, for /help's mentions
+            **kwargs,
         )
         self.settings = settings
         self.db: Database | None = None

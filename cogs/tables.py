@@ -74,7 +74,10 @@ class Tables(commands.Cog):
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
         if preset is not None and preset not in PRESETS:
-            raise TableError(f"unknown preset {preset!r}: choose {', '.join(PRESETS)}")
+            raise TableError(f"unknown preset “{preset}”: choose {', '.join(PRESETS)}")
+        # Discord checks these ranges only in its own client: a request may still carry others.
+        if points is not None and not 1 <= points <= 100:
+            raise TableError("points for a game must be from 1 to 100")
         if timeout is not None and not 10 <= timeout <= 3600:
             raise TableError("timeout must be from 10 to 3600 seconds")
         if ping is not None and ping not in PING_CHOICES:
@@ -156,7 +159,7 @@ class Tables(commands.Cog):
     @table.command(name="substitute")
     @app_commands.describe(member="who plays your seat for the rest of the rubber")
     async def substitute(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        """Name a substitute for the rest of the rubber; the other three players consent (S.18)."""
+        """Name someone to play your seat for the rest of the rubber; the other three consent."""
         if member.bot:
             raise TableError("name a member as substitute; for a computer, use /table leave")
         change = await self.manager.substitute(

@@ -67,6 +67,8 @@ _CALL_CODES = {
     **{code: (s, True) for s, code in _CALLS_ALONE.items()},
 }
 _BID_ACTIONS = (PASS, ORDER, ORDER_ALONE)
+# Every action that is not a card (with the `call:` codes).
+_DECLARATIONS = frozenset({PASS, ORDER, ORDER_ALONE, ALONE, DEFEND})
 # The seats that play, by the seats sitting out (a lone hand's partner, a lone defender's).
 _ACTIVE: dict[tuple[int, ...], tuple[int, ...]] = {
     out: tuple(s for s in _ALL_SEATS if s not in out)
@@ -355,7 +357,7 @@ class Deal(TrickPlay):
             except IllegalAction:
                 # Only now see whether it is a card written another way (`jh`, `10D`):
                 # a playout always passes a code from legal_actions(), and pays nothing here.
-                card = _card_or_refuse(action)
+                card = _card_or_refuse(action, "the bidding is over, so play a card")
                 if card == action:
                     raise
                 self.play_card(card)
@@ -380,8 +382,13 @@ class Deal(TrickPlay):
 
     def _round_one(self, action: str, seat: int) -> None:
         if action not in _BID_ACTIONS:
+            word = round_one_word(seat, self.dealer)
             raise IllegalAction(
-                _bid_refusal(action, "round one: pass, or order the turn-up (alone or not)")
+                _refusal(
+                    action,
+                    f"in the first round you pass or {word} the turn-up, alone or not; "
+                    "another suit may be named once all four have passed",
+                )
             )
         self.declarations.append((seat, action))
         if action == PASS:
@@ -400,7 +407,9 @@ class Deal(TrickPlay):
     def _round_two(self, action: str, seat: int) -> None:
         if action == PASS:
             if self._must_name():
-                raise IllegalAction("stick the dealer: the dealer must name a trump")
+                raise IllegalAction(
+                    "the dealer cannot pass now: with stick the dealer, the dealer must name a trump"
+                )
             self.declarations.append((seat, PASS))
             self._bidder += 1
             if self._bidder == SEATS:
@@ -408,7 +417,15 @@ class Deal(TrickPlay):
             else:
                 self.to_act = (seat + 1) % SEATS
             return
-        suit, alone = _CALL_CODES.get(action) or _parse_call(action)
+        named = _CALL_CODES.get(action) or _parse_call(action)
+        if named is None:
+            down = SUIT_NAMES[self.turn_up_suit] if self.turn_up_suit else "the turn-up"
+            if self._must_name():
+                what = f"{down} was turned down, and the dealer must name another suit"
+            else:
+                what = f"{down} was turned down, so name another suit, alone or not, or pass"
+            raise IllegalAction(_refusal(action, what))
+        suit, alone = named
         if suit == self.turn_up_suit:
             # S.78, J.6: naming the suit turned down is a pass.
             if self._must_name():
@@ -455,7 +472,8 @@ class Deal(TrickPlay):
         hand = self.hands[self.dealer]
         card = action
         if card not in hand:
-            card = _card_or_refuse(action)  # the card written another way (`jh`, `10D`)?
+            # The card written another way (`jh`, `10D`)?
+            card = _card_or_refuse(action, "you discard a card now")
             if card not in hand:
                 raise IllegalAction("you do not hold that card")
         if card == self.turn_up and not self.options.discard_turn_up:
@@ -494,13 +512,15 @@ class Deal(TrickPlay):
             self._start_play()
 
     def _joker_suit(self, action: str) -> None:
-        try:
-            suit, alone = _parse_call(action)
-        except IllegalAction:
-            # The round-two refusal offers a pass; the dealer may not pass the Joker (H).
+        named = _parse_call(action)
+        if named is None:
+            # The dealer may not pass the Joker (H): a suit is the only answer.
             raise IllegalAction(
-                f"{action!r}: the Joker is turned up, so the dealer names the suit it stands for"
-            ) from None
+                _refusal(
+                    action, "the Joker is turned up, so the dealer names the suit it stands for"
+                )
+            )
+        suit, alone = named
         if alone:
             raise IllegalAction("name the suit the Joker stands for; alone is declared later")
         self.declarations.append((self.dealer, _CALLS[suit]))
@@ -627,8 +647,11 @@ def _hand_result(
     return result
 
 
-def _parse_call(action: str) -> tuple[Suit, bool]:
-    """`call:H` or `call:H:alone` to (suit, alone); a plain suit name is taken too."""
+def _parse_call(action: str) -> tuple[Suit, bool] | None:
+    """`call:H` or `call:H:alone` to (suit, alone); a plain suit name is taken too.
+
+    None when the action names no suit: the caller says what is open instead.
+    """
     text = action[len(CALL) :] if action.startswith(CALL) else action
     alone = text.endswith(":alone")
     if alone:
@@ -636,18 +659,50 @@ def _parse_call(action: str) -> tuple[Suit, bool]:
     try:
         return parse_suit(text), alone
     except CardError:
-        raise IllegalAction(_bid_refusal(action, "name a suit, or pass")) from None
+        return None
 
 
-def _card_or_refuse(action: str) -> Card:
+def _card_or_refuse(action: str, what: str) -> Card:
+    """The card an action names, or a refusal saying what is wanted now (`what`)."""
+    if _is_declaration(action):
+        raise IllegalAction(_refusal(action, what))
     try:
         return parse_card(action)
     except CardError as exc:
         raise IllegalAction(str(exc)) from None
 
 
-def _bid_refusal(action: str, what: str) -> str:
-    return f"{action!r} is not a declaration open to you now: {what}"
+def _is_declaration(action: str) -> bool:
+    return action in _DECLARATIONS or action.startswith(CALL)
+
+
+def _refusal(action: str, what: str) -> str:
+    """Why an action is not open now, in the game's words: what was tried, then what is open.
+
+    A player reads this as it is, so it never shows the action's code (`call:H`): a member
+    who runs /call in the first round is told "hearts cannot be named now: ...".
+    """
+    return f"{_tried(action)}: {what}"
+
+
+def _tried(action: str) -> str:
+    """An action that is not open now, as the player would put it."""
+    if action == PASS:
+        return "you cannot pass now"
+    if action in (ORDER, ORDER_ALONE):
+        return "the turn-up cannot be ordered now"
+    if action == ALONE:
+        return "you cannot take it alone from your partner now"
+    if action == DEFEND:
+        return "there is no lone hand to defend against now"
+    named = _parse_call(action)
+    if named is not None:
+        return f"{SUIT_NAMES[named[0]]} cannot be named now"
+    try:
+        parse_card(action)
+    except CardError:
+        return "that cannot be done now"
+    return "no card can be played now"
 
 
 _SYSTEM_RANDOM = random.SystemRandom()

@@ -183,7 +183,7 @@ def validate(options: Options) -> Options:
         )
         if options.points < largest:
             raise OptionsError(
-                f"option 'lap' needs 'points' of at least {largest}, the most one hand can score"
+                f"lap needs a game of at least {largest} points, the most one hand can score"
             )
     if not options.is_rubber:
         for key in _RUBBER_ONLY:

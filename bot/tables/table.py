@@ -76,7 +76,7 @@ def parse_seat(text: str | int) -> int:
         return SEAT_NAMES.index(name)
     if name[:1] in ("n", "e", "s", "w") and len(name) == 1:
         return "nesw".index(name)
-    raise TableError(f"unknown seat {text!r}: choose north, east, south or west")
+    raise TableError(f"unknown seat “{text}”: choose north, east, south or west")
 
 
 def bot_occupant(user_id: int, level: str, held_for: int | None = None) -> Occupant:

@@ -136,7 +136,7 @@ async def test_out_of_turn_and_bad_cards_are_refused_and_change_nothing(fake_dis
         before = len(table.actions)
         assert "not your turn" in await reply(await fake.slash(waiting, fake.channel, "pass"))
         actor = member_at(bot, fake, to_act)
-        assert "not a declaration open to you" in await reply(
+        assert "hearts cannot be named now: in the first round" in await reply(
             await fake.slash(actor, fake.channel, "call", suit="hearts")
         )
         assert "unknown suit" in await reply(

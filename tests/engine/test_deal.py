@@ -338,7 +338,7 @@ def test_s98_j8_one_declaration_only():
     act(deal, "pass", "order", "pass")
     assert deal.phase == DISCARD
     assert refused(deal, "alone", 2) == "it is not your turn"
-    assert "unknown card" in refused(deal, "alone")
+    assert refused(deal, "alone").startswith("you cannot take it alone from your partner now")
 
 
 def test_s95_no_lone_hand_for_those_ordered_up():
@@ -352,10 +352,47 @@ def test_s95_no_lone_hand_for_those_ordered_up():
 
 
 def test_round_one_refuses_what_is_not_a_round_one_declaration():
+    """Each refusal says in words what was tried and what the first round allows the seat,
+    never the action's code."""
     deal = make_deal({1: STRONG}, "TH")
-    for action in ("call:S", "alone", "defend", "JH", "order up"):
+    tried = {
+        "call:S": "spades cannot be named now",
+        "call:S:alone": "spades cannot be named now",
+        "alone": "you cannot take it alone from your partner now",
+        "defend": "there is no lone hand to defend against now",
+        "JH": "no card can be played now",
+        "order up": "that cannot be done now",
+    }
+    for action, head in tried.items():
         reason = refused(deal, action)
-        assert reason.startswith(repr(action)) and "round one" in reason
+        assert reason.startswith(head + ": in the first round you pass or order up"), reason
+        assert "call:" not in reason and "'" not in reason
+    act(deal, "pass")  # the dealer's partner assists where the eldest orders up
+    assert "you pass or assist the turn-up" in refused(deal, "call:S")
+
+
+def test_refusals_never_show_an_action_code():
+    """In every phase, an action that is not open is refused in words: no `call:`, no
+    `order:alone`, no code in quotes."""
+    codes = ("pass", "order", "order:alone", "alone", "defend", "call:S", "call:D:alone", "JH")
+    deals = []
+    deal = make_deal({1: STRONG}, "TH")
+    deals.append(copy.deepcopy(deal))  # round one
+    act(deal, "pass", "pass", "pass", "pass")
+    deals.append(copy.deepcopy(deal))  # round two
+    deal = make_deal({1: STRONG}, "TH")
+    act(deal, "order", "pass")
+    deals.append(copy.deepcopy(deal))  # the discard
+    act(deal, first_legal(deal))
+    deals.append(copy.deepcopy(deal))  # the play
+    deals.append(make_deal({}, "BJ", joker=True))  # the Joker's suit
+    for deal in deals:
+        for action in codes:
+            if action in deal.legal_actions():
+                continue
+            reason = refused(deal, action)
+            assert "call:" not in reason and ":alone" not in reason, reason
+            assert f"'{action}'" not in reason and f'"{action}"' not in reason, reason
 
 
 def test_partner_alone_refuses_other_actions():
@@ -391,7 +428,7 @@ def test_discard_must_be_a_card_held():
     deal = make_deal({1: STRONG}, "TH")
     act(deal, "order", "pass")
     assert refused(deal, "JH") == "you do not hold that card"
-    assert "unknown card" in refused(deal, "pass")
+    assert refused(deal, "pass") == "you cannot pass now: you discard a card now"
     assert refused(deal, deal.hands[0][0], seat=1) == "it is not your turn"
 
 
@@ -489,8 +526,11 @@ def test_s78_naming_turned_down_suit_is_a_pass():
 def test_round_two_refuses_ordering_the_turn_up():
     deal = make_deal({1: "JS JC AS KS QS"}, "TH")
     _turn_down(deal)
-    assert "name a suit" in refused(deal, "order")
-    assert "name a suit" in refused(deal, "call:X")
+    assert refused(deal, "order") == (
+        "the turn-up cannot be ordered now: hearts was turned down, so name another suit, "
+        "alone or not, or pass"
+    )
+    assert "name another suit" in refused(deal, "call:X")
 
 
 def test_round_two_takes_a_suit_by_name():
@@ -530,7 +570,9 @@ def test_stick_the_dealer(preset, overrides):
     assert deal.to_act == 0
     legal = deal.legal_actions()
     assert "pass" not in legal and len(legal) == 6
-    assert refused(deal, "pass") == "stick the dealer: the dealer must name a trump"
+    assert refused(deal, "pass") == (
+        "the dealer cannot pass now: with stick the dealer, the dealer must name a trump"
+    )
     assert "must name another suit" in refused(deal, "call:H")
     act(deal, "call:S")
     assert (deal.maker, deal.trump, deal.phase) == (0, "S", PLAY)
@@ -661,7 +703,9 @@ def test_follow_suit_and_refusals_in_play():
     before = deal.to_act
     assert refused(deal, "QS", seat=2) == "it is not your turn"
     assert refused(deal, "QS") == "you do not hold that card"
-    assert "unknown card" in refused(deal, "order")
+    assert refused(deal, "order") == (
+        "the turn-up cannot be ordered now: the bidding is over, so play a card"
+    )
     assert deal.to_act == before
     act(deal, "AS")
     assert deal.legal_actions() == ["QS"]

@@ -454,7 +454,10 @@ def test_impossible_calls_are_refused(calls, reason):
 
 
 def test_stick_the_dealer_refuses_a_dealer_who_passes_twice():
-    with pytest.raises(RecordError, match="deal 1, call 8: seat 0 passes, but stick the dealer"):
+    with pytest.raises(
+        RecordError,
+        match="deal 1, call 8: seat 0 passes, but the dealer cannot pass now: with stick the dealer",
+    ):
         import_egn(_document(_deal(calls=["Pass"] * 8, tricks=None)))
     game = import_egn(_document(_deal(calls=["Pass"] * 8, tricks=None), ruleset={"std": False}))
     assert game.deals[0].deal.result.outcome == "passed"

@@ -122,9 +122,9 @@ def test_none_overrides_are_ignored():
         ("somerset", {"match": "game", "lap": True}, "'lap'"),
         ("somerset", {"match": "game", "double_game": True}, "'double_game'"),
         ("jerome", {"lap": True}, "'lap'"),
-        ("somerset", {"points": 3}, "'lap'"),
-        ("somerset", {"lone_march_points": 6}, "'lap'"),
-        ("somerset", {"defend_alone": True, "defend_alone_points": 6}, "'lap'"),
+        ("somerset", {"points": 3}, "lap needs"),
+        ("somerset", {"lone_march_points": 6}, "lap needs"),
+        ("somerset", {"defend_alone": True, "defend_alone_points": 6}, "lap needs"),
         ("modern", {"double_game": True}, "'double_game'"),
     ],
 )

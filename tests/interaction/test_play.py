@@ -131,10 +131,11 @@ async def test_refusals_while_bidding(interactions):
     assert "not seated" in await refused(h, "erin", "pass")
     # Declarations that are not open in the first round.
     turn_up_suit = table.match.deal.turn_up[1]
-    assert "not a declaration open" in await refused(
-        h, member, "call", suit=SUIT_NAMES[turn_up_suit]
+    suit = SUIT_NAMES[turn_up_suit]
+    assert f"{suit} cannot be named now: in the first round" in await refused(
+        h, member, "call", suit=suit
     )
-    assert "not a declaration open" in await refused(h, member, "alone")
+    assert "cannot take it alone from your partner now" in await refused(h, member, "alone")
     # A card in the bidding: what is going on, and the commands open now.
     for command in ("play", "discard"):
         text = await refused(h, member, command, card=hand_of(h, seat)[0])
@@ -148,7 +149,7 @@ async def test_refusals_while_bidding(interactions):
         await act(h, "pass")
     assert table.match.deal.phase == ROUND_TWO
     member, seat = to_act(h)
-    assert "not a declaration open" in await refused(h, member, "order")
+    assert "the turn-up cannot be ordered now" in await refused(h, member, "order")
     text = await refused(h, member, "play", card=hand_of(h, seat)[0])
     assert "the bidding is on" in text and "use /pass or /call" in text, text
     await h.command(member, "call", suit=SUIT_NAMES[turn_up_suit])

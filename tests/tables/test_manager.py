@@ -295,9 +295,9 @@ async def test_a_card_held_but_not_legal_is_refused(manager):
 @pytest.mark.parametrize(
     "phase, declaration, reason",
     [
-        (ROUND_ONE, "call:H", "round one"),
-        (ROUND_ONE, "alone", "round one"),
-        (PLAY, "order", "unknown card"),
+        (ROUND_ONE, "call:H", "hearts cannot be named now: in the first round"),
+        (ROUND_ONE, "alone", "cannot take it alone from your partner now: in the first round"),
+        (PLAY, "order", "the turn-up cannot be ordered now: the bidding is over"),
     ],
 )
 async def test_a_declaration_not_open_is_refused(manager, phase, declaration, reason):

@@ -1,0 +1,532 @@
+"""The guide: /help's account of a deal and its list of commands, and /rules' topics.
+
+The topics are data: each has a title, the laws it rests on (cited as RULES.md cites them:
+S.n for the Somerset Club laws of 1888, J.n for Jerome's rules of 1877, H for the Joker and
+two- and three-handed rules, K for Keller's variations) and a text written from a table's
+`Options`, so a table's own numbers and choices are what a member reads ("lap is off here").
+
+The command list is read from the command tree itself: each command's own description, grouped
+by the cog that holds it, so a new command appears in /help without being written here twice.
+Commands are shown as Discord's clickable mentions (`</play:123>`) where the tree knows their
+ids from a sync, else as `/play`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands as ext
+
+from bot.engine.rules import LEFT_OF_LONER, Options
+
+# Discord's limits for one embed (and the whole message, which holds one embed here).
+DESCRIPTION_LIMIT = 4096
+FIELD_LIMIT = 1024
+FIELDS_LIMIT = 25
+EMBED_LIMIT = 6000
+
+COLOUR = discord.Colour.dark_green()
+
+PRESET_WORDS = {
+    "somerset": "the somerset preset (the Somerset Club laws of 1888)",
+    "jerome": "the jerome preset (Jerome's rules of 1877)",
+    "modern": "the modern preset (the game as most play it today)",
+}
+
+# -- the command tree: mentions ------------------------------------------------------------
+
+
+class CommandTree(app_commands.CommandTree):
+    """The bot's command tree. It keeps the ids Discord gives the commands at each sync, so
+    the guide can show them as clickable mentions.
+
+    The ids are per scope: a sync to a server gives that server's commands their own ids,
+    which are what a mention must carry there; a global sync gives ids for everywhere.
+    """
+
+    def __init__(self, client: discord.Client, **kwargs: Any) -> None:
+        super().__init__(client, **kwargs)
+        self.command_ids: dict[int | None, dict[str, int]] = {}
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list[Any]:
+        synced = await super().sync(guild=guild)
+        self.command_ids[guild.id if guild else None] = {c.name: c.id for c in synced}
+        return synced
+
+    def mention(self, name: str, guild_id: int | None = None) -> str:
+        """`</table create:123>` where the command's id is known, else `/table create`.
+
+        Args:
+            name: the command's full name, a subcommand with its group (`table create`).
+            guild_id: the server the mention is shown in (its own synced ids come first).
+        """
+        base = name.split()[0]
+        for scope in (guild_id, None):
+            command_id = self.command_ids.get(scope, {}).get(base)
+            if command_id is not None:
+                return f"</{name}:{command_id}>"
+        return f"/{name}"
+
+
+# -- /help ---------------------------------------------------------------------------------
+
+HOW_A_DEAL_GOES = """\
+Four play, two against two, partners sitting opposite: north and south against east and west.
+
+**The deal.** The dealer gives each player five cards and turns the next card face up. The deal \
+moves one seat to the left each hand.
+
+**Making trump, first round.** From the dealer's left, each in turn may pass or accept the \
+turn-up's suit as trump: the first and third players *order it up*, the dealer's partner \
+*assists*, and the dealer *takes it up* or turns it down. Whoever accepts may say *alone* in the \
+same breath, and then plays without a partner.
+
+**The discard.** When the turn-up is made trump, the dealer takes it into his hand and \
+discards one card that nobody else sees.
+
+**Making trump, second round.** If all four pass, the turn-up is turned down and, again from \
+the dealer's left, each may name another suit as trump (alone or not), or pass. If all pass \
+again the deal moves on (with *stick the dealer* the dealer must name a suit).
+
+**The play.** The first player on the dealer's left who is playing leads. Everyone must follow the suit led if he \
+can; if not, he may play any card. The highest trump wins the trick, else the highest card of \
+the suit led, and the winner leads next. The jack of trumps (the *right bower*) is the highest \
+trump, then the other jack of the same colour (the *left bower*), which counts as a trump.
+
+**Scoring.** The side that made trump needs three of the five tricks: three or four score 1, \
+all five (a *march*) score 2. With fewer they are *euchred* and the other side scores 2. A lone \
+hand scores more. The first side to the table's points wins the game.
+
+Your hand and every refusal are shown to you alone. See /rules for this table's own rules, \
+topic by topic."""
+
+# The command groups in the order /help shows them, by the cog that holds the commands.
+COMMAND_GROUPS = {
+    "Tables": "Table",
+    "Play": "Playing",
+    "Stats": "Records and leaderboards",
+    "Help": "Help and rules",
+    "Admin": "Admin",
+}
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """One command as /help lists it."""
+
+    group: str
+    name: str  # the full name, with its group: `table create`
+    arguments: tuple[str, ...]  # the options a member must give
+    description: str
+
+
+def command_lines(tree: app_commands.CommandTree) -> list[CommandLine]:
+    """Every slash command in the tree, with its group in /help and its own description."""
+    lines = []
+    for command in tree.walk_commands():
+        if isinstance(command, app_commands.Group):
+            continue
+        cog = command.binding
+        cog_name = cog.qualified_name if isinstance(cog, ext.Cog) else ""
+        group = COMMAND_GROUPS.get(cog_name, cog_name or "Other")
+        required = tuple(p.display_name for p in command.parameters if p.required)
+        lines.append(CommandLine(group, command.qualified_name, required, command.description))
+    order = list(COMMAND_GROUPS.values())
+    return sorted(
+        lines, key=lambda c: order.index(c.group) if c.group in order else len(order)
+    )  # a stable sort: within a group, the commands keep the tree's order
+
+
+def help_embed(
+    commands: Iterable[CommandLine], mention: Callable[[str], str] = lambda name: f"/{name}"
+) -> discord.Embed:
+    """/help's answer: how a deal goes, then the commands by group, within Discord's limits.
+
+    Args:
+        commands: the commands to list (see `command_lines`).
+        mention: how a command's name is written (a clickable mention where its id is known).
+    """
+    embed = discord.Embed(title="Euchre: how a deal goes", description=HOW_A_DEAL_GOES)
+    embed.colour = COLOUR
+    groups: dict[str, list[str]] = {}
+    for command in commands:
+        words = " ".join(f"`{a}`" for a in command.arguments)
+        line = f"{mention(command.name)} {words} {command.description}".replace("  ", " ")
+        groups.setdefault(command.group, []).append(line)
+    for group, lines in groups.items():
+        for i, value in enumerate(_chunks(lines, FIELD_LIMIT)):
+            name = group if i == 0 else f"{group} (more)"
+            if len(embed.fields) < FIELDS_LIMIT and len(embed) + len(name) + len(value) <= (
+                EMBED_LIMIT
+            ):
+                embed.add_field(name=name, value=value, inline=False)
+    return embed
+
+
+def _chunks(lines: list[str], limit: int) -> Iterator[str]:
+    """Lines joined into blocks of at most `limit` characters (a longer line is cut)."""
+    block = ""
+    for line in lines:
+        line = line[:limit]
+        if block and len(block) + 1 + len(line) > limit:
+            yield block
+            block = ""
+        block = f"{block}\n{line}" if block else line
+    if block:
+        yield block
+
+
+# -- /rules --------------------------------------------------------------------------------
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _ranks_below_ten(options: Options) -> str:
+    return "nine, eight, seven" if options.pack == 32 else "nine"
+
+
+def _on(value: bool) -> str:
+    return "on here" if value else "off here"
+
+
+def _bowers(o: Options) -> str:
+    joker = (
+        "The Joker is in the pack here: it is the highest trump of all, above the right bower, "
+        "whatever the trump suit (H)."
+        if o.joker
+        else "There is no Joker here."
+    )
+    low = _ranks_below_ten(o)
+    return (
+        "The jack of the trump suit is the **right bower**, the highest trump. The other jack "
+        "of the same colour is the **left bower**, the next highest: with hearts trumps, the "
+        "jack of diamonds. The left bower is a trump for every purpose and no longer a card of "
+        "its own suit: it follows a trump lead, and must be played to one when it is your only "
+        "trump (H).\n\n"
+        f"Below the bowers the trumps run ace, king, queen, ten, {low}. The other suit of the "
+        f"trump's colour has no jack: ace, king, queen, ten, {low}. The two other suits run "
+        f"ace, king, queen, jack, ten, {low}.\n\n{joker}"
+    )
+
+
+def _order_up(o: Options) -> str:
+    discard = (
+        "any card, the turn-up too"
+        if o.discard_turn_up
+        else "any card but the turn-up itself (S.88)"
+    )
+    return (
+        "After the deal the next card is turned up, and its suit is offered as trump. From the "
+        "dealer's left, each in turn may pass or accept it:\n"
+        "• the first player (left of the dealer) and the third **order it up**;\n"
+        "• the dealer's partner **assists**;\n"
+        "• the dealer **takes it up**, or passes and turns it down.\n\n"
+        "Whoever accepts it is the maker: his side must take three tricks. To play alone, say so "
+        "in the same declaration (S.98): /order with alone.\n\n"
+        "The dealer then takes the turn-up into his hand and discards one card face down "
+        f"(S.86): here, {discard}."
+    )
+
+
+def _discard(o: Options) -> str:
+    rule = (
+        "Here the dealer may discard any card, the turn-up too."
+        if o.discard_turn_up
+        else "Here the turn-up itself cannot be the discard (S.88): the dealer keeps it and "
+        "discards another card."
+    )
+    return (
+        "When the turn-up is made trump in the first round, the dealer takes it into his hand "
+        f"and discards one card, which only he sees (S.86).\n\n{rule}\n\n"
+        "When the dealer's partner plays alone, the dealer sits out and takes nothing up."
+    )
+
+
+def _next(o: Options) -> str:
+    end = (
+        "If the other three pass again, the dealer may not pass: with stick the dealer, he "
+        "must name a suit."
+        if o.stick_the_dealer
+        else "If all four pass again, the deal is over and passes to the left (S.77)."
+    )
+    return (
+        "If all four pass in the first round, the turn-up is turned down. Again from the "
+        "dealer's left, each may name any other suit as trump, alone or not (/call), or pass. "
+        "Naming the suit turned down counts as a pass (S.78, J.6)"
+        + (", except for a dealer who must name a suit." if o.stick_the_dealer else ".")
+        + "\n\n"
+        "Naming the other suit of the same colour is **making it next**: with a heart turned "
+        "down, diamonds. Naming a suit of the other colour is **crossing the suit**.\n\n" + end
+    )
+
+
+def _stick_the_dealer(o: Options) -> str:
+    if o.stick_the_dealer:
+        return (
+            "Stick the dealer is on here: when the other three pass in the second round, the "
+            "dealer must name a trump suit (not the one turned down), so every deal is played."
+        )
+    return (
+        "Stick the dealer is off here: when all four pass in both rounds, the deal is thrown in "
+        "and passes to the left (S.77)."
+    )
+
+
+def _alone(o: Options) -> str:
+    lead = (
+        "The player on the lone hand's left leads."
+        if o.loner_lead == LEFT_OF_LONER
+        else "The first player on the dealer's left leads, skipping one who sits out (J.9)."
+    )
+    extras = []
+    if o.partner_alone:
+        extras.append("His partner may instead take it alone from him (see *partner alone*).")
+    if o.defend_alone:
+        extras.append("One adversary may defend alone against him (see *defend alone*).")
+    return (
+        "Whoever orders up, assists, takes up or names a suit may play alone, saying so in the "
+        "same declaration (S.98): /order or /call with alone. His partner lays his hand face "
+        f"down and sits out the deal (S.101). {lead}\n\n"
+        "Nobody may play alone when the adversaries made the trump (S.95), nor after passing "
+        "in the second round (J.7).\n\n"
+        f"Here a lone hand scores {_points(o.lone_march_points)} for all five tricks (a lone "
+        f"march) and {_points(o.lone_made_points)} for three or four. With fewer it is euchred "
+        f"and the adversaries score {_points(o.lone_euchred_points)} (S.3, J.17, J.18)."
+        + ("\n\n" + " ".join(extras) if extras else "")
+    )
+
+
+def _partner_alone(o: Options) -> str:
+    if not o.partner_alone:
+        return (
+            "Off here: only the player who makes the trump may play alone. His partner plays "
+            "with him, or sits out when he goes alone."
+        )
+    return (
+        "On here. When your partner makes the trump, alone or not, and you have not yet spoken "
+        "at that trump, you are asked before the first lead whether you take it alone from him "
+        '("I take it from you", S.94): /alone or the button in your hand, or pass to play '
+        "with him. If you take it, your partner sits out. Once you have passed at that trump "
+        "you cannot (S.93, S.99)."
+    )
+
+
+def _defend_alone(o: Options) -> str:
+    if not o.defend_alone:
+        return "Off here: both adversaries play against a lone hand."
+    return (
+        "On here. When a lone hand is declared, its adversaries are asked in turn from the "
+        "dealer's left, before the first lead, whether one will defend alone (/alone); his "
+        "partner then sits out too. If the lone defender euchres the lone hand, his side scores "
+        f"{_points(o.defend_alone_points)}."
+    )
+
+
+def _joker(o: Options) -> str:
+    low = "seven" if o.pack == 32 else "nine"
+    if not o.joker:
+        return f"There is no Joker here: the pack is {o.pack} cards, ace down to {low}."
+    return (
+        f"The Joker is in the pack here ({o.pack + 1} cards). It is the highest trump whatever "
+        "the trump suit, above the right bower. If the Joker is turned up, the dealer names the "
+        "suit it stands for before anyone speaks, and it is then the turn-up of that suit."
+    )
+
+
+def _scoring(o: Options) -> str:
+    match = (
+        "A match here is a rubber of three games (see *rubber points*)."
+        if o.is_rubber
+        else "A match here is a single game."
+    )
+    defend = (
+        f" If a lone defender euchres it, his side scores {_points(o.defend_alone_points)}."
+        if o.defend_alone
+        else ""
+    )
+    return (
+        f"The side that made the trump scores {_points(o.made_points)} for three or four "
+        f"tricks and {_points(o.march_points)} for all five (a march). With fewer than three it "
+        f"is euchred and the other side scores {_points(o.euchred_points)} (S.2, J.17, J.18).\n\n"
+        f"A lone hand scores {_points(o.lone_march_points)} for a march and "
+        f"{_points(o.lone_made_points)} for three or four; euchred, it gives the adversaries "
+        f"{_points(o.lone_euchred_points)} (S.3).{defend}\n\n"
+        f"A game is {_points(o.points)}: the first side to reach them wins it (J.19). {match}"
+    )
+
+
+def _lap(o: Options) -> str:
+    if not o.lap:
+        return (
+            "Lap is off here: points scored beyond what wins the game are lost, and the next "
+            "game starts at love-all."
+        )
+    return (
+        f"Lap is on here: points scored beyond the {o.points} that win a game are carried into "
+        "the next game of the rubber (S.1, and the laws' list of terms). Should the third game "
+        "lap, a fourth is played (S.1)."
+    )
+
+
+def _double_game(o: Options) -> str:
+    if not o.is_rubber:
+        return "There are no rubbers here (a match is a single game), so no game is doubled."
+    if not o.double_game:
+        return "Off here: every game won counts one toward the rubber."
+    return (
+        "On here: a game counts two toward the rubber when the losers scored nothing, and one "
+        "otherwise (S.7)."
+    )
+
+
+def _rubber(o: Options) -> str:
+    if not o.is_rubber:
+        return (
+            f"A match here is a single game of {_points(o.points)}, not a rubber: the side that "
+            "reaches them first wins."
+        )
+    games = 4 if o.lap else 3
+    most = games * (2 if o.double_game else 1) + 2
+    fourth = "; should the third game lap, a fourth is played" if o.lap else ""
+    counts = "one, or two when the losers scored nothing" if o.double_game else "one"
+    return (
+        f"A match here is a rubber: three games, all played even when one side wins the first "
+        f"two{fourth} (S.1). Each game won counts {counts}; the side that wins two games wins "
+        f"the rubber and adds two more (S.7). So a rubber is worth at most {most} rubber "
+        "points here, and the leaderboards count rubbers won and rubber points."
+    )
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One topic of /rules.
+
+    Attributes:
+        key: the value a member picks.
+        title: the topic's name.
+        laws: the laws it rests on, as RULES.md cites them (empty for a modern rule).
+        explain: the text for a table's options.
+        status: where an option turns the rule on or off, a word on it for the index.
+    """
+
+    key: str
+    title: str
+    laws: str
+    explain: Callable[[Options], str]
+    status: Callable[[Options], str] | None = None
+
+
+def _turn_up_status(o: Options) -> str:
+    return "the turn-up may be discarded here" if o.discard_turn_up else "not the turn-up here"
+
+
+def _option_status(name: str) -> Callable[[Options], str]:
+    return lambda o: _on(bool(getattr(o, name)))
+
+
+TOPICS = (
+    Topic("bowers", "The bowers", "S.8, J.2, H", _bowers),
+    Topic("order-up", "Order up, assist, take up", "S.74-S.76, S.86, S.98, J.6", _order_up),
+    Topic("discard", "The turn-up discard", "S.86, S.88", _discard, _turn_up_status),
+    Topic("next", "Making it next: the second round", "S.77, S.78, J.6", _next),
+    Topic(
+        "stick-the-dealer",
+        "Stick the dealer",
+        "",
+        _stick_the_dealer,
+        _option_status("stick_the_dealer"),
+    ),
+    Topic("alone", "Lone hands", "S.3, S.93, S.95, S.98, S.101, J.7, J.9", _alone),
+    Topic(
+        "partner-alone",
+        "Taking it alone from your partner",
+        "S.93, S.94, S.99, J.6",
+        _partner_alone,
+        _option_status("partner_alone"),
+    ),
+    Topic(
+        "defend-alone",
+        "Defending alone",
+        "",
+        _defend_alone,
+        _option_status("defend_alone"),
+    ),
+    Topic("joker", "The Joker", "H", _joker, _option_status("joker")),
+    Topic("scoring", "Points and the game", "S.2, S.3, J.17-J.19", _scoring),
+    Topic("lap", "Lap", "S.1", _lap, _option_status("lap")),
+    Topic("double-game", "The double game", "S.7", _double_game, _option_status("double_game")),
+    Topic("rubber", "Rubbers and rubber points", "S.1, S.7", _rubber),
+)
+TOPIC_BY_KEY: Mapping[str, Topic] = {t.key: t for t in TOPICS}
+TOPIC_CHOICES = [app_commands.Choice(name=t.title, value=t.key) for t in TOPICS]
+
+
+def whose_rules(options: Options, at_table: bool) -> str:
+    """Whose rules a /rules answer explains: the table's, or the bot's default."""
+    words = PRESET_WORDS.get(options.preset, options.preset)
+    if at_table:
+        changed = " with some options of its own" if _changed(options) else ""
+        return f"This table plays by {words}{changed}."
+    return (
+        f"There is no table in this channel, so these are the bot's default rules: {words}. "
+        "A table may choose others when it is opened."
+    )
+
+
+def _changed(options: Options) -> bool:
+    try:
+        return bool(options.changed())
+    except KeyError:  # a preset this guide does not know: nothing to compare with
+        return False
+
+
+def _citation(laws: str) -> str:
+    if not laws:
+        return "No law: a modern rule, not in the old laws."
+    return f"{'Laws' if ',' in laws or '-' in laws else 'Law'}: {laws}."
+
+
+def rules_embed(options: Options, topic: str | None, at_table: bool) -> discord.Embed:
+    """/rules' answer: one topic for these options, or the index of topics.
+
+    Args:
+        options: the table's options (or the default preset's, with no table).
+        topic: a topic's key, or None for the index.
+        at_table: whether the options are a table's in this channel.
+    """
+    chosen = TOPIC_BY_KEY.get(topic or "")
+    if chosen is None:
+        lines = []
+        for t in TOPICS:
+            status = f": {t.status(options)}" if t.status else ""
+            lines.append(f"**{t.title}** ({t.laws or 'a modern rule'}){status}")
+        description = "Pick a topic with /rules topic to read it for this table.\n\n" + "\n".join(
+            lines
+        )
+        embed = discord.Embed(title="The rules, topic by topic", description=description)
+    else:
+        description = f"{chosen.explain(options)}\n\n*{_citation(chosen.laws)}*"
+        embed = discord.Embed(title=chosen.title, description=description)
+    embed.colour = COLOUR
+    embed.set_footer(text=whose_rules(options, at_table))
+    return embed
+
+
+__all__ = [
+    "COMMAND_GROUPS",
+    "CommandLine",
+    "CommandTree",
+    "TOPICS",
+    "TOPIC_CHOICES",
+    "Topic",
+    "command_lines",
+    "help_embed",
+    "rules_embed",
+    "whose_rules",
+]

@@ -1,0 +1,52 @@
+"""/help and /rules: how a deal goes, the commands, and this table's rules in plain words.
+
+The texts are in bot/ui/guide.py; this cog only finds the options to explain and answers.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.rules import build_options
+from bot.ui.guide import TOPIC_CHOICES, CommandTree, command_lines, help_embed, rules_embed
+
+
+class Help(commands.Cog):
+    """The guide to the game and the bot."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="help")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """How a deal of Euchre goes, and every command of this bot."""
+        tree = self.bot.tree
+        guild_id = interaction.guild_id
+
+        def mention(name: str) -> str:
+            if isinstance(tree, CommandTree):
+                return tree.mention(name, guild_id)
+            return f"/{name}"
+
+        embed = help_embed(command_lines(tree), mention)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="rules")
+    @app_commands.describe(topic="the rule to explain; leave it out for the list of topics")
+    @app_commands.choices(topic=TOPIC_CHOICES)
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        """This table's rules in plain words, one topic at a time."""
+        manager = self.bot.manager  # type: ignore[attr-defined]
+        table = manager.tables.get(interaction.channel_id) if manager else None
+        if table is not None:
+            options = table.options
+        else:
+            options = build_options(self.bot.settings.default_preset)  # type: ignore[attr-defined]
+        embed = rules_embed(options, topic, at_table=table is not None)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Help(bot))
