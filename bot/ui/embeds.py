@@ -116,6 +116,8 @@ def outcome_text(table: Table, result: HandResult) -> str:
                 f"**{seat_name(table, result.defender)}**, defending alone for {SIDE_NAMES[other]},"
             )
         return f"{defenders} euchred {makers}, who took {_tricks(result, side)}: {score}."
+    if result.alone is not None:
+        makers += ","  # closes "alone for ..."
     verb = "march" if result.alone is None else "marched"
     if result.outcome == MARCH:
         return f"{makers} {verb}, {_tricks(result, side)}: {score}."
