@@ -94,7 +94,7 @@ async def seat_four(fake: FakeDiscord, preset: str = "modern", **options) -> Non
 
 async def start(fake: FakeDiscord) -> None:
     answer = await (await fake.slash(fake.member("alice"), fake.channel, "table start")).message()
-    assert "dealt" in answer.text, answer.text
+    assert "dealt" in answer.text, (answer.text, fake.describe(last=12))
 
 
 async def current_table_message(fake: FakeDiscord, table):
@@ -122,7 +122,7 @@ async def act_once(bot, fake: FakeDiscord) -> None:
     hand = await (await fake.click(member, table_message, label="My hand")).message()
     assert hand.ephemeral and hand.visible_to == member.id
     actions = enabled_actions(hand)
-    assert actions, hand.text
+    assert actions, (hand.text, table.status, table.match is not None, seat, table.match.to_act)
     clicked = await fake.click(member, hand, actions[0])
     response = await clicked.response()
     # The hand message is edited in place.

@@ -266,6 +266,8 @@ class InteractionHarness:
         self.unknown_routes: list[str] = []
         self.leaks: list[str] = []
         self.public_checked = 0
+        #: Whether each edited message keeps its earlier versions (a benchmark turns it off).
+        self.keep_history = True
         self._adapter = _WebhookRecorder(self)
         self._errors = _ErrorLog()
 
@@ -900,9 +902,10 @@ class InteractionHarness:
         if finish_loading or not msg.loading:
             edited.flags &= ~FLAG_LOADING
         _validate_message(edited)
-        before = msg.payload()
+        before = msg.payload() if self.keep_history else None
         msg.__dict__.update(edited.__dict__)
-        msg.history = [*msg.history, before]
+        if before is not None:
+            msg.history = [*msg.history, before]
         self._check_public(msg)
 
     # -- hidden cards ---------------------------------------------------------------------
