@@ -62,7 +62,7 @@ class ResultsRecorder:
             stats.HandRecord(
                 guild_id=table.guild_id,
                 table_id=table.id,
-                match_id=table.match_id,
+                match_id=_match_id(table),
                 game_number=match.game_of_deal[number],
                 deal_number=number,
                 dealer=result.dealer,
@@ -96,7 +96,7 @@ class ResultsRecorder:
             stats.GameRecord(
                 guild_id=table.guild_id,
                 table_id=table.id,
-                match_id=table.match_id,
+                match_id=_match_id(table),
                 game_number=number,
                 players=players,
                 scores=game.scores,
@@ -123,7 +123,7 @@ class ResultsRecorder:
             stats.MatchRecord(
                 guild_id=table.guild_id,
                 table_id=table.id,
-                match_id=table.match_id,
+                match_id=_match_id(table),
                 kind="rubber" if match.options.is_rubber else "game",
                 players=players,
                 games=tuple((g.scores, g.winner, g.value) for g in match.games),
@@ -146,3 +146,10 @@ class ResultsRecorder:
 
 
 __all__ = ["ResultsRecorder", "seat_names", "seat_players"]
+
+
+def _match_id(table: Table) -> int:
+    """The stored match's id: set when the match starts, before any result is recorded."""
+    if table.match_id is None:
+        raise RuntimeError(f"table {table.id}: a result of a match that was never stored")
+    return table.match_id

@@ -11,8 +11,9 @@ south are partners (side 0), east and west the other side.
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from bot.engine.cutting import Cut, cut_for_partners, cut_for_table, who_goes_out
 from bot.engine.deal import Deal, HandResult
@@ -273,7 +274,9 @@ class Table:
             seat = self.held_seat_of(user_id)
             if seat is None:
                 raise TableError("you are not at this table")
-            self.seats[seat].held_for = None  # the computer plays on in the seat
+            computer = self.seats[seat]
+            assert computer is not None  # it holds the seat
+            computer.held_for = None  # the computer plays on in the seat
             return seat
         if self.playing:
             self.seats[seat] = bot_occupant(self.new_computer_id(), DEFAULT_LEVEL)
@@ -298,8 +301,9 @@ class Table:
             if self.full:
                 raise TableError("every seat is taken")
             seat = self.seats.index(None)
-        if self.seats[seat] is not None:
-            raise TableError(f"{SEAT_NAMES[seat]} is taken by {self.seats[seat].name}")
+        taken = self.seats[seat]
+        if taken is not None:
+            raise TableError(f"{SEAT_NAMES[seat]} is taken by {taken.name}")
         self.seats[seat] = bot_occupant(self.new_computer_id(), level)
         return seat
 
@@ -368,6 +372,7 @@ class Table:
 
     def _seat_substitute(self) -> None:
         sub = self.substitution
+        assert sub is not None  # called once a substitution is agreed
         leaving = self.seats[sub.seat]
         self.waiting = [w for w in self.waiting if w.user_id != sub.user_id]
         self.seats[sub.seat] = Occupant(sub.user_id, sub.name, substitute=True)
@@ -382,10 +387,9 @@ class Table:
         occupant = self.seats[seat]
         if occupant is None or occupant.is_bot:
             return
-        self.seats[seat] = bot_occupant(
-            self.new_computer_id(), "standard", held_for=occupant.user_id
-        )
-        self.seats[seat].name = f"{occupant.name} (computer)"
+        computer = bot_occupant(self.new_computer_id(), "standard", held_for=occupant.user_id)
+        computer.name = f"{occupant.name} (computer)"
+        self.seats[seat] = computer
         self._held_names[seat] = occupant.name
         self.flagged = True
 
@@ -425,12 +429,12 @@ class Table:
         if not keep_seats:
             by_id = {o.user_id: o for o in self.seats if o}
             table_cut = cut_for_partners(list(by_id), rng)
-            self.seats = [by_id[user_id] for user_id in table_cut.seats]
+            self.seats = [by_id[cast(int, user_id)] for user_id in table_cut.seats]
             cuts.extend(table_cut.cuts)
             first_dealer = table_cut.dealer
         else:
             first_dealer = rng.randrange(SEATS)
-        self.last_cut = [[(names[p], card) for p, card in cut.cards] for cut in cuts]
+        self.last_cut = [[(names[cast(int, p)], card) for p, card in cut.cards] for cut in cuts]
         self.begin_match(first_dealer)
         return self.last_cut
 
@@ -454,7 +458,7 @@ class Table:
             why = CUT_LOWEST
         else:
             counts = {o.user_id: self.consecutive.get(o.user_id, 0) for o in seated}
-            out, cuts = who_goes_out(counts, len(self.waiting), rng)
+            out, cuts = who_goes_out(cast(dict[Hashable, int], counts), len(self.waiting), rng)
             why = MOST_RUBBERS
         coming = [o for o in self.waiting if o.user_id not in out]
         going = [o for o in seated if o.user_id in out]

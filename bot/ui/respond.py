@@ -177,7 +177,11 @@ async def show_hand(
         message_id = interaction.message.id if interaction.message else None
     elif interaction.response.is_done():
         sent = await interaction.followup.send(
-            content=note, embed=embed, view=buttons, ephemeral=True, wait=True
+            content=note or discord.utils.MISSING,
+            embed=embed,
+            view=buttons,
+            ephemeral=True,
+            wait=True,
         )
         message_id = sent.id
     else:

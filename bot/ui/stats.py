@@ -111,7 +111,7 @@ class LeaderboardButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> LeaderboardButton:
         return cls(
             match["metric"],
@@ -125,11 +125,17 @@ class LeaderboardButton(
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:
             db = interaction.client.db  # type: ignore[attr-defined]
+            guild_id = interaction.guild_id
+            if guild_id is None:  # a server's board is turned only in that server
+                await interaction.response.send_message(
+                    "That board belongs to a server.", ephemeral=True
+                )
+                return
             if self.direction == "me":
                 # Page 1 always exists; the member's row is found wherever it is.
                 page = await boards.leaderboard(
                     db,
-                    interaction.guild_id,
+                    guild_id,
                     self.metric,
                     self.period,
                     self.preset or None,
@@ -142,7 +148,7 @@ class LeaderboardButton(
             target = self.page - 1 if self.direction == "prev" else self.page + 1
             page = await boards.leaderboard(
                 db,
-                interaction.guild_id,
+                guild_id,
                 self.metric,
                 self.period,
                 self.preset or None,

@@ -60,7 +60,7 @@ class HandButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HandButton:
         return cls(int(match["table"]), int(match["match"]), int(match["deal"]), match["action"])
 
@@ -88,7 +88,7 @@ class OldHandButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> OldHandButton:
         return cls(int(match["table"]), match["rest"])
 
@@ -132,7 +132,7 @@ class TableButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
         return cls(int(match["table"]), match["what"])
 
@@ -163,7 +163,7 @@ class ReviewButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ReviewButton:
         return cls(int(match["table"]), int(match["match"]), int(match["deal"]))
 
@@ -195,7 +195,7 @@ class CloseButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CloseButton:
         return cls(int(match["table"]), match["answer"])
 
