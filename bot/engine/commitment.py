@@ -1,0 +1,92 @@
+"""Deals anyone can verify: a secret seed per deal, committed to before the deal, shown after.
+
+Before a deal is dealt, the table shows a commitment: SHA-256 over the deal's secret seed and
+the deal's identity. When the deal is over the seed is revealed, and anyone can recompute the
+pack order from it and check it against the commitment and the cards that were actually dealt.
+The dealer (the bot) therefore cannot change the cards once the commitment is shown, and
+cannot reuse one commitment for another deal.
+
+The pack order comes from the seed by this algorithm, which never changes (a record made today
+verifies with any later version of the bot):
+
+1. Start from the fresh pack in the engine's fixed order (`make_pack`: spades, hearts, diamonds,
+   clubs; in each suit A K Q J 10 9, then 8 7 for a 32-card pack; the Joker last when used).
+2. Make a stream of bytes: SHA-256(seed ‖ "pack" ‖ counter), for counter 0, 1, 2, ... written as
+   four big-endian bytes, one digest after another. The seed is the 32 bytes its hex names.
+3. Shuffle with Fisher-Yates from the last position down: for i = n-1 to 1, read the next four
+   bytes as a big-endian number w; while w ≥ 2³² − (2³² mod (i+1)) read another (so every
+   position is equally likely); swap the cards at i and w mod (i+1).
+
+The top of the resulting pack is dealt first, as `Deal.from_deck` deals (J.5).
+
+The commitment is the hex SHA-256 of seed ‖ identity, where the identity is the UTF-8 text
+`euchre-bot deal <table>:<match>:<deal>` (the table's id, the match's number at the table and
+the deal's number in the match, from 1): a seed shown for one deal proves nothing about another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterator
+
+from bot.engine.cards import Card, make_pack
+
+SEED_BYTES = 32
+_WORD = 1 << 32
+
+
+def new_seed() -> str:
+    """A fresh secret seed, as 64 hex digits, from the operating system's strong generator."""
+    return secrets.token_hex(SEED_BYTES)
+
+
+def deal_identity(table_id: int, match_no: int, deal_no: int) -> str:
+    """What a commitment is bound to: one deal of one match at one table."""
+    return f"euchre-bot deal {table_id}:{match_no}:{deal_no}"
+
+
+def _seed_bytes(seed: str) -> bytes:
+    try:
+        raw = bytes.fromhex(seed)
+    except ValueError:
+        raise ValueError("a deal's seed is 64 hex digits") from None
+    if len(raw) != SEED_BYTES:
+        raise ValueError("a deal's seed is 64 hex digits")
+    return raw
+
+
+def commitment(seed: str, identity: str) -> str:
+    """The commitment shown before the deal: hex SHA-256 of the seed's bytes and the identity."""
+    return hashlib.sha256(_seed_bytes(seed) + identity.encode("utf-8")).hexdigest()
+
+
+def _words(seed: bytes) -> Iterator[int]:
+    """The 32-bit words of the seed's byte stream, in order."""
+    counter = 0
+    while True:
+        block = hashlib.sha256(seed + b"pack" + counter.to_bytes(4, "big")).digest()
+        for k in range(0, len(block), 4):
+            yield int.from_bytes(block[k : k + 4], "big")
+        counter += 1
+
+
+def pack_order(seed: str, pack: int, joker: bool) -> list[Card]:
+    """The pack order a seed gives, top card first (see the module's docstring).
+
+    Args:
+        seed: the deal's seed, 64 hex digits.
+        pack: 32 or 24 cards.
+        joker: whether the Joker is in the pack.
+    """
+    cards = make_pack("7" if pack == 32 else "9", joker=joker)
+    words = _words(_seed_bytes(seed))
+    for i in range(len(cards) - 1, 0, -1):
+        span = i + 1
+        limit = _WORD - _WORD % span
+        word = next(words)
+        while word >= limit:
+            word = next(words)
+        j = word % span
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
