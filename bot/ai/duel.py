@@ -138,6 +138,7 @@ def play_out(
 
     while not match.over:
         seat = match.to_act
+        assert seat is not None  # someone is to act until the match is over
         view = match.view_for(seat)
         if timings is not None and len(view.deal.legal) > 1:
             start = time.perf_counter()

@@ -60,6 +60,7 @@ class EasyPlayer(ComputerPlayer):
             return CALL + best
         if phase == ROUND_ONE:
             trump = k.turn_up_suit
+            assert trump is not None  # the Joker's suit is named before the bidding
             if k.seat == k.dealer:
                 hand = hand_after_pickup(hand, k.turn_up, trump, False, k.options.discard_turn_up)
             return ORDER if _good_enough(hand, trump) else PASS
@@ -74,6 +75,7 @@ class EasyPlayer(ComputerPlayer):
         if phase == PARTNER_ALONE:
             return PASS
         if phase == DISCARD:
+            assert k.trump is not None  # the turn-up was made trump
             return discard_choice(
                 hand, k.trump, k.turn_up, k.alone == k.seat, k.options.discard_turn_up
             )
@@ -84,6 +86,7 @@ class EasyPlayer(ComputerPlayer):
 
     def _card(self, k: Knowledge) -> str:
         trump = k.trump
+        assert trump is not None  # made before this is asked
         legal = list(k.legal)
         eff = EFFECTIVE_SUIT[trump]
         if not k.trick:

@@ -60,6 +60,7 @@ BOOK_PREFERENCE = 0.03
 
 def _ending(deal: Deal, maker_tricks: int) -> tuple[int, int]:
     """Points to side 0 and side 1 if the makers end with `maker_tricks`."""
+    assert deal.maker is not None  # asked only once trump is made
     makers_score, points = hand_points(
         deal.options, maker_tricks, deal.alone is not None, deal.defender is not None
     )
@@ -70,6 +71,7 @@ def _ending(deal: Deal, maker_tricks: int) -> tuple[int, int]:
 
 def _solve_from(deal: Deal, solver: Solver) -> int:
     """The makers' tricks with perfect play from the deal's state, as 0 (euchred), 3 or 5."""
+    assert deal.maker is not None and deal.to_play is not None  # in the play
     maker_side = deal.maker & 1
     hands = [to_mask(h) for h in deal.hands]
     trick = [(s, card_index(c)) for s, c in deal.trick]
@@ -149,6 +151,7 @@ class ExpertPlayer(ComputerPlayer):
     def _play_world(
         self, k: Knowledge, deal: Deal, totals: dict[str, float], score: ScoreValue, my_side: int
     ) -> None:
+        assert deal.maker is not None and deal.trump is not None  # in the play
         maker_side = deal.maker & 1
         solver = Solver(deal.trump, deal.active, maker_side)
         hands = [to_mask(h) for h in deal.hands]
@@ -199,6 +202,7 @@ class ExpertPlayer(ComputerPlayer):
                 deal.apply(action, k.seat)
                 while deal.phase not in (PLAY, OVER):
                     seat = deal.to_act
+                    assert seat is not None  # someone is to act until the deal is over
                     deal.apply(quick_bid(deal, seat), seat)
             except IllegalAction as exc:  # pragma: no cover - the quick model is legal
                 log.warning("playout refused: %s", exc)
@@ -208,6 +212,7 @@ class ExpertPlayer(ComputerPlayer):
                 continue
             # Different declarations often lead to the same deal to play (the same trump, the
             # same side making it, the same hands): search each one once.
+            assert deal.maker is not None and deal.trump is not None  # in the play
             config = (deal.trump, deal.active, deal.maker & 1, deal.to_play)
             key = (*config, *(tuple(sorted(h)) for h in deal.hands))
             tricks = results.get(key)
@@ -248,6 +253,7 @@ class ExpertPlayer(ComputerPlayer):
                 suit = action.split(":")[1]
                 s = strength(hand, suit)
             else:
+                assert k.turn_up_suit is not None  # named before round one
                 s = round_one_strength(
                     hand, k.seat, k.dealer, k.turn_up, k.turn_up_suit, k.options.discard_turn_up
                 )

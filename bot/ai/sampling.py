@@ -344,7 +344,7 @@ def build_deal(k: Knowledge, world: World) -> Deal | None:
     try:
         for seat, action in deal_view.declarations:
             if action == "discard":
-                action = discard
+                action = discard or action  # no discard known: refused below, like any misfit
             deal.apply(action, seat)
         for _, trick in deal_view.tricks:
             for seat, card in trick:
@@ -369,6 +369,7 @@ def quick_bid(deal: Deal, seat: int) -> str:
     phase = deal.phase
     if phase == "round_one":
         trump = deal.turn_up_suit
+        assert trump is not None  # named before round one when the Joker is turned
         s = round_one_strength(
             hand, seat, deal.dealer, deal.turn_up, trump, deal.options.discard_turn_up
         )
@@ -376,6 +377,7 @@ def quick_bid(deal: Deal, seat: int) -> str:
             return ORDER_ALONE
         return ORDER if s >= ROUND_ONE_MARKS[(seat - deal.dealer - 1) % SEATS] else PASS
     if phase == "round_two":
+        assert deal.turn_up_suit is not None
         suit, s = best_call(hand, deal.turn_up_suit)
         if s >= ALONE_MARK:
             return CALL + suit + ":alone"
@@ -385,12 +387,14 @@ def quick_bid(deal: Deal, seat: int) -> str:
     if phase == "discard":
         from bot.ai.common import discard_choice
 
+        assert deal.trump is not None  # the turn-up was made trump
         return discard_choice(
             hand, deal.trump, deal.turn_up, deal.alone == seat, deal.options.discard_turn_up
         )
     if phase == "joker_suit":
         return CALL + max(SUITS, key=lambda s: strength(hand, s))
     if phase == "partner_alone":
+        assert deal.trump is not None
         return "alone" if strength(hand, deal.trump) >= ALONE_MARK + 0.3 else PASS
     return PASS  # defend alone: not in a playout
 

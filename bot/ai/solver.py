@@ -55,7 +55,7 @@ class Tables:
             for s in range(4)
         ]
         # For each card, the cards of its suit above it, the nearest first.
-        self.above = [[] for _ in ALL_CARDS]
+        self.above: list[list[int]] = [[] for _ in ALL_CARDS]
         for s in range(4):
             ranked = self.order[s]
             for n, i in enumerate(ranked):

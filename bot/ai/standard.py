@@ -261,6 +261,7 @@ class StandardPlayer(ComputerPlayer):
 
     def round_one(self, k: Knowledge) -> str:
         trump = k.turn_up_suit
+        assert trump is not None  # the Joker's suit is named before the bidding
         position = k.position()
         m = mood(k)
         right_turned = k.turn_up in ("J" + trump, JOKER)
@@ -308,6 +309,7 @@ class StandardPlayer(ComputerPlayer):
         position = k.position()
         m = mood(k)
         down = k.turn_up_suit
+        assert down is not None  # the suit turned down in round one
         nxt = SAME_COLOUR[down]
         hand = list(k.hand)
         options = [x for x in SUITS if x != down]
@@ -328,6 +330,7 @@ class StandardPlayer(ComputerPlayer):
         weakness in lay suits, it is good play to take it from him" (Lone Hands); and "with an
         assistance you may play a lone hand with less strength" (the dealer after an assist)."""
         trump = k.trump
+        assert trump is not None  # made before this is asked
         hand = list(k.hand)
         if k.seat == k.dealer and not k.turned_down:
             hand = hand_after_pickup(hand, k.turn_up, trump, True, k.options.discard_turn_up)
@@ -342,6 +345,7 @@ class StandardPlayer(ComputerPlayer):
 
     def defend_alone(self, k: Knowledge) -> str:
         """Defend alone only with two sure trump tricks or three trumps headed by a bower."""
+        assert k.trump is not None  # a lone hand has made it
         s = Shape(list(k.hand), k.trump)
         if s.bowers >= 2 or (s.n >= 3 and s.bowers >= 1):
             return DEFEND if DEFEND in k.legal else PASS
@@ -349,6 +353,7 @@ class StandardPlayer(ComputerPlayer):
 
     def discard(self, k: Knowledge) -> str:
         trump = k.trump
+        assert trump is not None  # made before this is asked
         hand = list(k.hand)
         eff = EFFECTIVE_SUIT[trump]
         if k.alone is not None and side(k.alone) != k.side and k.position(k.alone) == THIRD:
@@ -370,6 +375,7 @@ class StandardPlayer(ComputerPlayer):
 
     def lead(self, k: Knowledge) -> str:
         trump = k.trump
+        assert trump is not None  # made before this is asked
         legal = list(k.legal)
         eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
         trumps = [c for c in legal if eff[c] == trump]
@@ -414,7 +420,7 @@ class StandardPlayer(ComputerPlayer):
                 if k.turned_down and k.maker == k.seat and first_lead and eff[top] == trump:
                     # "Make it next ... and lead the left"; "with ace and two others (without the
                     # king), lead ace in next, and small one when crossing the suit" (Eldest).
-                    if SAME_COLOUR[k.turn_up_suit] == trump:
+                    if k.turn_up_suit and SAME_COLOUR[k.turn_up_suit] == trump:
                         return top
                     return lowest(trumps, trump)
                 if len(trumps) >= 2 and not boss_lay:
@@ -457,6 +463,7 @@ class StandardPlayer(ComputerPlayer):
         an ace, or from a short suit of king or queen, or from a suit of equals" (Eldest). And
         "avoid leading the turn-down until at least one round of trumps has been played"."""
         trump = k.trump
+        assert trump is not None  # made before this is asked
         eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
         hand = list(k.hand)
         trump_led = any(eff[t[0][1]] == trump for _, t in k.tricks)
@@ -489,10 +496,13 @@ class StandardPlayer(ComputerPlayer):
         """ "In playing against a lone hand, you should lead from a short suit or suit of
         equals" (Lone Hands), and the two conventions of the second hand."""
         trump = k.trump
+        assert trump is not None  # made before this is asked
         eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
         lone_pos = k.position(k.alone)
         if k.position() == SECOND and lone_pos == THIRD:
-            wanted = SAME_COLOUR[k.turn_up_suit] if not k.turned_down else k.turn_up_suit
+            turned = k.turn_up_suit
+            assert turned is not None  # the Joker's suit is named before the bidding
+            wanted = SAME_COLOUR[turned] if not k.turned_down else turned
             # Round one: the dealer discarded next in suit, "and his partner [leads] it to him";
             # round two: "lead a card of the same suit as the turn-down" (Second Hand).
             same = [c for c in cards if eff[c] == wanted and eff[c] != trump]
@@ -514,6 +524,7 @@ class StandardPlayer(ComputerPlayer):
 
     def follow(self, k: Knowledge) -> str:
         trump = k.trump
+        assert trump is not None  # made before this is asked
         legal = list(k.legal)
         eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
         trick = k.trick
@@ -629,6 +640,7 @@ class StandardPlayer(ComputerPlayer):
         partner's lay card is winning, every trick so far is ours, and after ruffing with the
         lowest trump the rest of the hand is the master trump and masters, take the lead."""
         trump = k.trump
+        assert trump is not None  # made before this is asked
         eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
         if eff[win_card] == trump or any(eff[c] == led for c in legal) or not k.we_made:
             return None
@@ -646,6 +658,7 @@ class StandardPlayer(ComputerPlayer):
         """The card to throw away: the lowest, but "throw away the ace as soon as possible on
         your partner's trick" when holding ace and king of a suit (The Dealer)."""
         trump = k.trump
+        assert trump is not None  # made before this is asked
         eff = EFFECTIVE_SUIT[trump]
         if k.trick:
             win_seat, _ = trick_winner(k.trick, trump)
