@@ -36,7 +36,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bot.storage.database import Database, Params
 
@@ -250,7 +250,10 @@ class BatchWriter:
         await self._begin(conn)
         direct = _Direct(conn, self.db.path)
         try:
-            results = [await item.work(direct) if item.work is not None else None for item in batch]
+            # `_Direct` has every method repository functions use, so it stands in for the
+            # Database they are written for.
+            db = cast(Database, direct)
+            results = [await item.work(db) if item.work is not None else None for item in batch]
             for sql, rows in self._grouped(batch).items():
                 conn.executemany(sql, rows)
             conn.execute("COMMIT")

@@ -512,6 +512,7 @@ async def record_hand(db: Database, hand: HandRecord) -> int:
         raise StorageError(f"A deal {hand.outcome} has a maker.")
     _check_players(hand.players)
     day = day_of(hand.played_at)
+    anchors: dict[int, str] | None
     flagged, latest, anchors = await _match_state(db, hand.match_id, hand.guild_id, day)
     if not flagged and (hand.flagged or _flagged_by(hand.players)):
         flagged = await flag_match(db, hand.match_id)
@@ -584,6 +585,7 @@ async def record_game(db: Database, game: GameRecord) -> int:
         )
     _check_players(game.players)
     day = day_of(game.played_at)
+    anchors: dict[int, str] | None
     flagged, latest, anchors = await _match_state(db, game.match_id, game.guild_id, day)
     if not flagged and (game.flagged or _flagged_by(game.players)):
         flagged = await flag_match(db, game.match_id)
@@ -640,6 +642,7 @@ async def record_match(db: Database, match: MatchRecord) -> int:
         raise StorageError("A finished rubber has a winner.")
     _check_players(match.players)
     day = day_of(match.played_at)
+    anchors: dict[int, str] | None
     flagged, latest, anchors = await _match_state(db, match.match_id, match.guild_id, day)
     if not flagged and (match.flagged or _flagged_by(match.players)):
         flagged = await flag_match(db, match.match_id)
