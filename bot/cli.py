@@ -149,7 +149,7 @@ def _replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
-        print(_replay_text(summary))
+        print(replay_text(summary))
     return EXIT_OK
 
 
@@ -251,7 +251,8 @@ def _deal_summaries(deals: Sequence[Deal], games: Sequence[int]) -> list[dict[st
     return summaries
 
 
-def _replay_text(summary: dict[str, Any]) -> str:
+def replay_text(summary: dict[str, Any]) -> str:
+    """What `replay` prints without `--json`: a line per deal, then the final score."""
     if summary["format"] == "emn":
         return "\n\n".join(
             f"Game {i}\n{_game_text(game)}" for i, game in enumerate(summary["games"], start=1)

@@ -334,10 +334,15 @@ def _check_result(recorded: _RecordedDeal) -> None:
         raise RecordError(
             f"{where}: the record's result is {shown(stored)}, but the replay gives {replayed}"
         )
-    key = next(k for k in (*replayed, *stored) if not same(stored.get(k), replayed.get(k)))
-    raise RecordError(
-        f"{where}: the record's result has {key} {shown(stored.get(key))}, but the replay gives {replayed.get(key)!r}"
-    )
+    for key in (*replayed, *stored):
+        if key not in stored:
+            raise RecordError(f"{where}: the record's result has no {shown(key)}")
+        if key not in replayed:
+            raise RecordError(f"{where}: the record's result has an unknown field {shown(key)}")
+        if not same(stored[key], replayed[key]):
+            raise RecordError(
+                f"{where}: the record's result has {key} {shown(stored[key])}, but the replay gives {replayed[key]!r}"
+            )
 
 
 def _check_totals(match: Match, data: dict[str, Any]) -> None:
