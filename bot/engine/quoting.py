@@ -41,6 +41,14 @@ def shown(value: Any) -> str:
     return _SHOWN.repr(value)
 
 
+def quoted(text: str) -> str:
+    """What a member typed, in quotation marks and cut short: `“queen of cups”`.
+
+    Members read these, so the marks are the page's, not Python's (`'pass'` reads as code).
+    """
+    return f"“{clip(text, QUOTE_LIMIT)}”"
+
+
 def clip(text: str, limit: int) -> str:
     """`text` cut to at most `limit` characters, ending in `…` when it was cut."""
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from bot.engine.quoting import shown
+from bot.engine.quoting import quoted
 from bot.numbers import parse_whole
 from bot.storage.boards import COUNTERS, first_day, in_window, window_board
 from bot.storage.database import Database
@@ -974,7 +974,7 @@ def parse_record_id(text: str | int) -> tuple[str, int]:
     number = parse_whole(raw)
     if number is None:
         raise StatsError(
-            f"{shown(text)} is not a game or rubber id: /history shows them, like G12 or M3."
+            f"{quoted(text)} is not a game or rubber id: /history shows them, like G12 or M3."
         )
     return kind, number
 

@@ -34,7 +34,7 @@ async def test_a_long_card_in_play_is_refused_within_the_limit(interactions):
     await start_four(h)
     member, _ = to_act(h)
     text = await refused(h, member, "play", card=LONG)
-    assert text.startswith("unknown card 'xxxx") and len(text) < 200, text
+    assert text.startswith("unknown card “xxxx") and len(text) < 200, text
     text = await refused(h, member, "discard", card=LONG)
     assert len(text) < 200, text
 
@@ -44,7 +44,7 @@ async def test_a_long_suit_in_call_is_refused_within_the_limit(interactions):
     await start_four(h)
     member, _ = to_act(h)
     text = await refused(h, member, "call", suit=LONG)
-    assert text.startswith("unknown suit 'xxxx") and len(text) < 200, text
+    assert text.startswith("unknown suit “xxxx") and len(text) < 200, text
 
 
 async def test_a_long_id_in_record_is_refused_within_the_limit(interactions):
