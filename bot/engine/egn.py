@@ -32,6 +32,12 @@ What the format says, as this module reads it:
 - Files of versions 1.0 and 1.1 (snake_case keys, `kitty`, `initialLead`, 1-based phase numbers) are
   read as the reference `egn-upgrade` tool upgrades them; a recorded `initialLead` is checked.
 - An EMN file (Euchre Match Notation) holds several EGN games; `import_emn` replays each.
+- Every field's JSON type is checked where it is read (`fields.py`). Tournament software writes
+  two things the rules refuse but a reader can make sense of: deals played after the game was
+  won, and a deal started again under the same `dealNumber`. Read leniently (the default) they
+  are replayed with a warning (`EgnGame.warnings`); read strictly they are refused. A discard
+  recorded for a dealer who sits out for his lone partner (OpenSpiel's euchre has the dealer
+  take up before the go-alone decision) changes nothing, and is read and kept either way.
 
 Writing: `match_to_egn` turns a `Match` into one EGN document per game (a rubber is several games;
 lap points carried into a game become its `initialScore`), with every ruleset field that differs

@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.engine.cards import make_pack, parse_card
@@ -179,16 +179,17 @@ def _check_format(data: Any) -> None:
         )
 
 
-# The JSON type of each option, by the type `Options` declares for it.
-_OPTION_READERS: dict[str, Callable[[Any, str], object]] = {"int": whole, "bool": flag, "str": text}
+# Each option's reader, by the type `Options` declares for it: its JSON type is checked here,
+# where a file is read, so that `true` or `5.7` is not taken for a number of points.
+_READERS: dict[str, Callable[[Any, str], object]] = {"int": whole, "bool": flag, "str": text}
+_OPTION_READERS = {f.name: _READERS[str(f.type)] for f in fields(Options)}
 
 
 def _options(value: Any) -> Options:
     options = mapping(value, "'options'")
     for name, option in options.items():
-        kind = Options.__dataclass_fields__.get(name)
-        if kind is not None and isinstance(kind.type, str) and kind.type in _OPTION_READERS:
-            _OPTION_READERS[kind.type](option, f"option '{name}'")
+        if name in _OPTION_READERS:
+            _OPTION_READERS[name](option, f"option '{name}'")
     try:
         return options_from_dict(options)
     except OptionsError as exc:
