@@ -113,6 +113,10 @@ MALFORMED = {
         json.dumps(_changed(EGN, _set("metadata.title", "Finals \ud800"))),
         "metadata 'title' is not Unicode text",
     ),
+    "a lone surrogate in a card": (
+        json.dumps(_changed(RECORD, _set("deals.0.hands.0.0", "J\ud800"))),
+        "deal 1: unknown card “J�”",
+    ),
     "a condensed deal for no one": (
         json.dumps(_changed(EGN, _set("deals", ["MBfO2GloVJ5lmjSn87ZMJ9OMukM8tNk1AnT4n3A_Jg"]))),
         "deal 1: the condensed deal string cannot be decoded",

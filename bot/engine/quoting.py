@@ -9,6 +9,7 @@ so it is always short and never fails.
 
 from __future__ import annotations
 
+import re
 import reprlib
 from typing import Any
 
@@ -16,6 +17,7 @@ from typing import Any
 QUOTE_LIMIT = 40
 # Python refuses to write an int of more than 4,300 digits; about 3.3 bits make a digit.
 _MAX_SHOWN_BITS = 4_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class _Shown(reprlib.Repr):
@@ -44,9 +46,14 @@ def shown(value: Any) -> str:
 def quoted(text: str) -> str:
     """What a member typed, in quotation marks and cut short: `“queen of cups”`.
 
-    Members read these, so the marks are the page's, not Python's (`'pass'` reads as code).
+    Members read these, so the marks are the page's, not Python's (`'pass'` reads as code). A
+    lone surrogate (which JSON can escape, and no output can write) shows as `�`.
     """
-    return f"“{clip(text, QUOTE_LIMIT)}”"
+    return f"“{_writable(clip(text, QUOTE_LIMIT))}”"
+
+
+def _writable(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def clip(text: str, limit: int) -> str:
