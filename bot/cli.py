@@ -179,7 +179,7 @@ def replay_summary(replay: Replay) -> dict[str, Any]:
     For the bot's own record of a rubber, also each game and the rubber points; for an EMN
     match, one such summary per game (the partnerships may change between games).
     """
-    if replay.kind == "record":
+    if replay.match is not None:  # the bot's own record
         return _match_summary(replay.match, replay.players)
     games = [_egn_summary(game) for game in replay.games]
     if replay.kind == "egn":
