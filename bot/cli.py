@@ -132,16 +132,24 @@ def _add_replay(subparsers: Subparsers) -> None:
     )
     replay.add_argument("file", type=Path, help="the record to replay")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse deals after the game was won and repeated deal numbers (default: replay "
+        "them with a warning)",
+    )
     replay.set_defaults(handler=_replay)
 
 
 def _replay(args: argparse.Namespace) -> int:
-    replay = read_record(_load_json(args.file))
+    replay = read_record(_load_json(args.file), strict=args.strict)
+    for warning in replay.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     summary = replay_summary(replay)
     if args.json:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
-        print(_replay_text(summary))
+        print(replay_text(summary))
     return EXIT_OK
 
 
@@ -158,6 +166,11 @@ def _load_json(path: Path) -> Any:
         raise CommandError(
             f"{path} is not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise CommandError(f"{path} nests its lists or objects too deeply to be read") from None
+    except ValueError:
+        # Python refuses to read a number of more than 4,300 digits (a guard against slow input).
+        raise CommandError(f"{path} holds a number too long to be read") from None
 
 
 def replay_summary(replay: Replay) -> dict[str, Any]:
@@ -166,7 +179,7 @@ def replay_summary(replay: Replay) -> dict[str, Any]:
     For the bot's own record of a rubber, also each game and the rubber points; for an EMN
     match, one such summary per game (the partnerships may change between games).
     """
-    if replay.kind == "record":
+    if replay.match is not None:  # the bot's own record
         return _match_summary(replay.match, replay.players)
     games = [_egn_summary(game) for game in replay.games]
     if replay.kind == "egn":
@@ -195,13 +208,17 @@ def _match_summary(match: Match, players: tuple[str, ...]) -> dict[str, Any]:
 
 def _egn_summary(game: EgnGame) -> dict[str, Any]:
     deals = [d.deal for d in game.deals]
+    summaries = _deal_summaries(deals, [0] * len(deals))
+    late = {number for number, d in enumerate(game.deals, start=1) if d.after_game}
+    for summary in summaries:
+        summary["after_game"] = summary["number"] in late
     return {
         "format": "egn",
         "title": game.title,
         "players": list(game.players) or None,
         "points": game.options.points,
         "initial_score": list(game.initial_score),
-        "deals": _deal_summaries(deals, [0] * len(deals)),
+        "deals": summaries,
         "final_score": list(game.final_score),
         "over": game.over,
         "winner": game.match.winner,
@@ -234,7 +251,8 @@ def _deal_summaries(deals: Sequence[Deal], games: Sequence[int]) -> list[dict[st
     return summaries
 
 
-def _replay_text(summary: dict[str, Any]) -> str:
+def replay_text(summary: dict[str, Any]) -> str:
+    """What `replay` prints without `--json`: a line per deal, then the final score."""
     if summary["format"] == "emn":
         return "\n\n".join(
             f"Game {i}\n{_game_text(game)}" for i, game in enumerate(summary["games"], start=1)
@@ -271,7 +289,8 @@ def _game_text(summary: dict[str, Any]) -> str:
 
 
 def _deal_text(deal: dict[str, Any], names: Sequence[str]) -> str:
-    head = f"Deal {deal['number']}: dealer {names[deal['dealer']]}"
+    late = " (after the game was won, not scored)" if deal.get("after_game") else ""
+    head = f"Deal {deal['number']}{late}: dealer {names[deal['dealer']]}"
     if deal["maker"] is None:
         return f"{head}, all passed" if deal["finished"] else f"{head}, bidding"
     alone = f", alone ({names[deal['alone']]})" if deal["alone"] is not None else ""

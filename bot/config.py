@@ -13,6 +13,7 @@ from dotenv import load_dotenv
 
 from bot.engine.errors import OptionsError
 from bot.engine.rules import PRESETS
+from bot.numbers import parse_whole
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -44,10 +45,10 @@ class Settings:
 
 
 def _int(name: str, value: str) -> int:
-    try:
-        return int(value.strip())
-    except ValueError:
-        raise ConfigError(f"{name} must be a whole number, not {value!r}") from None
+    number = parse_whole(value)
+    if number is None:
+        raise ConfigError(f"{name} must be a whole number, not {value!r}")
+    return number
 
 
 def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Settings:

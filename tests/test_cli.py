@@ -136,11 +136,37 @@ def test_replay_of_a_missing_file_exits_2(capsys, tmp_path):
     assert code == 2 and "cannot read" in err
 
 
-def test_replay_of_a_record_the_rules_refuse_exits_2_naming_the_deal(capsys):
-    code, _, err = run(
-        capsys, "replay", str(EXAMPLES / "validation examples" / "July 4th Pairs Finals.egn")
+JULY_4TH = EXAMPLES / "validation examples" / "July 4th Pairs Finals.egn"
+
+
+def test_replay_of_deals_after_the_game_was_won_warns_and_exits_0(capsys):
+    code, out, err = run(capsys, "replay", str(JULY_4TH))
+    assert code == 0
+    assert err == (
+        "warning: deals 10 and 11 are played after the game was won: side 1 reached 10 in"
+        " deal 9 (6-10): checked, but not scored\n"
     )
-    assert code == 2 and "deal 10 is played after the game was won" in err
+    assert "Deal 10 (after the game was won, not scored): " in out
+    assert out.splitlines()[-1] == "Final score: 6-10; side 1 wins"
+    code, out, err = run(capsys, "replay", str(JULY_4TH), "--json")
+    summary = json.loads(out)
+    assert [d["after_game"] for d in summary["deals"]] == [False] * 9 + [True] * 2
+    assert summary["final_score"] == [6, 10] and err.startswith("warning: ")
+
+
+def test_replay_strict_refuses_what_the_default_replays_with_a_warning(capsys):
+    code, out, err = run(capsys, "replay", "--strict", str(JULY_4TH))
+    assert code == 2 and out == ""
+    assert err.startswith("error: deals 10 and 11 are played after the game was won")
+
+
+def test_replay_of_a_record_the_rules_refuse_exits_2_naming_the_deal(capsys):
+    path = EXAMPLES / "conversion examples" / "test.egn"
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert (
+        err == "error: deal 1, trick 3: seat 3 plays QS, but QS is the up card taken up by seat 0\n"
+    )
 
 
 def test_python_m_bot_replay_runs_as_a_process(tmp_path):

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from sys import intern
 
 from bot.engine.errors import CardError
+from bot.engine.quoting import quoted
 
 Card = str
 Suit = str
@@ -66,7 +67,7 @@ def make_pack(lowest: str = "7", joker: bool = False, sixes: bool = False) -> li
         sixes: add the four sixes (seven-handed Napoleon).
     """
     if lowest not in RANKS:
-        raise CardError(f"unknown rank {lowest!r}")
+        raise CardError(f"unknown rank {quoted(lowest)}")
     keep = RANKS[: RANKS.index(lowest) + 1]
     if sixes and "6" not in keep:
         keep = keep + ("6",)
@@ -138,7 +139,7 @@ def parse_suit(text: str) -> Suit:
     """
     suit = _SUIT_ALIASES.get(text.strip().upper())
     if suit is None:
-        raise CardError(f"unknown suit {text!r}: use spades, hearts, diamonds or clubs")
+        raise CardError(f"unknown suit {quoted(text)}: use spades, hearts, diamonds or clubs")
     return suit
 
 
@@ -160,7 +161,7 @@ def parse_card(text: str) -> Card:
     match = _LONG.match(raw)
     if match and match.group(1) in _RANK_ALIASES and match.group(2) in _SUIT_ALIASES:
         return intern(_RANK_ALIASES[match.group(1)] + _SUIT_ALIASES[match.group(2)])
-    raise CardError(f"unknown card {text!r}: write it like JH, 10D, A♠ or 'queen of clubs'")
+    raise CardError(f"unknown card {quoted(text)}: write it like JH, 10D, A♠ or 'queen of clubs'")
 
 
 def card_name(card: Card) -> str:

@@ -32,6 +32,12 @@ What the format says, as this module reads it:
 - Files of versions 1.0 and 1.1 (snake_case keys, `kitty`, `initialLead`, 1-based phase numbers) are
   read as the reference `egn-upgrade` tool upgrades them; a recorded `initialLead` is checked.
 - An EMN file (Euchre Match Notation) holds several EGN games; `import_emn` replays each.
+- Every field's JSON type is checked where it is read (`fields.py`). Tournament software writes
+  two things the rules refuse but a reader can make sense of: deals played after the game was
+  won, and a deal started again under the same `dealNumber`. Read leniently (the default) they
+  are replayed with a warning (`EgnGame.warnings`); read strictly they are refused. A discard
+  recorded for a dealer who sits out for his lone partner (OpenSpiel's euchre has the dealer
+  take up before the go-alone decision) changes nothing, and is read and kept either way.
 
 Writing: `match_to_egn` turns a `Match` into one EGN document per game (a rubber is several games;
 lap points carried into a game become its `initialScore`), with every ruleset field that differs
@@ -75,7 +81,9 @@ from bot.engine.deal import (
     partner_of,
 )
 from bot.engine.errors import IllegalAction, OptionsError, RecordError
+from bot.engine.fields import flag, items, mapping, text, texts, whole
 from bot.engine.match import Match
+from bot.engine.quoting import shown
 from bot.engine.rules import GAME, LEFT_OF_DEALER, LEFT_OF_LONER, Options, build_options
 
 log = logging.getLogger(__name__)
@@ -151,7 +159,7 @@ def egn_card(code: Any, trump: Suit | None = None) -> Card:
             suit when no trump is made.
     """
     if not isinstance(code, str) or not 1 <= len(code) <= 2:
-        raise RecordError(f"{code!r} is not an EGN card")
+        raise RecordError(f"{shown(code)} is not an EGN card")
     if code == "B":
         return JOKER
     if code in ("R", "L"):
@@ -159,7 +167,7 @@ def egn_card(code: Any, trump: Suit | None = None) -> Card:
             raise RecordError(f"card {code!r} (a bower) needs a trump, and none is made yet")
         return "J" + (trump if code == "R" else SAME_COLOUR[trump])
     if len(code) != 2:
-        raise RecordError(f"{code!r} is not an EGN card")
+        raise RecordError(f"{shown(code)} is not an EGN card")
     rank, suit = code[0].upper(), code[1]
     if rank == "X" or suit in "xX":
         raise RecordError(f"card {code!r} is not fully known, so it cannot be replayed")
@@ -239,23 +247,21 @@ def egn_options(ruleset: dict[str, Any] | None) -> Options:
 
 
 def _ruleset_with_defaults(ruleset: dict[str, Any] | None) -> dict[str, Any]:
-    if ruleset is None:
-        ruleset = {}
-    if not isinstance(ruleset, dict):
-        raise RecordError("metadata 'ruleset' must be an object")
+    """Every ruleset field, typed: the file's value where it has one, else the default."""
     rules = dict(RULESET_DEFAULTS)
-    for name, value in ruleset.items():
+    for name, value in mapping({} if ruleset is None else ruleset, "metadata 'ruleset'").items():
         if name not in RULESET_DEFAULTS:
-            raise RecordError(f"unknown ruleset field '{name}'")
-        default = RULESET_DEFAULTS[name]
-        if type(value) is not type(default):
-            raise RecordError(
-                f"ruleset field '{name}' must be a {type(default).__name__}, not {value!r}"
-            )
-        rules[name] = value
+            raise RecordError(f"unknown ruleset field {shown(name)}")
+        what, default = f"ruleset field '{name}'", RULESET_DEFAULTS[name]
+        if isinstance(default, bool):
+            rules[name] = flag(value, what)
+        elif isinstance(default, int):
+            rules[name] = whole(value, what)
+        else:
+            rules[name] = text(value, what)
     if rules["loner_lead"] not in ("LEFT_OF_DEALER", "LEFT_OF_LONER"):
         raise RecordError(
-            f"ruleset field 'loner_lead' must be LEFT_OF_DEALER or LEFT_OF_LONER, not {rules['loner_lead']!r}"
+            f"ruleset field 'loner_lead' must be LEFT_OF_DEALER or LEFT_OF_LONER, not {shown(rules['loner_lead'])}"
         )
     return rules
 
@@ -337,12 +343,12 @@ def _check_header(data: Any, file_type: str) -> None:
         raise RecordError(f"not an {_short(file_type)} file: the document must be a JSON object")
     if data.get("fileType") != file_type:
         raise RecordError(
-            f"not an {_short(file_type)} file: fileType is {data.get('fileType')!r}, not {file_type!r}"
+            f"not an {_short(file_type)} file: fileType is {shown(data.get('fileType'))}, not {file_type!r}"
         )
     version = data.get("version")
     match = _VERSION.match(version) if isinstance(version, str) else None
     if match is None:
-        raise RecordError(f"{_short(file_type)} version {version!r} is not supported (1.x is)")
+        raise RecordError(f"{_short(file_type)} version {shown(version)} is not supported (1.x is)")
 
 
 def _short(file_type: str) -> str:
@@ -357,18 +363,6 @@ def _field(obj: dict[str, Any], *names: str, default: Any = None) -> Any:
     return default
 
 
-def _int(value: Any, what: str, low: int = 0, high: int = 10**6) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise RecordError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
-    return value
-
-
-def _str_list(value: Any, what: str) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RecordError(f"{what} must be a list of strings")
-    return tuple(value)
-
-
 def _read_deal(raw: Any, position: int, min_rank: int) -> EgnDeal:
     """One deal of the file (an object, or a condensed string) in EGN terms."""
     if isinstance(raw, str):
@@ -379,7 +373,7 @@ def _read_deal(raw: Any, position: int, min_rank: int) -> EgnDeal:
     state = _field(raw, "initialState", "initial_state")
     if not isinstance(state, dict):
         raise RecordError(f"{where} has no initialState")
-    dealer = _int(state.get("dealer"), f"{where}: dealer", 0, SEATS - 1)
+    dealer = whole(state.get("dealer"), f"{where}: dealer", 0, SEATS - 1)
     up_card = _field(state, "upCard", "up_card")
     if not isinstance(up_card, str):
         raise RecordError(f"{where} has no upCard")
@@ -389,14 +383,14 @@ def _read_deal(raw: Any, position: int, min_rank: int) -> EgnDeal:
         dealer=dealer,
         up_card=up_card,
         player_cards=_player_cards(_field(state, "playerCards", "player_cards"), where),
-        calls=_str_list(bidding.get("calls", []), f"{where}: calls") if bidding else (),
+        calls=texts(bidding.get("calls", []), f"{where}: calls") if bidding else (),
         alone=_alone(bidding, play, where),
         defender=_defender(bidding, where),
         defence_known=_field(bidding or {}, "aloneDefender", "alone_defender") is not None,
         discard=_discard(bidding, where),
         tricks=_tricks(play, where),
         initial_lead=_initial_lead(play, where),
-        kitty=tuple(c for c in _str_list(state.get("kitty", []), f"{where}: kitty") if c),
+        kitty=tuple(c for c in texts(state.get("kitty", []), f"{where}: kitty") if c),
     )
 
 
@@ -429,7 +423,7 @@ def _player_cards(value: Any, where: str) -> tuple[tuple[str, ...], ...] | None:
         return None
     if not isinstance(value, list) or len(value) > SEATS:
         raise RecordError(f"{where}: playerCards must be a list of four hands")
-    hands = [_str_list(hand, f"{where}: playerCards") for hand in value]
+    hands = [texts(hand, f"{where}: playerCards") for hand in value]
     hands += [()] * (SEATS - len(hands))
     for seat, hand in enumerate(hands):
         if len(hand) not in (0, _HAND):
@@ -448,15 +442,13 @@ def _alone(bidding: dict[str, Any] | None, play: dict[str, Any] | None, where: s
 
 def _defender(bidding: dict[str, Any] | None, where: str) -> int | None:
     seat = _field(bidding or {}, "aloneDefender", "alone_defender", default=-1)
-    seat = _int(seat, f"{where}: aloneDefender", -1, SEATS - 1)
+    seat = whole(seat, f"{where}: aloneDefender", -1, SEATS - 1)
     return None if seat < 0 else seat
 
 
 def _discard(bidding: dict[str, Any] | None, where: str) -> str | None:
     discard = (bidding or {}).get("discard")
-    if discard is not None and not isinstance(discard, str):
-        raise RecordError(f"{where}: discard must be a card")
-    return discard or None
+    return None if discard is None else text(discard, f"{where}: discard") or None
 
 
 def _tricks(play: dict[str, Any] | None, where: str) -> tuple[tuple[str, ...], ...]:
@@ -469,17 +461,21 @@ def _tricks(play: dict[str, Any] | None, where: str) -> tuple[tuple[str, ...], .
         tricks = tricks[:-1]  # a trick not yet begun
     if len(tricks) > _TRICKS:
         raise RecordError(f"{where}: {len(tricks)} tricks, but a deal has {_TRICKS}")
-    return tuple(_str_list(t, f"{where}, trick {i + 1}") for i, t in enumerate(tricks))
+    return tuple(texts(t, f"{where}, trick {i + 1}") for i, t in enumerate(tricks))
 
 
 def _initial_lead(play: dict[str, Any] | None, where: str) -> int | None:
     lead = _field(play or {}, "initialLead", "initial_lead")
-    return None if lead is None else _int(lead, f"{where}: initialLead", 0, SEATS - 1)
+    return None if lead is None else whole(lead, f"{where}: initialLead", 0, SEATS - 1)
 
 
 @dataclass(frozen=True, slots=True)
 class EgnDocument:
-    """An EGN file read but not yet replayed."""
+    """An EGN file read but not yet replayed.
+
+    Attributes:
+        warnings: what the file gets wrong that a lenient reading reads past (see `read_document`).
+    """
 
     metadata: dict[str, Any]
     players: tuple[str, ...]
@@ -487,23 +483,35 @@ class EgnDocument:
     final_score: tuple[int, int] | None
     ruleset: dict[str, Any]
     deals: tuple[EgnDeal, ...]
+    warnings: tuple[str, ...] = ()
 
 
-def read_document(data: Any) -> EgnDocument:
+# Metadata written back by `EgnGame.to_egn`, each a string in the schema.
+_KEPT_METADATA = ("gameId", "title", "description", "date")
+
+
+def read_document(data: Any, strict: bool = False) -> EgnDocument:
     """Read an EGN document's structure (no rule is applied yet).
 
+    Args:
+        data: the parsed JSON.
+        strict: refuse two deals with the same `dealNumber`. Tournament software writes such
+            files when a deal is started again: read leniently, the later deal replaces the
+            earlier one, with a warning.
+
     Raises:
-        RecordError: not an EGN file, or a field missing or malformed.
+        RecordError: not an EGN file, or a field missing or malformed (the message names it).
     """
     _check_header(data, FILE_TYPE)
     meta = data.get("metadata")
     if not isinstance(meta, dict):
         raise RecordError("EGN metadata is missing")
+    for name in _KEPT_METADATA:
+        if meta.get(name) is not None:
+            text(meta[name], f"metadata '{name}'")
     ruleset = meta.get("ruleset") or {}
-    min_rank = ruleset.get("min_rank", 9) if isinstance(ruleset, dict) else 9
-    deals = data.get("deals")
-    if not isinstance(deals, list):
-        raise RecordError("EGN 'deals' must be a list")
+    min_rank = _ruleset_with_defaults(ruleset)["min_rank"]
+    deals, warnings = _read_deals(items(data.get("deals"), "EGN 'deals'"), min_rank, strict)
     return EgnDocument(
         metadata=meta,
         players=_players(meta.get("players")),
@@ -512,50 +520,58 @@ def read_document(data: Any) -> EgnDocument:
         ),
         final_score=_score(meta["finalScore"], "finalScore") if "finalScore" in meta else None,
         ruleset=ruleset,
-        deals=_read_deals(deals, min_rank),
+        deals=deals,
+        warnings=warnings,
     )
 
 
-def _read_deals(raws: list[Any], min_rank: int) -> tuple[EgnDeal, ...]:
-    """Every deal of the file, numbered in order (a repeated or skipped dealNumber is refused)."""
-    deals = tuple(_read_deal(raw, i + 1, min_rank) for i, raw in enumerate(raws))
-    numbers = [raw.get("dealNumber") if isinstance(raw, dict) else None for raw in raws]
-    for i in range(1, len(numbers)):
-        if (
-            numbers[i] is not None
-            and numbers[i - 1] is not None
-            and numbers[i] != numbers[i - 1] + 1
-        ):
-            raise RecordError(
-                f"deal {i + 1} has dealNumber {numbers[i]}, but follows deal number {numbers[i - 1]}"
+def _read_deals(
+    raws: list[Any], min_rank: int, strict: bool
+) -> tuple[tuple[EgnDeal, ...], tuple[str, ...]]:
+    """Every deal of the file in order, and the warnings of a lenient reading.
+
+    Each `dealNumber` must be the one before it plus one; a repeated number is refused when
+    strict, else the later deal replaces the earlier.
+    """
+    deals: list[EgnDeal] = []
+    warnings: list[str] = []
+    before: int | None = None
+    for position, raw in enumerate(raws, start=1):
+        deal = _read_deal(raw, position, min_rank)
+        number = raw.get("dealNumber") if isinstance(raw, dict) else None
+        if number is not None:
+            number = whole(number, f"deal {position}: dealNumber")
+        if number is not None and before is not None and number != before + 1:
+            if number != before or strict:
+                raise RecordError(
+                    f"deal {position} has dealNumber {number}, but follows deal number {before}"
+                )
+            warnings.append(
+                f"deal {position} repeats dealNumber {number}: it replaces deal {deals[-1].position},"
+                " which is left out"
             )
-    return deals
+            deals.pop()
+        deals.append(deal)
+        before = number
+    return tuple(deals), tuple(warnings)
 
 
 def _players(value: Any) -> tuple[str, ...]:
     if value is None:
         return ()
-    if not isinstance(value, list):
-        raise RecordError("metadata 'players' must be a list")
     names = []
-    for player in value:
-        if isinstance(player, dict) and isinstance(player.get("name"), str):
-            names.append(player["name"])
-        elif isinstance(player, str):
-            names.append(player)
+    for player in items(value, "metadata 'players'"):
+        if isinstance(player, dict):
+            names.append(text(player.get("name"), "metadata 'players': a player's name"))
         else:
-            raise RecordError(f"metadata 'players' holds {player!r}, not a name")
+            names.append(text(player, "metadata 'players': a player's name"))
     return tuple(names)
 
 
 def _score(value: Any, what: str) -> tuple[int, int]:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(type(v) is int and v >= 0 for v in value)
-    ):
-        raise RecordError(f"metadata '{what}' must be two scores, not {value!r}")
-    return value[0], value[1]
+    if not isinstance(value, list) or len(value) != 2:
+        raise RecordError(f"metadata '{what}' must be two scores, not {shown(value)}")
+    return whole(value[0], f"metadata '{what}'"), whole(value[1], f"metadata '{what}'")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -701,10 +717,18 @@ def _unpack_phases(
             alone, defended = bidding["isAlone"], "aloneDefender" in bidding
             phases.append(bidding)
         else:
-            size = players - (2 if defended else 1 if alone else 0)
+            size = _trick_size(players, alone, defended)
             first = line.first_trick if index == 0 else None
             phases.append(_unpack_play(reader, size, remaining, first))
     return phases
+
+
+def _trick_size(players: int, alone: bool, defended: bool) -> int:
+    """The cards in a trick; a header whose seat count leaves none does not decode."""
+    size = players - (2 if defended else 1 if alone else 0)
+    if size < 1:
+        raise ValueError(f"{players} players leave no one to play a trick")
+    return size
 
 
 def _unpack_bidding(
@@ -772,9 +796,9 @@ def _skip_alternative_lines(
 ) -> None:
     """Read past the analysis lines (they are not part of the game) so the end marker can be checked."""
     up_card, main = deal["initialState"]["upCard"], deal["phases"]
-    bidding = next((p for p in main if p["type"] == "EUCHRE_BIDDING"), {})
+    bidding: dict[str, Any] = next((p for p in main if p["type"] == "EUCHRE_BIDDING"), {})
     alone, defended = bool(bidding.get("isAlone")), "aloneDefender" in bidding
-    size = players - (2 if defended else 1 if alone else 0)
+    size = _trick_size(players, alone, defended)
     for _ in range(reader.integer(255)):
         branch = reader.integer(65535)
         remaining = _remaining_at(main, branch, deck)
@@ -832,7 +856,7 @@ def _unpack_v0(reader: _Bits) -> dict[str, Any]:
     )
     if _only_padding(reader):
         return deal
-    remaining, cards = list(deck), []
+    remaining, cards = list(deck), list[str]()
     while remaining and len(reader.rest) >= max(1, (len(remaining) - 1).bit_length()):
         if len(cards) % (3 if alone else 4) == 0 and _only_padding(reader):
             break
@@ -861,6 +885,11 @@ class _Bidding:
     trump: Suit | None
     alone: bool
     round_one: bool
+
+    @property
+    def lone(self) -> int | None:
+        """The seat that plays alone (the maker, in EGN), or None."""
+        return self.maker if self.alone else None
 
 
 def _read_calls(egn: EgnDeal, turn_up: Card) -> _Bidding:
@@ -947,8 +976,8 @@ def _first_leader(
     dealer: int, bidding: _Bidding, sitting_out: tuple[int, ...], options: Options
 ) -> int:
     """Who leads the first trick, as `Deal._start_play` decides (the replay checks it card by card)."""
-    if bidding.alone and options.loner_lead == LEFT_OF_LONER:
-        leader = (bidding.maker + 1) % SEATS
+    if bidding.lone is not None and options.loner_lead == LEFT_OF_LONER:
+        leader = (bidding.lone + 1) % SEATS
     else:
         leader = (dealer + 1) % SEATS
     while leader in sitting_out:
@@ -988,20 +1017,23 @@ def _read_play(
 
 
 def _pack_card(code: str, trump: Suit | None, pack: list[Card], where: str) -> Card:
-    card = egn_card(code, trump)
+    try:
+        card = egn_card(code, trump)
+    except RecordError as exc:
+        raise RecordError(f"{where}: {exc}") from None
     if card not in pack:
         raise RecordError(f"{where}: {card} is not in the {len(pack)}-card pack")
     return card
 
 
 def _sitting_out(egn: EgnDeal, bidding: _Bidding) -> tuple[int, ...]:
-    if not bidding.alone:
+    if bidding.lone is None:
         if egn.defender is not None:
             raise RecordError(f"deal {egn.position}: aloneDefender is set, but no one plays alone")
         return ()
-    out = [partner_of(bidding.maker)]
+    out = [partner_of(bidding.lone)]
     if egn.defender is not None:
-        if egn.defender % 2 == bidding.maker % 2:
+        if egn.defender % 2 == bidding.lone % 2:
             raise RecordError(
                 f"deal {egn.position}: seat {egn.defender} cannot defend alone against his own side"
             )
@@ -1027,12 +1059,23 @@ def _note_shown_out(play: _Play, seats: list[int], cards: list[Card]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class _Hands:
-    """The hands as dealt to replay a deal with, and how much of them the file recorded."""
+    """The hands as dealt to replay a deal with, and how much of them the file recorded.
+
+    Attributes:
+        hands: the hands as dealt, by seat.
+        discard: the card the dealer discards in the replay (None when he does not take up).
+        known: the file recorded every hand.
+        recorded: the discard the file records, if any.
+    """
 
     hands: list[list[Card]]
     discard: Card | None
-    known: bool  # the file recorded every hand
-    discard_known: bool  # the file recorded the discard
+    known: bool
+    recorded: Card | None
+
+    @property
+    def discard_known(self) -> bool:
+        return self.recorded is not None
 
 
 def _deal_hands(
@@ -1047,17 +1090,31 @@ def _deal_hands(
     where = f"deal {egn.position}"
     # The dealer takes up unless he sits out for a lone partner; a lone defender's partner sits
     # out only after the discard, so a dealer who sits out for that reason has taken up.
-    takes_up = bidding.round_one and not (bidding.alone and egn.dealer == partner_of(bidding.maker))
+    takes_up = bidding.round_one and not (
+        bidding.lone is not None and egn.dealer == partner_of(bidding.lone)
+    )
     recorded = _recorded_hands(egn, bidding.trump, pack)
     discard = _pack_card(egn.discard, bidding.trump, pack, where) if egn.discard else None
+    sat_out_discard = None
     if discard is not None and not takes_up:
-        raise RecordError(
-            f"{where}: a discard is recorded, but the dealer did not take up {turn_up}"
-        )
+        if not (bidding.round_one and bidding.alone):
+            raise RecordError(
+                f"{where}: a discard is recorded, but the dealer did not take up {turn_up}"
+            )
+        # OpenSpiel's euchre, and programs that follow it, have the dealer take up and discard
+        # before the go-alone decision, so a dealer whose partner then goes alone has a discard
+        # on record though he sits out. The play and the score are the same either way: his
+        # hand as dealt holds the card he discarded (unless it was the up card itself).
+        sat_out_discard, discard = discard, None
     kitty = [_pack_card(c, bidding.trump, pack, f"{where}, kitty") for c in egn.kitty]
-    _check_cards(where, egn.dealer, turn_up, takes_up, discard, play, recorded, kitty)
+    hidden = sat_out_discard if sat_out_discard != turn_up else None
+    if hidden is not None and recorded[egn.dealer] and hidden not in recorded[egn.dealer]:
+        raise RecordError(f"{where}: the dealer discards {hidden}, a card not in his hand")
+    _check_cards(where, egn.dealer, turn_up, takes_up, discard or hidden, play, recorded, kitty)
     # Each seat's known cards; a dealer who took up and whose hand is not recorded holds six.
     known = {s: list(recorded[s]) if recorded[s] else play.played_by(s) for s in range(SEATS)}
+    if hidden is not None and not recorded[egn.dealer]:
+        known[egn.dealer].append(hidden)
     sizes = {s: _HAND for s in range(SEATS)}
     dealer_six = takes_up and not recorded[egn.dealer]
     if dealer_six:
@@ -1091,7 +1148,13 @@ def _deal_hands(
         known[seat].extend(cards)
     if dealer_six:
         known[egn.dealer].remove(turn_up)
-    return _Hands([known[s] for s in range(SEATS)], discard, all(recorded), egn.discard is not None)
+    recorded_discard = discard if egn.discard else None
+    return _Hands(
+        [known[s] for s in range(SEATS)],
+        discard,
+        all(recorded),
+        sat_out_discard or recorded_discard,
+    )
 
 
 def _recorded_hands(egn: EgnDeal, trump: Suit | None, pack: list[Card]) -> list[tuple[Card, ...]]:
@@ -1113,7 +1176,11 @@ def _check_cards(
     recorded: list[tuple[Card, ...]],
     kitty: list[Card],
 ) -> None:
-    """Refuse a card found in two places: each card is in one hand, the kitty or the up card."""
+    """Refuse a card found in two places: each card is in one hand, the kitty or the up card.
+
+    The cards dealt come first, then the play trick by trick, so a card played where it cannot
+    be is reported at the trick and seat where the record first goes wrong.
+    """
     seen: dict[Card, tuple[int | None, str]] = {}
 
     def see(card: Card, seat: int | None, place: str) -> None:
@@ -1131,18 +1198,36 @@ def _check_cards(
             raise RecordError(f"{where}: seat {seat}'s hand holds the up card or a card twice")
         for card in hand:
             see(card, seat, f"dealt to seat {seat}")
-    for seat in range(SEATS):
-        cards = play.played_by(seat)
-        if len(set(cards)) != len(cards):
-            raise RecordError(f"{where}: seat {seat} plays the same card twice")
-        for card in cards:
-            see(card, seat, f"played by seat {seat}")
     if discard is not None:
-        if discard in play.played_by(dealer):
-            raise RecordError(f"{where}: the dealer discards {discard} and also plays it")
         see(discard, dealer, "the dealer's discard")
     for card in kitty:
         see(card, None, "in the kitty")
+    played: dict[Card, tuple[int, int]] = {}
+    for number, trick in enumerate(play.tricks, start=1):
+        for seat, card in trick:
+            wrong = _misplayed(card, seat, seen, played, discard if seat == dealer else None)
+            if wrong:
+                raise RecordError(f"{where}, trick {number}: seat {seat} plays {card}, {wrong}")
+            played[card] = (number, seat)
+
+
+def _misplayed(
+    card: Card,
+    seat: int,
+    seen: dict[Card, tuple[int | None, str]],
+    played: dict[Card, tuple[int, int]],
+    discarded: Card | None,
+) -> str | None:
+    """Why `seat` cannot play `card` (None when it can), by where the card already is."""
+    if card in played:
+        number, other = played[card]
+        who = "it" if other == seat else f"seat {other}"
+        return f"which {who} played in trick {number}"
+    if card == discarded:
+        return "which it discarded"
+    if card in seen and seen[card][0] != seat:
+        return f"but {card} is {seen[card][1]}"
+    return None
 
 
 def _dealer_cards(played: list[Card], turn_up: Card, discard: Card | None) -> list[Card]:
@@ -1198,13 +1283,15 @@ class ReplayedDeal:
         position: its place in the file, from 1.
         deal: the engine's deal, in the state the record leaves it.
         hands_known: the file recorded every hand (else some were rebuilt or filled).
-        discard_known: the file recorded the discard.
+        discard: the discard the file records (None when it records none).
+        after_game: played after the game was won (a lenient reading checks it, scores it not).
     """
 
     position: int
     deal: Deal
     hands_known: bool
-    discard_known: bool
+    discard: Card | None
+    after_game: bool = False
 
 
 @dataclass(slots=True)
@@ -1219,6 +1306,7 @@ class EgnGame:
         recorded_final: the `finalScore` the file records, if any.
         match: the engine's match (one game) after the replay.
         deals: the deals of the file, replayed.
+        warnings: what a lenient reading read past, each naming the deal.
     """
 
     options: Options
@@ -1228,10 +1316,11 @@ class EgnGame:
     recorded_final: tuple[int, int] | None
     match: Match
     deals: list[ReplayedDeal]
+    warnings: tuple[str, ...] = ()
 
     @property
     def final_score(self) -> tuple[int, int]:
-        """The score after the last recorded deal."""
+        """The score after the last recorded deal (or the deal that won the game)."""
         return self.match.scores[0], self.match.scores[1]
 
     @property
@@ -1240,12 +1329,13 @@ class EgnGame:
 
     @property
     def title(self) -> str | None:
-        return self.metadata.get("title")
+        title = self.metadata.get("title")
+        return title if isinstance(title, str) else None
 
     def to_egn(self) -> dict[str, Any]:
         """Write the game back as EGN 1.4, recording only what the file knew (no rebuilt hand)."""
         deals = [
-            _deal_to_egn(d.deal, i, hands=d.hands_known, discard=d.discard_known)
+            _deal_to_egn(d.deal, i, hands=d.hands_known, discard=d.discard)
             for i, d in enumerate(self.deals)
         ]
         final = self.final_score if self.over or self.recorded_final else None
@@ -1253,21 +1343,33 @@ class EgnGame:
         return _document(self.options, self.players, self.initial_score, final, deals, meta)
 
 
-def import_egn(data: Any) -> EgnGame:
+def import_egn(data: Any, strict: bool = False) -> EgnGame:
     """Replay an EGN document (parsed JSON) through the engine.
+
+    Args:
+        data: the parsed JSON.
+        strict: refuse what tournament software writes but the rules do not allow, which a
+            lenient reading replays with a warning (`EgnGame.warnings`): deals played after
+            the game was won (checked, not scored) and a repeated `dealNumber` (the later deal
+            replaces the earlier).
 
     Raises:
         RecordError: the file is not EGN, the bot cannot play its ruleset, or the rules refuse a
             call or a card (the message names the deal, and the trick or call).
     """
-    doc = read_document(data)
+    doc = read_document(data, strict)
     options = egn_options(doc.ruleset)
     if max(doc.initial_score) >= options.points:
         raise RecordError(
             f"initialScore {list(doc.initial_score)} already wins a game of {options.points}"
         )
     prepared = [_prepare(egn, options, i == len(doc.deals) - 1) for i, egn in enumerate(doc.deals)]
-    match = _replay(prepared, options, doc.initial_score)
+    match, after = _replay(prepared, options, doc.initial_score)
+    warnings = list(doc.warnings)
+    if after:
+        if strict:
+            raise RecordError(_after_the_game(prepared, after, match))
+        warnings.append(_after_the_game(prepared, after, match) + ": checked, but not scored")
     game = EgnGame(
         options=options,
         players=doc.players,
@@ -1276,9 +1378,10 @@ def import_egn(data: Any) -> EgnGame:
         recorded_final=doc.final_score,
         match=match,
         deals=[
-            ReplayedDeal(p.egn.position, p.deal, p.hands.known, p.hands.discard_known)
-            for p in prepared
+            ReplayedDeal(p.egn.position, p.deal, p.hands.known, p.hands.recorded, i >= after > 0)
+            for i, p in enumerate(prepared)
         ],
+        warnings=tuple(warnings),
     )
     if doc.final_score is not None and doc.final_score != game.final_score:
         raise RecordError(
@@ -1287,31 +1390,64 @@ def import_egn(data: Any) -> EgnGame:
     return game
 
 
-def import_emn(data: Any) -> list[EgnGame]:
+def _after_the_game(prepared: list[_Prepared], after: int, match: Match) -> str:
+    """What is wrong with deals that follow the deal that won the game."""
+    first, last = prepared[after].egn.position, prepared[-1].egn.position
+    if first == last:
+        deals = f"deal {first} is"
+    else:
+        deals = f"deals {first} {'and' if last == first + 1 else 'to'} {last} are"
+    return (
+        f"{deals} played after the game was won: side {match.winner} reached "
+        f"{match.options.points} in deal {prepared[after - 1].egn.position} "
+        f"({_score_text(match.scores)})"
+    )
+
+
+def import_emn(data: Any, strict: bool = False) -> list[EgnGame]:
     """Replay each game of an EMN match file; the players' names come from the match's list.
+
+    Args:
+        data: the parsed JSON.
+        strict: as for `import_egn`, for each game.
 
     Raises:
         RecordError: not an EMN file, or a game refused (the message names the game).
     """
     _check_header(data, MATCH_FILE_TYPE)
-    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
-    names = {p.get("id"): p.get("name") for p in meta.get("players", []) if isinstance(p, dict)}
-    games = data.get("games")
-    if not isinstance(games, list):
-        raise RecordError("EMN 'games' must be a list")
+    meta = mapping(data.get("metadata", {}), "EMN metadata")
+    names = _emn_players(meta.get("players", []))
     replayed = []
-    for number, entry in enumerate(games, start=1):
-        if not isinstance(entry, dict):
-            raise RecordError(f"game {number} is not an object")
+    for number, entry in enumerate(items(data.get("games"), "EMN 'games'"), start=1):
+        entry = mapping(entry, f"game {number}")
         try:
-            game = import_egn(entry.get("gameData"))
+            game = import_egn(entry.get("gameData"), strict)
         except RecordError as exc:
             raise RecordError(f"game {number}: {exc}") from None
+        game.warnings = tuple(f"game {number}: {warning}" for warning in game.warnings)
         seats = _field(entry, "playersOverride", "players", default=None)
-        if isinstance(seats, list) and all(s in names for s in seats):
-            game.players = tuple(names[s] for s in seats)
+        if seats is not None:
+            ids = [_player_id(s, f"game {number}: a player id") for s in items(seats, "players")]
+            if all(s in names for s in ids):
+                game.players = tuple(names[s] for s in ids)
         replayed.append(game)
     return replayed
+
+
+def _emn_players(value: Any) -> dict[str | int, str]:
+    """The match's players, by id."""
+    names: dict[str | int, str] = {}
+    for player in items(value, "EMN metadata 'players'"):
+        player = mapping(player, "EMN metadata 'players': a player")
+        player_id = _player_id(player.get("id"), "EMN metadata 'players': a player's id")
+        names[player_id] = text(player.get("name"), "EMN metadata 'players': a player's name")
+    return names
+
+
+def _player_id(value: Any, what: str) -> str | int:
+    if type(value) is int:
+        return value
+    return text(value, what)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1338,8 +1474,15 @@ def _prepare(egn: EgnDeal, options: Options, last_deal: bool) -> _Prepared:
     return _Prepared(egn, bidding, play, hands, deal)
 
 
-def _replay(prepared: list[_Prepared], options: Options, initial: tuple[int, int]) -> Match:
-    """Run every prepared deal through a `Match`, so the dealer's turn and the score are checked."""
+def _replay(
+    prepared: list[_Prepared], options: Options, initial: tuple[int, int]
+) -> tuple[Match, int]:
+    """Run every prepared deal through a `Match`, so the dealer's turn and the score are checked.
+
+    Returns:
+        The match, and the index of the first deal played after the game was won (0 when none
+        was). Those deals are still replayed, each on its own, so the rules check them.
+    """
     queue = list(prepared)
     spare = random.Random(0)
 
@@ -1347,59 +1490,64 @@ def _replay(prepared: list[_Prepared], options: Options, initial: tuple[int, int
         if not queue:
             # The record ends here: the match needs a next deal to stand at, never played.
             return Deal.shuffled(opts, dealer, spare)
-        item = queue.pop(0)
-        if item.egn.dealer != dealer:
-            raise RecordError(
-                f"deal {item.egn.position}: the dealer is seat {item.egn.dealer}, but the deal passes to seat {dealer}"
-            )
-        return item.deal
+        return _dealt_by(queue.pop(0), dealer).deal
 
     first = prepared[0].egn.dealer if prepared else 0
     match = Match(options, first, deal_factory=next_deal)
     match.scores = [initial[0], initial[1]]
     for index, item in enumerate(prepared):
         if index and match.over:
-            won = prepared[index - 1].egn.position
-            raise RecordError(
-                f"deal {item.egn.position} is played after the game was won: side {match.winner} "
-                f"reached {options.points} in deal {won} ({_score_text(match.scores)})"
-            )
+            for previous, late in zip(prepared[index - 1 :], prepared[index:], strict=False):
+                _follows(previous, late)
+                _dealt_by(late, (previous.egn.dealer + 1) % SEATS)
+                _replay_deal(late.deal, late)
+            return match, index
         if index and match.deal is not item.deal:
-            previous = prepared[index - 1].egn.position
-            raise RecordError(
-                f"deal {previous} stops before its end, but deal {item.egn.position} follows"
-            )
+            _follows(prepared[index - 1], item)
         _replay_deal(match, item)
-    return match
+    return match, 0
+
+
+def _dealt_by(item: _Prepared, dealer: int) -> _Prepared:
+    """The deal, when its dealer is the one whose turn it is to deal."""
+    if item.egn.dealer != dealer:
+        raise RecordError(
+            f"deal {item.egn.position}: the dealer is seat {item.egn.dealer}, but the deal passes to seat {dealer}"
+        )
+    return item
+
+
+def _follows(previous: _Prepared, item: _Prepared) -> None:
+    """Refuse a deal that follows one not finished."""
+    if not previous.deal.is_over:
+        raise RecordError(
+            f"deal {previous.egn.position} stops before its end, but deal {item.egn.position} follows"
+        )
 
 
 def _score_text(scores: Sequence[int]) -> str:
     return f"{scores[0]}-{scores[1]}"
 
 
-def _replay_deal(match: Match, item: _Prepared) -> None:
+def _replay_deal(target: Match | Deal, item: _Prepared) -> None:
+    """Play a deal's calls and cards through `target`: the match, or the deal alone."""
     where = f"deal {item.egn.position}"
     deal = item.deal
     for number, (seat, action) in enumerate(item.bidding.actions, start=1):
-        _apply(match, seat, action, f"{where}, call {number}: seat {seat} {_said(action)}")
+        _apply(target, seat, action, f"{where}, call {number}: seat {seat} {_said(action)}")
     # A file may stop before the discard or the defence: only the play shows they happened.
     played = bool(item.play.tricks)
-    if deal.phase == DISCARD and (played or item.hands.discard_known):
-        _apply(
-            match,
-            deal.dealer,
-            item.hands.discard,
-            f"{where}: the dealer discards {item.hands.discard}",
-        )
-    while deal.phase == DEFEND_ALONE and (played or item.egn.defence_known):
-        seat = deal.to_act
-        action = "defend" if seat == item.egn.defender else PASS
-        _apply(
-            match,
-            seat,
-            action,
-            f"{where}: seat {seat} {'defends alone' if action == 'defend' else 'does not defend alone'}",
-        )
+    discard = item.hands.discard
+    if deal.phase == DISCARD and discard is not None and (played or item.hands.discard_known):
+        _apply(target, deal.dealer, discard, f"{where}: the dealer discards {discard}")
+    while (
+        deal.phase == DEFEND_ALONE
+        and (adversary := deal.to_act) is not None
+        and (played or item.egn.defence_known)
+    ):
+        action = "defend" if adversary == item.egn.defender else PASS
+        said = "defends alone" if action == "defend" else "does not defend alone"
+        _apply(target, adversary, action, f"{where}: seat {adversary} {said}")
     if item.play.tricks and deal.phase != PLAY:
         raise RecordError(f"{where}: the calls do not end the bidding, yet tricks are played")
     for number, trick in enumerate(item.play.tricks, start=1):
@@ -1408,7 +1556,7 @@ def _replay_deal(match: Match, item: _Prepared) -> None:
                 raise RecordError(
                     f"{where}, trick {number}: seat {deal.to_act} is to play, not seat {seat}"
                 )
-            _play(match, seat, card, f"{where}, trick {number}")
+            _play(target, deal, seat, card, f"{where}, trick {number}")
 
 
 def _said(action: str) -> str:
@@ -1420,19 +1568,18 @@ def _said(action: str) -> str:
     return f"names {SUIT_NAMES[suit]}" + (" alone" if action.endswith("alone") else "")
 
 
-def _apply(match: Match, seat: int, action: str, what: str) -> None:
+def _apply(target: Match | Deal, seat: int, action: str, what: str) -> None:
     try:
-        match.apply(action, seat)
+        target.apply(action, seat)
     except IllegalAction as exc:
         raise RecordError(f"{what}, but {exc}") from None
 
 
-def _play(match: Match, seat: int, card: Card, where: str) -> None:
-    deal = match.deal
+def _play(target: Match | Deal, deal: Deal, seat: int, card: Card, where: str) -> None:
     if card not in deal.hands[seat]:
         raise RecordError(f"{where}: seat {seat} played {card}, a card not in that hand")
     try:
-        match.apply(card, seat)
+        target.apply(card, seat)
     except IllegalAction as exc:
         reason = str(exc).removeprefix("you ")
         raise RecordError(f"{where}: seat {seat} played {card} but {reason}") from None
@@ -1440,9 +1587,6 @@ def _play(match: Match, seat: int, card: Card, where: str) -> None:
 
 # ---------------------------------------------------------------------------------------------
 # Writing
-
-
-_KEPT_METADATA = ("gameId", "title", "description", "date")
 
 
 def match_to_egn(
@@ -1486,7 +1630,7 @@ def _game_document(
     meta: dict[str, Any] = {}
     if title:
         meta["title"] = f"{title}, game {game + 1}" if match.options.is_rubber else title
-    egn_deals = [_deal_to_egn(d, i, hands=True, discard=True) for i, d in enumerate(deals)]
+    egn_deals = [_deal_to_egn(d, i, hands=True, discard=d.discarded) for i, d in enumerate(deals)]
     return _document(
         match.options, tuple(players or ()), _carried_in(match, game), final, egn_deals, meta
     )
@@ -1518,8 +1662,8 @@ def _document(
     return {"fileType": FILE_TYPE, "version": VERSION, "metadata": metadata, "deals": deals}
 
 
-def _deal_to_egn(deal: Deal, number: int, hands: bool, discard: bool) -> dict[str, Any]:
-    """One deal as an EGN object."""
+def _deal_to_egn(deal: Deal, number: int, hands: bool, discard: Card | None) -> dict[str, Any]:
+    """One deal as an EGN object, with its hands as dealt when `hands`, and `discard` if any."""
     where = f"deal {number + 1}"
     if deal.turn_up == JOKER:
         raise RecordError(
@@ -1541,8 +1685,8 @@ def _deal_to_egn(deal: Deal, number: int, hands: bool, discard: bool) -> dict[st
         }
         if deal.options.defend_alone and deal.alone is not None and deal.phase != DEFEND_ALONE:
             bidding["aloneDefender"] = -1 if deal.defender is None else deal.defender
-        if discard and deal.discarded is not None:
-            bidding["discard"] = card_to_egn(deal.discarded)
+        if discard is not None:
+            bidding["discard"] = card_to_egn(discard)
         phases.append(bidding)
     tricks = [[card_to_egn(c) for _, c in trick] for _, trick in deal.tricks]
     if deal.trick:

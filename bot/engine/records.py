@@ -33,15 +33,17 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.engine.cards import make_pack, parse_card
 from bot.engine.deal import PLAY, SEATS, Deal, HandResult
 from bot.engine.egn import FILE_TYPE, MATCH_FILE_TYPE, EgnGame, import_egn, import_emn
 from bot.engine.errors import CardError, IllegalAction, OptionsError, RecordError
+from bot.engine.fields import flag, items, mapping, same, text, texts, whole
 from bot.engine.match import GameResult, Match
+from bot.engine.quoting import shown
 from bot.engine.rules import Options, options_from_dict
 
 log = logging.getLogger(__name__)
@@ -162,37 +164,40 @@ def record_players(data: dict[str, Any]) -> tuple[str, ...]:
     players = data.get("players")
     if players is None:
         return ()
-    if (
-        not isinstance(players, list)
-        or len(players) != SEATS
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise RecordError("'players' must be four names or null")
-    return tuple(players)
+    names = texts(players, "'players'")
+    if len(names) != SEATS:
+        raise RecordError(f"'players' must be four names or null, not {len(names)} names")
+    return names
 
 
 def _check_format(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a {RECORD_FORMAT} file")
-    if data.get("version") != RECORD_VERSION:
+    if not same(data.get("version"), RECORD_VERSION):
         raise RecordError(
-            f"record version {data.get('version')!r} is not supported (version {RECORD_VERSION} is)"
+            f"record version {shown(data.get('version'))} is not supported (version {RECORD_VERSION} is)"
         )
 
 
+# Each option's reader, by the type `Options` declares for it: its JSON type is checked here,
+# where a file is read, so that `true` or `5.7` is not taken for a number of points.
+_READERS: dict[str, Callable[[Any, str], object]] = {"int": whole, "bool": flag, "str": text}
+_OPTION_READERS = {f.name: _READERS[str(f.type)] for f in fields(Options)}
+
+
 def _options(value: Any) -> Options:
-    if not isinstance(value, dict):
-        raise RecordError("'options' must be an object of the table's options")
+    options = mapping(value, "'options'")
+    for name, option in options.items():
+        if name in _OPTION_READERS:
+            _OPTION_READERS[name](option, f"option '{name}'")
     try:
-        return options_from_dict(value)
+        return options_from_dict(options)
     except OptionsError as exc:
         raise RecordError(f"options: {exc}") from None
 
 
 def _seat(value: Any, what: str) -> int:
-    if type(value) is not int or not 0 <= value < SEATS:
-        raise RecordError(f"{what} must be a seat from 0 to 3, not {value!r}")
-    return value
+    return whole(value, what, 0, SEATS - 1)
 
 
 def _recorded_deals(value: Any, options: Options) -> list[_RecordedDeal]:
@@ -206,8 +211,8 @@ def _recorded_deal(raw: Any, number: int, options: Options, pack: list[str]) -> 
     where = f"deal {number}"
     if not isinstance(raw, dict):
         raise RecordError(f"{where} must be an object")
-    if raw.get("number", number) != number:
-        raise RecordError(f"{where} is numbered {raw.get('number')!r}")
+    if whole(raw.get("number", number), f"{where}: 'number'") != number:
+        raise RecordError(f"{where} is numbered {raw['number']}")
     hands = raw.get("hands")
     if (
         not isinstance(hands, list)
@@ -220,7 +225,7 @@ def _recorded_deal(raw: Any, number: int, options: Options, pack: list[str]) -> 
         if len(hand) != 5:
             raise RecordError(f"{where}: seat {seat} is dealt {len(hand)} cards, not 5")
     turn_up = _card(raw.get("turn_up"), where)
-    kitty = [_card(c, where) for c in _list(raw.get("kitty"), f"{where}: 'kitty'")]
+    kitty = [_card(c, where) for c in items(raw.get("kitty"), f"{where}: 'kitty'")]
     if sorted([c for hand in cards for c in hand] + [turn_up] + kitty) != pack:
         raise RecordError(
             f"{where}: the hands, turn-up and kitty are not one {len(pack)}-card pack"
@@ -231,36 +236,29 @@ def _recorded_deal(raw: Any, number: int, options: Options, pack: list[str]) -> 
     result = raw.get("result")
     if result is not None and not isinstance(result, dict):
         raise RecordError(f"{where}: 'result' must be an object or null")
-    game = raw.get("game")
-    if type(game) is not int or game < 0:
-        raise RecordError(f"{where}: 'game' must be a game number from 0")
+    game = whole(raw.get("game"), f"{where}: 'game'")
     return _RecordedDeal(number, game, deal, _actions(raw.get("actions"), where), result)
 
 
 def _card(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise RecordError(f"{where}: {value!r} is not a card")
+        raise RecordError(f"{where}: {shown(value)} is not a card")
     try:
         card = parse_card(value)
     except CardError as exc:
         raise RecordError(f"{where}: {exc}") from None
     if card != value:
-        raise RecordError(f"{where}: write the card {value!r} as {card!r}")
+        raise RecordError(f"{where}: write the card {shown(value)} as {card!r}")
     return card
-
-
-def _list(value: Any, what: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise RecordError(f"{what} must be a list")
-    return value
 
 
 def _actions(value: Any, where: str) -> list[tuple[int, str]]:
     actions = []
-    for item in _list(value, f"{where}: 'actions'"):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
-            raise RecordError(f"{where}: an action must be [seat, action], not {item!r}")
-        actions.append((_seat(item[0], f"{where}: an action's seat"), item[1]))
+    for item in items(value, f"{where}: 'actions'"):
+        if not (isinstance(item, list) and len(item) == 2):
+            raise RecordError(f"{where}: an action must be [seat, action], not {shown(item)}")
+        seat = _seat(item[0], f"{where}: an action's seat")
+        actions.append((seat, text(item[1], f"{where}: an action")))
     return actions
 
 
@@ -307,11 +305,11 @@ def _apply(match: Match, recorded: _RecordedDeal, seat: int, action: str) -> Non
     deal = recorded.deal
     if deal.is_over:
         raise RecordError(
-            f"deal {recorded.number}: seat {seat} acts ({action}) after the deal is over"
+            f"deal {recorded.number}: seat {seat} acts ({shown(action)}) after the deal is over"
         )
     if seat != deal.to_act:
         raise RecordError(
-            f"deal {recorded.number}: seat {seat} acts ({action}), but seat {deal.to_act} is to act"
+            f"deal {recorded.number}: seat {seat} acts ({shown(action)}), but seat {deal.to_act} is to act"
         )
     try:
         match.apply(action, seat)
@@ -320,19 +318,32 @@ def _apply(match: Match, recorded: _RecordedDeal, seat: int, action: str) -> Non
             trick = len(deal.tricks) + 1
             reason = str(exc).removeprefix("you ")
             raise RecordError(
-                f"deal {recorded.number}, trick {trick}: seat {seat} played {action} but {reason}"
+                f"deal {recorded.number}, trick {trick}: seat {seat} played {shown(action)} but {reason}"
             ) from None
         raise RecordError(
-            f"deal {recorded.number}: seat {seat} cannot {action!r} ({deal.phase}): {exc}"
+            f"deal {recorded.number}: seat {seat} cannot {shown(action)} ({deal.phase}): {exc}"
         ) from None
 
 
 def _check_result(recorded: _RecordedDeal) -> None:
     replayed = result_to_dict(recorded.deal.result)
-    if replayed != recorded.result:
+    stored = recorded.result
+    if same(stored, replayed):
+        return
+    where = f"deal {recorded.number}"
+    if stored is None or replayed is None:
         raise RecordError(
-            f"deal {recorded.number}: the record says {recorded.result}, but the replay gives {replayed}"
+            f"{where}: the record's result is {shown(stored)}, but the replay gives {replayed}"
         )
+    for key in (*replayed, *stored):
+        if key not in stored:
+            raise RecordError(f"{where}: the record's result has no {shown(key)}")
+        if key not in replayed:
+            raise RecordError(f"{where}: the record's result has an unknown field {shown(key)}")
+        if not same(stored[key], replayed[key]):
+            raise RecordError(
+                f"{where}: the record's result has {key} {shown(stored[key])}, but the replay gives {replayed[key]!r}"
+            )
 
 
 def _check_totals(match: Match, data: dict[str, Any]) -> None:
@@ -348,9 +359,9 @@ def _check_totals(match: Match, data: dict[str, Any]) -> None:
         "winner": match.winner,
     }
     for key, value in replayed.items():
-        if stored[key] != value:
+        if not same(stored[key], value):
             raise RecordError(
-                f"the record's {key} is {stored[key]!r}, but the replay gives {value!r}"
+                f"the record's {key} is {shown(stored[key])}, but the replay gives {value!r}"
             )
 
 
@@ -374,9 +385,19 @@ class Replay:
     players: tuple[str, ...] = ()
     games: tuple[EgnGame, ...] = ()
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What a lenient reading read past (see `import_egn`), each naming the game and deal."""
+        return tuple(warning for game in self.games for warning in game.warnings)
 
-def read_record(data: Any) -> Replay:
+
+def read_record(data: Any, strict: bool = False) -> Replay:
     """Replay a record of any kind the bot knows: its own, EGN or EMN (told apart by their fields).
+
+    Args:
+        data: the parsed JSON.
+        strict: refuse what an EGN or EMN file from tournament software gets wrong and a
+            lenient reading replays with a warning (see `import_egn`).
 
     Raises:
         RecordError: a document of no known kind, or one its replay refuses.
@@ -384,9 +405,9 @@ def read_record(data: Any) -> Replay:
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         return Replay("record", match=match_from_record(data), players=record_players(data))
     if isinstance(data, dict) and data.get("fileType") == FILE_TYPE:
-        return Replay("egn", games=(import_egn(data),))
+        return Replay("egn", games=(import_egn(data, strict),))
     if isinstance(data, dict) and data.get("fileType") == MATCH_FILE_TYPE:
-        return Replay("emn", games=tuple(import_emn(data)))
+        return Replay("emn", games=tuple(import_emn(data, strict)))
     if isinstance(data, dict) and "fileType" in data:
-        raise RecordError(f"not a game record: fileType is {data['fileType']!r}")
+        raise RecordError(f"not a game record: fileType is {shown(data['fileType'])}")
     raise RecordError(f"not a game record: expected an EGN or EMN file, or a {RECORD_FORMAT} file")

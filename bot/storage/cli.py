@@ -25,6 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.engine.quoting import shown
+from bot.numbers import SQLITE_MAX, parse_whole
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 from bot.storage.leaderboard import METRICS, leaderboard, leaderboard_rows
@@ -55,13 +57,15 @@ def register_commands(subparsers: Any) -> None:
         "leaderboard", help="print a server's leaderboard (CSV with --csv)"
     )
     board.add_argument("--db", required=True, type=Path, help="the bot's database file")
-    board.add_argument("--guild", required=True, type=int, help="the server (guild) id")
+    board.add_argument("--guild", required=True, type=_id, help="the server (guild) id")
     board.add_argument(
         "--metric", default="rubbers_won", help=f"one of {', '.join(METRICS)} (default rubbers_won)"
     )
     board.add_argument("--period", default="all", help=f"one of {', '.join(PERIODS)} (default all)")
     board.add_argument("--preset", default=None, help="only results under this preset")
-    board.add_argument("--page", type=int, default=1, help="the page to print as text (default 1)")
+    board.add_argument(
+        "--page", type=_page, default=1, help="the page to print as text (default 1)"
+    )
     board.add_argument(
         "--include-bots",
         action="store_true",
@@ -79,12 +83,29 @@ def register_commands(subparsers: Any) -> None:
         "verify", help="recompute every player's totals from the results and list differences"
     )
     check.add_argument("--db", required=True, type=Path, help="the bot's database file")
-    check.add_argument("--guild", type=int, default=None, help="one server only")
+    check.add_argument("--guild", type=_id, default=None, help="one server only")
     check.set_defaults(handler=_verify)
 
 
 # The name the brief of bot/cli.py used first; both work.
 register = register_commands
+
+
+def _id(text: str) -> int:
+    """A server id: ASCII digits, at most SQLite's largest integer (argparse then exits 2)."""
+    number = parse_whole(text)
+    if number is None:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)} is not an id: a whole number of at most {len(str(SQLITE_MAX))} digits"
+        )
+    return number
+
+
+def _page(text: str) -> int:
+    number = parse_whole(text)
+    if number is None or number < 1:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a page number (1, 2, ...)")
+    return number
 
 
 def _moment(text: str) -> datetime:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from bot.engine.quoting import quoted
+from bot.numbers import parse_whole
 from bot.storage.boards import COUNTERS, first_day, in_window, window_board
 from bot.storage.database import Database
 from bot.storage.errors import StatsError
@@ -161,9 +163,15 @@ class LeaderboardPage:
     season_name: str | None = None
 
 
+# Far beyond any leaderboard, and its rows' offset far inside SQLite's integers.
+_LAST_PAGE = 10**12
+
+
 def _page_number(page: int) -> int:
     if not isinstance(page, int) or page < 1:
         raise StatsError("Pages are numbered from 1.")
+    if page > _LAST_PAGE:
+        raise StatsError(f"There is no page {page}.")
     return page
 
 
@@ -963,11 +971,12 @@ def parse_record_id(text: str | int) -> tuple[str, int]:
     if raw[:1] in ("M", "G"):
         kind = "match" if raw[0] == "M" else "game"
         raw = raw[1:]
-    if not raw.isdigit() or len(raw) > 18:
+    number = parse_whole(raw)
+    if number is None:
         raise StatsError(
-            f"{text!r} is not a game or rubber id: /history shows them, like G12 or M3."
+            f"{quoted(text)} is not a game or rubber id: /history shows them, like G12 or M3."
         )
-    return kind, int(raw)
+    return kind, number
 
 
 async def match_record(db: Database, guild_id: int, match_or_game_id: str | int) -> StoredRecord:

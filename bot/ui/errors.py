@@ -13,11 +13,20 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import EuchreError
+from bot.engine.quoting import clip
 from bot.storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on our side. Nothing was changed; please try again."
+# Discord refuses a message of more content than this, and the member then sees "The
+# application did not respond" instead of the reason.
+CONTENT_LIMIT = 2000
+
+
+def fit_content(text: str) -> str:
+    """`text` cut to what a message's content may hold, whatever was quoted into it."""
+    return clip(text, CONTENT_LIMIT)
 
 
 def reason_of(error: BaseException) -> str | None:
@@ -47,6 +56,7 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
             exc_info=error,
         )
         reason = APOLOGY
+    reason = fit_content(reason)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(reason, ephemeral=True)

@@ -29,6 +29,7 @@ from bot.engine.deal import (
 from bot.engine.errors import EuchreError
 from bot.tables.table import SEAT_NAMES, Table, TableError
 from bot.ui.embeds import hand_embed, review_embed
+from bot.ui.errors import fit_content
 from bot.ui.live_hands import state_key
 from bot.ui.views import close_view, deal_number, hand_view
 
@@ -135,6 +136,7 @@ def _bot(interaction: discord.Interaction) -> EuchreBot:
 
 async def answer(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """A short ephemeral answer, whether or not the interaction was answered already."""
+    text = fit_content(text)
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, **kwargs)
     else:

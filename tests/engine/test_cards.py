@@ -86,6 +86,13 @@ def test_parse_card_codes_symbols_and_names(text, card):
     assert parse_card(text) == card
 
 
+def test_an_unknown_card_or_suit_is_quoted_briefly_however_long():
+    for parse, long in ((parse_card, "x" * 2100), (parse_suit, "purple" * 400)):
+        with pytest.raises(CardError) as caught:
+            parse(long)
+        assert len(str(caught.value)) < 150 and "…”" in str(caught.value)
+
+
 @pytest.mark.parametrize(
     "text", ["", "ZZ", "11H", "1D", "JX", "JHH", "jack of stars", "queen", "H"]
 )
@@ -93,7 +100,7 @@ def test_parse_card_unknown_is_a_clear_card_error(text):
     with pytest.raises(CardError) as caught:
         parse_card(text)
     message = str(caught.value)
-    assert "unknown card" in message and repr(text) in message
+    assert "unknown card" in message and f"“{text}”" in message
     # Every engine error can be shown to a player; a CardError is also a ValueError.
     assert isinstance(caught.value, EuchreError) and isinstance(caught.value, ValueError)
 

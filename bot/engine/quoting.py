@@ -1,0 +1,61 @@
+"""Showing what a member typed, or what a file holds, inside a message about it.
+
+A refusal quotes the input it refuses ("unknown card 'zz'"), and input can be anything: 2,000
+characters typed into a command, a list nested 100,000 deep, a number of 5,000 digits. Quoted
+whole, such input made replies longer than Discord allows, or the quoting itself failed (`repr`
+of a deep list recurses; of a huge number, Python refuses). Every quotation goes through here,
+so it is always short and never fails.
+"""
+
+from __future__ import annotations
+
+import re
+import reprlib
+from typing import Any
+
+# Long enough to recognise what was meant, short enough for several in one message.
+QUOTE_LIMIT = 40
+# Python refuses to write an int of more than 4,300 digits; about 3.3 bits make a digit.
+_MAX_SHOWN_BITS = 4_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class _Shown(reprlib.Repr):
+    """`repr` bounded in depth, items and length, safe for any JSON value."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 3
+        self.maxlist = self.maxtuple = self.maxdict = 4
+        self.maxstring = self.maxother = self.maxlong = QUOTE_LIMIT
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > _MAX_SHOWN_BITS:
+            return f"a number of about {int(x.bit_length() * 0.30103):,} digits"
+        return super().repr_int(x, level)
+
+
+_SHOWN = _Shown()
+
+
+def shown(value: Any) -> str:
+    """`repr(value)` cut to a few dozen characters: `'zzzz...zz'`, `[[[...]]]`, never an error."""
+    return _SHOWN.repr(value)
+
+
+def quoted(text: str) -> str:
+    """What a member typed, in quotation marks and cut short: `“queen of cups”`.
+
+    Members read these, so the marks are the page's, not Python's (`'pass'` reads as code). A
+    lone surrogate (which JSON can escape, and no output can write) shows as `�`.
+    """
+    return f"“{_writable(clip(text, QUOTE_LIMIT))}”"
+
+
+def _writable(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text)
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters, ending in `…` when it was cut."""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"

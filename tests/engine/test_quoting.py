@@ -1,0 +1,33 @@
+"""Quoting input inside messages: always short, always writable, never an error."""
+
+from __future__ import annotations
+
+import sys
+
+from bot.engine.quoting import QUOTE_LIMIT, clip, quoted, shown
+
+
+def test_what_a_member_typed_is_quoted_short_in_the_pages_marks():
+    assert quoted("queen of cups") == "“queen of cups”"
+    long = quoted("x" * 2100)
+    assert long == "“" + "x" * (QUOTE_LIMIT - 1) + "…”"
+
+
+def test_a_lone_surrogate_is_quoted_as_a_replacement_character():
+    text = quoted("J\ud800H")
+    assert text == "“J\ufffdH”" and text.encode("utf-8")
+
+
+def test_any_value_is_shown_briefly():
+    nested: list = []
+    for _ in range(sys.getrecursionlimit() * 2):
+        nested = [nested]
+    assert shown(nested) == "[[[[...]]]]"
+    assert shown(10**5000) == "a number of about 5,000 digits"
+    assert len(shown("z" * 100_000)) <= QUOTE_LIMIT + 2
+    assert shown("\ud800") == "'\\ud800'"
+    assert shown({"a": list(range(10))}) == "{'a': [0, 1, 2, 3, ...]}"
+
+
+def test_clip_marks_a_cut():
+    assert clip("abc", 3) == "abc" and clip("abcd", 3) == "ab…"
