@@ -80,7 +80,7 @@ def own_rank(page: boards.LeaderboardPage) -> str:
 
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:lb:(?P<metric>[a-z_]+):(?P<period>all|season|30d|7d):(?P<preset>[a-z]*):(?P<bots>[01]):(?P<page>\d+):(?P<dir>prev|next|me)",
+    template=r"euchre:lb:(?P<metric>[a-z_]+):(?P<period>all|season|30d|7d):(?P<preset>[a-z]*):(?P<bots>[01]):(?P<page>[0-9]+):(?P<dir>prev|next|me)",
 ):
     """Previous / Next / My rank on a leaderboard: the board and page are in the id, so it
     survives restarts. Previous and Next redraw the public page; My rank answers the clicker

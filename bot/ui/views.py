@@ -30,7 +30,7 @@ def deal_number(table: Table) -> int:
 
 class HandButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"euchre:hand:(?P<table>\d+):(?P<match>\d+):(?P<deal>\d+):(?P<action>{_ACTION})",
+    template=rf"euchre:hand:(?P<table>[0-9]+):(?P<match>[0-9]+):(?P<deal>[0-9]+):(?P<action>{_ACTION})",
 ):
     """A card to play or discard, or a declaration, on a player's private hand."""
 
@@ -78,7 +78,7 @@ class HandButton(
 
 
 class OldHandButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"euchre:act:(?P<table>\d+):(?P<rest>.+)"
+    discord.ui.DynamicItem[discord.ui.Button], template=r"euchre:act:(?P<table>[0-9]+):(?P<rest>.+)"
 ):
     """A hand button drawn before buttons named their match: always stale, answered politely."""
 
@@ -103,7 +103,7 @@ class OldHandButton(
 
 class TableButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:table:(?P<table>\d+):(?P<what>hand|join|start|consent)",
+    template=r"euchre:table:(?P<table>[0-9]+):(?P<what>hand|join|start|consent)",
 ):
     """A button on the public table message. It carries no hidden information."""
 
@@ -147,7 +147,7 @@ class TableButton(
 
 class ReviewButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:review:(?P<table>\d+):(?P<match>\d+):(?P<deal>\d+)",
+    template=r"euchre:review:(?P<table>[0-9]+):(?P<match>[0-9]+):(?P<deal>[0-9]+)",
 ):
     """On a finished deal's message: shows anyone, privately, how the deal was played."""
 
@@ -178,7 +178,7 @@ class ReviewButton(
 
 class CloseButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:close:(?P<table>\d+):(?P<answer>yes|no)",
+    template=r"euchre:close:(?P<table>[0-9]+):(?P<answer>yes|no)",
 ):
     """The confirmation of /table close: close it, or keep playing."""
 
