@@ -1,15 +1,24 @@
-"""EuchreBot: the discord.py client that opens storage, restores tables and loads the cogs."""
+"""EuchreBot: the discord.py client that opens storage, restores tables and loads the cogs.
+
+The order of a start matters: `setup_hook` runs after logging in and before the gateway is
+connected, so no interaction can arrive before it ends. The tables are loaded from storage
+there (that needs no Discord), so a command is never answered from an empty table list; once the
+gateway is up (`on_ready`) their clocks and computer players start and their channels are told.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
 from discord.ext import commands
 
+from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
+from bot.tables.table import Table
 from bot.ui.guide import CommandTree
 from bot.ui.live_hands import LiveHands
 from bot.ui.table_messages import TableMessages
@@ -33,13 +42,25 @@ class EuchreBot(commands.Bot):
 
     Args:
         settings: the bot's settings.
+        database: the database, already opened (the runner opens it first, so a bad file is
+            refused before Discord is contacted); by default `setup_hook` opens the settings' file.
         computer_delay: seconds a computer player waits before moving (tests use 0).
         timers: run turn timers (tests that drive time themselves turn them off).
     """
 
     def __init__(
-        self, settings: Settings, *, computer_delay: float = 1.0, timers: bool = True, **kwargs
+        self,
+        settings: Settings,
+        *,
+        database: Database | None = None,
+        computer_delay: float = 1.0,
+        timers: bool = True,
+        **kwargs,
     ) -> None:
+        # The bot has no voice: discord.py's documented switches for its warnings that the
+        # voice libraries (PyNaCl, davey) are missing.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True
         # Nothing the bot sends mentions anyone unless it says whom (a turn's ping does).
@@ -52,15 +73,18 @@ class EuchreBot(commands.Bot):
             **kwargs,
         )
         self.settings = settings
-        self.db: Database | None = None
+        self.db: Database | None = database
         self.manager: TableManager | None = None
         self.table_messages = TableMessages(self)
         self.live_hands = LiveHands(self)
         self._computer_delay = computer_delay
         self._timers = timers
+        self._loaded: list[Table] | None = None  # loaded in setup_hook, resumed in on_ready
+        self._shutdown: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        self.db = await Database.open(self.settings.database_path)
+        if self.db is None:
+            self.db = await Database.open(self.settings.database_path)
         self.manager = TableManager(
             self.db,
             turn_timeout=self.settings.turn_timeout,
@@ -69,27 +93,55 @@ class EuchreBot(commands.Bot):
             listener=self.table_messages,
             timers=self._timers,
         )
+        # Before the gateway connects: the first interaction finds every table in place.
+        self._loaded = await self.manager.load()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        """Sync the slash commands if they changed since the last sync (to the development
+        server when one is set, else globally), so `/admin` is there on a fresh install."""
+        guild = None
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-            log.info("slash commands synced to server %s", self.settings.dev_guild_id)
+        where = f"server {guild.id}" if guild else "every server"
+        assert self.db is not None
+        try:
+            synced = await sync_if_changed(self.tree, self.db, guild)
+        except discord.HTTPException as error:
+            # The commands already published keep working; the next start tries again.
+            log.error("syncing the slash commands to %s failed: %s", where, error)
+            return
+        if synced:
+            log.info("slash commands changed: synced to %s", where)
+        else:
+            log.info("slash commands unchanged since the last sync to %s", where)
 
     async def on_ready(self) -> None:
-        # Restore after the gateway is up, so the tables' channels can be told.
-        if self.manager is not None and not getattr(self, "_restored", False):
-            self._restored = True
-            tables = await self.manager.restore()
+        # Once, after the gateway is up: the tables' channels can be told, and their clocks and
+        # computer players start.
+        if self.manager is not None and self._loaded is not None:
+            tables, self._loaded = self._loaded, None
+            await self.manager.resume(tables)
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
 
     async def close(self) -> None:
+        """Disconnect from Discord, then stop the tables' clocks and computer players, flush
+        the queued writes and close the database. Safe to call more than once, and from
+        several tasks: every call waits for the one shutdown."""
+        if self._shutdown is None:
+            self._shutdown = asyncio.create_task(self._close_all(), name="euchre-shutdown")
+        await asyncio.shield(self._shutdown)
+
+    async def _close_all(self) -> None:
         await self.live_hands.close()
+        # Discord first, so no new request arrives while the tables are put away.
+        await super().close()
         if self.manager is not None:
             await self.manager.close()
         if self.db is not None:
             await self.db.close()
             self.db = None
-        await super().close()

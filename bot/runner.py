@@ -1,9 +1,18 @@
-"""Running the bot: settings, logging, and a clear word when the token is missing or wrong."""
+"""Running the bot as a service: settings, logging, the database, and a clean stop.
+
+A start that cannot go on says why in one line on standard error and exits with code 2: no
+token or a wrong one, or a database file the bot cannot use (its directory is missing, it is not
+a database, its schema is newer than the bot). SIGTERM (what systemd and docker send) and
+SIGINT (Ctrl-C) stop the bot in order: it leaves the gateway, flushes the tables' queued
+writes, ends its worker processes and closes the database, then exits with code 0.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
+import sqlite3
 import sys
 
 import aiohttp
@@ -11,8 +20,12 @@ import discord
 import yarl
 
 from bot.config import TOKEN_HELP, ConfigError, Settings, load_settings
+from bot.storage.database import Database
+from bot.storage.errors import StorageError
 
 log = logging.getLogger(__name__)
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def point_at(settings: Settings) -> None:
@@ -22,15 +35,40 @@ def point_at(settings: Settings) -> None:
 
 
 async def serve(settings: Settings) -> None:
+    """Open the database, run the bot until it is stopped by a signal, and shut it down.
+
+    Raises:
+        StorageError: the database file cannot be used (before Discord is contacted).
+    """
     from bot.client import EuchreBot
 
+    db = await Database.open(settings.database_path)
     point_at(settings)
-    async with EuchreBot(settings) as bot:
-        await bot.start(settings.token)
+    bot = EuchreBot(settings, database=db)
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop(signum: signal.Signals) -> None:
+        if stopping:
+            return  # already stopping: a second Ctrl-C does not cut the flush short
+        log.info("%s received: stopping", signum.name)
+        stopping.append(loop.create_task(bot.close(), name="euchre-stop"))
+
+    for signum in STOP_SIGNALS:
+        loop.add_signal_handler(signum, stop, signum)
+    try:
+        async with bot:
+            await bot.start(settings.token)
+    finally:
+        # Also after a failed start: the tables' writes are flushed and the workers ended.
+        await bot.close()
+        for signum in STOP_SIGNALS:
+            loop.remove_signal_handler(signum)
+    log.info("stopped")
 
 
 def run() -> int:
-    """Start the bot; return the process exit code (2 for a missing or bad token)."""
+    """Start the bot; return the process exit code (2 for a bad token or database file)."""
     try:
         settings = load_settings()
     except ConfigError as error:
@@ -45,6 +83,10 @@ def run() -> int:
             file=sys.stderr,
         )
         return 2
+    except (StorageError, sqlite3.DatabaseError) as error:
+        # sqlite3's own errors come from reading the tables back (a file damaged inside).
+        print(f"euchre-bot: {_database_problem(settings, error)}", file=sys.stderr)
+        return 2
     except (OSError, aiohttp.ClientError) as error:
         print(
             f"euchre-bot: could not reach Discord at {settings.api_base} ({error}).",
@@ -54,3 +96,10 @@ def run() -> int:
     except KeyboardInterrupt:
         return 0
     return 0
+
+
+def _database_problem(settings: Settings, error: Exception) -> str:
+    """One line that names the database file and what is wrong with it."""
+    text = str(error)
+    path = str(settings.database_path)
+    return text if path in text else f"cannot use the database {path}: {text}"

@@ -24,7 +24,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.errors import MigrationError
+from bot.storage.errors import DatabaseFileError, MigrationError
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,15 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
     return migrations
 
 
+def _check_place(path: Path) -> None:
+    """Refuse a path SQLite cannot make a database of, with a message that says why (SQLite's own
+    is "unable to open database file" for all of these)."""
+    if path.is_dir():
+        raise DatabaseFileError(f"{path} is a directory, not a database file")
+    if not path.parent.is_dir():
+        raise DatabaseFileError(f"{path}: the directory {path.parent} does not exist")
+
+
 class Database:
     """One aiosqlite connection in WAL mode with foreign keys on, and its transactions.
 
@@ -113,9 +122,16 @@ class Database:
         Raises:
             MigrationError: the migrations are inconsistent, or the file has a newer schema than
                 this bot knows.
+            DatabaseFileError: the file cannot be opened as a database (its directory is
+                missing, it is a directory, or it is not an SQLite file); the message names it.
         """
         path = Path(path)
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
+        if str(path) != ":memory:":
+            _check_place(path)
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+        except sqlite3.Error as error:
+            raise DatabaseFileError(f"{path} cannot be opened: {error}") from None
         try:
             conn.row_factory = aiosqlite.Row
             await conn.execute("PRAGMA journal_mode=WAL")
@@ -126,8 +142,13 @@ class Database:
             await conn.execute("PRAGMA cache_size=-32768")
             db = cls(conn, path)
             await db._migrate(load_migrations(migrations))
-        except BaseException:
+        except BaseException as error:
             await conn.close()
+            if isinstance(error, sqlite3.DatabaseError):
+                # "file is not a database", "database disk image is malformed", ...
+                raise DatabaseFileError(
+                    f"{path} is not a database the bot can use: {error}"
+                ) from None
             raise
         return db
 
@@ -158,8 +179,8 @@ class Database:
         latest = migrations[-1].number if migrations else 0
         if current > latest:
             raise MigrationError(
-                f"The database file is at schema {current}, newer than this bot's {latest}; "
-                "update the bot before opening it."
+                f"The database file {self.path} is at schema {current}, newer than this bot's "
+                f"{latest}; update the bot before opening it."
             )
         for migration in migrations:
             if migration.number <= current:

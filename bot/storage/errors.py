@@ -13,3 +13,7 @@ class MigrationError(StorageError):
 
 class StatsError(StorageError):
     """A statistics or leaderboard question cannot be answered (bad metric, page, member...)."""
+
+
+class DatabaseFileError(StorageError):
+    """The database file cannot be used: a missing directory, a file that is not a database."""

@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import os
 import random
+import signal
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol
@@ -62,6 +63,13 @@ def choose_move(level: str, view: MatchView) -> str:
     return player.choose(view)
 
 
+def _worker_start() -> None:
+    """In each worker: leave Ctrl-C to the bot. The terminal sends SIGINT to the whole process
+    group; the bot then shuts its workers down in order, and a worker stopped by the signal
+    mid-search would only print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def default_workers() -> int:
     """Worker processes: every core but one, which the event loop keeps for the members."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -82,7 +90,11 @@ class ComputerSeats:
         self._executor = executor or self._new_pool()
 
     def _new_pool(self) -> Executor:
-        return ProcessPoolExecutor(self._workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(
+            self._workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_start,
+        )
 
     async def choose(self, table_id: int, level: str, view: MatchView) -> str:
         """The move for the seat of `view` at table `table_id`, chosen off the event loop.
@@ -102,5 +114,14 @@ class ComputerSeats:
             return await loop.run_in_executor(self._executor, choose_move, level, view)
 
     def close(self) -> None:
+        """End the worker processes and wait for them (a search under way is let finish).
+
+        Waiting matters: a pool left to the interpreter's exit leaves its queues' semaphores to
+        multiprocessing's resource tracker, which warns of "leaked semaphore objects". This
+        blocks for up to one move's search: call it off the event loop (`aclose`)."""
         if self._own:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
+
+    async def aclose(self) -> None:
+        """`close`, in a thread, so the event loop runs on meanwhile."""
+        await asyncio.to_thread(self.close)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -49,6 +50,10 @@ log = logging.getLogger(__name__)
 
 IDLE_CLOSE_SECONDS = 24 * 60 * 60
 DEFAULT_PING_AFTER = 30  # seconds a member may think before the bot pings them
+
+# A member's request whose write failed (a full disk, a locked or broken file): memory is put
+# back as stored, and the member may simply try again.
+UNSAVED = "that could not be saved, so it did not happen: please try again"
 
 
 @dataclass
@@ -162,8 +167,18 @@ class TableManager:
     # -- start and stop -------------------------------------------------------------------
 
     async def restore(self) -> list[Table]:
-        """Rebuild every open table from storage (replaying its match) and restart its clock."""
-        restored = []
+        """Rebuild every open table from storage (replaying its match) and restart its clock:
+        `load` then `resume`."""
+        return await self.resume(await self.load())
+
+    async def load(self) -> list[Table]:
+        """Rebuild every open table from storage, replaying its match, and take requests for it.
+
+        Nothing starts yet (no clock, no computer move, no word to the channel): this needs no
+        Discord, so the bot does it before it takes interactions, and calls `resume` once it is
+        connected. A table that cannot be rebuilt is logged and left in storage.
+        """
+        loaded = []
         self.pings = await members.load_pings(self.db)
         for row in await store.open_tables(self.db):
             try:
@@ -171,17 +186,26 @@ class TableManager:
             except Exception:
                 log.exception("table %s could not be restored; it stays in storage", row.id)
                 continue
-            restored.append(table)
+            loaded.append(table)
             self.last_activity[table.id] = self.clock()
-            self._after_change(table)
+        return loaded
+
+    async def resume(self, tables: list[Table]) -> list[Table]:
+        """Start the clocks and computer moves of loaded tables, tell their channels, and start
+        the idle sweeper. A table played on since `load` already runs its own."""
+        for table in tables:
+            if table.status == CLOSED:
+                continue
+            if table.id not in self._timers and table.id not in self._computer_tasks:
+                self._after_change(table)
             try:
                 await self.listener.table_restored(table)
             except Exception:
                 log.exception("telling table %s's channel it was restored failed", table.id)
-        if self.timers_on and self._sweeper is None:
+        if self.timers_on and self._sweeper is None and not self._closed:
             self._sweeper = asyncio.create_task(self._sweep_idle(), name="euchre-idle-sweeper")
             self._sweeper.add_done_callback(_log_task_end)
-        return restored
+        return tables
 
     async def _load(self, row: store.TableRow) -> Table:
         table = await self._build(row)
@@ -212,7 +236,7 @@ class TableManager:
         self._timers.clear()
         self._computer_tasks.clear()
         await self.writer.close()
-        self.computers.close()
+        await self.computers.aclose()
 
     # -- finding tables -------------------------------------------------------------------
 
@@ -286,9 +310,19 @@ class TableManager:
                 return table_id
 
             await self.writer.write(insert)
-        except BaseException:
+        except BaseException as error:
             self.tables.pop(channel_id, None)
-            raise
+            if not isinstance(error, Exception):
+                raise
+            if _is_open_table_conflict(error):
+                # Stored open but not here: a table the last start could not restore.
+                log.error("channel %s: an open table is stored but not loaded", channel_id)
+                raise TableError(
+                    "this channel already has a table the bot could not bring back after a "
+                    "restart: ask the bot's operator to look at the log"
+                ) from None
+            log.exception("channel %s: storing a new table failed", channel_id)
+            raise TableError(UNSAVED) from None
         self._locks[table.id] = asyncio.Lock()
         self._seq[table.id] = 1
         self._saved_decks[table.id] = (table.match_no, 0)
@@ -578,9 +612,7 @@ class TableManager:
                 "table %s: storing %r failed; reloading the table from storage", table.id, action
             )
             await self._reload(table)
-            raise TableError(
-                "that could not be saved, so it did not happen: please try again"
-            ) from None
+            raise TableError(UNSAVED) from None
         self._saved_decks[table.id] = (match_no, len(table.decks))
         if write_state:
             self._state_keys[table.id] = key
@@ -615,7 +647,14 @@ class TableManager:
                 await self.results.abandoned(db, table, match)
             await store.close_table(db, table.id, reason, now)
 
-        await self.writer.write(work, [event])
+        try:
+            await self.writer.write(work, [event])
+        except Exception:
+            log.exception("table %s: storing its close failed; reloading it from storage", table.id)
+            # Put back what the caller changed before closing (a member's leave) and the
+            # event number taken above, so memory matches storage again.
+            await self._reload(table)
+            raise TableError(UNSAVED) from None
         self.tables.pop(table.channel_id, None)
         table.status = "closed"
         self._cancel(table)
@@ -734,7 +773,10 @@ class TableManager:
                         or now - self.last_activity[table.id] < IDLE_CLOSE_SECONDS
                     ):
                         continue  # closed, or played on, while this waited for the lock
-                    await self._close(table, "idle for 24 hours")
+                    try:
+                        await self._close(table, "idle for 24 hours")
+                    except TableError:
+                        continue  # not stored: the next sweep tries again
                 closed.append(table)
                 try:
                     await self.listener.table_changed(
@@ -750,6 +792,11 @@ def _state_key(table: Table) -> tuple[Any, ...]:
     it ends the match (which also moves seats and counts rubbers). The rest changes only by
     table requests, which always rewrite the state."""
     return table.status, tuple(table.timeouts), table.flagged
+
+
+def _is_open_table_conflict(error: Exception) -> bool:
+    """True for the unique index of one open table per channel (`tables_one_open_per_channel`)."""
+    return isinstance(error, sqlite3.IntegrityError) and "tables.channel_id" in str(error)
 
 
 def _log_task_end(task: asyncio.Task[Any]) -> None:

@@ -1,0 +1,27 @@
+"""Repository for the bot's own state between starts: a small key/value table (migration 0005).
+
+What the bot keeps here is about the bot, not about any game: for instance the hash of the slash
+commands last synced to each scope (``bot/command_sync.py``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.storage.database import Database
+
+
+async def get_value(db: Database, key: str) -> str | None:
+    """The value stored under `key`, or None when there is none."""
+    value = await db.fetchval("SELECT value FROM bot_state WHERE key = ?", (key,))
+    return None if value is None else str(value)
+
+
+async def set_value(db: Database, key: str, value: str, now: datetime | None = None) -> None:
+    """Store `value` under `key`, replacing what was there."""
+    stamp = (now or datetime.now(UTC)).isoformat()
+    await db.execute(
+        "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        (key, value, stamp),
+    )
