@@ -134,14 +134,18 @@ class Database:
             raise DatabaseFileError(f"{path} cannot be opened: {error}") from None
         try:
             conn.row_factory = aiosqlite.Row
+            db = cls(conn, path)
+            known = load_migrations(migrations)
+            # Before anything writes to the file (WAL mode changes its header): a file from a
+            # newer bot, or not a database at all, is refused untouched.
+            await db._check_version(known)
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA busy_timeout=5000")
             # 32 MiB of page cache (the default is 2): leaderboard and /stats pages stay in it.
             await conn.execute("PRAGMA cache_size=-32768")
-            db = cls(conn, path)
-            await db._migrate(load_migrations(migrations))
+            await db._migrate(known)
         except BaseException as error:
             await conn.close()
             if isinstance(error, sqlite3.DatabaseError):
@@ -174,7 +178,7 @@ class Database:
         assert row is not None
         return int(row[0])
 
-    async def _migrate(self, migrations: list[Migration]) -> None:
+    async def _check_version(self, migrations: list[Migration]) -> None:
         current = await self.schema_version()
         latest = migrations[-1].number if migrations else 0
         if current > latest:
@@ -182,6 +186,10 @@ class Database:
                 f"The database file {self.path} is at schema {current}, newer than this bot's "
                 f"{latest}; update the bot before opening it."
             )
+
+    async def _migrate(self, migrations: list[Migration]) -> None:
+        await self._check_version(migrations)
+        current = await self.schema_version()
         for migration in migrations:
             if migration.number <= current:
                 continue

@@ -1,0 +1,252 @@
+"""`python -m bot` as a service: started as a process against the fake Discord, stopped by
+SIGTERM or SIGINT with everything saved and its worker processes ended, and refusing a database
+file it cannot use with one line and exit code 2."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.bot.helpers import enabled_actions
+from tests.support.fake_discord import FakeDiscord
+
+pytest_plugins = ["tests.support.fixtures"]
+
+# Generous: two cores shared by several test runs, and each worker process imports the engine.
+START_SECONDS = 90
+STOP_SECONDS = 60
+
+
+def bot_env(fake: FakeDiscord | None, db: Path, **more: str) -> dict[str, str]:
+    """The process environment of a bot pointed at the fake (never at Discord)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_GUILD"))}
+    env.update(
+        DATABASE_PATH=str(db),
+        LOG_LEVEL="INFO",
+        DISCORD_TOKEN="fake-token.for-tests.only",
+        # Nothing listens here: a bot that reached for Discord would fail with code 1.
+        DISCORD_API_BASE="http://127.0.0.1:9/api/v10",
+        DISCORD_GATEWAY_URL="ws://127.0.0.1:9/gateway",
+    )
+    if fake is not None:
+        env.update(fake.env(), DEV_GUILD_ID=str(fake.guild.id))
+    env.update(more)
+    return env
+
+
+class BotProcess:
+    """`python -m bot` in a subprocess, its standard error collected as it comes."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.stderr = ""
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def start(cls, fake: FakeDiscord, cwd: Path, db: Path) -> BotProcess:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=cwd,  # no .env there
+            env=bot_env(fake, db),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        return cls(process)
+
+    async def _read(self) -> None:
+        assert self.process.stderr is not None
+        async for line in self.process.stderr:
+            self.stderr += line.decode(errors="replace")
+
+    async def wait_ready(self) -> None:
+        """Until the bot logs that it is ready (its tables loaded and resumed)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + START_SECONDS
+        while "ready as" not in self.stderr:
+            if self.process.returncode is not None or loop.time() > deadline:
+                raise AssertionError(f"the bot did not become ready:\n{self.stderr}")
+            await asyncio.sleep(0.05)
+
+    async def stop(self, signum: int) -> int:
+        self.process.send_signal(signum)
+        code = await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
+        await self._reader
+        return code
+
+    def workers(self) -> list[int]:
+        """The pids of the computer players' worker processes (spawned children)."""
+        return [
+            pid
+            for pid, parent, line in _processes()
+            if parent == self.process.pid and "spawn_main" in line
+        ]
+
+
+def _processes() -> list[tuple[int, int, str]]:
+    """(pid, parent pid, command line) of every process, from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue  # ended meanwhile
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        found.append((int(entry.name), parent, line))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def stored_game_actions(db: Path) -> int:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute("SELECT COUNT(*) FROM table_events WHERE kind = 'game'").fetchone()[0]
+    finally:
+        conn.close()
+
+
+async def reply(handle) -> object:
+    message = await handle.message(20)
+    assert message.ephemeral, message.text
+    return message
+
+
+async def play_until_workers_run(fake: FakeDiscord, bot: BotProcess, db: Path) -> None:
+    """alice plays her turns (the computers play theirs) until worker processes have been
+    started and some moves are stored."""
+    alice = fake.member("alice")
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + START_SECONDS
+    while not bot.workers() or stored_game_actions(db) < 2:
+        assert loop.time() < deadline, f"no worker process started:\n{bot.stderr}"
+        hand = await reply(await fake.slash(alice, fake.channel, "hand"))
+        actions = enabled_actions(hand)
+        if actions:
+            await (await fake.click(alice, hand, actions[0])).response(20)
+        await asyncio.sleep(0.2)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_a_signal_stops_the_bot_cleanly_and_the_table_resumes(fake_discord, tmp_path, signum):
+    fake, db = fake_discord, tmp_path / "euchre.db"
+    alice = fake.member("alice")
+    bot = await BotProcess.start(fake, tmp_path, db)
+    try:
+        await bot.wait_ready()
+        await reply(await fake.slash(alice, fake.channel, "table create", preset="modern"))
+        for _ in range(3):
+            await reply(await fake.slash(alice, fake.channel, "table addbot", level="standard"))
+        await reply(await fake.slash(alice, fake.channel, "table start"))
+        await play_until_workers_run(fake, bot, db)
+        workers = bot.workers()
+        code = await bot.stop(signum)
+    finally:
+        if bot.process.returncode is None:
+            bot.process.kill()
+            await bot.process.wait()
+
+    assert code == 0, bot.stderr
+    for unwanted in ("leaked semaphore", "voice will NOT be supported", "Traceback"):
+        assert unwanted not in bot.stderr, bot.stderr
+    assert not [pid for pid in workers if _alive(pid)], "a worker process outlived the bot"
+    saved = stored_game_actions(db)
+    assert saved > 0
+
+    restored = sum("restored" in m.text for m in fake.public_messages(fake.channel))
+    again = await BotProcess.start(fake, tmp_path, db)
+    try:
+        await again.wait_ready()
+        await fake.wait_for(
+            lambda: (
+                sum("restored" in m.text for m in fake.public_messages(fake.channel)) > restored
+            ),
+            timeout=START_SECONDS,
+            what="the table's channel to be told it was restored",
+        )
+        hand = await reply(await fake.slash(alice, fake.channel, "hand"))
+        assert "no table" not in hand.text.lower() and hand.buttons
+        assert stored_game_actions(db) >= saved
+        assert await again.stop(signal.SIGTERM) == 0, again.stderr
+    finally:
+        if again.process.returncode is None:
+            again.process.kill()
+            await again.process.wait()
+    assert "Traceback" not in again.stderr, again.stderr
+
+
+# -- a database the bot cannot use --------------------------------------------------------
+
+
+def start_on(db: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env=bot_env(None, db),
+        capture_output=True,
+        text=True,
+        timeout=START_SECONDS,
+    )
+
+
+def a_corrupt_file(tmp_path: Path) -> Path:
+    path = tmp_path / "corrupt.db"
+    path.write_bytes(b"these bytes are not a database\n" * 200)
+    return path
+
+
+def a_file_from_a_future_version(tmp_path: Path) -> Path:
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE tables (id INTEGER PRIMARY KEY)")
+        conn.execute("PRAGMA user_version = 99")
+    return path
+
+
+def a_missing_directory(tmp_path: Path) -> Path:
+    return tmp_path / "no such directory" / "euchre.db"
+
+
+def a_directory(tmp_path: Path) -> Path:
+    path = tmp_path / "a directory.db"
+    path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        (a_corrupt_file, "not a database"),
+        (a_file_from_a_future_version, "newer than this bot"),
+        (a_missing_directory, "does not exist"),
+        (a_directory, "is a directory"),
+    ],
+    ids=["corrupt", "future schema", "missing directory", "directory"],
+)
+def test_a_database_the_bot_cannot_use_is_refused_with_one_line_and_code_2(tmp_path, make, what):
+    path = make(tmp_path)
+    before = path.read_bytes() if path.is_file() else None
+    done = start_on(path, tmp_path)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert str(path) in lines[0] and what in lines[0]
+    assert (path.read_bytes() if path.is_file() else None) == before  # left as it was
+    assert not (path.parent.exists() and path.parent.name == "no such directory")
