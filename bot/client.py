@@ -137,8 +137,11 @@ class EuchreBot(commands.Bot):
         await asyncio.shield(self._shutdown)
 
     async def _close_all(self) -> None:
+        # No computer move, timer or hand edit after this point: it could no longer be shown.
+        if self.manager is not None:
+            await self.manager.stop_turns()
         await self.live_hands.close()
-        # Discord first, so no new request arrives while the tables are put away.
+        # Then Discord, so no new request arrives while the tables' writes are flushed.
         await super().close()
         if self.manager is not None:
             await self.manager.close()

@@ -59,6 +59,11 @@ async def serve(settings: Settings) -> None:
     try:
         async with bot:
             await bot.start(settings.token)
+    except Exception:
+        if not stopping:
+            raise
+        # Stopped while still starting: what failed was cut short by the stop itself.
+        log.info("stopped before the start was complete", exc_info=True)
     finally:
         # Also after a failed start: the tables' writes are flushed and the workers ended.
         await bot.close()

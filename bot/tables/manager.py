@@ -224,8 +224,10 @@ class TableManager:
         self._state_keys.pop(table.id, None)
         return table
 
-    async def close(self) -> None:
-        """Stop timers and computer moves and flush what is queued; the tables stay in storage."""
+    async def stop_turns(self) -> None:
+        """Stop the timers, the computer moves and the idle sweeper, for good: the first step of
+        a shutdown, before the Discord layer goes (a move made after it could not be shown).
+        Members' requests are still taken and stored."""
         self._closed = True
         tasks = [*self._timers.values(), *self._computer_tasks.values()]
         if self._sweeper:
@@ -235,6 +237,11 @@ class TableManager:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._timers.clear()
         self._computer_tasks.clear()
+
+    async def close(self) -> None:
+        """Stop timers and computer moves, flush what is queued and end the computer players'
+        worker processes; the tables stay in storage."""
+        await self.stop_turns()
         await self.writer.close()
         await self.computers.aclose()
 
