@@ -59,11 +59,11 @@ async def serve(settings: Settings) -> None:
     try:
         async with bot:
             await bot.start(settings.token)
-    except Exception:
+    except Exception as error:
         if not stopping:
             raise
         # Stopped while still starting: what failed was cut short by the stop itself.
-        log.info("stopped before the start was complete", exc_info=True)
+        log.info("stopped before the start was complete (%r)", error)
     finally:
         # Also after a failed start: the tables' writes are flushed and the workers ended.
         await bot.close()
