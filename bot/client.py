@@ -129,9 +129,9 @@ class EuchreBot(commands.Bot):
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
 
     async def close(self) -> None:
-        """Disconnect from Discord, then stop the tables' clocks and computer players, flush
-        the queued writes and close the database. Safe to call more than once, and from
-        several tasks: every call waits for the one shutdown."""
+        """Stop the tables' clocks and computer players, disconnect from Discord, flush the
+        queued writes, end the worker processes and close the database. Safe to call more than
+        once, and from several tasks: every call waits for the one shutdown."""
         if self._shutdown is None:
             self._shutdown = asyncio.create_task(self._close_all(), name="euchre-shutdown")
         await asyncio.shield(self._shutdown)

@@ -1,4 +1,8 @@
-"""/admin: commands for the bot's owners and server managers."""
+"""/admin: commands for the bot's owners and server managers.
+
+The bot syncs its commands by itself at start when they changed (`bot/command_sync.py`);
+`/admin sync` forces a sync, for instance after the commands were removed on Discord's side.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.command_sync import sync_commands
 from bot.ui.respond import answer
 
 
@@ -35,11 +40,12 @@ class Admin(commands.Cog):
             await answer(interaction, "Only the bot's owners (OWNER_IDS) can sync commands.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
+        db = self.bot.db  # type: ignore[attr-defined]
         if scope == "here" and interaction.guild is not None:
             self.bot.tree.copy_global_to(guild=interaction.guild)
-            synced = await self.bot.tree.sync(guild=interaction.guild)
+            synced = await sync_commands(self.bot.tree, db, interaction.guild)
         else:
-            synced = await self.bot.tree.sync()
+            synced = await sync_commands(self.bot.tree, db, None)
         await interaction.followup.send(f"Synced {len(synced)} commands ({scope}).", ephemeral=True)
 
 

@@ -116,9 +116,9 @@ class ComputerSeats:
     def close(self) -> None:
         """End the worker processes and wait for them (a search under way is let finish).
 
-        Waiting matters: a pool left to the interpreter's exit leaves its queues' semaphores to
-        multiprocessing's resource tracker, which warns of "leaked semaphore objects". This
-        blocks for up to one move's search: call it off the event loop (`aclose`)."""
+        Waiting means every worker has ended, and the pool's queues and their semaphores are
+        released, while the bot is still shutting down in order, not in the interpreter's last
+        moments. It blocks for up to one move's search: call it off the event loop (`aclose`)."""
         if self._own:
             self._executor.shutdown(wait=True, cancel_futures=True)
 

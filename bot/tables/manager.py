@@ -51,8 +51,8 @@ log = logging.getLogger(__name__)
 IDLE_CLOSE_SECONDS = 24 * 60 * 60
 DEFAULT_PING_AFTER = 30  # seconds a member may think before the bot pings them
 
-# A member's request whose write failed (a full disk, a locked or broken file): memory is put
-# back as stored, and the member may simply try again.
+# A member's request whose write failed (a full disk, a locked or broken file), as `_save`
+# words it: memory is put back as stored, and the member may simply try again.
 UNSAVED = "that could not be saved, so it did not happen: please try again"
 
 
@@ -317,10 +317,8 @@ class TableManager:
                 return table_id
 
             await self.writer.write(insert)
-        except BaseException as error:
+        except Exception as error:
             self.tables.pop(channel_id, None)
-            if not isinstance(error, Exception):
-                raise
             if _is_open_table_conflict(error):
                 # Stored open but not here: a table the last start could not restore.
                 log.error("channel %s: an open table is stored but not loaded", channel_id)
@@ -330,6 +328,9 @@ class TableManager:
                 ) from None
             log.exception("channel %s: storing a new table failed", channel_id)
             raise TableError(UNSAVED) from None
+        except BaseException:  # cancelled: the channel is free again
+            self.tables.pop(channel_id, None)
+            raise
         self._locks[table.id] = asyncio.Lock()
         self._seq[table.id] = 1
         self._saved_decks[table.id] = (table.match_no, 0)
@@ -619,7 +620,9 @@ class TableManager:
                 "table %s: storing %r failed; reloading the table from storage", table.id, action
             )
             await self._reload(table)
-            raise TableError(UNSAVED) from None
+            raise TableError(
+                "that could not be saved, so it did not happen: please try again"
+            ) from None
         self._saved_decks[table.id] = (match_no, len(table.decks))
         if write_state:
             self._state_keys[table.id] = key
