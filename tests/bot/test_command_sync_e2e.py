@@ -96,3 +96,17 @@ async def test_admin_sync_forces_a_sync_and_keeps_its_hash(fake_discord, tmp_pat
     assert syncs(fake, None) == 1
     async with await Database.open(db) as database:
         assert await bot_state.get_value(database, scope_key(None)) is not None
+
+
+async def test_a_start_without_a_sync_keeps_the_command_ids_of_the_last_sync(
+    fake_discord, tmp_path
+):
+    fake, db = fake_discord, tmp_path / "euchre.db"
+    guild = fake.guild.id
+    async with running_bot(fake, db) as bot:
+        first = dict(bot.tree.command_ids[guild])
+    async with running_bot(fake, db) as bot:
+        # No sync this time, and /help's mentions still carry the ids Discord gave.
+        assert syncs(fake, guild) == 1
+        assert bot.tree.command_ids[guild] == first
+        assert {c["name"]: int(c["id"]) for c in fake.synced_commands(guild)} == first

@@ -1,5 +1,5 @@
 """Database files the bot cannot use are refused with a message naming the file and the
-problem, and are left as they were; the bot's own key/value state (migration 0004)."""
+problem, and are left as they were; the bot's own key/value state (migration 0005)."""
 
 from __future__ import annotations
 
