@@ -129,9 +129,9 @@ class EuchreBot(commands.Bot):
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
 
     async def close(self) -> None:
-        """Stop the tables' clocks and computer players, disconnect from Discord, flush the
-        queued writes, end the worker processes and close the database. Safe to call more than
-        once, and from several tasks: every call waits for the one shutdown."""
+        """Stop the tables' clocks and computer players, flush the queued writes, end the worker
+        processes, disconnect from Discord and close the database. Safe to call more than once,
+        and from several tasks: every call waits for the one shutdown."""
         if self._shutdown is None:
             self._shutdown = asyncio.create_task(self._close_all(), name="euchre-shutdown")
         await asyncio.shield(self._shutdown)
@@ -141,10 +141,11 @@ class EuchreBot(commands.Bot):
         if self.manager is not None:
             await self.manager.stop_turns()
         await self.live_hands.close()
-        # Then Discord, so no new request arrives while the tables' writes are flushed.
-        await super().close()
+        # Discord stays connected while the writes are flushed and the workers end, so a
+        # member's request already under way is still answered and shown.
         if self.manager is not None:
             await self.manager.close()
+        await super().close()
         if self.db is not None:
             await self.db.close()
             self.db = None
