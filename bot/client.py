@@ -73,8 +73,8 @@ class EuchreBot(commands.Bot):
             **kwargs,
         )
         self.settings = settings
-        self.db: Database | None = database
-        self.manager: TableManager | None = None
+        self._db: Database | None = database
+        self._manager: TableManager | None = None
         self.table_messages = TableMessages(self)
         self.live_hands = LiveHands(self)
         self._computer_delay = computer_delay
@@ -82,10 +82,24 @@ class EuchreBot(commands.Bot):
         self._loaded: list[Table] | None = None  # loaded in setup_hook, resumed in on_ready
         self._shutdown: asyncio.Task[None] | None = None
 
+    @property
+    def db(self) -> Database:
+        """The open database (from `setup_hook` on)."""
+        if self._db is None:
+            raise RuntimeError("the database is opened in setup_hook and closed by close()")
+        return self._db
+
+    @property
+    def manager(self) -> TableManager:
+        """The game manager (from `setup_hook` on)."""
+        if self._manager is None:
+            raise RuntimeError("the game manager is made in setup_hook")
+        return self._manager
+
     async def setup_hook(self) -> None:
-        if self.db is None:
-            self.db = await Database.open(self.settings.database_path)
-        self.manager = TableManager(
+        if self._db is None:
+            self._db = await Database.open(self.settings.database_path)
+        self._manager = TableManager(
             self.db,
             turn_timeout=self.settings.turn_timeout,
             default_preset=self.settings.default_preset,
@@ -108,7 +122,6 @@ class EuchreBot(commands.Bot):
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
         where = f"server {guild.id}" if guild else "every server"
-        assert self.db is not None
         try:
             synced = await sync_if_changed(self.tree, self.db, guild)
         except discord.HTTPException as error:
@@ -123,7 +136,7 @@ class EuchreBot(commands.Bot):
     async def on_ready(self) -> None:
         # Once, after the gateway is up: the tables' channels can be told, and their clocks and
         # computer players start.
-        if self.manager is not None and self._loaded is not None:
+        if self._manager is not None and self._loaded is not None:
             tables, self._loaded = self._loaded, None
             await self.manager.resume(tables)
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
@@ -138,14 +151,14 @@ class EuchreBot(commands.Bot):
 
     async def _close_all(self) -> None:
         # No computer move, timer or hand edit after this point: it could no longer be shown.
-        if self.manager is not None:
-            await self.manager.stop_turns()
+        if self._manager is not None:
+            await self._manager.stop_turns()
         await self.live_hands.close()
         # Discord stays connected while the writes are flushed and the workers end, so a
         # member's request already under way is still answered and shown.
-        if self.manager is not None:
-            await self.manager.close()
+        if self._manager is not None:
+            await self._manager.close()
         await super().close()
-        if self.db is not None:
-            await self.db.close()
-            self.db = None
+        if self._db is not None:
+            await self._db.close()
+            self._db = None

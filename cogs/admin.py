@@ -6,12 +6,17 @@ The bot syncs its commands by itself at start when they changed (`bot/command_sy
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.command_sync import sync_commands
 from bot.ui.respond import answer
+
+if TYPE_CHECKING:
+    from bot.client import EuchreBot
 
 
 class Admin(commands.Cog):
@@ -24,11 +29,11 @@ class Admin(commands.Cog):
         guild_only=True,
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
 
     def _is_owner(self, user_id: int) -> bool:
-        return user_id in self.bot.settings.owner_ids  # type: ignore[attr-defined]
+        return user_id in self.bot.settings.owner_ids
 
     @admin.command(name="sync")
     @app_commands.describe(
@@ -40,7 +45,7 @@ class Admin(commands.Cog):
             await answer(interaction, "Only the bot's owners (OWNER_IDS) can sync commands.")
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        db = self.bot.db  # type: ignore[attr-defined]
+        db = self.bot.db
         if scope == "here" and interaction.guild is not None:
             self.bot.tree.copy_global_to(guild=interaction.guild)
             synced = await sync_commands(self.bot.tree, db, interaction.guild)
@@ -49,5 +54,5 @@ class Admin(commands.Cog):
         await interaction.followup.send(f"Synced {len(synced)} commands ({scope}).", ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: EuchreBot) -> None:
     await bot.add_cog(Admin(bot))

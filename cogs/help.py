@@ -5,6 +5,8 @@ The texts are in bot/ui/guide.py; this cog only finds the options to explain and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -12,11 +14,14 @@ from discord.ext import commands
 from bot.engine.rules import build_options
 from bot.ui.guide import TOPIC_CHOICES, CommandTree, command_lines, help_embed, rules_embed
 
+if TYPE_CHECKING:
+    from bot.client import EuchreBot
+
 
 class Help(commands.Cog):
     """The guide to the game and the bot."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="help")
@@ -38,15 +43,15 @@ class Help(commands.Cog):
     @app_commands.choices(topic=TOPIC_CHOICES)
     async def rules(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         """This table's rules in plain words, one topic at a time."""
-        manager = self.bot.manager  # type: ignore[attr-defined]
-        table = manager.tables.get(interaction.channel_id) if manager else None
+        channel = interaction.channel_id
+        table = self.bot.manager.tables.get(channel) if channel is not None else None
         if table is not None:
             options = table.options
         else:
-            options = build_options(self.bot.settings.default_preset)  # type: ignore[attr-defined]
+            options = build_options(self.bot.settings.default_preset)
         embed = rules_embed(options, topic, at_table=table is not None)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: EuchreBot) -> None:
     await bot.add_cog(Help(bot))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -12,16 +14,19 @@ from bot.engine.errors import EuchreError
 from bot.tables.table import TableError
 from bot.ui import respond
 
+if TYPE_CHECKING:
+    from bot.client import EuchreBot
+
 
 class Play(commands.Cog):
     """Seeing one's hand and making one's declarations and plays."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
 
     @property
     def manager(self):
-        return self.bot.manager  # type: ignore[attr-defined]
+        return self.bot.manager
 
     async def _legal_cards(self, interaction: discord.Interaction) -> list[str]:
         """The cards the member may play or discard now (empty when it is not their turn)."""
@@ -135,5 +140,5 @@ class Play(commands.Cog):
     play.autocomplete("card")(card_autocomplete)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: EuchreBot) -> None:
     await bot.add_cog(Play(bot))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -14,13 +14,16 @@ from bot.ui.respond import answer
 When = Literal["every turn", "after a wait", "never"]
 _MODES = {"every turn": "every", "after a wait": "after", "never": "never"}
 
+if TYPE_CHECKING:
+    from bot.client import EuchreBot
+
 
 class Settings(commands.Cog):
     """Members' own settings."""
 
     settings = app_commands.Group(name="settings", description="Your own settings at every table")
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
 
     @settings.command(name="ping")
@@ -39,7 +42,7 @@ class Settings(commands.Cog):
             raise TableError("choose when to be pinged: every turn, after a wait, or never")
         if seconds is not None and when != "after a wait":
             raise TableError("seconds go with 'after a wait' only")
-        await self.bot.manager.set_ping(interaction.user.id, _MODES[when], seconds)  # type: ignore[attr-defined]
+        await self.bot.manager.set_ping(interaction.user.id, _MODES[when], seconds)
         wait = f" after {seconds} seconds" if seconds else ""
         text = {
             "every turn": "You will be pinged as soon as your turn comes.",
@@ -49,5 +52,5 @@ class Settings(commands.Cog):
         await answer(interaction, text)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: EuchreBot) -> None:
     await bot.add_cog(Settings(bot))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.storage import leaderboard as boards
 from bot.storage.errors import StatsError
+from bot.ui.respond import guild_id_of
 from bot.ui.stats import (
     LeaderboardButton,
     history_embed,
@@ -25,16 +26,19 @@ Period = Literal["all", "season", "30d", "7d"]
 Preset = Literal["somerset", "jerome", "modern"]
 METRIC_CHOICES = [app_commands.Choice(name=m.label, value=m.key) for m in boards.METRICS.values()]
 
+if TYPE_CHECKING:
+    from bot.client import EuchreBot
+
 
 class Stats(commands.Cog):
     """Leaderboards and statistics of this server."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
 
     @property
     def db(self):
-        return self.bot.db  # type: ignore[attr-defined]
+        return self.bot.db
 
     @app_commands.command(name="leaderboard")
     @app_commands.guild_only()
@@ -58,7 +62,7 @@ class Stats(commands.Cog):
         """This server's leaderboard, ten players a page."""
         result = await boards.leaderboard(
             self.db,
-            interaction.guild_id,
+            guild_id_of(interaction),
             metric,
             period,
             preset,
@@ -86,7 +90,7 @@ class Stats(commands.Cog):
     ) -> None:
         """A player's statistics: rubbers, points, makes, euchres, lone hands, partners and opponents."""
         who = member or interaction.user
-        result = await boards.player_stats(self.db, interaction.guild_id, who.id, period)
+        result = await boards.player_stats(self.db, guild_id_of(interaction), who.id, period)
         await interaction.response.send_message(embed=stats_embed(result, who.display_name))
 
     @app_commands.command(name="history")
@@ -97,7 +101,7 @@ class Stats(commands.Cog):
     ) -> None:
         """Recent rubbers and games with partners, opponents, score and date."""
         who = member or interaction.user
-        result = await boards.history(self.db, interaction.guild_id, who.id, page)
+        result = await boards.history(self.db, guild_id_of(interaction), who.id, page)
         await interaction.response.send_message(embed=history_embed(result, who.display_name))
 
     @app_commands.command(name="record")
@@ -105,12 +109,12 @@ class Stats(commands.Cog):
     @app_commands.describe(game_id="a game (G12) or rubber (M3) id from /history")
     async def record(self, interaction: discord.Interaction, game_id: str) -> None:
         """Attach a game as an EGN file, or a rubber as the bot's own JSON record."""
-        stored = await boards.match_record(self.db, interaction.guild_id, game_id)
+        stored = await boards.match_record(self.db, guild_id_of(interaction), game_id)
         whole = None
         if stored.kind == "game":
             try:
                 whole = await boards.match_record(
-                    self.db, interaction.guild_id, f"M{stored.match_id}"
+                    self.db, guild_id_of(interaction), f"M{stored.match_id}"
                 )
             except StatsError:
                 whole = None  # the rubber is still being played
@@ -120,6 +124,6 @@ class Stats(commands.Cog):
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: EuchreBot) -> None:
     bot.add_dynamic_items(LeaderboardButton)
     await bot.add_cog(Stats(bot))

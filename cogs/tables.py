@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
@@ -17,6 +17,9 @@ Seat = Literal["north", "east", "south", "west"]
 Level = Literal["easy", "standard", "expert"]
 Ping = Literal["every turn", "after a wait", "never"]
 PING_CHOICES = {"every turn": "every", "after a wait": "after", "never": "never"}
+
+if TYPE_CHECKING:
+    from bot.client import EuchreBot
 
 
 def _may_manage(interaction: discord.Interaction) -> bool:
@@ -34,16 +37,16 @@ class Tables(commands.Cog):
         guild_only=True,
     )
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
 
     @property
     def manager(self):
-        return self.bot.manager  # type: ignore[attr-defined]
+        return self.bot.manager
 
     @property
     def messages(self):
-        return self.bot.table_messages  # type: ignore[attr-defined]
+        return self.bot.table_messages
 
     @table.command(name="create")
     @app_commands.describe(
@@ -199,5 +202,5 @@ class Tables(commands.Cog):
         await ask_to_close(interaction, table)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: EuchreBot) -> None:
     await bot.add_cog(Tables(bot))

@@ -395,11 +395,7 @@ class TableManager:
     async def substitute(self, channel_id: int, user_id: int, sub_id: int, sub_name: str) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
-            who = (
-                table.seats[table.seat_of(user_id)].name
-                if table.seat_of(user_id) is not None
-                else None
-            )
+            who = _name_at(table, table.seat_of(user_id))
             done = table.request_substitute(user_id, sub_id, sub_name)
             await self._save(
                 table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}"
@@ -423,7 +419,7 @@ class TableManager:
             seat = table.back(user_id)
             await self._save(table, "table", seat, user_id, "back")
         self._after_change(table)
-        return Change(table, "back", seat=seat, who=table.seats[seat].name)
+        return Change(table, "back", seat=seat, who=_name_at(table, seat))
 
     async def close_table(self, channel_id: int, user_id: int, may_manage: bool = False) -> Change:
         """The host (or someone who may manage the channel) ends the table."""
@@ -522,10 +518,13 @@ class TableManager:
         # Who sits where as this action is taken: the end of a match gives held seats back.
         players, names = seat_players(table), seat_names(table)
         if seat is None:
+            if user_id is None:
+                raise ValueError("an action is taken by a member or for a seat")
             result = table.act(user_id, action)
             seat = table.actions[-1][0]
         else:
             result = table.act_for_seat(seat, action, by_player=not by_computer)
+        assert match is not None  # acting refuses when no game is being played
         taken = table.actions[-1][1]
         games = list(match.games[games_before:])
         match_over = match.over
@@ -707,7 +706,8 @@ class TableManager:
     async def _computer_turn(self, table: Table, seat: int) -> None:
         await asyncio.sleep(self.computer_delay)
         occupant = table.seats[seat]
-        await self._computer_move(table, seat, occupant.level, kind="action")
+        if occupant is not None:  # else the seat was emptied meanwhile: nothing to play
+            await self._computer_move(table, seat, occupant.level, kind="action")
 
     async def _computer_move(self, table: Table, seat: int, level: str, kind: str) -> Change | None:
         """Choose and make one move for `seat` (a computer's, or a timed-out member's)."""
@@ -729,7 +729,7 @@ class TableManager:
                 return None
             if kind == "timeout":
                 table.timeouts[seat] += 1
-            who = table.seats[seat].name if table.seats[seat] else None
+            who = _name_at(table, seat)
             change = await self._apply(table, seat, action, by_computer=True, kind=kind)
             change.who = who
             if kind == "timeout" and table.timeouts[seat] >= TIMEOUT_TAKEOVER and table.playing:
@@ -819,3 +819,9 @@ def _log_task_end(task: asyncio.Task[Any]) -> None:
 
 
 __all__ = ["Change", "TableListener", "TableManager", "PLAYING"]
+
+
+def _name_at(table: Table, seat: int | None) -> str | None:
+    """The name of whoever sits at `seat`, if anyone."""
+    occupant = table.seats[seat] if seat is not None else None
+    return occupant.name if occupant is not None else None

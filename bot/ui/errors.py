@@ -45,7 +45,10 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     """Answer a failed command or click ephemerally."""
     reason = reason_of(error)
     if reason is None:
-        table = getattr(interaction.client, "manager", None)
+        try:
+            table = interaction.client.manager  # type: ignore[attr-defined]
+        except (AttributeError, RuntimeError):  # not the bot, or not set up yet
+            table = None
         table_id = None
         if table is not None and interaction.channel_id in table.tables:
             table_id = table.tables[interaction.channel_id].id

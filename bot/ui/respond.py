@@ -27,6 +27,7 @@ from bot.engine.deal import (
     ROUND_TWO,
 )
 from bot.engine.errors import EuchreError
+from bot.tables.manager import TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
 from bot.ui.embeds import hand_embed, review_embed
 from bot.ui.errors import fit_content
@@ -125,9 +126,22 @@ def phase_refusal(table: Table, user_id: int, action: str) -> str | None:
     return f"{before} Wait for your turn."
 
 
-def manager_of(interaction: discord.Interaction):
-    bot: EuchreBot = interaction.client  # type: ignore[assignment]
-    return bot.manager
+def guild_id_of(interaction: discord.Interaction) -> int:
+    """The server a command was used in (every command of the bot is used in one)."""
+    if interaction.guild_id is None:
+        raise TableError("this works in a server, not in direct messages")
+    return interaction.guild_id
+
+
+def channel_id_of(interaction: discord.Interaction) -> int:
+    """The channel (or thread) a command or click was used in: where its table is."""
+    if interaction.channel_id is None:
+        raise TableError("this works in a server's channel, not in direct messages")
+    return interaction.channel_id
+
+
+def manager_of(interaction: discord.Interaction) -> TableManager:
+    return _bot(interaction).manager
 
 
 def _bot(interaction: discord.Interaction) -> EuchreBot:
@@ -209,7 +223,7 @@ async def act(
             a button of another table, match or deal is stale and changes nothing.
     """
     manager = manager_of(interaction)
-    table = manager.tables.get(interaction.channel_id)
+    table = manager.tables.get(channel_id_of(interaction))
     from_hand = drawn_for is not None
     if drawn_for is not None and (
         table is None or drawn_for != (table.id, table.match_no, deal_number(table))
@@ -228,7 +242,7 @@ async def act(
             await show_hand(interaction, table, edit=True, note=refusal)
             return
         raise TableError(refusal)
-    change = await manager.act(interaction.channel_id, interaction.user.id, action)
+    change = await manager.act(channel_id_of(interaction), interaction.user.id, action)
     await show_hand(interaction, table, edit=from_hand)
     await _bot(interaction).table_messages.table_changed(change)
 
@@ -236,7 +250,7 @@ async def act(
 async def table_button(interaction: discord.Interaction, table_id: int, what: str) -> None:
     """Clicks on the public table message's buttons."""
     manager = manager_of(interaction)
-    table = manager.tables.get(interaction.channel_id)
+    table = manager.tables.get(channel_id_of(interaction))
     if table is None or table.id != table_id:
         await answer(interaction, "That table has closed: start a new one with /table create.")
         return
@@ -248,16 +262,16 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
         await show_hand(interaction, table)
     elif what == "join":
         change = await manager.join(
-            interaction.channel_id, interaction.user.id, interaction.user.display_name
+            channel_id_of(interaction), interaction.user.id, interaction.user.display_name
         )
         await answer(interaction, joined_text(change.table, interaction.user.id))
         await listener.table_changed(change)
     elif what == "start":
-        change = await manager.start(interaction.channel_id, interaction.user.id)
+        change = await manager.start(channel_id_of(interaction), interaction.user.id)
         await answer(interaction, STARTED)
         await listener.table_changed(change)
     elif what == "consent":
-        change = await manager.consent(interaction.channel_id, interaction.user.id)
+        change = await manager.consent(channel_id_of(interaction), interaction.user.id)
         await answer(interaction, "You consent to the substitute.")
         await listener.table_changed(change)
 
@@ -290,7 +304,7 @@ async def review(
 ) -> None:
     """A finished deal of this table's match, every card, privately to whoever asks."""
     manager = manager_of(interaction)
-    table = manager.tables.get(interaction.channel_id)
+    table = manager.tables.get(channel_id_of(interaction))
     if table is None or table.id != table_id:
         await answer(interaction, "That table has closed: its games can be had with /record.")
         return
@@ -327,7 +341,7 @@ async def ask_to_close(interaction: discord.Interaction, table: Table) -> None:
 async def close_answer(interaction: discord.Interaction, table_id: int, yes: bool) -> None:
     """The answer to the close confirmation."""
     manager = manager_of(interaction)
-    table = manager.tables.get(interaction.channel_id)
+    table = manager.tables.get(channel_id_of(interaction))
     if not yes:
         await interaction.response.edit_message(content="The table stays open.", view=None)
         return
@@ -335,7 +349,7 @@ async def close_answer(interaction: discord.Interaction, table_id: int, yes: boo
         await interaction.response.edit_message(content="That table is already closed.", view=None)
         return
     may_manage = interaction.guild_id is not None and interaction.permissions.manage_channels
-    change = await manager.close_table(interaction.channel_id, interaction.user.id, may_manage)
+    change = await manager.close_table(channel_id_of(interaction), interaction.user.id, may_manage)
     await interaction.response.edit_message(content="The table is closed.", view=None)
     await _bot(interaction).table_messages.table_changed(change)
 
