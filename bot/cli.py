@@ -40,7 +40,7 @@ EXIT_USAGE = 2
 
 # Modules that may add subcommands with a `register_commands(subparsers)` function; a module
 # that is not there yet is skipped.
-COMMAND_MODULES: tuple[str, ...] = ("bot.storage.cli",)
+COMMAND_MODULES: tuple[str, ...] = ("bot.storage.cli", "bot.proofs")
 
 Subparsers = Any  # argparse's private _SubParsersAction
 Registrar = Callable[[Subparsers], None]
@@ -142,7 +142,7 @@ def _add_replay(subparsers: Subparsers) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    replay = read_record(_load_json(args.file), strict=args.strict)
+    replay = read_record(load_json(args.file), strict=args.strict)
     for warning in replay.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     summary = replay_summary(replay)
@@ -153,7 +153,7 @@ def _replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _load_json(path: Path) -> Any:
+def load_json(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

@@ -31,6 +31,7 @@ import secrets
 from collections.abc import Iterator
 
 from bot.engine.cards import Card, make_pack
+from bot.engine.deal import Deal, deal_hands
 
 SEED_BYTES = 32
 _WORD = 1 << 32
@@ -90,3 +91,36 @@ def pack_order(seed: str, pack: int, joker: bool) -> list[Card]:
         j = word % span
         cards[i], cards[j] = cards[j], cards[i]
     return cards
+
+
+def proof_problem(deal: Deal, recorded: str | None) -> str | None:
+    """Why a recorded deal does not verify against its seed, or None when it does.
+
+    Args:
+        deal: the deal as recorded (its `seed` and `deal_id` read from the record).
+        recorded: the commitment the record says was shown before the deal.
+    """
+    if deal.seed is None or deal.deal_id is None:
+        return "it shows no seed (a deal not over yet, or dealt before seeds were kept)"
+    try:
+        committed = commitment(deal.seed, deal.deal_id)
+    except ValueError as exc:
+        return str(exc)
+    if recorded != committed:
+        return f"the seed does not give the commitment recorded for {deal.deal_id}"
+    options = deal.options
+    hands, turn_up, kitty = deal_hands(
+        pack_order(deal.seed, options.pack, options.joker), deal.dealer
+    )
+    for seat, (dealt, expected) in enumerate(zip(deal.dealt, hands, strict=True)):
+        if list(dealt) != expected:
+            return (
+                f"the seed deals seat {seat} {' '.join(expected)}, "
+                f"but the record deals {' '.join(dealt)}"
+            )
+    if deal.turn_up != turn_up:
+        return f"the seed turns up {turn_up}, but the record turns up {deal.turn_up}"
+    recorded_kitty = [c for c in deal.kitty if c != deal.discarded]
+    if recorded_kitty != kitty:
+        return "the kitty recorded is not the rest of the seed's pack"
+    return None

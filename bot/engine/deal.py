@@ -226,6 +226,8 @@ class Deal(TrickPlay):
         "discarded",
         "result",
         "is_over",
+        "seed",
+        "deal_id",
         "_bidder",
         "_round",
     )
@@ -259,6 +261,10 @@ class Deal(TrickPlay):
         self.discarded: Card | None = None
         self.result: HandResult | None = None
         self.is_over = False
+        # Where the pack order came from, when the deal can be verified (bot/engine/commitment):
+        # the secret seed and the deal's identity its commitment is bound to.
+        self.seed: str | None = None
+        self.deal_id: str | None = None
         # The trick state before the play starts, so views need not ask which phase it is.
         self.trick, self.tricks, self.won, self.active = [], [], [0] * SEATS, ()
         self._bidder = 0  # how many have spoken in the current round

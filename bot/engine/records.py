@@ -38,6 +38,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from bot.engine.cards import make_pack, parse_card
+from bot.engine.commitment import commitment
 from bot.engine.deal import PLAY, SEATS, Deal, HandResult
 from bot.engine.egn import FILE_TYPE, MATCH_FILE_TYPE, EgnGame, import_egn, import_emn
 from bot.engine.errors import CardError, IllegalAction, OptionsError, RecordError
@@ -84,7 +85,7 @@ def match_to_record(match: Match, players: Sequence[str] | None = None) -> dict[
 
 
 def _deal_record(deal: Deal, number: int, game: int) -> dict[str, Any]:
-    return {
+    record: dict[str, Any] = {
         "number": number,
         "game": game,
         "dealer": deal.dealer,
@@ -95,6 +96,14 @@ def _deal_record(deal: Deal, number: int, game: int) -> dict[str, Any]:
         "actions": [[seat, action] for seat, action in deal.history],
         "result": result_to_dict(deal.result),
     }
+    if deal.seed is not None and deal.deal_id is not None:
+        # A deal anyone can verify (bot/engine/commitment.py). The seed is written only once
+        # the deal is over: until then it would show every hand.
+        record["deal_id"] = deal.deal_id
+        record["commitment"] = commitment(deal.seed, deal.deal_id)
+        if deal.is_over:
+            record["seed"] = deal.seed
+    return record
 
 
 def deal_to_record(deal: Deal, number: int, game: int) -> dict[str, Any]:
@@ -237,6 +246,10 @@ def _recorded_deal(raw: Any, number: int, options: Options, pack: list[str]) -> 
     if result is not None and not isinstance(result, dict):
         raise RecordError(f"{where}: 'result' must be an object or null")
     game = whole(raw.get("game"), f"{where}: 'game'")
+    if "deal_id" in raw:
+        deal.deal_id = text(raw["deal_id"], f"{where}: 'deal_id'")
+    if "seed" in raw:
+        deal.seed = text(raw["seed"], f"{where}: 'seed'")
     return _RecordedDeal(number, game, deal, _actions(raw.get("actions"), where), result)
 
 

@@ -51,7 +51,8 @@ async def create_table(
 
 _SAVE_STATE = "UPDATE tables SET state = ?, host_id = ?, updated_at = ? WHERE id = ?"
 _ADD_DEAL = (
-    "INSERT INTO table_deals (table_id, match_no, deal_no, dealer, deck) VALUES (?, ?, ?, ?, ?)"
+    "INSERT INTO table_deals (table_id, match_no, deal_no, dealer, deck, seed)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
 )
 _ADD_EVENT = (
     "INSERT INTO table_events (table_id, seq, match_no, kind, seat, user_id, action, at)"
@@ -71,9 +72,16 @@ def state_row(table_id: int, host_id: int, state_json: str, now: datetime) -> Ro
     return _SAVE_STATE, (state_json, host_id, now.isoformat(), table_id)
 
 
-def deal_row(table_id: int, match_no: int, deal_no: int, dealer: int, deck: list[str]) -> Row:
+def deal_row(
+    table_id: int,
+    match_no: int,
+    deal_no: int,
+    dealer: int,
+    deck: list[str],
+    seed: str | None = None,
+) -> Row:
     """`add_deal` as a row for the group-commit writer."""
-    return _ADD_DEAL, (table_id, match_no, deal_no, dealer, json.dumps(deck))
+    return _ADD_DEAL, (table_id, match_no, deal_no, dealer, json.dumps(deck), seed)
 
 
 def event_row(
@@ -94,7 +102,7 @@ async def add_deal(
     db: Database, table_id: int, match_no: int, deal_no: int, dealer: int, deck: list[str]
 ) -> None:
     """Keep a deal's pack order."""
-    await db.execute(_ADD_DEAL, (table_id, match_no, deal_no, dealer, json.dumps(deck)))
+    await db.execute(_ADD_DEAL, (table_id, match_no, deal_no, dealer, json.dumps(deck), None))
 
 
 async def add_events(db: Database, rows: list[tuple[Any, ...]]) -> None:
@@ -130,15 +138,15 @@ async def open_tables(db: Database) -> list[TableRow]:
 
 async def load_match(
     db: Database, table_id: int, match_no: int
-) -> tuple[list[list[str]], list[tuple[int, str]], int]:
-    """A match's decks and game actions in order, and the table's last event number."""
-    decks = [
-        json.loads(r["deck"])
-        for r in await db.fetchall(
-            "SELECT deck FROM table_deals WHERE table_id = ? AND match_no = ? ORDER BY deal_no",
-            (table_id, match_no),
-        )
-    ]
+) -> tuple[list[list[str]], list[tuple[int, str]], int, list[str | None]]:
+    """A match's decks and game actions in order, the table's last event number, and each
+    deal's seed (None for a deal dealt before seeds were kept)."""
+    rows = await db.fetchall(
+        "SELECT deck, seed FROM table_deals WHERE table_id = ? AND match_no = ? ORDER BY deal_no",
+        (table_id, match_no),
+    )
+    decks = [json.loads(r["deck"]) for r in rows]
+    seeds = [r["seed"] for r in rows]
     actions = [
         (r["seat"], r["action"])
         for r in await db.fetchall(
@@ -148,7 +156,7 @@ async def load_match(
         )
     ]
     last = await db.fetchval("SELECT MAX(seq) FROM table_events WHERE table_id = ?", (table_id,), 0)
-    return decks, actions, last or 0
+    return decks, actions, last or 0, seeds
 
 
 async def count_events(db: Database, table_id: int) -> int:

@@ -215,9 +215,9 @@ class TableManager:
 
     async def _build(self, row: store.TableRow) -> Table:
         match_no = row.state.get("match_no", 0)
-        decks, actions, last_seq = await store.load_match(self.db, row.id, match_no)
+        decks, actions, last_seq, seeds = await store.load_match(self.db, row.id, match_no)
         table = Table.from_state(
-            row.id, row.guild_id, row.channel_id, row.options, row.state, decks, actions
+            row.id, row.guild_id, row.channel_id, row.options, row.state, decks, actions, seeds
         )
         self._seq[table.id] = last_seq
         self._saved_decks[table.id] = (table.match_no, len(table.decks))
@@ -590,7 +590,9 @@ class TableManager:
         deals = table.match.deals if table.match else []
         now = _now()
         rows = [
-            store.deal_row(table.id, match_no, number, deals[number].dealer, deck)
+            store.deal_row(
+                table.id, match_no, number, deals[number].dealer, deck, table.seeds[number]
+            )
             for number, deck in enumerate(table.decks[saved:], start=saved)
         ]
         rows.append(

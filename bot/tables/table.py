@@ -15,6 +15,7 @@ from collections.abc import Hashable
 from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
+from bot.engine.commitment import deal_identity, new_seed, pack_order
 from bot.engine.cutting import Cut, cut_for_partners, cut_for_table, who_goes_out
 from bot.engine.deal import Deal, HandResult
 from bot.engine.errors import EuchreError
@@ -146,6 +147,7 @@ class Table:
         self.match_id: int | None = None  # the match's id in storage
         self.first_dealer = 0
         self.decks: list[list[str]] = []  # the current match's decks, deal by deal
+        self.seeds: list[str | None] = []  # each deal's secret seed (None: dealt before seeds)
         self.actions: list[tuple[int, str]] = []  # the current match's actions, in order
         self.consecutive: dict[int, int] = {}  # rubbers played in a row, per member (S.15)
         self.timeouts = [0] * SEATS
@@ -478,18 +480,27 @@ class Table:
         self.match_no += 1
         self.match_id = None
         self.first_dealer = first_dealer
-        self.decks, self.actions = [], []
+        self.decks, self.actions, self.seeds = [], [], []
         self.timeouts = [0] * SEATS
         self.flagged = any(o.is_bot or o.substitute for o in self.seats if o)
         self.match = Match(self.options, first_dealer, deal_factory=self._new_deal)
 
     def _new_deal(self, options: Options, dealer: int) -> Deal:
-        """Deal from the recorded deck when restoring, else shuffle a new one and keep it."""
+        """Deal from the recorded pack when restoring; else draw a secret seed, deal the pack
+        order it gives, and keep both (the seed is shown once the deal is over, so anyone can
+        check the deal against the commitment shown before it: bot/engine/commitment.py)."""
         number = len(self.match.deals) if self.match else 0
         if number < len(self.decks):
-            return Deal.from_deck(options, dealer, self.decks[number])
-        deal = Deal.shuffled(options, dealer, self._rng)
-        self.decks.append(list(self._deck_of(deal)))
+            deal = Deal.from_deck(options, dealer, self.decks[number])
+            seed = self.seeds[number] if number < len(self.seeds) else None
+        else:
+            seed = new_seed()
+            deck = pack_order(seed, options.pack, options.joker)
+            deal = Deal.from_deck(options, dealer, deck)
+            self.decks.append(deck)
+            self.seeds.append(seed)
+        if seed is not None:
+            deal.seed, deal.deal_id = seed, deal_identity(self.id, self.match_no, number + 1)
         return deal
 
     @staticmethod
@@ -593,6 +604,7 @@ class Table:
         state: dict[str, Any],
         decks: list[list[str]],
         actions: list[tuple[int, str]],
+        seeds: list[str | None] | None = None,
     ) -> Table:
         """Rebuild a table from storage, replaying its match's actions through the engine."""
         seats = [Occupant(**o) if o else None for o in state["seats"]]
@@ -620,6 +632,7 @@ class Table:
             table.status = PLAYING
             table.first_dealer = state["first_dealer"]
             table.decks = [list(d) for d in decks]
+            table.seeds = list(seeds) if seeds is not None else [None] * len(decks)
             table.match = Match(table.options, table.first_dealer, deal_factory=table._new_deal)
             for seat, action in actions:
                 table.match.apply(action, seat)

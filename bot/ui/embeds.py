@@ -13,6 +13,7 @@ from __future__ import annotations
 import discord
 
 from bot.engine.cards import EFFECTIVE_SUIT, SUIT_NAMES
+from bot.engine.commitment import commitment
 from bot.engine.deal import (
     DEFEND_ALONE,
     DISCARD,
@@ -227,8 +228,10 @@ def table_embed(
     view: MatchView | None,
     deadline: float | None = None,
     notes: list[str] | tuple[str, ...] = (),
+    committed: str | None = None,
 ) -> discord.Embed:
-    """The public table message: seats, score, the deal, the trick, whose turn."""
+    """The public table message: seats, score, the deal, the trick, whose turn, and the
+    commitment to the deal's cards (`committed`), shown before any card is played."""
     embed = discord.Embed(title="Euchre table", colour=GREEN)
     options = table.options
     kind = "rubber" if options.is_rubber else "game"
@@ -260,12 +263,29 @@ def table_embed(
             value=f"{seat_mention(table, deal.to_act)}: {PHASE_WORDS[deal.phase]}{due}",
             inline=False,
         )
+    if committed:
+        embed.add_field(
+            name="Commitment to this deal's cards", value=f"`{committed}`", inline=False
+        )
     embed.set_footer(text=f"Table {table.id} · deal {len(table.match.deals) if table.match else 0}")
     return embed
 
 
+def proof_text(seed: str, committed: str, deal_id: str) -> str:
+    """A finished deal's seed, revealed, with what to check it against."""
+    return (
+        f"Seed `{seed}`\nCommitment `{committed}` to `{deal_id}`\n"
+        "Anyone can check the cards: `python -m bot verify-deal` on the match's record (/record)."
+    )
+
+
 def finished_embed(
-    table: Table, number: int, deal: DealView, result: HandResult, view: MatchView
+    table: Table,
+    number: int,
+    deal: DealView,
+    result: HandResult,
+    view: MatchView,
+    proof: str | None = None,
 ) -> discord.Embed:
     """A deal once it is over: the last trick stays on view, with the result and the score."""
     embed = discord.Embed(title=f"Deal {number}: over", colour=GREY)
@@ -275,6 +295,8 @@ def finished_embed(
     )
     _deal_fields(embed, table, deal)
     embed.add_field(name="Score", value=score_text(view), inline=False)
+    if proof:
+        embed.add_field(name="The deal's seed, now shown", value=_clip(proof), inline=False)
     embed.set_footer(text=f"Table {table.id} · deal {number} · Review shows every card played")
     return embed
 
@@ -298,6 +320,9 @@ def review_embed(table: Table, number: int, deal: Deal) -> discord.Embed:
     embed.add_field(name="Turn-up", value=turn_up, inline=False)
     if deal.trump:
         embed.add_field(name="Trump", value=trump_text(table, deal), inline=False)
+    if deal.seed is not None and deal.deal_id is not None:
+        proof = proof_text(deal.seed, commitment(deal.seed, deal.deal_id), deal.deal_id)
+        embed.add_field(name="Seed", value=_clip(proof), inline=False)
     said = [f"{seat_name(table, s)} {said_text(a, s, deal.dealer)}" for s, a in deal.declarations]
     if said:
         embed.add_field(name="Declarations", value=_clip("\n".join(said)), inline=False)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine.commitment import commitment
 from bot.engine.match import MatchView
 from bot.tables.manager import Change
 from bot.tables.table import CLOSED, SEAT_NAMES, Table
@@ -30,6 +31,7 @@ from bot.ui.embeds import (
     finished_embed,
     game_text,
     match_text,
+    proof_text,
     safe,
     table_embed,
 )
@@ -82,7 +84,14 @@ class TableMessages:
             view = table.match.public_view() if table.match else None
             deadline = manager.deadlines.get(table.id)
             notes = self._notes.get(table.id, [])
-            return table_embed(table, view, deadline, notes), table_view(table), deal_number(table)
+            deal = table.match.deal if table.match and table.playing else None
+            committed = (
+                commitment(deal.seed, deal.deal_id)
+                if deal is not None and deal.seed and deal.deal_id
+                else None
+            )
+            embed = table_embed(table, view, deadline, notes, committed)
+            return embed, table_view(table), deal_number(table)
 
     async def render(self, table: Table, fresh: bool = False) -> None:
         """Edit the table message of this deal, or post a new one for a new deal (or on
@@ -128,7 +137,13 @@ class TableMessages:
                 if deal.result is None:
                     return
                 view: MatchView = match.public_view()
-                embed = finished_embed(table, change.deal, deal.public_view(), deal.result, view)
+                proof = None
+                if deal.seed is not None and deal.deal_id is not None:
+                    committed = commitment(deal.seed, deal.deal_id)
+                    proof = proof_text(deal.seed, committed, deal.deal_id)
+                embed = finished_embed(
+                    table, change.deal, deal.public_view(), deal.result, view, proof
+                )
                 message_id = table.message_id
             channel = await self._channel(table.channel_id)
             if channel is None:

@@ -86,7 +86,7 @@ async def test_create_join_start_and_play_are_each_stored_before_they_return(man
     ]
     assert [seq for seq, *_ in log] == list(range(1, len(log) + 1))
     # The deck of the deal in play is stored, so a restart deals the same cards.
-    decks, actions, last = await store.load_match(manager.db, table.id, table.match_no)
+    decks, actions, last, _ = await store.load_match(manager.db, table.id, table.match_no)
     assert decks == table.decks and actions == table.actions and last == len(log)
 
 
@@ -121,7 +121,7 @@ async def test_a_second_game_at_the_table_is_stored_from_its_first_deal(manager,
     await manager.start(13, member(13, 1))
     for _ in range(3):
         await act_randomly(manager, table, rng)
-    decks, actions, _ = await store.load_match(manager.db, table.id, table.match_no)
+    decks, actions, _, _ = await store.load_match(manager.db, table.id, table.match_no)
     assert table.match_no == 2 and decks == table.decks and actions == table.actions
 
 

@@ -1,0 +1,69 @@
+"""`python -m bot verify-deal FILE`: check a match's deals against the seeds shown after them.
+
+Every deal the bot deals shows a commitment before it is dealt and its seed once it is over
+(bot/engine/commitment.py). Given the bot's own record of a match (as `/record` gives it), this
+recomputes, for every deal, the commitment from the seed and the pack order from the seed, and
+checks them against the commitment recorded and the cards actually dealt.
+
+Exit codes: 0 when every deal holds; 1 when a deal does not (each named with the reason); 2 for
+a file that cannot be read as a record.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from bot.engine.commitment import proof_problem
+from bot.engine.errors import EuchreError
+from bot.engine.records import read_record
+
+EXIT_FAILED = 1
+
+
+def register_commands(subparsers: Any) -> None:
+    """Add `verify-deal` to the command line."""
+    check = subparsers.add_parser(
+        "verify-deal",
+        help="check every deal of a match record against its commitment and its seed",
+    )
+    check.add_argument("file", type=Path, help="the bot's own record of a match (/record)")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(handler=verify_deals)
+
+
+def verify_deals(args: Any) -> int:
+    from bot.cli import EXIT_OK, CommandError, load_json
+
+    data = load_json(args.file)
+    try:
+        replay = read_record(data)
+    except EuchreError as exc:
+        raise CommandError(f"{args.file}: {exc}") from None
+    if replay.match is None:
+        raise CommandError(f"{args.file}: deals can be checked in the bot's own records only")
+    raw_deals = data["deals"]
+    results = []
+    for number, deal in enumerate(replay.match.deals, start=1):
+        if not deal.is_over:  # its seed is shown only once it is over
+            results.append({"deal": number, "verified": False, "skipped": "not over"})
+            continue
+        raw = raw_deals[number - 1] if number <= len(raw_deals) else {}
+        recorded = raw.get("commitment") if isinstance(raw, dict) else None
+        problem = proof_problem(deal, recorded if isinstance(recorded, str) else None)
+        results.append({"deal": number, "verified": problem is None, "problem": problem})
+    failed = [r for r in results if r.get("problem")]
+    if args.json:
+        print(json.dumps({"deals": results, "verified": not failed}, indent=2))
+    else:
+        for r in results:
+            if r.get("skipped"):
+                print(f"deal {r['deal']}: not over, its seed is not shown yet")
+            elif r["problem"]:
+                print(f"deal {r['deal']}: does not verify: {r['problem']}")
+            else:
+                print(f"deal {r['deal']}: verified")
+        checked = sum(1 for r in results if not r.get("skipped"))
+        print(f"{checked - len(failed)} of {checked} deals verified")
+    return EXIT_FAILED if failed else EXIT_OK

@@ -1,0 +1,97 @@
+"""Deals anyone can verify, end to end: a table deals from seeds, its record shows them once
+each deal is over, and `python -m bot verify-deal` checks every deal of the record."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from bot import cli
+from bot.engine.commitment import commitment, deal_identity, pack_order
+from bot.engine.records import match_to_record
+from bot.engine.rules import build_options
+from bot.tables.table import Occupant, Table
+
+
+def played_table(deals: int = 2, preset: str = "modern") -> Table:
+    table = Table(7, 1, 2, Occupant(1, "ann"), build_options(preset))
+    for user_id, name in ((2, "bob"), (3, "cat"), (4, "dan")):
+        table.join(user_id, name)
+    table.start(keep_seats=True, rng=random.Random(3))
+    rng = random.Random(4)
+    match = table.match
+    while len(match.deals) <= deals and not match.over:
+        legal = match.legal_actions()
+        table.act_for_seat(match.to_act, legal[int(rng.random() * len(legal))], by_player=True)
+    return table
+
+
+def test_a_table_deals_each_deal_from_its_own_seed():
+    table = played_table()
+    for number, deal in enumerate(table.match.deals, start=1):
+        assert deal.seed == table.seeds[number - 1] and deal.deal_id == deal_identity(7, 1, number)
+        assert table.decks[number - 1] == pack_order(deal.seed, 24, False)
+    assert len(set(table.seeds)) == len(table.seeds)
+
+
+def test_a_restored_table_keeps_its_seeds():
+    table = played_table()
+    copy = Table.from_state(
+        table.id,
+        1,
+        2,
+        table.options.to_dict(),
+        table.to_state(),
+        table.decks,
+        table.actions,
+        table.seeds,
+    )
+    assert [d.seed for d in copy.match.deals] == [d.seed for d in table.match.deals]
+
+
+def test_the_record_shows_a_seed_only_once_its_deal_is_over():
+    table = played_table()
+    record = match_to_record(table.match)
+    *over, current = record["deals"]
+    for deal, raw in zip(table.match.deals, over, strict=False):
+        assert raw["seed"] == deal.seed
+        assert raw["commitment"] == commitment(deal.seed, deal.deal_id)
+    assert "seed" not in current and current["commitment"]  # the deal in play: promised only
+
+
+def run_verify(tmp_path, record, *extra) -> tuple[int, str]:
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    return cli.main(["verify-deal", str(path), *extra]), path
+
+
+def test_verify_deal_checks_every_finished_deal(tmp_path, capsys):
+    record = match_to_record(played_table().match)
+    code, _ = run_verify(tmp_path, record)
+    out = capsys.readouterr().out
+    assert code == 0 and "deal 1: verified" in out and "not over" in out
+
+
+def test_verify_deal_names_a_deal_whose_seed_does_not_give_its_commitment(tmp_path, capsys):
+    record = match_to_record(played_table().match)
+    record["deals"][0]["commitment"] = "0" * 64
+    code, _ = run_verify(tmp_path, record)
+    out = capsys.readouterr().out
+    assert code == 1 and "deal 1: does not verify: the seed does not give the commitment" in out
+
+
+def test_verify_deal_names_a_deal_not_dealt_from_its_seed(tmp_path, capsys):
+    record = match_to_record(played_table().match)
+    first = record["deals"][0]
+    first["seed"] = "ab" * 32  # another seed, with its own commitment: the cards are not its
+    first["commitment"] = commitment(first["seed"], first["deal_id"])
+    code, _ = run_verify(tmp_path, record, "--json")
+    result = json.loads(capsys.readouterr().out)
+    assert code == 1 and not result["verified"]
+    assert "the seed deals seat" in result["deals"][0]["problem"]
+
+
+def test_verify_deal_refuses_what_is_not_a_record(tmp_path, capsys):
+    path = tmp_path / "x.json"
+    path.write_text("[1, 2]")
+    assert cli.main(["verify-deal", str(path)]) == 2
