@@ -62,7 +62,8 @@ def schedule_text(plan: Schedule) -> str:
     out = plan.players % 4
     sitting = f" ({out} {'sits' if out == 1 else 'sit'} out each round)" if out else ""
     lines = [
-        f"{plan.players} players, {len(plan.rounds)} rounds of {plan.players // 4} tables{sitting}"
+        f"{plan.players} players, {len(plan.rounds)} rounds of {plan.players // 4} "
+        f"table{'s' if plan.players >= 8 else ''}{sitting}"
     ]
     for number, rnd in enumerate(plan.rounds, start=1):
         tables = "; ".join(

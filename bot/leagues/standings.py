@@ -110,7 +110,7 @@ def standings(
             # A part still tied goes on to the next tie-break; one alone was placed by this one.
             place(part, level + 1, name if len(values) > 1 or level == 0 else decided_by)
 
-    place(list(table), 0, metric)
+    place(list(dict.fromkeys(entrants)), 0, metric)
     return rows
 
 
