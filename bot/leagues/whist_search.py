@@ -15,6 +15,13 @@ cover every non-zero element once and its opponent differences cover each twice.
 group Z_N is tried first; there is no cyclic design for 9 players, whose design is over
 Z_3 x Z_3. The search is simulated annealing over the starting round, seeded, so that running
 it again finds the same designs: ``python -m bot.leagues.whist_search [--upto 64]``.
+
+For n = 4m + 1 a smaller search is tried first (`search_symmetric`): starting rounds whose
+tables are (a, -a) against (b, -b). Their partner differences are +-2a and +-2b, so taking each
+pair {a, -a} once covers every difference once as partners whatever the tables; and the
+opponent differences of such a table are +-(a - b) and +-(a + b), twice each. So only the
+pairing of the m pairs {a, -a} into tables is searched: the pairs of (a - b, a + b) must take
+each {d, -d} once.
 """
 
 from __future__ import annotations
@@ -112,6 +119,63 @@ def search_starter(
     return tables if counts.cost == 0 else None
 
 
+def search_symmetric(players: int, seed: int = 0, max_steps: int = 300_000) -> Starter | None:
+    """A cyclic starting round of tables (a, -a) against (b, -b) for n = 4m + 1, or None.
+
+    Args:
+        players: 4m + 1.
+        seed: the random generator's seed.
+        max_steps: moves to try before giving up.
+    """
+    if players % 4 != 1:
+        raise ValueError("the symmetric search is for 4m + 1 players")
+    n = players
+
+    def pair_of(x: int) -> int:  # {x, -x} named by its member up to n / 2
+        x %= n
+        return min(x, n - x)
+
+    rng = random.Random(seed)
+    pairs = list(range(1, (n - 1) // 2 + 1))
+    rng.shuffle(pairs)
+    count = [0] * len(pairs + [0])
+
+    def table(i: int, sign: int) -> int:
+        """Add or remove the opponent pairs of table i; returns the change in cost."""
+        change = 0
+        a, b = pairs[2 * i], pairs[2 * i + 1]
+        for d in (pair_of(a - b), pair_of(a + b)):
+            before = abs(count[d] - 1)
+            count[d] += sign
+            change += abs(count[d] - 1) - before
+        return change
+
+    cost = len(count) - 1
+    for i in range(len(pairs) // 2):
+        cost += table(i, 1)
+    temperature = 1.0
+    for step in range(max_steps):
+        if cost == 0:
+            return [[a, n - a, b, n - b] for a, b in zip(pairs[::2], pairs[1::2], strict=True)]
+        i, j = rng.sample(range(len(pairs)), 2)
+        if i // 2 == j // 2:
+            continue
+        change = table(i // 2, -1) + table(j // 2, -1)
+        pairs[i], pairs[j] = pairs[j], pairs[i]
+        change += table(i // 2, 1) + table(j // 2, 1)
+        if change > 0 and rng.random() >= math.exp(-change / temperature):
+            table(i // 2, -1)
+            table(j // 2, -1)
+            pairs[i], pairs[j] = pairs[j], pairs[i]
+            table(i // 2, 1)
+            table(j // 2, 1)
+        else:
+            cost += change
+        if step % 1000 == 999:
+            temperature = max(0.2, temperature * 0.98)
+    return None
+
+
 def _swap(tables: list[list[int]], counts: _Counts, t1: int, i1: int, t2: int, i2: int) -> None:
     touched = (t1,) if t1 == t2 else (t1, t2)
     for t in touched:
@@ -136,7 +200,12 @@ def main(argv: list[str] | None = None) -> int:
             continue
         start = time.perf_counter()
         result = None
-        for seed in range(args.seeds):
+        for seed in range(args.seeds if players % 4 == 1 else 0):
+            starter = search_symmetric(players, seed)
+            if starter is not None:
+                result = {"group": [players], "seed": seed, "starter": starter}
+                break
+        for seed in range(args.seeds if result is None else 0):
             for group in whist_groups(modulus(players)):
                 starter = search_starter(players, group, seed, max_steps=args.steps)
                 if starter is not None:

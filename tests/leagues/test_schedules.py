@@ -12,7 +12,7 @@ from bot.leagues.groups import Group
 from bot.leagues.progressive import is_whist, schedule, winners_move_up
 from bot.leagues.rounds import Round, opponent_counts, partner_counts, repeated_partnerships
 from bot.leagues.whist import develop, prime_starter, shipped_design, shipped_sizes
-from bot.leagues.whist_search import search_starter
+from bot.leagues.whist_search import search_starter, search_symmetric
 
 ALL_SIZES = range(4, 41)
 
@@ -27,7 +27,7 @@ def _seat_counts(players: int, rounds: tuple[Round, ...]) -> None:
 
 
 def test_shipped_designs_are_whist_tournaments():
-    assert shipped_sizes() == [4, 5, 8, 9, 12, 13, 16, 17, 20, 21]
+    assert shipped_sizes() == [4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 25, 49]
     for players in shipped_sizes():
         rounds = shipped_design(players)
         assert rounds is not None and is_whist(players, rounds), players
@@ -54,6 +54,15 @@ def test_whist_search_finds_a_design_and_checks_it():
     # 9 players: the design is over Z_3 x Z_3 (there is no cyclic one).
     starter = search_starter(9, Group((3, 3)), seed=0)
     assert starter is not None and is_whist(9, develop(9, Group((3, 3)), starter))
+
+
+def test_symmetric_search_finds_a_design_for_a_prime_square():
+    starter = search_symmetric(25, seed=0)
+    assert starter is not None
+    assert all(a + b == 25 and c + d == 25 for a, b, c, d in starter)
+    assert is_whist(25, develop(25, Group((25,)), starter))
+    with pytest.raises(ValueError, match="4m \\+ 1"):
+        search_symmetric(24)
 
 
 def test_a_whist_check_sees_a_broken_design():
