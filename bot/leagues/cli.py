@@ -70,8 +70,8 @@ def schedule_text(plan: Schedule) -> str:
             f"table {t}: {a} & {b} v {c} & {d}"
             for t, ((a, b), (c, d)) in enumerate(rnd.tables, start=1)
         )
-        out = f"; sitting out: {', '.join(map(str, rnd.byes))}" if rnd.byes else ""
-        lines.append(f"Round {number}: {tables}{out}")
+        byes = f"; sitting out: {', '.join(map(str, rnd.byes))}" if rnd.byes else ""
+        lines.append(f"Round {number}: {tables}{byes}")
     if plan.perfect:
         lines.append("Every two players are partners once and opponents twice.")
     else:

@@ -9,7 +9,8 @@ Each round seats floor(n / 4) tables of two partnerships; the others sit out.
   circle method's rounds (a round robin of the players, `fixtures.circle_rounds`), so nobody
   partners anyone twice; the players sitting out are spread evenly (their counts differ by at
   most one); and each round's partnerships are paired at tables so that the pairs of players
-  who have met least often meet. Only the opponent counts are then not exact.
+  who have met least often meet (the most even of a few seeded tries). Only the opponent
+  counts are then not exact.
 
 `winners_move_up` is the other way to seat a round: from the last round's results, the old
 progressive rule (the winners move up a table, the partners change).
@@ -17,8 +18,8 @@ progressive rule (the winners move up a table, the partners change).
 
 from __future__ import annotations
 
+import math
 import random
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,7 +29,6 @@ from bot.leagues.rounds import (
     Round,
     Table,
     opponent_counts,
-    pair,
     partner_counts,
     repeated_partnerships,
 )
@@ -78,8 +78,23 @@ def schedule(players: int) -> Schedule:
         raise ValueError(
             f"a progressive schedule needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
         )
-    rounds = design(players) or balanced_rounds(players)
+    rounds = design(players) or min(
+        (balanced_rounds(players, seed) for seed in range(SEATING_TRIES)),
+        key=lambda rounds: _spread(players, rounds),
+    )
     return Schedule(players, tuple(rounds), repeated_partnerships(rounds))
+
+
+# Balanced rounds are seated from several random starts, and the most even kept.
+SEATING_TRIES = 8
+
+
+def _spread(players: int, rounds: list[Round]) -> tuple[int, int, int]:
+    """How uneven the opponents are: the most meetings of one pair, the pairs who never meet,
+    and the sum of squares of the meetings (smaller is more even)."""
+    met = opponent_counts(rounds)
+    counts = [met[(x, y)] for x in range(players) for y in range(x + 1, players)]
+    return max(counts), counts.count(0), sum(c * c for c in counts)
 
 
 def balanced_rounds(players: int, seed: int = 0) -> list[Round]:
@@ -94,7 +109,8 @@ def balanced_rounds(players: int, seed: int = 0) -> list[Round]:
     factors = circle_rounds(list(range(players)))
     dropped = _dropped_partnerships(players, factors)
     rounds = []
-    met: Counter[tuple[int, int]] = Counter()
+    # met[x][y]: how often x and y have been opponents, squared (see `_seat_tables`).
+    met = [[0] * players for _ in range(players)]
     rng = random.Random(seed)
     for factor, drop in zip(factors, dropped, strict=True):
         byes = sorted(p for p in range(players) if all(p not in pr for pr in factor))
@@ -106,7 +122,8 @@ def balanced_rounds(players: int, seed: int = 0) -> list[Round]:
         for side, other in tables:
             for x in side:
                 for y in other:
-                    met[pair(x, y)] += 1
+                    times = math.isqrt(met[x][y]) + 1
+                    met[x][y] = met[y][x] = times * times
         rounds.append(rnd)
     return rounds
 
@@ -139,18 +156,20 @@ def _dropped_partnerships(
 
 
 def _seat_tables(
-    partnerships: list[Partnership], met: Counter[tuple[int, int]], rng: random.Random
+    partnerships: list[Partnership], met: list[list[int]], rng: random.Random
 ) -> list[Table]:
     """Pair partnerships at tables so that players who have met least often meet.
 
-    The cost of two partnerships at one table is how often their four cross pairs have met
-    already; a random pairing is improved by exchanging partnerships between two tables while
-    that lowers the total (a local optimum, good enough for an even spread).
+    The cost of two partnerships at one table is the sum, over their four cross pairs, of the
+    square of how often the pair has met (`met`, already squared): squared, so that a third
+    meeting costs more than two pairs' second. A random pairing is improved by exchanging
+    partnerships between two tables while that lowers the total (a local optimum, good enough
+    for an even spread).
     """
     order = list(partnerships)
     rng.shuffle(order)
     k = len(order)
-    weight = [[_meetings(p, q, met) for q in order] for p in order]
+    weight = [[met[a][c] + met[a][d] + met[b][c] + met[b][d] for c, d in order] for a, b in order]
     slots = list(range(k))  # slots[2t], slots[2t + 1] sit at table t
     improved = True
     while improved:
@@ -166,11 +185,6 @@ def _seat_tables(
                     slots[t + 1], slots[u + 1] = d, b
                     improved = True
     return [(order[slots[t]], order[slots[t + 1]]) for t in range(0, k, 2)]
-
-
-def _meetings(p: Partnership, q: Partnership, met: Counter[tuple[int, int]]) -> int:
-    # Squared, so that a third meeting costs more than two pairs' second.
-    return sum(met[pair(x, y)] ** 2 for x in p for y in q)
 
 
 def winners_move_up(last: Round, winners: Sequence[int]) -> Round:
