@@ -36,6 +36,7 @@ FORBIDDEN = {
         "bot.__main__",
     },
     "bot/ai": ASYNC_AND_DISCORD | {"bot.tables", "bot.storage", "bot.ui", "cogs"},
+    "bot/leagues": ASYNC_AND_DISCORD | {"bot.tables", "bot.storage", "bot.ui", "cogs"},
     "bot/tables": {"discord", "bot.ui", "cogs"},
     "bot/storage": {"discord", "bot.ui", "cogs"},
 }

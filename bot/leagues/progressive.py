@@ -1,0 +1,229 @@
+"""Progressive schedules for a euchre night: rotating partners over the rounds of an evening.
+
+Each round seats floor(n / 4) tables of two partnerships; the others sit out.
+
+- n = 4m: n - 1 rounds, and n = 4m + 1: n rounds with one player sitting out each (each player
+  once), in which every two players are partners exactly once and opponents exactly twice: the
+  whist tournament designs of `bot.leagues.whist` (for primes 4m + 1, and those shipped).
+- Any other n, and those above the shipped sizes: the partnerships of each round come from the
+  circle method's rounds (a round robin of the players, `fixtures.circle_rounds`), so nobody
+  partners anyone twice; the players sitting out are spread evenly (their counts differ by at
+  most one); and each round's partnerships are paired at tables so that the pairs of players
+  who have met least often meet (the most even of a few seeded tries). Only the opponent
+  counts are then not exact.
+
+`winners_move_up` is the other way to seat a round: from the last round's results, the old
+progressive rule (the winners move up a table, the partners change).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.leagues.fixtures import circle_rounds
+from bot.leagues.rounds import (
+    Partnership,
+    Round,
+    Table,
+    opponent_counts,
+    partner_counts,
+    repeated_partnerships,
+)
+from bot.leagues.whist import design
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 200
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A whole euchre night's seating, players numbered 0..players-1."""
+
+    players: int
+    rounds: tuple[Round, ...]
+    repeated_partnerships: int
+
+    @property
+    def perfect(self) -> bool:
+        """Every two players partners exactly once and opponents exactly twice."""
+        return is_whist(self.players, self.rounds)
+
+    def to_dict(self) -> dict[str, object]:
+        """As `python -m bot league schedule --json` prints it."""
+        return {
+            "rounds": [r.to_dict() for r in self.rounds],
+            "repeated_partnerships": self.repeated_partnerships,
+        }
+
+
+def is_whist(players: int, rounds: Sequence[Round]) -> bool:
+    """Whether every two of `players` are partners exactly once and opponents exactly twice."""
+    partners, opponents = partner_counts(rounds), opponent_counts(rounds)
+    all_pairs = [(x, y) for x in range(players) for y in range(x + 1, players)]
+    return all(partners[p] == 1 and opponents[p] == 2 for p in all_pairs) and len(partners) == len(
+        all_pairs
+    )
+
+
+def schedule(players: int) -> Schedule:
+    """The progressive schedule for `players`: perfect where a whist design ships.
+
+    Raises:
+        ValueError: fewer than 4 or more than 200 players.
+    """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(
+            f"a progressive schedule needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
+        )
+    rounds = design(players) or min(
+        (balanced_rounds(players, seed) for seed in range(SEATING_TRIES)),
+        key=lambda rounds: _spread(players, rounds),
+    )
+    return Schedule(players, tuple(rounds), repeated_partnerships(rounds))
+
+
+# Balanced rounds are seated from several random starts, and the most even kept.
+SEATING_TRIES = 8
+
+
+def _spread(players: int, rounds: list[Round]) -> tuple[int, int, int]:
+    """How uneven the opponents are: the most meetings of one pair, the pairs who never meet,
+    and the sum of squares of the meetings (smaller is more even)."""
+    met = opponent_counts(rounds)
+    counts = [met[(x, y)] for x in range(players) for y in range(x + 1, players)]
+    return max(counts), counts.count(0), sum(c * c for c in counts)
+
+
+def balanced_rounds(players: int, seed: int = 0) -> list[Round]:
+    """Rounds for any number of players with no repeated partnership, byes spread evenly and
+    the opponents as even as a table-by-table choice makes them.
+
+    Partnerships: the circle method's rounds of all the players (n - 1 rounds for even n, n
+    for odd n, each player once absent from a round when n is odd). In each round the players
+    who sit out are the one the circle leaves out (odd n) and the partnerships dropped to fill
+    whole tables: one for n = 4m + 2 or 4m + 3. Tables: `_seat_tables`.
+    """
+    factors = circle_rounds(list(range(players)))
+    dropped = _dropped_partnerships(players, factors)
+    rounds = []
+    # met[x][y]: how often x and y have been opponents, squared (see `_seat_tables`).
+    met = [[0] * players for _ in range(players)]
+    rng = random.Random(seed)
+    for factor, drop in zip(factors, dropped, strict=True):
+        byes = sorted(p for p in range(players) if all(p not in pr for pr in factor))
+        playing = [pr for pr in factor if pr is not drop]
+        if drop is not None:
+            byes = sorted([*byes, *drop])
+        tables = _seat_tables(playing, met, rng)
+        rnd = Round(tuple(tables), tuple(byes))
+        for side, other in tables:
+            for x in side:
+                for y in other:
+                    times = math.isqrt(met[x][y]) + 1
+                    met[x][y] = met[y][x] = times * times
+        rounds.append(rnd)
+    return rounds
+
+
+def _dropped_partnerships(
+    players: int, factors: list[list[Partnership]]
+) -> list[Partnership | None]:
+    """For each circle round, the partnership that sits out so that the rest fill whole tables.
+
+    Two players too many (n = 4m + 2 and 4m + 3): one partnership a round sits out. In circle
+    round r (`fixtures.circle_rounds`: places r - i and r + i partner) it is the one of places
+    r - 1 and r + 1, so each place sits out in two rounds. For odd n, with the player the
+    circle leaves out, that is three times each. For even n the player in the middle of the
+    circle (place n - 1) would never sit out: in rounds 0 and 1 the partnership that sits out
+    is instead his (with place 0, then place 1), which leaves places n - 2 and 2 sitting out
+    once and everyone else twice.
+    """
+    if players % 4 in (0, 1):
+        return [None] * len(factors)
+    n = len(factors)  # the circle's size: players, or players - 1
+
+    def drop(r: int) -> Partnership:
+        if players % 2 == 0 and r in (0, 1):
+            ends = {r, n}
+        else:
+            ends = {(r - 1) % n, (r + 1) % n}
+        return next(pr for pr in factors[r] if set(pr) == ends)
+
+    return [drop(r) for r in range(n)]
+
+
+def _seat_tables(
+    partnerships: list[Partnership], met: list[list[int]], rng: random.Random
+) -> list[Table]:
+    """Pair partnerships at tables so that players who have met least often meet.
+
+    The cost of two partnerships at one table is the sum, over their four cross pairs, of the
+    square of how often the pair has met (`met`, already squared): squared, so that a third
+    meeting costs more than two pairs' second. A random pairing is improved by exchanging
+    partnerships between two tables while that lowers the total (a local optimum, good enough
+    for an even spread).
+    """
+    order = list(partnerships)
+    rng.shuffle(order)
+    k = len(order)
+    weight = [[met[a][c] + met[a][d] + met[b][c] + met[b][d] for c, d in order] for a, b in order]
+    slots = list(range(k))  # slots[2t], slots[2t + 1] sit at table t
+    improved = True
+    while improved:
+        improved = False
+        for t in range(0, k, 2):
+            for u in range(t + 2, k, 2):
+                a, b, c, d = slots[t], slots[t + 1], slots[u], slots[u + 1]
+                now = weight[a][b] + weight[c][d]
+                if weight[a][c] + weight[b][d] < now:
+                    slots[t + 1], slots[u] = c, b
+                    improved = True
+                elif weight[a][d] + weight[b][c] < now:
+                    slots[t + 1], slots[u + 1] = d, b
+                    improved = True
+    return [(order[slots[t]], order[slots[t + 1]]) for t in range(0, k, 2)]
+
+
+def winners_move_up(last: Round, winners: Sequence[int]) -> Round:
+    """The next round's seating by the progressive rule, from the last round's results.
+
+    Tables are in order, table 1 (the head table) first. At the head table the winners stay
+    and the losers go to the foot table; at every other table the winners move up one table
+    and the losers stay. Then at each table the two couples split: each player who stayed
+    partners one who arrived, so nobody keeps a partner. Players who sat out come back at the
+    foot table before its losers: the first two of (those who sat out, then the foot table's
+    losers) stay there, and the rest sit out the next round.
+
+    Args:
+        last: the round just played.
+        winners: for each table, 0 or 1: which of its partnerships won.
+
+    Returns:
+        The next round.
+
+    Raises:
+        ValueError: not one result per table, or a result other than 0 or 1.
+    """
+    tables = last.tables
+    if len(winners) != len(tables):
+        raise ValueError(f"{len(tables)} tables need {len(tables)} results, not {len(winners)}")
+    if any(w not in (0, 1) for w in winners):
+        raise ValueError("each table's result is 0 or 1: the partnership that won")
+    won = [table[w] for table, w in zip(tables, winners, strict=True)]
+    lost = [table[1 - w] for table, w in zip(tables, winners, strict=True)]
+    foot = len(tables) - 1
+    # The head table's losers go to the foot table, where those who sat out come back first.
+    waiting = [*last.byes, *lost[foot]] if foot else [*last.byes, *lost[0]]
+    back, byes = (waiting[0], waiting[1]), tuple(waiting[2:])
+    if foot == 0:
+        staying, arriving = [won[0]], [back]
+    else:
+        staying = [won[0], *lost[1:foot], back]
+        arriving = [*won[1:], lost[0]]
+    next_tables = tuple(
+        ((s[0], a[0]), (s[1], a[1])) for s, a in zip(staying, arriving, strict=True)
+    )
+    return Round(next_tables, byes)

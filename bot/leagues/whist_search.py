@@ -1,0 +1,229 @@
+"""The search that found the shipped whist tournament designs (`data/whist.json`).
+
+A whist tournament for n players (n = 4m or 4m + 1) is a set of rounds in which every two
+players are partners exactly once and opponents exactly twice. The designs here are developed
+from one starting round by an abelian group G of order N (see `bot.leagues.groups`): round g
+adds g to every player.
+
+- n = 4m + 1: N = n; player 0 sits out the starting round (so player g sits out round g).
+- n = 4m: N = n - 1, and a fixed player (numbered N, whom adding leaves in place) is partnered
+  with 0 in the starting round.
+
+Adding g keeps every difference between two players, so the whole design has the whist property
+exactly when the starting round's partner differences (x - y and y - x, over its partnerships)
+cover every non-zero element once and its opponent differences cover each twice. The cyclic
+group Z_N is tried first; there is no cyclic design for 9 players, whose design is over
+Z_3 x Z_3. The search is simulated annealing over the starting round, seeded, so that running
+it again finds the same designs: ``python -m bot.leagues.whist_search [--upto 64]``.
+
+For n = 4m + 1 a smaller search is tried first (`search_symmetric`): starting rounds whose
+tables are (a, -a) against (b, -b). Their partner differences are +-2a and +-2b, so taking each
+pair {a, -a} once covers every difference once as partners whatever the tables; and the
+opponent differences of such a table are +-(a - b) and +-(a + b), twice each. So only the
+pairing of the m pairs {a, -a} into tables is searched: the pairs of (a - b, a + b) must take
+each {d, -d} once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+
+from bot.leagues.groups import Group, whist_groups
+from bot.leagues.whist import DATA, Starter, modulus
+
+
+class _Counts:
+    """The partner and opponent difference counts of a starting round, and their distance from
+    the whist property (0 when every non-zero difference is a partner once, an opponent twice)."""
+
+    def __init__(self, group: Group) -> None:
+        self.sub = group.sub_table()
+        self.n = group.order
+        self.part = [0] * self.n
+        self.opp = [0] * self.n
+        self.cost = 3 * (
+            self.n - 1
+        )  # all counts 0: each difference 1 short as partners, 2 as opponents
+
+    def _bump(self, counts: list[int], target: int, d: int, sign: int) -> None:
+        if d == 0:
+            return
+        before = abs(counts[d] - target)
+        counts[d] += sign
+        self.cost += abs(counts[d] - target) - before
+
+    def table(self, table: list[int], sign: int) -> None:
+        """Add (sign 1) or remove (sign -1) one table; the fixed player counts no difference."""
+        a, b, c, d = table
+        n, sub = self.n, self.sub
+        for x, y in ((a, b), (c, d)):
+            if x < n and y < n:
+                self._bump(self.part, 1, sub[x][y], sign)
+                self._bump(self.part, 1, sub[y][x], sign)
+        for x in (a, b):
+            for y in (c, d):
+                if x < n and y < n:
+                    self._bump(self.opp, 2, sub[x][y], sign)
+                    self._bump(self.opp, 2, sub[y][x], sign)
+
+
+def search_starter(
+    players: int, group: Group, seed: int = 0, max_steps: int = 2_000_000
+) -> Starter | None:
+    """A starting round whose development by `group` is a whist tournament, or None.
+
+    Args:
+        players: 4m or 4m + 1, at least 4.
+        group: an abelian group of order `modulus(players)`.
+        seed: the random generator's seed (the same seed finds the same round).
+        max_steps: moves to try before giving up.
+
+    Returns:
+        The tables of the starting round, each [a, b, c, d] for (a, b) against (c, d); the
+        fixed player of n = 4m is numbered N = n - 1.
+    """
+    n = modulus(players)
+    if group.order != n:
+        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
+    rng = random.Random(seed)
+    free = list(range(1, n))
+    rng.shuffle(free)
+    fixed = [n, 0] if players % 4 == 0 else []  # the fixed player partners 0; else 0 sits out
+    cells = fixed + free
+    tables = [cells[4 * t : 4 * t + 4] for t in range(players // 4)]
+    movable = [(t, i) for t in range(len(tables)) for i in range(4) if t or i >= len(fixed)]
+    counts = _Counts(group)
+    for table in tables:
+        counts.table(table, 1)
+    temperature = 1.5
+    for step in range(max_steps):
+        if counts.cost == 0:
+            return tables
+        (t1, i1), (t2, i2) = rng.sample(movable, 2)
+        if t1 == t2 and {i1, i2} in ({0, 1}, {2, 3}):
+            continue  # the same table: swapping partners changes nothing
+        cost = counts.cost
+        _swap(tables, counts, t1, i1, t2, i2)
+        worse = counts.cost - cost
+        if worse > 0 and rng.random() >= math.exp(-worse / temperature):
+            _swap(tables, counts, t1, i1, t2, i2)  # undo
+        if step % 1000 == 999:
+            temperature = max(0.25, temperature * 0.99)
+            if step % 100_000 == 99_999:
+                temperature = 1.5  # reheat: a long stay at one cost is a local minimum
+    return tables if counts.cost == 0 else None
+
+
+def search_symmetric(players: int, seed: int = 0, max_steps: int = 300_000) -> Starter | None:
+    """A cyclic starting round of tables (a, -a) against (b, -b) for n = 4m + 1, or None.
+
+    Args:
+        players: 4m + 1.
+        seed: the random generator's seed.
+        max_steps: moves to try before giving up.
+    """
+    if players % 4 != 1:
+        raise ValueError("the symmetric search is for 4m + 1 players")
+    n = players
+
+    def pair_of(x: int) -> int:  # {x, -x} named by its member up to n / 2
+        x %= n
+        return min(x, n - x)
+
+    rng = random.Random(seed)
+    pairs = list(range(1, (n - 1) // 2 + 1))
+    rng.shuffle(pairs)
+    count = [0] * len(pairs + [0])
+
+    def table(i: int, sign: int) -> int:
+        """Add or remove the opponent pairs of table i; returns the change in cost."""
+        change = 0
+        a, b = pairs[2 * i], pairs[2 * i + 1]
+        for d in (pair_of(a - b), pair_of(a + b)):
+            before = abs(count[d] - 1)
+            count[d] += sign
+            change += abs(count[d] - 1) - before
+        return change
+
+    cost = len(count) - 1
+    for i in range(len(pairs) // 2):
+        cost += table(i, 1)
+    temperature = 1.0
+    for step in range(max_steps):
+        if cost == 0:
+            return [[a, n - a, b, n - b] for a, b in zip(pairs[::2], pairs[1::2], strict=True)]
+        i, j = rng.sample(range(len(pairs)), 2)
+        if i // 2 == j // 2:
+            continue
+        change = table(i // 2, -1) + table(j // 2, -1)
+        pairs[i], pairs[j] = pairs[j], pairs[i]
+        change += table(i // 2, 1) + table(j // 2, 1)
+        if change > 0 and rng.random() >= math.exp(-change / temperature):
+            table(i // 2, -1)
+            table(j // 2, -1)
+            pairs[i], pairs[j] = pairs[j], pairs[i]
+            table(i // 2, 1)
+            table(j // 2, 1)
+        else:
+            cost += change
+        if step % 1000 == 999:
+            temperature = max(0.2, temperature * 0.98)
+    return None
+
+
+def _swap(tables: list[list[int]], counts: _Counts, t1: int, i1: int, t2: int, i2: int) -> None:
+    touched = (t1,) if t1 == t2 else (t1, t2)
+    for t in touched:
+        counts.table(tables[t], -1)
+    tables[t1][i1], tables[t2][i2] = tables[t2][i2], tables[t1][i1]
+    for t in touched:
+        counts.table(tables[t], 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Search the designs missing from `data/whist.json` and add them to it."""
+    parser = argparse.ArgumentParser(description="Search cyclic whist tournament designs.")
+    parser.add_argument("--upto", type=int, default=64, help="largest number of players")
+    parser.add_argument("--only", type=int, nargs="*", help="just these numbers of players")
+    parser.add_argument("--seeds", type=int, default=20, help="seeds to try for each group")
+    parser.add_argument("--steps", type=int, default=300_000, help="moves for each seed")
+    args = parser.parse_args(argv)
+    found = json.loads(DATA.read_text()) if DATA.exists() else {}
+    sizes = args.only or [n for n in range(4, args.upto + 1) if n % 4 in (0, 1)]
+    for players in sizes:
+        if str(players) in found:
+            continue
+        start = time.perf_counter()
+        result = None
+        for seed in range(args.seeds if players % 4 == 1 else 0):
+            starter = search_symmetric(players, seed)
+            if starter is not None:
+                result = {"group": [players], "seed": seed, "starter": starter}
+                break
+        for seed in range(args.seeds if result is None else 0):
+            for group in whist_groups(modulus(players)):
+                starter = search_starter(players, group, seed, max_steps=args.steps)
+                if starter is not None:
+                    result = {"group": list(group.factors), "seed": seed, "starter": starter}
+                    break
+            if result:
+                break
+        took = time.perf_counter() - start
+        print(
+            f"{players}: {result and ('group', result['group'], 'seed', result['seed'])} "
+            f"in {took:.1f} s",
+            flush=True,
+        )
+        if result is not None:
+            found[str(players)] = result
+            DATA.write_text(json.dumps(found, sort_keys=True, separators=(",", ":")) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

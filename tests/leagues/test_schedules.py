@@ -1,0 +1,171 @@
+"""Progressive schedules: whist designs, balanced rounds for other numbers, winners move up."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.leagues.groups import Group
+from bot.leagues.progressive import is_whist, schedule, winners_move_up
+from bot.leagues.rounds import Round, opponent_counts, partner_counts, repeated_partnerships
+from bot.leagues.whist import develop, prime_starter, shipped_design, shipped_sizes
+from bot.leagues.whist_search import search_starter, search_symmetric
+
+ALL_SIZES = range(4, 41)
+
+
+def _seat_counts(players: int, rounds: tuple[Round, ...]) -> None:
+    """Every round seats each player once: at a table or sitting out."""
+    for rnd in rounds:
+        everyone = [*rnd.players(), *rnd.byes]
+        assert sorted(everyone) == list(range(players))
+        assert len(rnd.tables) == players // 4
+        assert len(rnd.byes) == players % 4
+
+
+def test_shipped_designs_are_whist_tournaments():
+    assert shipped_sizes() == [4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 25, 49]
+    for players in shipped_sizes():
+        rounds = shipped_design(players)
+        assert rounds is not None and is_whist(players, rounds), players
+
+
+@pytest.mark.parametrize("prime", [5, 13, 17, 29, 37, 41, 53, 61, 101, 197])
+def test_prime_construction_is_a_whist_tournament(prime):
+    rounds = develop(prime, Group((prime,)), prime_starter(prime))
+    assert len(rounds) == prime
+    assert is_whist(prime, rounds)
+    assert Counter(b for r in rounds for b in r.byes) == Counter(range(prime))
+
+
+def test_prime_construction_refuses_other_numbers():
+    for bad in (4, 7, 9, 21, 23):
+        with pytest.raises(ValueError, match="not a prime of the form 4m"):
+            prime_starter(bad)
+
+
+def test_whist_search_finds_a_design_and_checks_it():
+    starter = search_starter(8, Group((7,)), seed=3)
+    assert starter is not None
+    assert is_whist(8, develop(8, Group((7,)), starter))
+    # 9 players: the design is over Z_3 x Z_3 (there is no cyclic one).
+    starter = search_starter(9, Group((3, 3)), seed=0)
+    assert starter is not None and is_whist(9, develop(9, Group((3, 3)), starter))
+
+
+def test_symmetric_search_finds_a_design_for_a_prime_square():
+    starter = search_symmetric(25, seed=0)
+    assert starter is not None
+    assert all(a + b == 25 and c + d == 25 for a, b, c, d in starter)
+    assert is_whist(25, develop(25, Group((25,)), starter))
+    with pytest.raises(ValueError, match="4m \\+ 1"):
+        search_symmetric(24)
+
+
+def test_a_whist_check_sees_a_broken_design():
+    rounds = list(shipped_design(8) or [])
+    (a, b), (c, d) = rounds[0].tables[0]
+    rounds[0] = Round((((a, c), (b, d)), *rounds[0].tables[1:]))
+    assert not is_whist(8, rounds)
+
+
+@pytest.mark.parametrize("players", [n for n in range(4, 18) if n % 4 in (0, 1)])
+def test_perfect_schedules_up_to_17_players(players):
+    plan = schedule(players)
+    assert plan.perfect and plan.repeated_partnerships == 0
+    assert len(plan.rounds) == (players - 1 if players % 4 == 0 else players)
+    if players % 4 == 1:  # each player sits out once
+        assert Counter(b for r in plan.rounds for b in r.byes) == Counter(range(players))
+
+
+@pytest.mark.parametrize("players", ALL_SIZES)
+def test_every_schedule_partner_and_opponent_counts(players):
+    plan = schedule(players)
+    _seat_counts(players, plan.rounds)
+    partners, opponents = partner_counts(plan.rounds), opponent_counts(plan.rounds)
+    assert plan.repeated_partnerships == repeated_partnerships(plan.rounds) == 0
+    assert max(partners.values()) == 1
+    if plan.perfect:
+        assert all(opponents[(x, y)] == 2 for x in range(players) for y in range(x + 1, players))
+    else:
+        # Not a whist design: the opponents are as even as the table-by-table seating gets.
+        assert max(opponents.values()) <= 4
+    byes = Counter({p: 0 for p in range(players)})
+    byes.update(b for r in plan.rounds for b in r.byes)
+    assert max(byes.values()) - min(byes.values()) <= 1
+    # Every table's meetings are counted: four pairs of opponents per table.
+    assert sum(opponents.values()) == 4 * sum(len(r.tables) for r in plan.rounds)
+
+
+def test_schedules_for_four_m_plus_three_give_everyone_three_byes():
+    for players in (7, 11, 19, 39, 63):
+        plan = schedule(players)
+        assert Counter(b for r in plan.rounds for b in r.byes) == Counter(
+            {p: 3 for p in range(players)}
+        )
+
+
+def test_schedule_refuses_too_few_or_too_many_players():
+    for bad in (0, 3, 201):
+        with pytest.raises(ValueError, match="4 to 200 players"):
+            schedule(bad)
+
+
+def test_schedule_for_the_largest_league_night():
+    plan = schedule(200)
+    assert plan.repeated_partnerships == 0
+    _seat_counts(200, plan.rounds)
+
+
+# --- winners move up -----------------------------------------------------------------------
+
+
+def test_winners_move_up_and_partners_change():
+    last = Round(((((0, 1), (2, 3))), ((4, 5), (6, 7)), ((8, 9), (10, 11))))
+    nxt = winners_move_up(last, [0, 1, 0])
+    # Head table: winners 0, 1 stay, the winners of table 2 (6, 7) come up.
+    assert nxt.tables[0] == ((0, 6), (1, 7))
+    # Table 2: its losers 4, 5 stay; table 3's winners 8, 9 come up.
+    assert nxt.tables[1] == ((4, 8), (5, 9))
+    # Foot table: its losers 10, 11 stay; the head table's losers 2, 3 come down.
+    assert nxt.tables[2] == ((10, 2), (11, 3))
+    assert nxt.byes == ()
+
+
+def test_winners_move_up_with_one_table_changes_partners():
+    nxt = winners_move_up(Round((((0, 1), (2, 3)),)), [1])
+    assert nxt.tables == (((2, 0), (3, 1)),)
+
+
+def test_winners_move_up_brings_back_who_sat_out():
+    last = Round(((((0, 1), (2, 3))), ((4, 5), (6, 7))), byes=(8, 9, 10))
+    nxt = winners_move_up(last, [0, 0])
+    # The foot table's losers (6, 7) wait behind those who sat out: 8 and 9 play, 10, 6, 7 sit out.
+    assert nxt.tables[1] == ((8, 2), (9, 3))
+    assert nxt.byes == (10, 6, 7)
+
+
+def test_winners_move_up_refuses_bad_results():
+    last = Round(((((0, 1), (2, 3))), ((4, 5), (6, 7))))
+    with pytest.raises(ValueError, match="2 tables need 2 results"):
+        winners_move_up(last, [0])
+    with pytest.raises(ValueError, match="0 or 1"):
+        winners_move_up(last, [0, 2])
+
+
+@settings(derandomize=True, max_examples=100, deadline=None)
+@given(st.integers(4, 40), st.data())
+def test_winners_move_up_keeps_everyone_seated_and_splits_partners(players, data):
+    rnd = schedule(players).rounds[0]
+    winners = data.draw(
+        st.lists(st.integers(0, 1), min_size=len(rnd.tables), max_size=len(rnd.tables))
+    )
+    nxt = winners_move_up(rnd, winners)
+    assert sorted([*nxt.players(), *nxt.byes]) == list(range(players))
+    assert len(nxt.tables) == len(rnd.tables)
+    before = partner_counts([rnd])
+    if len(rnd.tables) > 1 or not rnd.byes:
+        assert not set(partner_counts([nxt])) & set(before)
