@@ -293,6 +293,10 @@ class TableMessages:
                 users=[discord.Object(occupant.user_id)], everyone=False, roles=False
             ),
         )
+        if self._turn(table) != turn:
+            # The turn moved on while the ping was being sent: it pings for nothing now.
+            await self._delete(channel, message.id)
+            return
         old = self._pings.get(table.id)
         self._pings[table.id] = (message.id, turn)
         if old is not None:
