@@ -426,12 +426,9 @@ class TableManager:
         table = self.table_in(channel_id)
         async with self._hold(table):
             table.require_host(user_id, may_manage)
-            await self._close(
-                table,
-                "closed by the host" if user_id == table.host_id else "closed by a moderator",
-                user_id,
-            )
-        return Change(table, "closed", note="closed")
+            reason = "closed by the host" if user_id == table.host_id else "closed by a moderator"
+            await self._close(table, reason, user_id)
+        return Change(table, "closed", note=reason)
 
     async def set_ping(self, user_id: int, mode: str, after: int | None) -> None:
         """A member's own choice of when to be pinged on their turn, at every table."""

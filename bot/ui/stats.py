@@ -12,6 +12,7 @@ from bot.engine.egn import match_to_egn
 from bot.engine.errors import RecordError
 from bot.engine.records import match_from_record
 from bot.storage import leaderboard as boards
+from bot.ui.embeds import plural
 from bot.ui.errors import reply_error
 
 BLUE = discord.Colour.blurple()
@@ -188,13 +189,16 @@ def stats_embed(stats: boards.PlayerStats, name: str) -> discord.Embed:
     )
     embed.add_field(
         name="Hands",
-        value=f"{t.hands_played} played, {t.points} points scored, {t.marches} marches",
+        value=(
+            f"{t.hands_played} played, {plural(t.points, 'point')} scored, "
+            f"{plural(t.marches, 'march', 'marches')}"
+        ),
     )
     embed.add_field(
         name="Making trump",
-        value=f"{t.makes_won} made of {t.makes} ({_rate(t.makers_success)}); euchred {t.euchres_suffered} times",
+        value=f"{t.makes_won} made of {t.makes} ({_rate(t.makers_success)}); euchred {plural(t.euchres_suffered, 'time')}",
     )
-    embed.add_field(name="Defending", value=f"{t.euchres_inflicted} euchres inflicted")
+    embed.add_field(name="Defending", value=f"{plural(t.euchres_inflicted, 'euchre')} inflicted")
     embed.add_field(name="Lone hands", value=f"{t.lone_made} made of {t.lone_tried} tried")
     if stats.best_partner:
         p = stats.best_partner

@@ -234,3 +234,48 @@ async def test_five_at_a_table_are_told_the_cut_decides_and_who_sits_out(fake_di
         assert "deals first" in cut.text and "North–South:" in cut.text
         assert not cut.notified  # names in the cut mention no one
         assert not bot.handler_errors
+
+
+async def test_six_at_a_table_two_sit_out_and_are_named_with_why(fake_discord, tmp_path):
+    fake = fake_discord
+    extra = [fake.add_member(fake.guild, name) for name in ("erin", "frank")]
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        alice = fake.member("alice")
+        await (await fake.slash(alice, fake.channel, "table create")).response()
+        for name in NAMES[1:]:
+            await (await fake.slash(fake.member(name), fake.channel, "table join")).response()
+        for member in extra:
+            told = await (await fake.slash(member, fake.channel, "table join")).message()
+            assert "everyone cuts and the four highest play" in told.text
+        await (await fake.slash(alice, fake.channel, "table start")).response()
+        table = table_of(bot, fake)
+        cut = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if "The cut" in m.text), None
+            )
+        )
+        assert len(table.waiting) == 2
+        for out in table.waiting:
+            assert f"{out.name}" in cut.text
+        assert cut.text.count("sits out this rubber: cut lowest") == 2
+        assert not bot.handler_errors
+
+
+async def test_a_member_who_leaves_is_named_once_in_the_table_message(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern")
+        table = table_of(bot, fake)
+        seat = (table.match.to_act + 1) % 4  # not the one to act: no computer move at once
+        leaver = member_at(bot, fake, seat)
+        await (await fake.slash(leaver, fake.channel, "table leave")).response()
+
+        def told():
+            message = fake.messages_by_id.get(table.message_id)
+            return message is not None and "At the table" in message.text and message
+
+        message = await fake.wait_for(told)
+        assert f"{leaver.name} left: Computer (expert) plays" in message.text
+        said = [m for m in fake.public_messages(fake.channel) if f"{leaver.name} left" in m.text]
+        assert said == [message]  # once, in the table message, not in a message of its own
+        assert not bot.handler_errors

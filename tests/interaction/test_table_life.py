@@ -162,3 +162,30 @@ async def test_a_closed_table_message_keeps_no_button(interactions: InteractionH
     await close_table(h, "alice")
     closed = h.messages[message.id]
     assert "closed" in closed.text and not closed.buttons
+
+
+# -- one and many ------------------------------------------------------------------------------
+
+
+def test_stats_say_one_march_and_two_marches():
+    from bot.storage.leaderboard import PlayerStats, Totals
+    from bot.ui.stats import stats_embed
+
+    def shown(**counts) -> str:
+        stats = PlayerStats(
+            1, 2, "ann", "all", None, False, Totals(**counts), Totals(), None, None, ()
+        )
+        embed = stats_embed(stats, "ann")
+        return "\n".join(f.value or "" for f in embed.fields)
+
+    one = shown(hands_played=1, points=1, marches=1, euchres_inflicted=1, euchres_suffered=1)
+    assert "1 point scored, 1 march" in one and "1 euchre inflicted" in one and "1 time" in one
+    many = shown(hands_played=9, points=4, marches=2, euchres_inflicted=3, euchres_suffered=2)
+    assert "4 points scored, 2 marches" in many and "3 euchres inflicted" in many
+
+
+async def test_the_close_is_announced_with_who_closed_it(interactions):
+    h = interactions
+    await seat_four(h)
+    await close_table(h, "alice")
+    assert any("The table is closed (closed by the host)." in m.text for m in h.public_messages())
