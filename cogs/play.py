@@ -30,11 +30,16 @@ class Play(commands.Cog):
 
     async def _legal_cards(self, interaction: discord.Interaction) -> list[str]:
         """The cards the member may play or discard now (empty when it is not their turn)."""
-        table = self.manager.tables.get(interaction.channel_id)
+        channel = interaction.channel_id
+        table = self.manager.tables.get(channel) if channel is not None else None
         if table is None or table.seat_of(interaction.user.id) is None or table.match is None:
             return []
-        seat = table.seat_of(interaction.user.id)
-        view = table.match.view_for(seat).deal
+        try:
+            # Under the table's lock: a card still being stored is not yet out of the hand.
+            _, seat, match_view = await self.manager.view(table.channel_id, interaction.user.id)
+        except EuchreError:
+            return []
+        view = match_view.deal
         if view.to_act != seat:
             return list(view.hand or ())
         return [a for a in view.legal if len(a) == 2 and a[0] != "c"] or list(view.hand or ())

@@ -213,6 +213,26 @@ class TableMessages:
 
     async def table_changed(self, change: Change) -> None:
         table = change.table
+        if change.hand is not None:
+            await self._finish_deal(change)
+        # Drawn under the table's lock, like the table message: from stored state only.
+        async with self.bot.manager.lock_for(table):
+            lines = self._announcement(change)
+        if lines:
+            await self.announce(table, "\n".join(lines))
+        if change.kind != "closed":
+            await self.render(table, fresh=change.hand is not None or change.kind == "started")
+        else:
+            await self._show_closed(table, change.note or "closed")
+        await self._turn_moved(table)
+        self.bot.live_hands.refresh(table)
+        if change.kind == "closed":
+            self._notes.pop(table.id, None)
+
+    def _announcement(self, change: Change) -> list[str]:
+        """The news a change adds to the table message, and the lines it posts: the cut, games
+        and matches ended, the table closed."""
+        table = change.table
         news = self._news(change)
         if news:
             self._note(table, news)
@@ -221,7 +241,6 @@ class TableMessages:
             self._notes.pop(table.id, None)
             lines.append(cut_text(table, change.cut or []))
         if change.hand is not None:
-            await self._finish_deal(change)
             self._notes.pop(table.id, None)
         for number, game in enumerate(change.games, start=change.first_game):
             lines.append(game_text(game, number))
@@ -239,16 +258,7 @@ class TableMessages:
             )
         if change.kind == "closed":
             lines.append(f"The table is closed ({change.note}).")
-        if lines:
-            await self.announce(table, "\n".join(lines))
-        if change.kind != "closed":
-            await self.render(table, fresh=change.hand is not None or change.kind == "started")
-        else:
-            await self._show_closed(table, change.note or "closed")
-        await self._turn_moved(table)
-        self.bot.live_hands.refresh(table)
-        if change.kind == "closed":
-            self._notes.pop(table.id, None)
+        return lines
 
     def _turn(self, table: Table) -> tuple[Any, ...] | None:
         match = table.match
