@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from bot import cli
 from tests.bot.helpers import act_once, running_bot, seat_four, start, table_of
 from tests.support.fake_discord import FakeDiscord
 
@@ -62,6 +63,12 @@ async def test_a_played_game_shows_on_the_leaderboard_stats_history_and_record(
         assert attachment.filename.endswith(".egn")
         assert document["fileType"] == "Euchre Game Notation"
         assert document["metadata"]["finalScore"] == list(table.match.games[0].scores)
+
+        # The match as the bot's own record: every deal checks against its seed and commitment.
+        whole = await public_reply(fake, "carol", "record", game_id=f"M{table.match_id}")
+        path = tmp_path / "match.json"
+        path.write_bytes(whole.attachments[0].data)
+        assert cli.main(["verify-deal", str(path)]) == 0
 
 
 async def test_leaderboard_bad_input_is_answered_privately(fake_discord, tmp_path):
