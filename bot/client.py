@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
+from bot.ui.emojis import CardEmojis
 from bot.ui.guide import CommandTree
 from bot.ui.live_hands import LiveHands
 from bot.ui.table_messages import TableMessages
@@ -77,6 +78,7 @@ class EuchreBot(commands.Bot):
         self._manager: TableManager | None = None
         self.table_messages = TableMessages(self)
         self.live_hands = LiveHands(self)
+        self.card_emojis = CardEmojis(self)
         self._computer_delay = computer_delay
         self._timers = timers
         self._loaded: list[Table] | None = None  # loaded in setup_hook, resumed in on_ready
@@ -134,6 +136,8 @@ class EuchreBot(commands.Bot):
             log.info("slash commands unchanged since the last sync to %s", where)
 
     async def on_ready(self) -> None:
+        # Cards show as text until the card emojis are in place; start-up does not wait for them.
+        self.card_emojis.start()
         # Once, after the gateway is up: the tables' channels can be told, and their clocks and
         # computer players start.
         if self._manager is not None and self._loaded is not None:
@@ -159,6 +163,8 @@ class EuchreBot(commands.Bot):
         if self._manager is not None:
             await self._manager.close()
         await super().close()
+        # After Discord is closed: what is still answered above keeps the cards' pictures.
+        await self.card_emojis.close()
         if self._db is not None:
             await self._db.close()
             self._db = None

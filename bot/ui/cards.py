@@ -1,4 +1,8 @@
-"""How cards, suits and declarations look in Discord: glyphs, button labels and words."""
+"""How cards, suits and declarations look in Discord: pictures or glyphs, button labels and words.
+
+Every renderer shows a card through `card_text` (in messages) or `card_button` (on a button), so
+whether cards are pictures (the bot's card emojis, `bot.ui.emojis`) or text is decided here once.
+"""
 
 from __future__ import annotations
 
@@ -14,17 +18,36 @@ from bot.engine.deal import (
     PASS,
     round_one_word,
 )
+from bot.ui.emojis import emoji_of
 
 RED = ("H", "D")
 
 
 def card_text(card: str) -> str:
-    """`J♥`, `10♦`, `🃏`: the short form used in messages."""
-    return card_label(card)
+    """A card in a message: its emoji (`<:JH:id>`) while cards are pictures, else `J♥`, `10♦`, `🃏`."""
+    emoji = emoji_of(card)
+    return str(emoji) if emoji is not None else card_label(card)
 
 
 def cards_text(cards: list[str] | tuple[str, ...]) -> str:
-    return "  ".join(card_label(c) for c in cards) or "—"
+    """Several cards in a message, as `card_text` shows each; a dash for none."""
+    return "  ".join(card_text(c) for c in cards) or "—"
+
+
+def card_button(
+    card: str, verb: str | None = None
+) -> tuple[str | None, discord.PartialEmoji | None]:
+    """A card button's label and emoji: the picture alone while cards are pictures, else `J♥`.
+
+    Args:
+        card: the card's code.
+        verb: a word the button must say, such as "Discard", shown before the card.
+    """
+    emoji = emoji_of(card)
+    if emoji is not None:
+        return verb, emoji
+    label = card_label(card)
+    return (f"{verb} {label}" if verb else label), None
 
 
 def suit_text(suit: str | None) -> str:

@@ -16,7 +16,7 @@ import discord
 from bot.engine.deal import DISCARD, PLAY
 from bot.engine.match import MatchView
 from bot.tables.table import Table
-from bot.ui.cards import action_label, card_label, card_style
+from bot.ui.cards import action_label, card_button, card_style
 from bot.ui.errors import reply_error
 
 # Actions are card codes or declarations such as `call:H:alone`: letters, digits and colons.
@@ -245,7 +245,7 @@ def hand_view(table: Table, seat: int, view: MatchView) -> discord.ui.View:
     legal = set(deal.legal)
     cards_act = deal.phase in (PLAY, DISCARD) and deal.to_act == seat
     for i, card in enumerate(deal.hand or ()):
-        label = card_label(card) if deal.phase != DISCARD else f"Discard {card_label(card)}"
+        label, emoji = card_button(card, "Discard" if deal.phase == DISCARD else None)
         items.add_item(
             HandButton(
                 table.id,
@@ -253,6 +253,7 @@ def hand_view(table: Table, seat: int, view: MatchView) -> discord.ui.View:
                 number,
                 card,
                 label=label,
+                emoji=emoji,
                 style=card_style(card),
                 disabled=not (cards_act and card in legal),
                 row=i // 5,

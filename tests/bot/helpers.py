@@ -10,7 +10,8 @@ from pathlib import Path
 
 from bot.client import EuchreBot
 from bot.config import Settings
-from bot.engine.cards import SUIT_SYMBOLS, card_label, make_pack
+from bot.engine.cards import SUIT_SYMBOLS, card_label
+from bot.ui.emojis import CARDS, card_of_emoji
 from bot.ui.views import deal_number
 from tests.support.fake_discord import FakeDiscord, FakeMember, FakeMessage
 
@@ -71,13 +72,29 @@ def enabled_actions(message: FakeMessage) -> list[str]:
     ]
 
 
-ALL_LABELS = {card_label(c): c for c in make_pack("7", joker=True)}
+ALL_LABELS = {card_label(c): c for c in CARDS}
 _LABEL = re.compile(r"(?:10|[AKQJ98765])[" + "".join(SUIT_SYMBOLS.values()) + r"]|🃏")
+# A custom emoji in text: `<:JH:123>` (or `<a:JH:123>` if it were animated).
+_EMOJI = re.compile(r"<a?:(\w{2,32}):\d+>")
 
 
 def cards_shown(text: str) -> set[str]:
-    """Every card a text shows by its label (`J♥`, `10♦`, `🃏`)."""
-    return {ALL_LABELS[m] for m in _LABEL.findall(text) if m in ALL_LABELS}
+    """Every card a text shows, by its label (`J♥`, `10♦`, `🃏`) or its emoji (`<:10D:id>`)."""
+    labelled = {ALL_LABELS[m] for m in _LABEL.findall(text) if m in ALL_LABELS}
+    pictured = {card_of_emoji(name) for name in _EMOJI.findall(text)}
+    return labelled | {card for card in pictured if card is not None}
+
+
+def components_text(message: FakeMessage) -> str:
+    """A message's buttons and selects as text: labels, custom ids and emojis (`<:JH:id>`),
+    so a card shown only on a button is seen by `cards_shown` too."""
+    parts = []
+    for component in message.all_components():
+        parts += [str(component.get("label") or ""), str(component.get("custom_id") or "")]
+        emoji = component.get("emoji") or {}
+        if emoji.get("id"):
+            parts.append(f"<:{emoji.get('name')}:{emoji['id']}>")
+    return " ".join(parts)
 
 
 NAMES = ("alice", "bob", "carol", "dave")

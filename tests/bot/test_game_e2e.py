@@ -12,6 +12,7 @@ from bot.ui.views import deal_number
 from tests.bot.helpers import (
     act_once,
     cards_shown,
+    components_text,
     enabled_actions,
     member_at,
     running_bot,
@@ -40,7 +41,7 @@ def check_no_leak(bot, fake: FakeDiscord) -> None:
     for message in fake.public_messages(fake.channel):
         if message.id < table.message_id or message.text.startswith("**Cutting for partners"):
             continue
-        for text in [message.text] + [str(v) for v in message.history]:
+        for text in [message.text, components_text(message)] + [str(v) for v in message.history]:
             leaked = cards_shown(text) & hidden
             assert not leaked, f"public message shows unplayed cards {leaked}: {text!r}"
 

@@ -35,6 +35,8 @@ Deliberate simplifications are listed in :class:`FakeDiscord`'s docstring.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import copy
 import json
@@ -117,6 +119,12 @@ OP_INVALID_SESSION = 9
 OP_HELLO = 10
 OP_HEARTBEAT_ACK = 11
 
+# Application emojis: how many an application may own, the largest image, the names allowed.
+EMOJI_LIMIT = 2000
+EMOJI_MAX_BYTES = 256 * 1024
+_EMOJI_NAME = re.compile(r"^[A-Za-z0-9_]{2,32}$")
+_DATA_URI = re.compile(r"^data:(image/(?:png|jpeg|gif|webp|avif));base64,(.*)$", re.DOTALL)
+
 INTENT_GUILD_MEMBERS = 1 << 1
 INTENT_GUILD_MESSAGES = 1 << 9
 
@@ -181,11 +189,25 @@ def iter_components(components: Iterable[Mapping[str, Any]]) -> Iterator[Mapping
 class FakeHTTPError(Exception):
     """Raised inside a route handler; answered as a Discord-style JSON error."""
 
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(f"{status} {code}: {message}")
+    def __init__(
+        self, status: int, code: int, message: str, errors: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}" + (f" {errors}" if errors else ""))
         self.status = status
         self.code = code
         self.message = message
+        #: Discord's per-field detail of an "Invalid Form Body" (code 50035), if any.
+        self.errors = errors
+
+
+def _form_error(field: str, code: str, message: str) -> FakeHTTPError:
+    """Discord's "Invalid Form Body" for one field: ``errors.{field}._errors``."""
+    return FakeHTTPError(
+        400,
+        50035,
+        "Invalid Form Body",
+        {field: {"_errors": [{"code": code, "message": message}]}},
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -325,6 +347,29 @@ class FakeAttachment:
 
     def text(self, encoding: str = "utf-8") -> str:
         return self.data.decode(encoding)
+
+
+@dataclass(eq=False)
+class FakeEmoji:
+    """An emoji the application owns; ``image`` is the picture's bytes as uploaded."""
+
+    id: int
+    name: str
+    image: bytes
+    content_type: str
+    user: dict[str, Any]
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "roles": [],
+            "user": dict(self.user),
+            "require_colons": True,
+            "managed": False,
+            "animated": False,
+            "available": True,
+        }
 
 
 @dataclass(frozen=True)
@@ -650,7 +695,12 @@ class FakeDiscord:
       is set to False; ``min``/``max``/``choices`` are not enforced, so tests can send what a
       modified client could.
     - Message limits checked: content 2000, 10 embeds and the embed limits, 5 action rows of 5
-      buttons, ``custom_id`` 100 and unique, labels 80, empty messages. Others are not.
+      buttons, ``custom_id`` 100 and unique, labels 80, empty messages, a button's custom emoji
+      the application does not own. Others are not.
+    - Application emojis (``/applications/{app}/emojis``) as Discord keeps them: names of 2-32
+      of ``[A-Za-z0-9_]`` and unique, images of at most 256 KiB, 2,000 at most; their pictures
+      are served at ``/emojis/{id}.png`` as uploaded (``Asset.BASE`` is patched to the fake).
+      :attr:`refuse_emoji_uploads` makes every upload fail.
     - After a deferred response the first follow-up fills the placeholder and keeps the
       defer's ephemerality, as Discord does.
     """
@@ -682,6 +732,10 @@ class FakeDiscord:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self._command_ids: dict[tuple[int | None, str, int], int] = {}
         self.attachments: dict[int, FakeAttachment] = {}
+        #: The application's emojis by id (they outlive bot instances, as on Discord).
+        self.emojis: dict[int, FakeEmoji] = {}
+        #: Set to a ``FakeHTTPError`` to refuse every emoji upload with it (to test fallbacks).
+        self.refuse_emoji_uploads: FakeHTTPError | None = None
 
         #: Every message the bot created, edited or deleted, in order.
         self.log: list[MessageEvent] = []
@@ -1638,6 +1692,11 @@ class FakeDiscord:
             ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands),
             ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
             ("GET", "/channels/{channel_id}", self._get_channel),
+            ("GET", "/applications/{app_id}/emojis", self._get_emojis),
+            ("POST", "/applications/{app_id}/emojis", self._post_emoji),
+            ("GET", "/applications/{app_id}/emojis/{emoji_id}", self._get_emoji),
+            ("PATCH", "/applications/{app_id}/emojis/{emoji_id}", self._patch_emoji),
+            ("DELETE", "/applications/{app_id}/emojis/{emoji_id}", self._delete_emoji),
             ("DELETE", "/channels/{channel_id}", self._delete_channel),
             ("GET", "/channels/{channel_id}/messages", self._get_messages),
             ("POST", "/channels/{channel_id}/messages", self._post_message),
@@ -1669,6 +1728,8 @@ class FakeDiscord:
             app.router.add_route(method, api + path, handler)
         app.router.add_route("GET", "/gateway", self._gateway)
         app.router.add_route("GET", "/attachments/{attachment_id}/{filename}", self._get_attachment)
+        # The CDN (``discord.Asset.BASE`` points here): an emoji's picture.
+        app.router.add_route("GET", "/emojis/{emoji_id}.{ext}", self._get_emoji_image)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
 
     @web.middleware
@@ -1691,7 +1752,10 @@ class FakeDiscord:
                     f"{request.method} {path}: {exc.status} {exc.code} {exc.message}"
                 )
             log.info("fake Discord refused %s %s: %s", request.method, path, exc)
-            response = _json({"message": exc.message, "code": exc.code}, status=exc.status)
+            body: dict[str, Any] = {"message": exc.message, "code": exc.code}
+            if exc.errors:
+                body["errors"] = exc.errors
+            response = _json(body, status=exc.status)
         except Exception as exc:
             # Never 5xx: discord.py retries those with sleeps, which would only slow a test.
             log.exception("fake Discord crashed on %s %s", request.method, path)
@@ -1924,6 +1988,91 @@ class FakeDiscord:
             body=attachment.data,
             headers={"Content-Type": attachment.content_type or "application/octet-stream"},
         )
+
+    # ---- REST: application emojis ----------------------------------------------------------
+
+    def emoji_named(self, name: str) -> FakeEmoji | None:
+        """The application's emoji of this name, if it has one."""
+        return next((e for e in self.emojis.values() if e.name == name), None)
+
+    def _emoji(self, request: web.Request) -> FakeEmoji:
+        self._check_app(request)
+        emoji = self.emojis.get(int(request.match_info["emoji_id"]))
+        if emoji is None:
+            raise FakeHTTPError(404, 10014, "Unknown Emoji")
+        return emoji
+
+    def _check_emoji_name(self, name: Any, *, other_than: FakeEmoji | None = None) -> str:
+        if not isinstance(name, str) or not _EMOJI_NAME.match(name):
+            raise _form_error(
+                "name",
+                "STRING_TYPE_REGEX",
+                "String value did not match validation regex.",
+            )
+        taken = self.emoji_named(name)
+        if taken is not None and taken is not other_than:
+            raise _form_error(
+                "name", "APPLICATION_EMOJI_NAME_ALREADY_TAKEN", "Emoji name already taken."
+            )
+        return name
+
+    async def _get_emojis(self, request: web.Request) -> web.StreamResponse:
+        self._check_app(request)
+        return _json({"items": [e.payload() for e in self.emojis.values()]})
+
+    async def _get_emoji(self, request: web.Request) -> web.StreamResponse:
+        return _json(self._emoji(request).payload())
+
+    async def _post_emoji(self, request: web.Request) -> web.StreamResponse:
+        self._check_app(request)
+        body, _ = await self._read_body(request)
+        body = body or {}
+        if self.refuse_emoji_uploads is not None:
+            raise self.refuse_emoji_uploads
+        name = self._check_emoji_name(body.get("name"))
+        match = _DATA_URI.match(str(body.get("image") or ""))
+        if match is None:
+            raise _form_error("image", "IMAGE_INVALID", "Invalid image data")
+        try:
+            image = base64.b64decode(match.group(2), validate=True)
+        except binascii.Error:
+            raise _form_error("image", "IMAGE_INVALID", "Invalid image data") from None
+        if len(image) > EMOJI_MAX_BYTES:
+            raise _form_error(
+                "image", "BINARY_TYPE_MAX_SIZE", "File cannot be larger than 256.0 kb."
+            )
+        if len(self.emojis) >= EMOJI_LIMIT:
+            raise FakeHTTPError(400, 30008, f"Maximum number of emojis reached ({EMOJI_LIMIT})")
+        emoji = FakeEmoji(
+            self.snowflake(), name, image, match.group(1), self.bot_user.user_payload()
+        )
+        self.emojis[emoji.id] = emoji
+        return _json(emoji.payload(), status=201)
+
+    async def _patch_emoji(self, request: web.Request) -> web.StreamResponse:
+        emoji = self._emoji(request)
+        body, _ = await self._read_body(request)
+        if body and "name" in body:
+            emoji.name = self._check_emoji_name(body["name"], other_than=emoji)
+        return _json(emoji.payload())
+
+    async def _delete_emoji(self, request: web.Request) -> web.StreamResponse:
+        emoji = self._emoji(request)
+        del self.emojis[emoji.id]
+        return web.Response(status=204)
+
+    async def _get_emoji_image(self, request: web.Request) -> web.StreamResponse:
+        emoji = self.emojis.get(int(request.match_info["emoji_id"]))
+        if emoji is None:
+            raise FakeHTTPError(404, 0, "Unknown emoji")
+        return web.Response(body=emoji.image, headers={"Content-Type": emoji.content_type})
+
+    def _check_emojis(self, msg: FakeMessage) -> None:
+        """Refuses a component whose custom emoji the application does not own, as Discord does."""
+        for component in iter_components(msg.components):
+            emoji = component.get("emoji")
+            if emoji and emoji.get("id") and int(emoji["id"]) not in self.emojis:
+                raise _form_error("components", "COMPONENT_INVALID_EMOJI", "Invalid emoji")
 
     # ---- REST: interactions and follow-ups -----------------------------------------------------
 
@@ -2167,6 +2316,7 @@ class FakeDiscord:
                 )
         if not allow_empty:
             _validate_message(msg)
+        self._check_emojis(msg)
         self.messages_by_id[msg.id] = msg
         self._record("create", msg)
         if not msg.ephemeral:
@@ -2199,6 +2349,7 @@ class FakeDiscord:
         if finish_loading or not msg.loading:
             edited.flags &= ~FLAG_LOADING
         _validate_message(edited)
+        self._check_emojis(edited)
         # Only now change the stored message, so a refused edit leaves it as it was.
         msg.__dict__.update(edited.__dict__)
         msg.history = [*msg.history, before]
@@ -2230,19 +2381,23 @@ class FakeDiscord:
 
 @contextlib.contextmanager
 def patch_discord_urls(api_base: str, gateway_url: str) -> Iterator[None]:
-    """Sets ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY``; restores them on exit.
+    """Sets ``Route.BASE``, ``DiscordWebSocket.DEFAULT_GATEWAY`` and the CDN's
+    ``Asset.BASE`` (the fake's own root); restores them on exit.
 
-    Both are class attributes read by every client in the process, hence one fake at a time.
+    All are class attributes read by every client in the process, hence one fake at a time.
     """
     old_base = discord.http.Route.BASE
     old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    old_cdn = discord.Asset.BASE
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    discord.Asset.BASE = str(yarl.URL(api_base).origin())
     try:
         yield
     finally:
         discord.http.Route.BASE = old_base
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+        discord.Asset.BASE = old_cdn
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

@@ -55,7 +55,7 @@ from bot.client import EuchreBot
 from bot.config import Settings
 from bot.engine.cards import JOKER, card_name, make_pack
 from bot.tables.table import Table
-from tests.bot.helpers import cards_shown, eventually
+from tests.bot.helpers import cards_shown, components_text, eventually
 from tests.support.fake_discord import (
     _ALLOWED_CALLBACKS,
     CALLBACK_AUTOCOMPLETE,
@@ -75,7 +75,6 @@ from tests.support.fake_discord import (
     FakeMember,
     FakeMessage,
     _validate_message,
-    iter_components,
 )
 
 log = logging.getLogger(__name__)
@@ -91,7 +90,8 @@ _DEAL_FOOTER = re.compile(r"Table \d+ · deal (\d+)")
 
 
 def cards_in(text: str) -> set[str]:
-    """Every card a text shows, by label (``J♥``, ``10♦``, ``🃏``) or by name (``jack of hearts``)."""
+    """Every card a text shows, by label (``J♥``, ``10♦``, ``🃏``), by emoji (``<:JH:id>``) or by
+    name (``jack of hearts``)."""
     lowered = text.lower()
     return cards_shown(text) | {card for name, card in _CARD_NAMES.items() if name in lowered}
 
@@ -929,13 +929,7 @@ class InteractionHarness:
             return
         self.public_checked += 1
         text = "\n".join(line for line in msg.text.splitlines() if not _CUT_LINE.match(line))
-        for component in iter_components(msg.components):
-            text += (
-                "\n"
-                + str(component.get("label") or "")
-                + " "
-                + str(component.get("custom_id") or "")
-            )
+        text += "\n" + components_text(msg)
         footer = _DEAL_FOOTER.search(msg.text)
         number = int(footer.group(1)) if footer else None
         shown = cards_in(text) & self.hidden_cards(msg.channel_id, number)

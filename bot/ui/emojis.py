@@ -1,0 +1,180 @@
+"""Cards as pictures: one application emoji per card, kept in step with the faces the bot draws.
+
+Discord lets an application own up to 2,000 emojis, usable by its bot in every server without
+any permission. The bot draws a face for every card it can show (`bot.ui.card_faces`) and, in
+the background after it logs in, makes sure its application holds exactly that face under the
+card's name: it uploads the faces that are missing, replaces those whose picture changed, and
+leaves the rest alone, so a restart uploads nothing.
+
+Each emoji is named by its card's code as players read it (`JH`, `10D`, `BJ`), so hover text and
+screen readers name the card. Only once every card has its emoji does the bot show pictures
+(`emoji_of` answers None until then): a message never mixes pictures and text. When the set
+cannot be made (Pillow missing, an upload refused, the application's limit reached) the bot logs
+one warning and goes on showing cards as text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+import aiohttp
+import discord
+
+from bot.engine.cards import make_pack
+
+log = logging.getLogger(__name__)
+
+#: Every card the bot can show: the pack down to the sixes (seven-handed Napoleon) and the Joker.
+CARDS: tuple[str, ...] = tuple(make_pack("6", joker=True))
+
+# The one place where an emoji's name differs from the card's code: players write a ten as 10.
+_TEN_CODE, _TEN_NAME = "T", "10"
+
+
+def emoji_name(card: str) -> str:
+    """The emoji name of a card: its code as players read it (`JH`, `10D` for `TD`, `BJ`)."""
+    return _TEN_NAME + card[1:] if card.startswith(_TEN_CODE) else card
+
+
+_CARD_OF_NAME = {emoji_name(card): card for card in CARDS}
+
+
+def card_of_emoji(name: str) -> str | None:
+    """The card an emoji name stands for (`10D` gives `TD`), or None for any other name."""
+    return _CARD_OF_NAME.get(name)
+
+
+# The emojis shown now, by card: empty, or the whole set (see `show`).
+_shown: Mapping[str, discord.PartialEmoji] = MappingProxyType({})
+
+
+def emoji_of(card: str) -> discord.PartialEmoji | None:
+    """The emoji of a card while the bot shows cards as pictures, else None."""
+    return _shown.get(card)
+
+
+def show(emojis: Mapping[str, discord.PartialEmoji]) -> None:
+    """Show cards as these emojis from now on.
+
+    Raises:
+        ValueError: the set lacks a card; a hand would then mix pictures and text.
+    """
+    global _shown
+    missing = [card for card in CARDS if card not in emojis]
+    if missing:
+        raise ValueError(f"no emoji for {', '.join(missing)}")
+    _shown = MappingProxyType(dict(emojis))
+
+
+def hide() -> None:
+    """Show cards as text again (the bot is closing, or its emojis are gone)."""
+    global _shown
+    _shown = MappingProxyType({})
+
+
+class CardEmojis:
+    """Keeps the application's card emojis in step with the faces, in a background task.
+
+    Args:
+        client: the bot; it must be logged in (its application id known) before `start`.
+    """
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self.task: asyncio.Task[None] | None = None
+        #: The emojis by card once the whole set is in place.
+        self.emojis: dict[str, discord.PartialEmoji] = {}
+        #: Emoji names uploaded and replaced by the last sync, for the log and the tests.
+        self.created: list[str] = []
+        self.replaced: list[str] = []
+
+    def start(self) -> None:
+        """Start the sync in the background, once; cards show as text until it is done."""
+        if self.task is None:
+            self.task = asyncio.create_task(self._run(), name="card-emojis")
+
+    async def close(self) -> None:
+        """Stop the sync if it is still running, and show cards as text again."""
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            try:
+                await self.task
+            except asyncio.CancelledError:
+                pass
+        if self.emojis:
+            hide()
+
+    async def _run(self) -> None:
+        try:
+            emojis = await self.sync()
+        except Exception:
+            log.exception("card emojis could not be made; cards are shown as text")
+            return
+        if emojis is not None:
+            self.emojis = emojis
+            show(emojis)
+            log.info(
+                "cards shown as pictures (%d emojis uploaded, %d replaced)",
+                len(self.created),
+                len(self.replaced),
+            )
+
+    async def sync(self) -> dict[str, discord.PartialEmoji] | None:
+        """Make the application's emojis match the faces: upload the missing, replace the changed.
+
+        Returns:
+            The emoji of every card, or None (after one warning) when the set cannot be made.
+        """
+        try:
+            from bot.ui import card_faces
+        except ImportError as error:
+            log.warning("cards are shown as text: the card faces cannot be drawn (%s)", error)
+            return None
+        # Drawing every face takes a few tenths of a second: not on the event loop.
+        faces = await asyncio.to_thread(lambda: {card: card_faces.face_png(card) for card in CARDS})
+        try:
+            existing = {emoji.name: emoji for emoji in await self.client.fetch_application_emojis()}
+            emojis = {}
+            for card in CARDS:
+                emoji = await self._emoji_for(
+                    emoji_name(card), faces[card], existing, card_faces.same_picture
+                )
+                emojis[card] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
+        except discord.HTTPException as error:
+            log.warning(
+                "cards are shown as text: Discord refused the card emojis (%s %s: %s)",
+                error.status,
+                error.code,
+                error.text,
+            )
+            return None
+        return emojis
+
+    async def _emoji_for(
+        self,
+        name: str,
+        face: bytes,
+        existing: Mapping[str, discord.Emoji],
+        same_picture: Callable[[bytes, bytes], bool],
+    ) -> discord.Emoji:
+        emoji = existing.get(name)
+        if emoji is not None:
+            try:
+                picture = await emoji.read()
+            except (discord.DiscordException, aiohttp.ClientError, OSError) as error:
+                # Not knowing is no reason to replace it: keep the emoji as it is.
+                log.info("emoji %s could not be read to compare (%s); kept", name, error)
+                return emoji
+            if same_picture(face, picture):
+                return emoji
+            # An emoji's picture cannot be edited, and names are unique: delete, then upload.
+            await emoji.delete()
+            created = await self.client.create_application_emoji(name=name, image=face)
+            self.replaced.append(name)
+            return created
+        created = await self.client.create_application_emoji(name=name, image=face)
+        self.created.append(name)
+        return created
