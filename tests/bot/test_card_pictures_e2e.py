@@ -1,0 +1,178 @@
+"""Cards as pictures, with the real bot against the fake Discord: the bot's card emojis are
+uploaded once, replaced when their picture changed, shown on the hand's buttons and in the table
+message, and when Discord refuses them the game is played in text."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from bot.engine.cards import card_label
+from bot.ui import emojis
+from bot.ui.card_faces import face_png, same_picture
+from bot.ui.emojis import CARDS, card_of_emoji, emoji_name
+from tests.bot.helpers import (
+    act_once,
+    cards_shown,
+    current_table_message,
+    enabled_actions,
+    eventually,
+    member_at,
+    running_bot,
+    seat_four,
+    start,
+    table_of,
+)
+from tests.support.fake_discord import FakeDiscord, FakeHTTPError, FakeMessage
+
+pytest_plugins = ["tests.support.fixtures"]
+
+# Uploading every face goes through Pillow and 37 requests: generous under a loaded machine.
+SYNC_TIMEOUT = 60.0
+EMOJI_IN_TEXT = re.compile(r"<:(\w+):(\d+)>")
+
+
+async def synced(bot) -> None:
+    """Wait until the bot's card emoji sync has finished, whatever its outcome."""
+    await eventually(
+        lambda: bot.card_emojis.task is not None and bot.card_emojis.task.done(),
+        timeout=SYNC_TIMEOUT,
+        what="the card emojis' sync",
+    )
+
+
+def emoji_uploads(fake: FakeDiscord) -> int:
+    path = f"/applications/{fake.application_id}/emojis"
+    return sum(1 for method, p in fake.requests if (method, p) == ("POST", path))
+
+
+def by_name(fake: FakeDiscord) -> dict[str, int]:
+    return {emoji.name: emoji.id for emoji in fake.emojis.values()}
+
+
+def card_buttons(hand: FakeMessage) -> list[dict]:
+    """The hand's card buttons (their action is a card code, not a declaration)."""
+    found = []
+    for button in hand.buttons:
+        action = str(button.get("custom_id", "")).split(":")[-1]
+        if action in CARDS:
+            found.append(button)
+    return found
+
+
+async def open_hand(bot, fake: FakeDiscord, seat: int) -> FakeMessage:
+    table = table_of(bot, fake)
+    message = await current_table_message(fake, table)
+    member = member_at(bot, fake, seat)
+    return await (await fake.click(member, message, label="My hand")).message()
+
+
+async def test_the_card_emojis_are_made_at_first_start_and_never_again(fake_discord, tmp_path):
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await synced(bot)
+        assert sorted(bot.card_emojis.created) == sorted(emoji_name(c) for c in CARDS)
+        first = by_name(fake)
+        assert set(first) == {emoji_name(card) for card in CARDS} and len(fake.emojis) == 37
+        for emoji in fake.emojis.values():
+            assert same_picture(emoji.image, face_png(card_of_emoji(emoji.name)))
+        assert str(emojis.emoji_of("TD")) == f"<:10D:{first['10D']}>"
+    uploads = emoji_uploads(fake)
+    async with running_bot(fake, db) as bot:
+        await synced(bot)
+        assert bot.card_emojis.created == [] and bot.card_emojis.replaced == []
+        assert emoji_uploads(fake) == uploads
+        assert by_name(fake) == first
+        assert emojis.emoji_of("JH") is not None
+
+
+async def test_an_emoji_whose_picture_changed_is_replaced(fake_discord, tmp_path):
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await synced(bot)
+    before = by_name(fake)
+    # The jack of hearts as an older bot drew it (any other picture will do).
+    fake.emojis[before["JH"]].image = face_png("QH")
+    async with running_bot(fake, db) as bot:
+        await synced(bot)
+        assert bot.card_emojis.replaced == ["JH"] and bot.card_emojis.created == []
+        after = by_name(fake)
+        assert after["JH"] != before["JH"] and before["JH"] not in fake.emojis
+        assert {n: i for n, i in after.items() if n != "JH"} == {
+            n: i for n, i in before.items() if n != "JH"
+        }
+        assert same_picture(fake.emojis[after["JH"]].image, face_png("JH"))
+        assert str(emojis.emoji_of("JH")) == f"<:JH:{after['JH']}>"
+
+
+async def test_hand_buttons_and_the_table_message_show_the_card_emojis(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await synced(bot)
+        ids = by_name(fake)
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        deal = table.match.deal
+        message = await current_table_message(fake, table)
+        turn_up = emoji_name(deal.turn_up)
+        assert f"<:{turn_up}:{ids[turn_up]}>" in message.text
+        assert card_label(deal.turn_up) not in message.text
+        for seat in range(4):
+            hand = await open_hand(bot, fake, seat)
+            buttons = card_buttons(hand)
+            held = table.match.view_for(seat).deal.hand
+            # Every card button is its picture alone: named by the card, never mixed with text.
+            assert [b["emoji"]["name"] for b in buttons] == [emoji_name(c) for c in held]
+            assert all(int(b["emoji"]["id"]) == ids[b["emoji"]["name"]] for b in buttons)
+            assert all(not b.get("label") for b in buttons)
+            assert cards_shown(hand.text) >= set(held)
+            assert not any(card_label(c) in hand.text for c in held)
+        # Play into the first trick: the cards on the table are pictures too.
+        while not table.match.deal.trick:
+            await act_once(bot, fake)
+        trick = table.match.deal.trick
+
+        def shows_trick():
+            current = fake.messages_by_id.get(table.message_id)
+            return current is not None and all(
+                f"<:{emoji_name(c)}:{ids[emoji_name(c)]}>" in current.text for _, c in trick
+            )
+
+        await fake.wait_for(shows_trick)
+
+
+async def test_with_uploads_refused_cards_are_text_and_the_game_plays_on(
+    fake_discord, tmp_path, caplog
+):
+    fake = fake_discord
+    fake.refuse_emoji_uploads = FakeHTTPError(400, 30008, "Maximum number of emojis reached (2000)")
+    with caplog.at_level(logging.WARNING, logger="bot.ui.emojis"):
+        async with running_bot(fake, tmp_path / "euchre.db") as bot:
+            await synced(bot)
+            assert emojis.emoji_of("JH") is None
+            await seat_four(fake)
+            await start(fake)
+            table = table_of(bot, fake)
+            deals = len(table.match.deals)
+            while len(table.match.deals) == deals:
+                seat = table.match.to_act
+                hand = await open_hand(bot, fake, seat)
+                held = table.match.view_for(seat).deal.hand
+                assert [b["label"].split()[-1] for b in card_buttons(hand)] == [
+                    card_label(c) for c in held
+                ]
+                assert all("emoji" not in b for b in card_buttons(hand))
+                assert not EMOJI_IN_TEXT.search(hand.text)
+                assert enabled_actions(hand)
+                await act_once(bot, fake)
+            assert table.match.hand_results
+            for message in fake.public_messages(fake.channel):
+                assert not EMOJI_IN_TEXT.search(message.text)
+    warnings = [
+        r for r in caplog.records if r.name == "bot.ui.emojis" and r.levelno >= logging.WARNING
+    ]
+    assert len(warnings) == 1 and "shown as text" in warnings[0].getMessage()
+    assert fake.emojis == {}
