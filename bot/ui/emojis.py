@@ -11,6 +11,9 @@ screen readers name the card. Only once every card has its emoji does the bot sh
 (`emoji_of` answers None until then): a message never mixes pictures and text. When the set
 cannot be made (Pillow missing, an upload refused, the application's limit reached) the bot logs
 one warning and goes on showing cards as text.
+
+The set shown is kept in this module, not passed to every renderer: a process runs one bot,
+whose application owns one set, and a renderer needs nothing but the card to show it.
 """
 
 from __future__ import annotations
