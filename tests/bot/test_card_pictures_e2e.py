@@ -176,3 +176,26 @@ async def test_with_uploads_refused_cards_are_text_and_the_game_plays_on(
     ]
     assert len(warnings) == 1 and "shown as text" in warnings[0].getMessage()
     assert fake.emojis == {}
+
+
+async def test_the_review_of_a_finished_deal_shows_every_card_as_a_picture(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await synced(bot)
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        first = await current_table_message(fake, table)
+        while len(table.match.deals) == 1:
+            await act_once(bot, fake)
+        deal = table.match.deals[0]
+        message = await fake.wait_for(
+            lambda: (
+                "Review" in str(fake.messages_by_id[first.id].buttons)
+                and fake.messages_by_id[first.id]
+            )
+        )
+        review = await (await fake.click(fake.member("dave"), message, label="Review")).message()
+        dealt = {card for hand in deal.dealt for card in hand}
+        assert dealt | {deal.turn_up} <= cards_shown(review.text)
+        assert not any(card_label(card) in review.text for card in dealt)
