@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import cli_variants
 from bot.engine.deal import SEATS, Deal
 from bot.engine.egn import EgnGame
 from bot.engine.errors import EuchreError
@@ -181,6 +182,8 @@ def replay_summary(replay: Replay) -> dict[str, Any]:
     """
     if replay.match is not None:  # the bot's own record
         return _match_summary(replay.match, replay.players)
+    if replay.kind == "variant":
+        return cli_variants.variant_summary(replay.variant_match, replay.players)
     games = [_egn_summary(game) for game in replay.games]
     if replay.kind == "egn":
         return games[0]
@@ -253,6 +256,8 @@ def _deal_summaries(deals: Sequence[Deal], games: Sequence[int]) -> list[dict[st
 
 def replay_text(summary: dict[str, Any]) -> str:
     """What `replay` prints without `--json`: a line per deal, then the final score."""
+    if summary["format"] == "variant":
+        return cli_variants.variant_text(summary)
     if summary["format"] == "emn":
         return "\n\n".join(
             f"Game {i}\n{_game_text(game)}" for i, game in enumerate(summary["games"], start=1)
@@ -384,6 +389,7 @@ def _add_simulate(subparsers: Subparsers) -> None:
         "--b", default="random", metavar="LEVEL", help="side 1's players (seats 1 and 3)"
     )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
+    cli_variants.add_arguments(simulate)
     simulate.set_defaults(handler=_simulate)
 
 
@@ -398,6 +404,13 @@ def _positive(text: str) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.variant:
+        try:
+            report = cli_variants.simulate_variant(args)
+        except cli_variants.VariantCommandError as exc:
+            raise CommandError(str(exc)) from None
+        print(json.dumps(report, indent=2) if args.json else cli_variants.simulate_text(report))
+        return EXIT_OK
     options = build_options(args.preset, **_overrides(args.option))
     if args.a != "random" or args.b != "random":
         return _simulate_duel(args, options)

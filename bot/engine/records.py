@@ -46,6 +46,8 @@ from bot.engine.fields import flag, items, mapping, same, text, texts, whole
 from bot.engine.match import GameResult, Match
 from bot.engine.quoting import shown
 from bot.engine.rules import Options, options_from_dict
+from bot.engine.variants.match import VariantMatch
+from bot.engine.variants.records import is_variant_record, variant_match_from_record
 
 log = logging.getLogger(__name__)
 
@@ -387,16 +389,18 @@ class Replay:
     """A record of any kind the bot reads, replayed.
 
     Attributes:
-        kind: "record" (the bot's own), "egn" or "emn".
+        kind: "record" (the bot's own), "variant" (the bot's own, of a variant), "egn" or "emn".
         match: the replayed match, for the bot's own record.
-        players: the players' names by seat, for the bot's own record.
+        players: the players' names by seat, for the bot's own records.
         games: the replayed EGN games (one for EGN, several for EMN).
+        variant_match: the replayed game, for the bot's own record of a variant.
     """
 
     kind: str
     match: Match | None = None
     players: tuple[str, ...] = ()
     games: tuple[EgnGame, ...] = ()
+    variant_match: VariantMatch | None = None
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -405,7 +409,8 @@ class Replay:
 
 
 def read_record(data: Any, strict: bool = False) -> Replay:
-    """Replay a record of any kind the bot knows: its own, EGN or EMN (told apart by their fields).
+    """Replay a record of any kind the bot knows: its own (of the regular game or a variant), EGN
+    or EMN (told apart by their fields).
 
     Args:
         data: the parsed JSON.
@@ -415,6 +420,9 @@ def read_record(data: Any, strict: bool = False) -> Replay:
     Raises:
         RecordError: a document of no known kind, or one its replay refuses.
     """
+    if is_variant_record(data):
+        variant_match, players = variant_match_from_record(data)
+        return Replay("variant", players=players, variant_match=variant_match)
     if isinstance(data, dict) and data.get("format") == RECORD_FORMAT:
         return Replay("record", match=match_from_record(data), players=record_players(data))
     if isinstance(data, dict) and data.get("fileType") == FILE_TYPE:

@@ -123,7 +123,7 @@ def describe(code: str) -> str:
         KIND_ORDER: "order up",
         KIND_DECLARE: "declare all five",
         KIND_THROW_UP: "throw up the hand",
-    }.get(action.kind, repr(code))
+    }.get(action.kind, "that action")  # not an action of the game: no code to show
 
 
 # The bids open above each highest bid so far, without and with suits: built once.

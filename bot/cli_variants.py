@@ -1,0 +1,232 @@
+"""The command line for the variants: `simulate --variant NAME` and the replay of their records.
+
+`bot.cli` hands over to these when `simulate` is given `--variant`, and when `replay` reads
+the bot's own record of a variant. Points are by seat where each plays for himself and by side
+(side 0 = the even seats) where there are partnerships; Napoleon's points are its chips.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.ai.variant_duel import MAX_DEALS, play_game, run_variant_duel
+from bot.ai.variants import VARIANT_LEVELS, make_variant_player
+from bot.engine.errors import OptionsError
+from bot.engine.scoring import EUCHRED, PASSED
+from bot.engine.variants import NAMES, VariantMatch, make_variant
+from bot.engine.variants.records import variant_match_to_record, variant_result_to_dict
+from bot.engine.variants.rules import Variant
+
+
+class VariantCommandError(Exception):
+    """A bad argument: `bot.cli` prints it and exits with code 2."""
+
+
+def add_arguments(simulate: argparse.ArgumentParser) -> None:
+    """The variant arguments of `simulate`."""
+    simulate.add_argument(
+        "--variant", choices=NAMES, help="play a variant of the rule books instead of a preset"
+    )
+    simulate.add_argument(
+        "--players", type=int, help="players at a variant's table (default: its fewest)"
+    )
+    simulate.add_argument(
+        "--record", type=Path, metavar="FILE", help="write the last match's record to FILE"
+    )
+
+
+def simulate_variant(args: argparse.Namespace) -> dict[str, Any]:
+    """Play `args.matches` games of the variant; `--a` plays side 0 (or seat 0), `--b` the rest.
+
+    Random players choose among the legal actions; `easy` and `standard` play duplicate duels
+    (`bot.ai.variant_duel`), `--matches` of them.
+
+    Raises:
+        VariantCommandError: a seat count the variant does not allow, or an unknown level.
+    """
+    try:
+        variant = make_variant(args.variant, args.players)
+    except OptionsError as exc:
+        raise VariantCommandError(str(exc)) from None
+    for level in (args.a, args.b):
+        if level not in (*VARIANT_LEVELS, "random"):
+            raise VariantCommandError(
+                f"the variants offer the levels {', '.join(VARIANT_LEVELS)} and random, not {level!r}"
+            )
+    if args.a != "random" and args.b != "random" and args.a != args.b and not args.record:
+        duel = run_variant_duel(variant, args.a, args.b, args.matches, args.seed)
+        return {"duel": duel.to_dict()}
+    stats = _Stats(variant)
+    last: VariantMatch | None = None
+    for number in range(args.matches):
+        choosers = [
+            _chooser(args.a if variant.side_of(s) == 0 else args.b, args.seed, s, number)
+            for s in range(variant.players)
+        ]
+        last = play_game(variant, f"{args.seed}/{number}", choosers)
+        stats.add(last)
+    if args.record and last is not None:
+        args.record.write_text(json.dumps(variant_match_to_record(last), indent=1) + "\n")
+    return stats.report(args)
+
+
+def _chooser(level: str, seed: int, seat: int, number: int) -> Any:
+    if level == "random":
+        rng = random.Random(f"{seed}/{number}/{seat}")
+        return lambda view: rng.choice(view.deal.legal)
+    return make_variant_player(level, seed).choose
+
+
+class _Stats:
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.matches = self.deals = self.passed = self.made = self.euchred = 0
+        self.early = self.thrown = self.unfinished = 0
+        self.wins = [0] * variant.sides
+        self.points = [0] * variant.sides
+
+    def add(self, match: VariantMatch) -> None:
+        self.matches += 1
+        self.unfinished += not match.over
+        if match.winner is not None:
+            self.wins[match.winner] += 1
+        for result in match.hand_results:
+            self.deals += 1
+            self.passed += result.outcome == PASSED
+            self.made += result.outcome not in (PASSED, EUCHRED)
+            self.euchred += result.outcome == EUCHRED
+            self.early += result.early
+            self.thrown += len(result.thrown)
+            for i, p in enumerate(result.points):
+                self.points[i] += p
+
+    def report(self, args: argparse.Namespace) -> dict[str, Any]:
+        by = "side" if self.variant.partners else "seat"
+        return {
+            "variant": self.variant.options(),
+            "matches": self.matches,
+            "seed": args.seed,
+            "levels": [args.a, args.b],
+            "deals": self.deals,
+            "passed_out": self.passed,
+            "makers": {"made": self.made, "euchred": self.euchred},
+            "ended_early": self.early,
+            "hands_thrown_up": self.thrown,
+            "unfinished": self.unfinished,
+            "points_by": by,
+            "points": self.points,
+            "wins": self.wins,
+        }
+
+
+def simulate_text(report: dict[str, Any]) -> str:
+    """The figures of `simulate --variant` for reading."""
+    if "duel" in report:
+        d = report["duel"]
+        low, high = d["interval95"]
+        return (
+            f"{d['variant']}, {d['players']} players: {d['pairs']} pack orders, {d['a']} in the "
+            f"tested seats against {d['b']} there: share {d['share']:.1%} "
+            f"(95% interval {low:.1%} to {high:.1%}); games won {d['a_wins']} against {d['b_wins']}"
+        )
+    v = report["variant"]
+    return "\n".join(
+        [
+            f"{report['matches']} games of {v['variant']}, {v['players']} players, seed "
+            f"{report['seed']}, {report['levels'][0]} against {report['levels'][1]}",
+            f"Deals: {report['deals']}, {report['passed_out']} passed; makers made "
+            f"{report['makers']['made']}, euchred {report['makers']['euchred']}; ended early "
+            f"{report['ended_early']}; hands thrown up {report['hands_thrown_up']}",
+            f"Points by {report['points_by']}: {report['points']}; wins by "
+            f"{report['points_by']}: {report['wins']}"
+            + (
+                f"; {report['unfinished']} unfinished after {MAX_DEALS} deals"
+                if report["unfinished"]
+                else ""
+            ),
+        ]
+    )
+
+
+def variant_summary(match: VariantMatch, players: Sequence[str]) -> dict[str, Any]:
+    """What `replay --json` prints for a variant's record: every deal, the scores, the winner."""
+    deals = []
+    for number, deal in enumerate(match.deals, start=1):
+        if not deal.history:
+            continue  # dealt but not begun
+        result = variant_result_to_dict(deal.result)
+        deals.append(
+            {
+                "number": number,
+                "dealer": deal.dealer,
+                "turn_up": deal.turn_up,
+                "maker": deal.maker,
+                "trump": deal.trump,
+                "bid": deal.bid,
+                "outcome": result["outcome"] if result else None,
+                "tricks": list(deal.won),
+                "points": result["points"] if result else [0] * match.variant.sides,
+                "thrown": list(deal.thrown),
+                "early": deal.ended_early,
+                "finished": result is not None,
+            }
+        )
+    return {
+        "format": "variant",
+        "variant": match.variant.options(),
+        "players": list(players) or None,
+        "points_by": "side" if match.variant.partners else "seat",
+        "deals": deals,
+        "final_score": list(match.scores),
+        "over": match.over,
+        "winner": match.winner,
+    }
+
+
+def variant_text(summary: dict[str, Any]) -> str:
+    """A variant's replay for reading."""
+    v = summary["variant"]
+    players = summary.get("players") or [f"seat {s}" for s in range(v["players"])]
+    by = summary["points_by"]
+    lines = [
+        f"{v['variant']}, {v['players']} players: "
+        + ", ".join(f"{s} {name}" for s, name in enumerate(players))
+    ]
+    for deal in summary["deals"]:
+        head = f"Deal {deal['number']}: dealer {players[deal['dealer']]}"
+        if deal["maker"] is None:
+            lines.append(f"{head}, all passed" if deal["finished"] else f"{head}, bidding")
+            continue
+        bid = f", bid {deal['bid']}" if deal["bid"] is not None else ""
+        end = " (ended early)" if deal["early"] else ""
+        play = (
+            f"{deal['outcome']}{end}, points by {by} {deal['points']}"
+            if deal["finished"]
+            else "not finished"
+        )
+        lines.append(
+            f"{head}; maker {players[deal['maker']]}{bid}, trump {deal['trump']}; "
+            f"tricks by seat {deal['tricks']}; {play}"
+        )
+    final = f"Final score by {by}: {summary['final_score']}"
+    if summary["winner"] is not None:
+        final += f"; {by} {summary['winner']} wins"
+    elif not summary["over"]:
+        final += " (not finished)"
+    lines.append(final)
+    return "\n".join(lines)
+
+
+__all__ = [
+    "VariantCommandError",
+    "add_arguments",
+    "simulate_text",
+    "simulate_variant",
+    "variant_summary",
+    "variant_text",
+]
