@@ -238,6 +238,7 @@ class StandardVariantPlayer(VariantPlayer):
         tricks = min(act.MAX_BID, int(count - _BID_MARGIN))
         if _good_enough(hand, best):
             tricks = max(tricks, 3)  # three trumps and a bower make three often enough
+        tricks = max(tricks, _sure_tricks(hand, best, view.variant.pack))
         if tricks <= (deal.bid or 0) or tricks < 1:
             return act.PASS
         return act.bid(tricks, best if view.variant.auction == BID_SUIT else None)
@@ -312,6 +313,17 @@ class StandardVariantPlayer(VariantPlayer):
         return all(
             power[c] <= power[best] or (eff[c] != suit and eff[c] != trump) for c in _unplayed(view)
         )
+
+
+def _sure_tricks(hand: Sequence[Card], trump: Suit, pack: Sequence[Card]) -> int:
+    """The trumps held in an unbroken run from the highest in the pack: each takes a trick."""
+    eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    trumps = sorted((c for c in pack if eff[c] == trump), key=lambda c: -power[c])
+    held = set(hand)
+    run = 0
+    while run < len(trumps) and trumps[run] in held:
+        run += 1
+    return run
 
 
 def _high_bidder(deal: VariantDealView) -> int | None:

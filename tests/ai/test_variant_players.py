@@ -1,0 +1,112 @@
+"""The variants' computer players: always legal, repeatable, and their rules of thumb by name."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ai.variant_duel import play_game, run_variant_duel
+from bot.ai.variants import EasyVariantPlayer, StandardVariantPlayer, make_variant_player
+from bot.engine.variants import VariantMatch, make_variant
+from bot.engine.variants.deal import VariantDeal
+from bot.engine.variants.match import VariantMatchView
+from tests.engine.variants.helpers import variant_deal
+
+TABLES = [
+    ("two-handed", 2),
+    ("three-handed", 3),
+    ("french", 4),
+    ("napoleon", 3),
+    ("napoleon", 7),
+    ("six-handed", 6),
+    ("set-back", 2),
+    ("set-back", 4),
+]
+
+
+@pytest.mark.parametrize("level", ["easy", "standard"])
+@pytest.mark.parametrize(("name", "players"), TABLES)
+def test_every_level_plays_whole_games_legally(level: str, name: str, players: int) -> None:
+    variant = make_variant(name, players, **({"declare_all": True} if name == "set-back" else {}))
+    player = make_variant_player(level, 1)
+    game = play_game(variant, "legal", [player.choose] * players, max_deals=60)
+    # Every action went through apply(), which refuses an illegal one: the deals were played out.
+    assert all(d.result is not None for d in game.deals[:-1])
+    assert game.over or len(game.deals) == 61
+
+
+def test_the_same_seed_and_view_give_the_same_choice() -> None:
+    variant = make_variant("french")
+    first = play_game(variant, "again", [make_variant_player("standard", 3).choose] * 4)
+    second = play_game(variant, "again", [make_variant_player("standard", 3).choose] * 4)
+    assert [d.history for d in first.deals] == [d.history for d in second.deals]
+
+
+def test_expert_is_not_offered_for_the_variants() -> None:
+    with pytest.raises(ValueError, match="easy, standard"):
+        make_variant_player("expert")
+
+
+def _view(deal: VariantDeal, seat: int) -> VariantMatchView:
+    match = VariantMatch(deal.variant, deal.dealer, deal_factory=lambda v, d: deal)
+    return match.view_for(seat)
+
+
+def test_easy_bids_three_with_three_trumps_and_a_bower() -> None:
+    deal = variant_deal("french", {1: "JH AH KH 9C 9S"})
+    assert EasyVariantPlayer().choose(_view(deal, 1)) == "bid:3"
+    weak = variant_deal("french", {1: "AH KH 9C 9S TD"})
+    assert EasyVariantPlayer().choose(_view(weak, 1)) == "pass"
+
+
+def test_standard_bids_what_a_strong_hand_counts_for() -> None:
+    deal = variant_deal("napoleon", {1: "JH JD AH KH QH"}, players=3)
+    assert StandardVariantPlayer().choose(_view(deal, 1)) == "bid:5"
+
+
+def test_standard_does_not_outbid_its_partner() -> None:
+    deal = variant_deal("six-handed", {3: "JH JD AH KH QH"})
+    deal.apply("bid:2:S", 1)
+    deal.apply("pass", 2)
+    # Seat 3 is seat 1's partner: the bid is theirs already.
+    assert StandardVariantPlayer().choose(_view(deal, 3)) == "pass"
+
+
+def test_standard_throws_up_a_set_back_hand_with_no_trick_in_it() -> None:
+    deal = variant_deal(
+        "set-back", {1: "JH JD AH KH QH", 2: "9S 9C 8S 8C 7S"}, players=3, turn_up="TH"
+    )
+    deal.apply("order", 1)
+    deal.apply(deal.legal_actions()[0], 0)
+    assert deal.to_act == 2
+    assert StandardVariantPlayer().choose(_view(deal, 2)) == "throw_up"
+    assert EasyVariantPlayer().choose(_view(deal, 2)) == "pass"
+
+
+def test_standard_maker_draws_trumps_with_the_best_one_left() -> None:
+    deal = variant_deal("napoleon", {1: "JH JD AH 9S 9C"}, players=3)
+    deal.apply("bid:3", 1)
+    deal.apply("pass", 2)
+    deal.apply("pass", 0)
+    deal.apply("call:H", 1)
+    assert StandardVariantPlayer().choose(_view(deal, 1)) == "JH"
+
+
+def test_an_ally_of_the_maker_s_adversaries_lets_an_allys_winning_card_stand() -> None:
+    # Napoleon, three players: seat 1 is the maker; seats 2 and 0 are allies against him.
+    deal = variant_deal(
+        "napoleon", {1: "9H 9S TS KD QD", 2: "AS KS QS JS AD", 0: "TH QH KH AH 9D"}, players=3
+    )
+    deal.apply("bid:1", 1)
+    deal.apply("pass", 2)
+    deal.apply("pass", 0)
+    deal.apply("call:C", 1)
+    deal.apply("9S", 1)
+    deal.apply("AS", 2)
+    # Seat 0 (the last to play) has no spade: the ally's ace holds, so it keeps its cards.
+    choice = StandardVariantPlayer().choose(_view(deal, 0))
+    assert choice == "9D"
+
+
+def test_standard_beats_easy_in_a_short_duel_of_french_euchre() -> None:
+    result = run_variant_duel(make_variant("french"), "standard", "easy", pairs=12, seed=1)
+    assert len(result.scores) == 12 and result.share > 0.5
