@@ -23,6 +23,7 @@ Run from the repository root (not part of the test run):
 
     python bench/engine.py                       # somerset, modern, somerset+joker: ~40 s
     python bench/engine.py --preset somerset --seconds 3 --runs 7
+    python bench/engine.py --preset napoleon:5   # a variant (bot.engine.variants), players after ':'
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import time
 from bot.engine.deal import PLAY, Deal
 from bot.engine.errors import OptionsError
 from bot.engine.rules import Options, build_options
+from bot.engine.variants import VARIANT_NAMES, Variant, VariantDeal, make_variant
 
 # The issue's scale: OpenSpiel's C++ euchre driven from Python, deals per second here.
 OPENSPIEL_CPP_DEALS_PER_SECOND = 10_500
@@ -56,6 +58,58 @@ def options_for(name: str) -> Options:
         return build_options(preset, joker=True) if extra else build_options(preset)
     except OptionsError as exc:
         raise SystemExit(str(exc)) from None
+
+
+def variant_for(name: str) -> Variant | None:
+    """The variant a preset name stands for (`napoleon` or `napoleon:5`), or None for a preset."""
+    variant, _, players = name.partition(":")
+    if variant not in VARIANT_NAMES:
+        return None
+    try:
+        return make_variant(variant, int(players) if players else None)
+    except (OptionsError, ValueError) as exc:
+        raise SystemExit(str(exc)) from None
+
+
+def variant_run(variant: Variant, seconds: float, seed: int) -> tuple[int, float]:
+    """Random full deals of a variant for about `seconds`, as `timed_run` plays the presets.
+
+    Returns:
+        (deals, elapsed wall-clock seconds).
+    """
+    rng = random.Random(seed)
+    r = rng.random
+    shuffled = VariantDeal.shuffled
+    n = variant.players
+    deals = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while True:
+        for i in range(_BATCH):
+            d = shuffled(variant, i % n, rng)
+            while not d.is_over:
+                acts = d.legal_actions()
+                d.apply(acts[int(r() * len(acts))])
+        deals += _BATCH
+        now = time.perf_counter()
+        if now >= end:
+            return deals, now - start
+
+
+def bench_variant(variant: Variant, seconds: float, runs: int) -> float:
+    """Measure and print one variant; returns the best deals per second."""
+    variant_run(variant, min(seconds, 0.5), 0)
+    rates = []
+    for k in range(runs):
+        deals, wall = variant_run(variant, seconds, 1 + k)
+        rates.append(deals / wall)
+    best = max(rates)
+    print(f"\n{variant.name}: {variant.players} players, {len(variant.pack)}-card pack")
+    print(
+        f"  deals/s on one core: best {best:,.0f}   median {statistics.median(rates):,.0f}   "
+        f"({runs} runs of {seconds:g} s)"
+    )
+    return best
 
 
 def timed_run(options: Options, seconds: float, seed: int) -> tuple[int, float, float]:
@@ -204,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--preset",
         action="append",
-        help="somerset, jerome or modern, optionally +joker; repeatable "
+        help="somerset, jerome or modern, optionally +joker, or a variant (napoleon:5); repeatable "
         "(default: somerset, modern, somerset+joker)",
     )
     parser.add_argument("--seconds", type=float, default=2.0, help="length of each run (default 2)")
@@ -214,13 +268,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be positive and --runs at least 1")
     names = args.preset or list(PRESETS)
     for name in names:
-        options_for(name)  # refuse a bad name before a minute of measuring
+        if variant_for(name) is None:
+            options_for(name)  # refuse a bad name before a minute of measuring
     print(
         f"Python {platform.python_version()} ({platform.python_implementation()}) "
         f"on {platform.machine()}; one core, single thread"
     )
     loop_us = loop_cost()
-    results = {name: bench_preset(name, args.seconds, args.runs, loop_us) for name in names}
+    results = {}
+    for name in names:
+        variant = variant_for(name)
+        if variant is None:
+            results[name] = bench_preset(name, args.seconds, args.runs, loop_us)
+        else:
+            results[name] = bench_variant(variant, args.seconds, args.runs)
     print("\nbest deals/s: " + ";  ".join(f"{name} {rate:,.0f}" for name, rate in results.items()))
     return 0
 

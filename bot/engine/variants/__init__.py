@@ -16,6 +16,8 @@ from bot.engine.variants.match import VariantMatch, VariantMatchView
 from bot.engine.variants.rules import NAMES, Variant, make_variant, seats_allowed
 from bot.engine.variants.scoring import VariantResult
 
+VARIANT_NAMES = NAMES
+
 __all__ = [
     "NAMES",
     "Variant",
@@ -23,6 +25,7 @@ __all__ = [
     "VariantDealView",
     "VariantMatch",
     "VariantMatchView",
+    "VARIANT_NAMES",
     "VariantResult",
     "make_variant",
     "seats_allowed",
