@@ -2,7 +2,7 @@
 
     python bench/variants.py rates [--seconds 2]        # random full deals/s, every table
     python bench/variants.py check [--deals 100000]     # audit that many seeded deals per variant
-    python bench/variants.py duel [--pairs 200]         # standard against easy, every variant
+    python bench/variants.py duel [--pairs 200] [--variant NAME]   # standard against easy
 
 `rates` plays random full deals exactly as a playout would (shuffle, auction, play, score), on
 one core, for every variant and seat count; the target is 10,000 deals/s. `check` plays seeded
@@ -112,9 +112,11 @@ def check(deals: int) -> None:
             print(f"      {count} x {problem}")
 
 
-def duel(pairs: int, seed: int) -> None:
+def duel(pairs: int, seed: int, only: list[str] | None) -> None:
     print(f"standard against easy: {pairs} pack orders each, seed {seed}")
     for name, players in DUEL_TABLES:
+        if only and name not in only:
+            continue
         start = time.perf_counter()
         result = run_variant_duel(make_variant(name, players), "standard", "easy", pairs, seed)
         low, high = result.confidence()
@@ -134,13 +136,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--variant", action="append", choices=NAMES, help="duel only these (repeatable)"
+    )
     args = parser.parse_args(argv)
     if args.what == "rates":
         rates(args.seconds, args.runs)
     elif args.what == "check":
         check(args.deals)
     else:
-        duel(args.pairs, args.seed)
+        duel(args.pairs, args.seed, args.variant)
     return 0
 
 
