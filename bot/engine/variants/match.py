@@ -11,9 +11,9 @@ How a match ends (RULES.md §7-§8):
   adversary two), the higher score wins, and on equal scores the one nearer the dealer's left.
 - Napoleon's chips: each player deals `rounds` times; the most chips wins, and a tie at the top
   ends the match with no winner.
-- set-back: everyone starts at 5 and the first down to 0 wins (no score goes below 0). Should a
-  euchre bring several adversaries to 0 at once (the `euchre_deducts` option), the one nearer
-  the dealer's left wins.
+- set-back: everyone starts at 5 and the first down to 0 wins (no score goes below 0). Should
+  several reach 0 in one deal (the `euchre_deducts` option), the maker wins if he is one of
+  them, else the one nearest the dealer's left.
 """
 
 from __future__ import annotations
