@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.engine.cards import make_pack
+from bot.engine.cards import POWER, make_pack
 from bot.engine.variants import VariantDeal, VariantMatch, make_variant
 from bot.engine.variants.deal import BIDDING, DECLARE, OVER, PLAY, THROW_UP, TRUMP
 from tests.engine.variants.helpers import act_all, play_highest, variant_deal
@@ -362,3 +362,25 @@ def _random_match(name: str, players: int, seed: int) -> VariantMatch:
         bolder = [a for a in legal if a not in ("pass", "throw_up")]
         match.apply(rng.choice(bolder or list(legal)), match.to_act)
     return match
+
+
+def test_set_back_several_reaching_zero_at_once_the_nearest_the_dealers_left_wins() -> None:
+    deal = variant_deal(
+        "set-back",
+        {1: "JH 9C 9S 8C 8S", 0: "AC KC QC JC TC", 2: "AS KS QS JS TS"},
+        players=3,
+        turn_up="TH",
+        euchre_deducts=True,
+    )
+    match = VariantMatch(deal.variant, 0, deal_factory=lambda v, dealer: deal)
+    match.scores = [1, 5, 2]
+    match.apply("order", 1)
+    match.apply("TC", 0)
+    match.apply("pass", 2)
+    match.apply("pass", 0)
+    while not deal.is_over:
+        power = POWER[deal.trump]
+        match.apply(max(match.legal_actions(), key=lambda c: (power[c], c)), match.to_act)
+    # The maker is euchred: the dealer deducts 2 and adds 1 for no trick, seat 2 deducts 2.
+    assert match.scores == [0, 7, 0] and match.over
+    assert match.winner == 2  # from the dealer's (seat 0) left: seat 1, then seat 2
