@@ -182,7 +182,7 @@ def replay_summary(replay: Replay) -> dict[str, Any]:
     """
     if replay.match is not None:  # the bot's own record
         return _match_summary(replay.match, replay.players)
-    if replay.kind == "variant":
+    if replay.variant_match is not None:  # the bot's own record of a variant
         return cli_variants.variant_summary(replay.variant_match, replay.players)
     games = [_egn_summary(game) for game in replay.games]
     if replay.kind == "egn":

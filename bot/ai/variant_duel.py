@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.ai.variants import make_variant_player
@@ -81,7 +81,7 @@ def tested_seats(variant: Variant, pair: int) -> tuple[int, ...]:
 
 
 def play_game(
-    variant: Variant, seed: str, choosers: list[Chooser], max_deals: int = MAX_DEALS
+    variant: Variant, seed: str, choosers: Sequence[Chooser], max_deals: int = MAX_DEALS
 ) -> VariantMatch:
     """One game to its end (or `max_deals` deals): the seed shuffles and cuts for the deal."""
     rng = random.Random(seed)
