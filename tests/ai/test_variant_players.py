@@ -110,3 +110,11 @@ def test_an_ally_of_the_maker_s_adversaries_lets_an_allys_winning_card_stand() -
 def test_standard_beats_easy_in_a_short_duel_of_french_euchre() -> None:
     result = run_variant_duel(make_variant("french"), "standard", "easy", pairs=12, seed=1)
     assert len(result.scores) == 12 and result.share > 0.5
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_standard_set_back_players_throw_up_enough_for_their_games_to_end(players: int) -> None:
+    variant = make_variant("set-back", players)
+    for seed in ("a", "b", "c"):
+        game = play_game(variant, seed, [make_variant_player("standard").choose] * players)
+        assert game.over and game.winner is not None and game.scores[game.winner] == 0
