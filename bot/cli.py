@@ -346,20 +346,14 @@ def player_for(level: str, seed: int) -> Player:
     """
     if level == "random":
         return random_player
-    try:
-        from bot.ai import make_player
-    except ImportError:
-        raise CommandError(
-            f"level {level!r} needs the computer players (bot.ai), which are not there yet; use 'random'"
-        ) from None
+    from bot.ai import make_player
+
     try:
         player = make_player(level, seed)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    if hasattr(player, "choose"):
-        # The computer players draw their own randomness from their seed.
-        return lambda view, rng: player.choose(view)
-    return player
+    # The computer players draw their own randomness from their seed.
+    return lambda view, rng: player.choose(view)
 
 
 def _add_simulate(subparsers: Subparsers) -> None:
@@ -534,6 +528,7 @@ def play_match(options: Options, rng: random.Random, sides: tuple[Player, Player
     match = Match(options, first_dealer=rng.randrange(SEATS), rng=random.Random(rng.random()))
     while not match.over:
         seat = match.to_act
+        assert seat is not None  # someone is to act until the match is over
         match.apply(sides[seat % 2](match.view_for(seat), rng), seat)
     return match
 
