@@ -60,7 +60,7 @@ class Listener:
     async def table_restored(self, table: Table) -> None:
         self.restored.append(table.id)
 
-    async def wait_for(self, condition: Callable[[], bool], seconds: float = 20.0) -> None:
+    async def wait_for(self, condition: Callable[[], bool], seconds: float = 60.0) -> None:
         """Wait, with a bound, until `condition()` holds (checked after every change told)."""
 
         async def wait() -> None:

@@ -195,7 +195,7 @@ async def test_a_click_waits_for_another_connections_write_without_stopping_the_
         for _ in range(5):
             await asyncio.sleep(0.01)  # the loop runs on while the click waits for the lock
         assert not click.done()
-    assert (await asyncio.wait_for(click, 10)).action == "pass"
+    assert (await asyncio.wait_for(click, 60)).action == "pass"
     assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions
 
 
@@ -227,7 +227,7 @@ async def test_a_click_during_a_time_out_move_wins_and_the_stale_move_is_dropped
         rows = await stored(manager.db)
 
         held.release()
-        assert await asyncio.wait_for(timing_out, 10) is None
+        assert await asyncio.wait_for(timing_out, 60) is None
         assert in_memory(manager, table) == memory and await stored(manager.db) == rows
         assert table.timeouts[dealer] == 0  # the member acted: no time-out is counted
     finally:
