@@ -18,6 +18,7 @@ from bot.storage import tables as store
 from bot.tables.computer import ComputerSeats
 from bot.tables.manager import TableManager
 from bot.tables.table import MAX_MEMBERS, Table, TableError
+from tests.bot.helpers import eventually
 from tests.tables.managers import (
     GUILD,
     HeldPool,
@@ -219,7 +220,7 @@ async def test_a_click_during_a_time_out_move_wins_and_the_stale_move_is_dropped
         await to_dealer_in_round_one(manager, table)
         dealer = table.match.deal.dealer
         timing_out = asyncio.create_task(manager.time_out_now(table))
-        await asyncio.sleep(0.01)  # the time-out move is now waiting for the computer
+        await eventually(lambda: held.waiting >= 1, what="the time-out move's choice")
         assert not timing_out.done()
         change = await act(manager, table, "order")
         assert change.seat == dealer and table.match.deal.phase == DISCARD
