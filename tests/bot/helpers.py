@@ -13,7 +13,8 @@ from bot.config import Settings
 from bot.engine.cards import SUIT_SYMBOLS, card_label
 from bot.ui.emojis import CARDS, card_of_emoji
 from bot.ui.views import deal_number
-from tests.support.fake_discord import FakeDiscord, FakeMember, FakeMessage
+from tests.support.fake_discord import WAIT, FakeDiscord, FakeMember, FakeMessage
+from tests.support.logs import logged_errors
 
 
 def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
@@ -32,13 +33,15 @@ def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
 
 @asynccontextmanager
 async def running_bot(fake: FakeDiscord, db_path: Path, **kwargs) -> AsyncIterator[EuchreBot]:
-    """The project's bot, started against the fake; errors in handlers are collected."""
+    """The project's bot, started against the fake; the errors it logs (a command, a click or
+    a background task that failed) are collected in its ``handler_errors``."""
     bot = EuchreBot(
         settings_for(fake, db_path), computer_delay=0, timers=kwargs.pop("timers", False), **kwargs
     )
-    bot.handler_errors = []  # type: ignore[attr-defined]
-    async with fake.running(bot) as running:
-        yield running
+    with logged_errors() as errors:
+        bot.handler_errors = errors  # type: ignore[attr-defined]
+        async with fake.running(bot) as running:
+            yield running
 
 
 def table_of(bot: EuchreBot, fake: FakeDiscord):
@@ -50,7 +53,7 @@ def member_at(bot: EuchreBot, fake: FakeDiscord, seat: int) -> FakeMember:
     return fake.guild.members[occupant.user_id]
 
 
-async def eventually(predicate, timeout: float = 5.0, what: str = "a condition"):
+async def eventually(predicate, timeout: float = WAIT, what: str = "a condition"):
     """Poll a predicate on the bot's own state (the fake cannot see it change) until it holds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout

@@ -23,9 +23,9 @@ async def slash(fake: FakeDiscord, name: str, command: str, **options) -> str:
 
 
 async def open_full_table(fake: FakeDiscord, preset: str = "modern") -> None:
-    await slash(fake, "alice", "table create", preset=preset)
+    assert "your table is open" in await slash(fake, "alice", "table create", preset=preset)
     for name in ("bob", "carol", "dave"):
-        await slash(fake, name, "table join")
+        assert "you sit at" in await slash(fake, name, "table join")
 
 
 @pytest.fixture
@@ -219,15 +219,15 @@ async def test_card_option_accepts_every_spelling(fake_discord, db):
 async def test_show_posts_the_table_anew(fake_discord, db):
     fake = fake_discord
     async with running_bot(fake, db):
+
+        def table_messages() -> int:
+            return len([m for m in fake.public_messages(fake.channel) if "Euchre table" in m.text])
+
         await slash(fake, "alice", "table create")
-        count = len([m for m in fake.public_messages(fake.channel) if "Euchre table" in m.text])
+        # The table message is posted after the answer: count it only once it is there.
+        await fake.wait_for(lambda: table_messages() == 1)
         await slash(fake, "bob", "table show")
-        await fake.wait_for(
-            lambda: (
-                len([m for m in fake.public_messages(fake.channel) if "Euchre table" in m.text])
-                > count
-            )
-        )
+        await fake.wait_for(lambda: table_messages() == 2)
 
 
 async def test_leave_between_rubbers_frees_the_seat(fake_discord, db):
@@ -245,7 +245,7 @@ async def test_substitute_with_consent_buttons(fake_discord, db):
     fake.add_member(fake.guild, "erin")
     async with running_bot(fake, db) as bot:
         await open_full_table(fake)
-        await slash(fake, "alice", "table start")
+        assert "dealt" in await slash(fake, "alice", "table start")
         text = await reply(
             await fake.slash(
                 fake.member("bob"), fake.channel, "table substitute", member=fake.member("erin")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.bot.helpers import act_once, running_bot, table_of
+from tests.bot.helpers import act_once, running_bot, seat_four, start, table_of
 from tests.bot.test_game_e2e import check_no_leak
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -47,7 +47,40 @@ async def test_a_rubber_survives_restarts_while_computers_play(fake_discord, tmp
                     await asyncio.sleep(0.005)
             assert not bot.handler_errors
             if not table.playing:
+                # The last move is applied before it is announced: wait for the announcement
+                # before this bot stops.
+                await fake.wait_for(
+                    lambda: any(
+                        "win the rubber" in m.content for m in fake.public_messages(fake.channel)
+                    ),
+                    what="the rubber's result",
+                )
                 break
     assert not table.playing and table.match.over
     assert len(table.match.games) in (3, 4)
-    assert any("win the rubber" in m.content for m in fake.public_messages(fake.channel))
+    assert not bot.handler_errors
+
+
+async def test_a_restarted_bot_has_its_tables_before_it_takes_a_request(fake_discord, tmp_path):
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    # Tables in other channels, stored before this channel's: telling each of their channels
+    # that its table is back takes a while after the bot is ready.
+    others = [fake.add_channel(fake.guild, f"table-{n}") for n in range(20)]
+    async with running_bot(fake, db) as bot:
+        for channel in others:
+            await (await fake.slash(fake.member("mod"), channel, "table create")).message()
+        await seat_four(fake)
+        await start(fake)
+        table_id = table_of(bot, fake).id
+    async with running_bot(fake, db) as bot:
+        # Ready: the gateway is up and members may click at once, before any channel is told
+        # its table is back.
+        table = table_of(bot, fake)
+        assert table is not None and table.id == table_id
+        await act_once(bot, fake)
+        await fake.wait_for(
+            lambda: any("restored" in m.content for m in fake.public_messages(fake.channel))
+        )
+        assert table_of(bot, fake) is table and len(table.actions) == 1
+        assert not bot.handler_errors

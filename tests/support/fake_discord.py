@@ -63,6 +63,9 @@ T = TypeVar("T")
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
 API_VERSION = 10
+# The bound on every wait for the bot (seconds). It only matters when a test fails, so it is
+# generous: with both cores busy, what takes milliseconds on an idle machine can take seconds.
+WAIT = 60.0
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 # Message flags the fake interprets.
@@ -589,8 +592,9 @@ class _Session:
 class InteractionHandle:
     """What :meth:`FakeDiscord.slash`, ``click``, ``autocomplete`` and ``submit_modal`` return.
 
-    Every wait is bounded (``timeout`` seconds, 5 by default) and raises ``TimeoutError`` with a
-    description of what the fake has seen, so a bot that never answers fails fast and legibly.
+    Every wait is bounded (``timeout`` seconds, :data:`WAIT` by default) and raises
+    ``TimeoutError`` with a description of what the fake has seen, so a bot that never answers
+    fails legibly.
     """
 
     def __init__(self, fake: FakeDiscord, interaction: FakeInteraction) -> None:
@@ -601,7 +605,7 @@ class InteractionHandle:
     def id(self) -> int:
         return self.interaction.id
 
-    async def response(self, timeout: float = 5.0) -> InteractionResponse:
+    async def response(self, timeout: float = WAIT) -> InteractionResponse:
         """The initial callback (type 4, 5, 6, 7, 8 or 9) once the bot has sent it."""
         return await self.fake.wait_for(
             lambda: self.interaction.response,
@@ -609,7 +613,7 @@ class InteractionHandle:
             what=f"a response to interaction {self.id}",
         )
 
-    async def message(self, timeout: float = 5.0) -> FakeMessage:
+    async def message(self, timeout: float = WAIT) -> FakeMessage:
         """The response's message, once it exists and is no longer a loading placeholder.
 
         For type 4 and 5 that is the message the response created (after a defer, the first
@@ -629,7 +633,7 @@ class InteractionHandle:
             ready, timeout=timeout, what=f"the message of interaction {self.id}"
         )
 
-    async def followup(self, index: int = 0, timeout: float = 5.0) -> FakeMessage:
+    async def followup(self, index: int = 0, timeout: float = WAIT) -> FakeMessage:
         """The ``index``-th follow-up message (the first after a defer is the original)."""
 
         def ready() -> FakeMessage | None:
@@ -640,14 +644,14 @@ class InteractionHandle:
             ready, timeout=timeout, what=f"follow-up #{index} of interaction {self.id}"
         )
 
-    async def choices(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+    async def choices(self, timeout: float = WAIT) -> list[dict[str, Any]]:
         """The autocomplete choices (``{"name", "value"}`` dicts) the bot answered."""
         response = await self.response(timeout)
         if response.type != CALLBACK_AUTOCOMPLETE:
             raise AssertionError(f"expected an autocomplete answer, got callback {response.type}")
         return list(self.interaction.choices or [])
 
-    async def modal(self, timeout: float = 5.0) -> dict[str, Any]:
+    async def modal(self, timeout: float = WAIT) -> dict[str, Any]:
         """The modal (``custom_id``, ``title``, ``components``) the bot opened."""
         response = await self.response(timeout)
         if response.type != CALLBACK_MODAL:
@@ -656,7 +660,7 @@ class InteractionHandle:
         return self.interaction.modal
 
     async def submit_modal(
-        self, values: Mapping[str, Any], timeout: float = 5.0
+        self, values: Mapping[str, Any], timeout: float = WAIT
     ) -> InteractionHandle:
         """Submits the modal this interaction opened, as the same member, with ``values``."""
         modal = await self.modal(timeout)
@@ -718,7 +722,7 @@ class FakeDiscord:
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.enforce_default_permissions = True
         #: How long an interaction waits for a dropped gateway to come back before failing.
-        self.reconnect_grace = 2.0
+        self.reconnect_grace = WAIT
 
         self._last_snowflake = 0
         self.application_id = self.snowflake()
@@ -828,7 +832,7 @@ class FakeDiscord:
         bot: ClientT,
         *,
         token: str | None = None,
-        timeout: float = 5.0,
+        timeout: float = WAIT,
     ) -> AsyncIterator[ClientT]:
         """Starts ``bot`` against this fake, waits until it is ready, and closes it on exit.
 
@@ -890,7 +894,7 @@ class FakeDiscord:
         self._changed = asyncio.Event()
 
     async def wait_for(
-        self, predicate: Callable[[], T | None], timeout: float = 5.0, what: str | None = None
+        self, predicate: Callable[[], T | None], timeout: float = WAIT, what: str | None = None
     ) -> T:
         """Waits until ``predicate()`` returns something truthy, and returns it.
 

@@ -68,6 +68,7 @@ from tests.support.fake_discord import (
     INTERACTION_AUTOCOMPLETE,
     INTERACTION_COMMAND,
     INTERACTION_COMPONENT,
+    WAIT,
     FakeAttachment,
     FakeChannel,
     FakeDiscord,
@@ -76,6 +77,7 @@ from tests.support.fake_discord import (
     FakeMessage,
     _validate_message,
 )
+from tests.support.logs import ErrorLog
 
 log = logging.getLogger(__name__)
 
@@ -197,17 +199,6 @@ class Exchange:
         self.messages.append(message)
 
 
-class _ErrorLog(logging.Handler):
-    """Collects error records: a handler that failed is logged by discord.py or the bot."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
 class _WebhookRecorder(AsyncWebhookAdapter):
     """discord.py's webhook adapter with its HTTP call answered by the harness."""
 
@@ -269,7 +260,7 @@ class InteractionHarness:
         #: Whether each edited message keeps its earlier versions (a benchmark turns it off).
         self.keep_history = True
         self._adapter = _WebhookRecorder(self)
-        self._errors = _ErrorLog()
+        self._errors = ErrorLog()
 
     # -- start and stop -------------------------------------------------------------------
 
@@ -544,7 +535,7 @@ class InteractionHarness:
         assert table is not None and table.message_id is not None, "no table message yet"
         return self.messages[table.message_id]
 
-    async def settle(self, timeout: float = 10.0) -> None:
+    async def settle(self, timeout: float = WAIT) -> None:
         """Wait until no computer is thinking or moving at any table."""
         tasks = self.bot.manager._computer_tasks
         await eventually(

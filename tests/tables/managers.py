@@ -60,7 +60,7 @@ class Listener:
     async def table_restored(self, table: Table) -> None:
         self.restored.append(table.id)
 
-    async def wait_for(self, condition: Callable[[], bool], seconds: float = 20.0) -> None:
+    async def wait_for(self, condition: Callable[[], bool], seconds: float = 60.0) -> None:
         """Wait, with a bound, until `condition()` holds (checked after every change told)."""
 
         async def wait() -> None:
@@ -71,14 +71,29 @@ class Listener:
         await asyncio.wait_for(wait(), seconds)
 
 
+class _CountingPool(ThreadPoolExecutor):
+    """A thread pool that counts the work submitted to it."""
+
+    submitted = 0
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        self.submitted += 1
+        return super().submit(fn, *args, **kwargs)
+
+
 class HeldPool:
     """A one-thread pool for the computer players that the test can hold up, to catch a
     time-out move half made (chosen in the pool, not yet applied)."""
 
     def __init__(self) -> None:
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="test-ai")
+        self.pool = _CountingPool(1, thread_name_prefix="test-ai")
         self.gate = threading.Event()
         self.pool.submit(self.gate.wait)  # every choice queues behind this until release()
+
+    @property
+    def waiting(self) -> int:
+        """Choices queued behind the gate (or made, once released)."""
+        return self.pool.submitted - 1
 
     def release(self) -> None:
         self.gate.set()

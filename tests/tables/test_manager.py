@@ -18,6 +18,7 @@ from bot.storage import tables as store
 from bot.tables.computer import ComputerSeats
 from bot.tables.manager import TableManager
 from bot.tables.table import MAX_MEMBERS, Table, TableError
+from tests.bot.helpers import eventually
 from tests.tables.managers import (
     GUILD,
     HeldPool,
@@ -195,7 +196,7 @@ async def test_a_click_waits_for_another_connections_write_without_stopping_the_
         for _ in range(5):
             await asyncio.sleep(0.01)  # the loop runs on while the click waits for the lock
         assert not click.done()
-    assert (await asyncio.wait_for(click, 10)).action == "pass"
+    assert (await asyncio.wait_for(click, 60)).action == "pass"
     assert [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")] == table.actions
 
 
@@ -219,7 +220,7 @@ async def test_a_click_during_a_time_out_move_wins_and_the_stale_move_is_dropped
         await to_dealer_in_round_one(manager, table)
         dealer = table.match.deal.dealer
         timing_out = asyncio.create_task(manager.time_out_now(table))
-        await asyncio.sleep(0.01)  # the time-out move is now waiting for the computer
+        await eventually(lambda: held.waiting >= 1, what="the time-out move's choice")
         assert not timing_out.done()
         change = await act(manager, table, "order")
         assert change.seat == dealer and table.match.deal.phase == DISCARD
@@ -227,7 +228,7 @@ async def test_a_click_during_a_time_out_move_wins_and_the_stale_move_is_dropped
         rows = await stored(manager.db)
 
         held.release()
-        assert await asyncio.wait_for(timing_out, 10) is None
+        assert await asyncio.wait_for(timing_out, 60) is None
         assert in_memory(manager, table) == memory and await stored(manager.db) == rows
         assert table.timeouts[dealer] == 0  # the member acted: no time-out is counted
     finally:

@@ -3,7 +3,6 @@ and tables of computer players that play without holding up anyone else's clicks
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from bot.tables.computer import ComputerSeats
 from bot.tables.manager import IDLE_CLOSE_SECONDS
 from bot.tables.table import Table, TableError
+from tests.bot.helpers import eventually
 from tests.tables.managers import (
     GUILD,
     Clock,
@@ -180,7 +180,7 @@ async def test_four_computers_play_a_whole_game_while_another_table_is_answered(
             await act(manager, computers, "pass")
 
         # A computer is thinking in the pool (held there): the other table's clicks are answered.
-        await asyncio.sleep(0.01)
+        await eventually(lambda: held.waiting >= 1, what="a computer's choice")
         thinking = len(computers.actions)
         for _ in range(5):
             await act_randomly(manager, humans, rng)
