@@ -252,6 +252,7 @@ class InteractionHarness:
         self.bot = bot
         self.calls: list[Call] = []
         self.exchanges: list[Exchange] = []
+        self._by_token: dict[str, Exchange] = {}  # each exchange by its interaction token
         self.messages: dict[int, FakeMessage] = {}
         self.errors: list[str] = []
         self.unknown_routes: list[str] = []
@@ -380,6 +381,7 @@ class InteractionHarness:
             message_id=message.id if message else None,
         )
         self.exchanges.append(exchange)
+        self._by_token[exchange.token] = exchange
         return exchange
 
     async def command(
@@ -707,17 +709,15 @@ class InteractionHarness:
         parts = call.path.strip("/").split("/")
         token = route.webhook_token
         if parts[0] == "interactions" and parts[-1] == "callback":
-            exchange = next(
-                (e for e in self.exchanges if e.id == int(parts[1]) and e.token == token), None
-            )
-            if exchange is None:
+            exchange = self._by_token.get(token)
+            if exchange is None or exchange.id != int(parts[1]):
                 raise FakeHTTPError(404, 10062, "Unknown interaction")
             call.interaction_id = exchange.id
             return self._callback(exchange, body, files, params)
         if parts[0] == "webhooks":
             if int(parts[1]) != self.world.application_id:
                 raise FakeHTTPError(404, 10015, "Unknown Webhook")
-            exchange = next((e for e in self.exchanges if e.token == token), None)
+            exchange = self._by_token.get(token)
             if exchange is None:
                 raise FakeHTTPError(404, 10015, "Unknown Webhook")
             call.interaction_id = exchange.id
