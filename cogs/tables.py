@@ -140,7 +140,7 @@ class Tables(commands.Cog):
         if differences:
             shown = "; ".join(d.replace("{", "{{").replace("}", "}}") for d in differences)
             raise LeagueError(
-                "a table for the league {} plays by the league's rules, and " + shown, league.name
+                "a table for the league {} plays by the league's rules: " + shown, league.name
             )
 
     @table.command(name="join")
