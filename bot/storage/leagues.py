@@ -154,9 +154,16 @@ async def create_league(
         ),
     )
     return League(
-        league_id, guild_id, name, dict(options), format, standing, substitutes, created_by,
-        created_at,
-    )  # fmt: skip
+        id=league_id,
+        guild_id=guild_id,
+        name=name,
+        options=dict(options),
+        format=format,
+        standing=standing,
+        substitutes=substitutes,
+        created_by=created_by,
+        created_at=created_at,
+    )
 
 
 async def find_league(db: Database, guild_id: int, name: str) -> League:
