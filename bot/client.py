@@ -33,6 +33,7 @@ EXTENSIONS = (
     "cogs.play",
     "cogs.settings",
     "cogs.stats",
+    "cogs.leagues",
     "cogs.help",
     "cogs.admin",
 )

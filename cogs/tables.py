@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.rules import PRESETS
+from bot.leagues.counting import option_differences
+from bot.storage import leagues
+from bot.storage.leagues import LeagueError
 from bot.tables.table import SEAT_NAMES, TableError, parse_seat
 from bot.ui.embeds import safe
-from bot.ui.respond import STARTED, answer, ask_to_close, joined_text
+from bot.ui.leagues import league_choices
+from bot.ui.respond import STARTED, answer, ask_to_close, guild_id_of, joined_text
 
 Seat = Literal["north", "east", "south", "west"]
 Level = Literal["easy", "standard", "expert"]
@@ -60,6 +64,7 @@ class Tables(commands.Cog):
         timeout="seconds for each turn before a computer moves (10-3600)",
         ping="when players are pinged on their turn (default: after a wait)",
         ping_after="seconds to wait before that ping (default 30, at most half the turn)",
+        league="play for a league: its rules, and only its members may join",
     )
     async def create(
         self,
@@ -74,6 +79,7 @@ class Tables(commands.Cog):
         timeout: app_commands.Range[int, 10, 3600] | None = None,
         ping: Ping | None = None,
         ping_after: app_commands.Range[int, 5, 3600] | None = None,
+        league: str | None = None,
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
         if preset is not None and preset not in PRESETS:
@@ -85,27 +91,57 @@ class Tables(commands.Cog):
             raise TableError("timeout must be from 10 to 3600 seconds")
         if ping is not None and ping not in PING_CHOICES:
             raise TableError("ping: choose every turn, after a wait, or never")
+        rules = {
+            "preset": preset,
+            "points": points,
+            "match": match,
+            "stick_the_dealer": stick_the_dealer,
+            "partner_alone": partner_alone,
+            "defend_alone": defend_alone,
+            "joker": joker,
+        }
+        given: dict[str, Any] = {k: v for k, v in rules.items() if v is not None}
+        playing_for = None
+        if league is not None:
+            playing_for = await leagues.find_league(self.bot.db, guild_id_of(interaction), league)
+            self._check_league_rules(playing_for, given)
+            # The league's rules, every one of them: they are the table's whatever was given.
+            given = dict(playing_for.options)
         change = await self.manager.create(
             interaction.guild_id,
             interaction.channel_id,
             interaction.user.id,
             interaction.user.display_name,
-            preset,
-            points=points,
-            match=match,
-            stick_the_dealer=stick_the_dealer,
-            partner_alone=partner_alone,
-            defend_alone=defend_alone,
-            joker=joker,
             turn_timeout=timeout,
             ping=PING_CHOICES[ping] if ping else None,
             ping_after=ping_after,
+            league_id=playing_for.id if playing_for else None,
+            league_name=playing_for.name if playing_for else None,
+            **given,
         )
+        where = f" for the league **{safe(playing_for.name)}**" if playing_for else ""
         await answer(
             interaction,
-            "Your table is open and you sit at north. Others join with /table join; add computers with /table addbot.",
+            f"Your table is open{where} and you sit at north. Others join with /table join;"
+            " add computers with /table addbot.",
         )
         await self.messages.render(change.table, fresh=True)
+
+    @create.autocomplete("league")
+    async def league_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await league_choices(self.bot.db, interaction.guild_id, current)
+
+    @staticmethod
+    def _check_league_rules(league: leagues.League, given: dict[str, Any]) -> None:
+        """Refuse options given at a league's table that differ from the league's rules."""
+        differences = option_differences(league.options, given)
+        if differences:
+            shown = "; ".join(d.replace("{", "{{").replace("}", "}}") for d in differences)
+            raise LeagueError(
+                "a table for the league {} plays by the league's rules: " + shown, league.name
+            )
 
     @table.command(name="join")
     @app_commands.describe(seat="the seat to take (default: the first free one)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import reprlib
+from collections.abc import Callable
 from typing import Any
 
 # Long enough to recognise what was meant, short enough for several in one message.
@@ -59,3 +60,25 @@ def _writable(text: str) -> str:
 def clip(text: str, limit: int) -> str:
     """`text` cut to at most `limit` characters, ending in `…` when it was cut."""
     return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+class QuotesNames(Exception):
+    """An error whose message quotes names members chose (a league's, a member's).
+
+    ``str()`` quotes them as they are, for logs and plain front ends; the Discord layer calls
+    `worded` with its own escape, so a name never formats the message it is quoted in.
+
+    Args:
+        template: the message, with ``{}`` where each name goes, in order.
+        names: the names, as typed.
+    """
+
+    def __init__(self, template: str, *names: str) -> None:
+        self.template = template
+        self.names = names
+        super().__init__(self.worded())
+
+    def worded(self, escape: Callable[[str], str] | None = None) -> str:
+        """The message with each name quoted, escaped by ``escape`` first when given."""
+        shown = (quoted(name) for name in self.names)
+        return self.template.format(*(escape(q) if escape else q for q in shown))

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult
 from bot.engine.rules import build_options
-from bot.storage import members
+from bot.storage import leagues, members
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
@@ -41,6 +41,7 @@ from bot.tables.table import (
     PING_NEVER,
     PLAYING,
     TIMEOUT_TAKEOVER,
+    LeagueTableError,
     Occupant,
     Table,
     TableError,
@@ -287,9 +288,15 @@ class TableManager:
         turn_timeout: int | None = None,
         ping: str | None = None,
         ping_after: int | None = None,
+        league_id: int | None = None,
+        league_name: str | None = None,
         **overrides: Any,
     ) -> Change:
-        """Open a table in a channel and seat its creator, the host."""
+        """Open a table in a channel and seat its creator, the host.
+
+        A table created for a league (``league_id`` and its name) plays by the options given
+        (the league's: the caller checks them) and seats only the league's members.
+        """
         if channel_id in self.tables:
             raise TableError(
                 "this channel already has a table: /table join it, or play in another channel"
@@ -297,6 +304,7 @@ class TableManager:
         options = build_options(preset or self.default_preset, **overrides)
         table = Table(0, guild_id, channel_id, Occupant(user_id, name), options)
         table.turn_timeout = turn_timeout
+        table.league_id, table.league_name = league_id, league_name
         if ping is not None and ping not in PING_MODES:
             raise TableError("choose when players are pinged: every turn, after a wait, or never")
         if ping_after is not None and not 5 <= ping_after <= 3600:
@@ -342,9 +350,20 @@ class TableManager:
     ) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
+            await self._check_league_member(table, user_id)
             where = table.join(user_id, name, seat)
             await self._save(table, "table", table.seat_of(user_id), user_id, f"join:{where}")
         return Change(table, "seating", note=where)
+
+    async def _check_league_member(self, table: Table, user_id: int) -> None:
+        """Refuse a member who does not belong to the league the table plays for."""
+        if table.league_id is None or await leagues.is_member(self.db, table.league_id, user_id):
+            return
+        raise LeagueTableError(
+            "this table plays for the league {}: only its members may join; join the league"
+            " first with /league join",
+            table.league_name or "",
+        )
 
     async def leave(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult, Match
 from bot.engine.records import deal_to_record, match_to_record
-from bot.storage import stats
+from bot.storage import leagues, stats
 from bot.storage.database import Database
 from bot.tables.table import Table
 
@@ -41,7 +41,11 @@ class ResultsRecorder:
         return self._clock.now(UTC)
 
     async def new_match(self, db: Database, table: Table) -> int:
-        return await stats.new_match_id(db, table.guild_id, table.id)
+        """Allocate the table's next match, marked with the league the table plays for."""
+        match_id = await stats.new_match_id(db, table.guild_id, table.id)
+        if table.league_id is not None:
+            await leagues.set_match_league(db, match_id, table.league_id)
+        return match_id
 
     # Each of these takes `players`: who sat where when the action was taken. The end of a match
     # hands held seats back to their members, so reading the seats afterwards would credit them

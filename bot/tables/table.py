@@ -20,6 +20,7 @@ from bot.engine.cutting import Cut, cut_for_partners, cut_for_table, who_goes_ou
 from bot.engine.deal import Deal, HandResult
 from bot.engine.errors import EuchreError
 from bot.engine.match import Match, MatchView
+from bot.engine.quoting import QuotesNames
 from bot.engine.rules import Options, options_from_dict
 
 SEAT_NAMES = ("north", "east", "south", "west")
@@ -42,6 +43,10 @@ CLOSED = "closed"
 
 class TableError(EuchreError):
     """A request the table refuses; the message is shown to the member as it is."""
+
+
+class LeagueTableError(QuotesNames, TableError):
+    """A refusal that names the table's league (escaped where Discord shows it)."""
 
 
 @dataclass
@@ -161,6 +166,10 @@ class Table:
         self.ping = PING_AFTER  # when members are pinged on their turn
         self.ping_after: int | None = None  # seconds before a ping; None: the bot's default
         self._held_names: dict[int, str] = {}  # names of members whose seats computers hold
+        # The league this table plays for (its matches are stored with it), and its name to
+        # show; None for a table that plays for no league.
+        self.league_id: int | None = None
+        self.league_name: str | None = None
         self._rng: random.Random = random.SystemRandom()
 
     # -- who is here ----------------------------------------------------------------------
@@ -592,6 +601,8 @@ class Table:
             "turn_timeout": self.turn_timeout,
             "ping": self.ping,
             "ping_after": self.ping_after,
+            "league_id": self.league_id,
+            "league_name": self.league_name,
         }
 
     @classmethod
@@ -628,6 +639,8 @@ class Table:
         table.turn_timeout = state.get("turn_timeout")
         table.ping = state.get("ping", PING_AFTER)
         table.ping_after = state.get("ping_after")
+        table.league_id = state.get("league_id")
+        table.league_name = state.get("league_name")
         if state["status"] == PLAYING:
             table.status = PLAYING
             table.first_dealer = state["first_dealer"]

@@ -239,6 +239,8 @@ def table_embed(
         f"**{options.preset}** rules, {options.pack} cards, {options.points} points a game, "
         f"a {kind}{' with the Joker' if options.joker else ''}."
     )
+    if table.league_name is not None:
+        embed.description += f" Plays for the league **{safe(table.league_name)}**."
     deal = view.deal if view else None
     embed.add_field(
         name="Seats (North–South v East–West)", value=_seats_field(table, deal), inline=False

@@ -13,8 +13,9 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import EuchreError
-from bot.engine.quoting import clip
+from bot.engine.quoting import QuotesNames, clip
 from bot.storage.errors import StorageError
+from bot.ui.embeds import safe
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,8 @@ def reason_of(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
     if isinstance(error, EuchreError | StorageError):
-        text = str(error)
+        # Names members chose are escaped, so none formats the answer it is quoted in.
+        text = error.worded(safe) if isinstance(error, QuotesNames) else str(error)
         return text[:1].upper() + text[1:] if text else "That is not allowed now."
     if isinstance(error, app_commands.CheckFailure):
         return "You are not allowed to use that command here."
