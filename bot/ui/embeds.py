@@ -10,6 +10,8 @@ is shown as typed and neither pings nor changes the message's formatting.
 
 from __future__ import annotations
 
+import functools
+
 import discord
 
 from bot.engine.cards import EFFECTIVE_SUIT, SUIT_NAMES
@@ -53,8 +55,11 @@ PHASE_WORDS = {
 FIELD = 1024
 
 
+@functools.lru_cache(maxsize=4096)
 def safe(name: str) -> str:
-    """A member's name as typed, but unable to mention anyone or to format the message."""
+    """A member's name as typed, but unable to mention anyone or to format the message.
+
+    Kept once worked out: every message of a table shows the same few names many times."""
     return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
 
 

@@ -61,6 +61,7 @@ class LiveHands:
     def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
         self._hands: dict[tuple[int, int], LiveHand] = {}
+        self._at: dict[int, set[int]] = {}  # the members with a live hand, by table
         self._expired: set[tuple[int, int]] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
@@ -77,6 +78,7 @@ class LiveHands:
         key = (table.id, user_id)
         old = self._hands.get(key)
         self._hands[key] = LiveHand(interaction, message_id, state_key(table))
+        self._at.setdefault(table.id, set()).add(user_id)
         self._expired.discard(key)
         if old is not None and old.message_id != message_id:
             return old
@@ -91,7 +93,7 @@ class LiveHands:
         key = (table_id, user_id)
         hand = self._hands.get(key)
         if hand is not None and _expired(hand):
-            del self._hands[key]
+            self._forget(key)
             self._expired.add(key)
         if key in self._expired:
             self._expired.discard(key)
@@ -100,7 +102,7 @@ class LiveHands:
 
     def refresh(self, table: Table) -> None:
         """Bring every live hand at the table up to date, in the background."""
-        if self._closed or not any(key[0] == table.id for key in self._hands):
+        if self._closed or not self._at.get(table.id):
             return
         task = self._tasks.get(table.id)
         if task is not None and not task.done():
@@ -113,7 +115,8 @@ class LiveHands:
     async def _refresh(self, table: Table) -> None:
         while True:
             self._again.discard(table.id)
-            hands = [(key, hand) for key, hand in self._hands.items() if key[0] == table.id]
+            keys = [(table.id, user_id) for user_id in self._at.get(table.id, ())]
+            hands = [(key, self._hands[key]) for key in keys]
             await asyncio.gather(*(self._redraw(table, key[1], hand) for key, hand in hands))
             if table.id not in self._again:
                 return
@@ -155,7 +158,7 @@ class LiveHands:
 
     def _drop(self, key: tuple[int, int], hand: LiveHand, expired: bool = False) -> None:
         if self._hands.get(key) is hand:
-            del self._hands[key]
+            self._forget(key)
             if expired:
                 self._expired.add(key)
 
@@ -169,9 +172,17 @@ class LiveHands:
             pass
 
     def forget_table(self, table_id: int) -> None:
-        for key in [k for k in self._hands if k[0] == table_id]:
-            del self._hands[key]
+        for user_id in list(self._at.get(table_id, ())):
+            self._forget((table_id, user_id))
         self._expired = {k for k in self._expired if k[0] != table_id}
+
+    def _forget(self, key: tuple[int, int]) -> None:
+        del self._hands[key]
+        members = self._at.get(key[0])
+        if members is not None:
+            members.discard(key[1])
+            if not members:
+                del self._at[key[0]]
 
     async def close(self) -> None:
         self._closed = True
