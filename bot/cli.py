@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 from bot import cli_variants
+from bot.engine.commitment import deal_identity, pack_order
 from bot.engine.deal import SEATS, Deal
 from bot.engine.egn import EgnGame
 from bot.engine.errors import EuchreError
 from bot.engine.match import Match, MatchView
-from bot.engine.records import Replay, read_record, result_to_dict
+from bot.engine.records import Replay, match_to_record, read_record, result_to_dict
 from bot.engine.rules import PRESETS, Options, build_options
 from bot.engine.scoring import EUCHRED, MADE, MARCH
 
@@ -407,9 +408,19 @@ def _simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     options = build_options(args.preset, **_overrides(args.option))
     if args.a != "random" or args.b != "random":
+        if args.record:
+            raise CommandError("--record is for matches between random players (no duel)")
         return _simulate_duel(args, options)
     sides = (player_for(args.a, args.seed), player_for(args.b, args.seed + 1))
-    stats = simulate(options, args.matches, args.seed, sides)
+    played: list[Match] | None = [] if args.record else None
+    stats = simulate(options, args.matches, args.seed, sides, played)
+    if args.record and played is not None:
+        records = [match_to_record(match) for match in played]
+        document: Any = records[0] if len(records) == 1 else records
+        try:
+            args.record.write_text(json.dumps(document, indent=1) + "\n")
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.record}: {exc.strerror or exc}") from None
     report = stats.report(options, args)
     if args.json:
         print(json.dumps(report, indent=2))
@@ -514,18 +525,53 @@ def _ratio(part: int, whole: int) -> float:
 
 
 def simulate(
-    options: Options, matches: int, seed: int, sides: tuple[Player, Player]
+    options: Options,
+    matches: int,
+    seed: int,
+    sides: tuple[Player, Player],
+    played: list[Match] | None = None,
 ) -> SimulationStats:
-    """Play `matches` matches, side 0 with `sides[0]` and side 1 with `sides[1]`; the same seed gives the same figures."""
+    """Play `matches` matches, side 0 with `sides[0]` and side 1 with `sides[1]`; the same seed
+    gives the same figures. With `played`, the matches are kept there, dealt as a table deals
+    them: each deal from a seed of its own, with its commitment (for `--record`)."""
     stats = SimulationStats()
     for number in range(matches):
-        stats.add(play_match(options, random.Random(f"{seed}/{number}"), sides))
+        rng = random.Random(f"{seed}/{number}")
+        match = play_match(options, rng, sides, number + 1 if played is not None else None)
+        stats.add(match)
+        if played is not None:
+            played.append(match)
     return stats
 
 
-def play_match(options: Options, rng: random.Random, sides: tuple[Player, Player]) -> Match:
-    """One match to its end: `rng` shuffles, cuts for the first dealer and drives the players."""
-    match = Match(options, first_dealer=rng.randrange(SEATS), rng=random.Random(rng.random()))
+def seeded_deals(rng: random.Random, match_no: int) -> Callable[[Options, int], Deal]:
+    """Deal as a table deals: each deal from a seed of its own (drawn from `rng`, so the same
+    simulation seed gives the same seeds), named by a table numbered 0 for the simulation."""
+    number = 0
+
+    def deal(options: Options, dealer: int) -> Deal:
+        nonlocal number
+        number += 1
+        seed = rng.getrandbits(256).to_bytes(32, "big").hex()
+        dealt = Deal.from_deck(options, dealer, pack_order(seed, options.pack, options.joker))
+        dealt.seed, dealt.deal_id = seed, deal_identity(0, match_no, number)
+        return dealt
+
+    return deal
+
+
+def play_match(
+    options: Options,
+    rng: random.Random,
+    sides: tuple[Player, Player],
+    match_no: int | None = None,
+) -> Match:
+    """One match to its end: `rng` shuffles, cuts for the first dealer and drives the players.
+    With `match_no`, every deal comes from a seed of its own (`seeded_deals`)."""
+    first_dealer = rng.randrange(SEATS)
+    shuffle = random.Random(rng.random())
+    factory = seeded_deals(shuffle, match_no) if match_no is not None else None
+    match = Match(options, first_dealer=first_dealer, rng=shuffle, deal_factory=factory)
     while not match.over:
         seat = match.to_act
         assert seat is not None  # someone is to act until the match is over

@@ -36,7 +36,10 @@ def add_arguments(simulate: argparse.ArgumentParser) -> None:
         "--players", type=int, help="players at a variant's table (default: its fewest)"
     )
     simulate.add_argument(
-        "--record", type=Path, metavar="FILE", help="write the last match's record to FILE"
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="write the bot's own record of the matches played to FILE (a variant: the last match)",
     )
 
 

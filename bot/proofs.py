@@ -34,36 +34,52 @@ def register_commands(subparsers: Any) -> None:
 
 
 def verify_deals(args: Any) -> int:
+    """Check every deal of the record (or of each record of a list, as `simulate --record`
+    writes for several matches)."""
     from bot.cli import EXIT_OK, CommandError, load_json
 
     data = load_json(args.file)
-    try:
-        replay = read_record(data)
-    except EuchreError as exc:
-        raise CommandError(f"{args.file}: {exc}") from None
-    if replay.match is None:
-        raise CommandError(f"{args.file}: deals can be checked in the bot's own records only")
-    raw_deals = data["deals"]
+    documents = data if isinstance(data, list) and data else [data]
     results = []
-    for number, deal in enumerate(replay.match.deals, start=1):
+    for index, document in enumerate(documents, start=1):
+        where = f"{args.file}" + (f", match {index}" if len(documents) > 1 else "")
+        try:
+            replay = read_record(document)
+        except EuchreError as exc:
+            raise CommandError(f"{where}: {exc}") from None
+        if replay.match is None:
+            raise CommandError(f"{where}: deals can be checked in the bot's own records only")
+        prefix = f"match {index}, " if len(documents) > 1 else ""
+        results.extend(_check_match(replay.match.deals, document["deals"], prefix))
+    return _report(results, args.json, EXIT_OK)
+
+
+def _check_match(deals: list[Any], raw_deals: list[Any], prefix: str) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
+    for number, deal in enumerate(deals, start=1):
+        name = f"{prefix}deal {number}"
         if not deal.is_over:  # its seed is shown only once it is over
-            results.append({"deal": number, "verified": False, "skipped": "not over"})
+            results.append({"deal": name, "verified": False, "skipped": "not over"})
             continue
         raw = raw_deals[number - 1] if number <= len(raw_deals) else {}
         recorded = raw.get("commitment") if isinstance(raw, dict) else None
         problem = proof_problem(deal, recorded if isinstance(recorded, str) else None)
-        results.append({"deal": number, "verified": problem is None, "problem": problem})
+        results.append({"deal": name, "verified": problem is None, "problem": problem})
+    return results
+
+
+def _report(results: list[dict[str, Any]], as_json: bool, ok: int) -> int:
     failed = [r for r in results if r.get("problem")]
-    if args.json:
+    if as_json:
         print(json.dumps({"deals": results, "verified": not failed}, indent=2))
     else:
         for r in results:
             if r.get("skipped"):
-                print(f"deal {r['deal']}: not over, its seed is not shown yet")
+                print(f"{r['deal']}: not over, its seed is not shown yet")
             elif r["problem"]:
-                print(f"deal {r['deal']}: does not verify: {r['problem']}")
+                print(f"{r['deal']}: does not verify: {r['problem']}")
             else:
-                print(f"deal {r['deal']}: verified")
+                print(f"{r['deal']}: verified")
         checked = sum(1 for r in results if not r.get("skipped"))
         print(f"{checked - len(failed)} of {checked} deals verified")
-    return EXIT_FAILED if failed else EXIT_OK
+    return EXIT_FAILED if failed else ok
