@@ -14,6 +14,7 @@ from bot.numbers import parse_whole
 from bot.storage import leagues
 from bot.storage.database import Database
 from bot.storage.leagues import LeagueError
+from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import (
     created_text,
     info_embed,
@@ -71,12 +72,8 @@ class Leagues(commands.Cog):
         format="ladder (default), fixtures or progressive",
         standing="what the standings rank by (default rubber points)",
         substitutes="whether matches a computer or a substitute played in count (default no)",
-        points="points for a game (default by preset)",
         match="rubbers (best of three) or single games",
-        stick_the_dealer="the dealer must name a trump in the second round",
-        partner_alone="the maker's partner may take it alone",
-        defend_alone="an adversary may defend alone against a lone hand",
-        joker="add the Joker, the highest trump",
+        **RULE_OPTION_DESCRIPTIONS,
     )
     async def create(
         self,

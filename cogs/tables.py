@@ -14,6 +14,7 @@ from bot.storage import leagues
 from bot.storage.leagues import LeagueError
 from bot.tables.table import SEAT_NAMES, TableError, parse_seat
 from bot.ui.embeds import safe
+from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import league_choices
 from bot.ui.respond import STARTED, answer, ask_to_close, guild_id_of, joined_text
 
@@ -55,12 +56,8 @@ class Tables(commands.Cog):
     @table.command(name="create")
     @app_commands.describe(
         preset="the rules: somerset (1888 club laws, default), jerome (1877) or modern",
-        points="points for a game (default by preset)",
         match="a rubber (best of three) or a single game",
-        stick_the_dealer="the dealer must name a trump in the second round",
-        partner_alone="the maker's partner may take it alone",
-        defend_alone="an adversary may defend alone against a lone hand",
-        joker="add the Joker, the highest trump",
+        **RULE_OPTION_DESCRIPTIONS,
         timeout="seconds for each turn before a computer moves (10-3600)",
         ping="when players are pinged on their turn (default: after a wait)",
         ping_after="seconds to wait before that ping (default 30, at most half the turn)",

@@ -530,3 +530,14 @@ __all__ = [
     "rules_embed",
     "whose_rules",
 ]
+
+
+# How the rule options read in Discord's command picker, for every command that sets them
+# (/table create, /league create).
+RULE_OPTION_DESCRIPTIONS = {
+    "points": "points for a game (default by preset)",
+    "stick_the_dealer": "the dealer must name a trump in the second round",
+    "partner_alone": "the maker's partner may take it alone",
+    "defend_alone": "an adversary may defend alone against a lone hand",
+    "joker": "add the Joker, the highest trump",
+}
