@@ -164,6 +164,7 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
         self.pings: dict[int, tuple[str, int | None]] = {}  # members' own ping settings
+        self._showing: set[asyncio.Future[None]] = set()  # stored moves being shown
 
     # -- start and stop -------------------------------------------------------------------
 
@@ -236,6 +237,8 @@ class TableManager:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        # Moves already stored are shown before the Discord layer goes.
+        await asyncio.gather(*self._showing, return_exceptions=True)
         self._timers.clear()
         self._computer_tasks.clear()
 
@@ -754,12 +757,20 @@ class TableManager:
                 table.take_over(seat)
                 await self._save(table, "table", seat, None, "takeover")
                 change.kind = "takeover"
+        # The move is stored: showing it must not be cut short by a shutdown, or a rubber's
+        # end could be stored and never announced. A shutdown waits for it (`stop_turns`).
+        showing = asyncio.ensure_future(self._show(table, change))
+        self._showing.add(showing)
+        showing.add_done_callback(self._showing.discard)
+        await asyncio.shield(showing)
+        self._after_change(table)
+        return change
+
+    async def _show(self, table: Table, change: Change) -> None:
         try:
             await self.listener.table_changed(change)
         except Exception:
             log.exception("table %s: showing a computer's move failed", table.id)
-        self._after_change(table)
-        return change
 
     async def _turn_timer(self, table: Table, seat: int, deadline: float, timeout: float) -> None:
         delay = self.ping_delay(table, seat, timeout)

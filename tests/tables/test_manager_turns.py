@@ -3,7 +3,9 @@ and tables of computer players that play without holding up anyone else's clicks
 
 from __future__ import annotations
 
+import asyncio
 import random
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from bot.tables.computer import ComputerSeats
 from bot.tables.manager import IDLE_CLOSE_SECONDS
 from bot.tables.table import Table, TableError
 from tests.bot.helpers import eventually
+from tests.support.fake_discord import WAIT
 from tests.tables.managers import (
     GUILD,
     Clock,
@@ -218,3 +221,57 @@ async def test_four_computers_play_a_whole_game_while_another_table_is_answered(
     finally:
         held.close()
         await shut(db, manager)
+
+
+# -- shutting down -------------------------------------------------------------------------------
+
+
+class _SlowToShow(Listener):
+    """A Discord layer that is still showing a computer's move when the bot is asked to stop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = asyncio.Event()
+        self.release = asyncio.Event()
+        self.shown: list[str | None] = []
+
+    async def table_changed(self, change) -> None:
+        if change.by_computer:
+            self.entered.set()
+            await self.release.wait()
+            self.shown.append(change.action)
+        await super().table_changed(change)
+
+
+async def test_a_stored_computer_move_is_shown_before_a_shutdown_goes_on(tmp_path: Path):
+    listener = _SlowToShow()
+    pool = ThreadPoolExecutor(1)
+    db, manager = await open_manager(
+        tmp_path / "euchre.db", listener=listener, computers=ComputerSeats(pool)
+    )
+    try:
+        await manager.create(GUILD, 91, member(91, 1), "host")
+        for _ in range(3):
+            await manager.add_bot(91, member(91, 1), None, "easy")
+        table = manager.table_in(91)
+        while True:
+            await manager.start(91, member(91, 1))
+            if table.seats[table.match.to_act].is_bot:
+                break
+            await manager.close_table(91, member(91, 1))  # the host deals first: try again
+            await manager.create(GUILD, 91, member(91, 1), "host")
+            for _ in range(3):
+                await manager.add_bot(91, member(91, 1), None, "easy")
+            table = manager.table_in(91)
+        await asyncio.wait_for(listener.entered.wait(), WAIT)  # a move stored, being shown
+        stopping = asyncio.create_task(manager.stop_turns())
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not stopping.done()  # the stop waits for the move to be shown...
+        listener.release.set()
+        await asyncio.wait_for(stopping, WAIT)
+        assert len(listener.shown) == 1  # ...and it was shown, not cut short
+    finally:
+        listener.release.set()
+        await shut(db, manager)
+        pool.shutdown(wait=True)
