@@ -210,6 +210,10 @@ async def test_four_computers_play_a_whole_game_while_another_table_is_answered(
         assert answered_while_playing >= 10 and len(seen) >= 10
 
         assert computers.match.over and computers.status == "seating"
+        # The last move is in memory once applied; it is stored when its request lets the
+        # table's lock go.
+        async with manager.lock_for(computers):
+            pass
         game_events = await events(db, computers.id, "game")
         assert [(s, a) for _, _, s, _, a in game_events] == computers.actions
         status, flagged = await db.fetchone(
