@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 import pytest
 
@@ -35,15 +34,6 @@ from tests.tables.managers import (
     stored,
     to_act,
 )
-
-
-@pytest.fixture
-async def manager(tmp_path: Path):
-    db, manager = await open_manager(tmp_path / "euchre.db")
-    try:
-        yield manager
-    finally:
-        await shut(db, manager)
 
 
 async def refused(manager: TableManager, table: Table, request, match: str) -> None:

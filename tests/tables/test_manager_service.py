@@ -23,15 +23,6 @@ from tests.tables.managers import (
 )
 
 
-@pytest.fixture
-async def manager(tmp_path: Path):
-    db, manager = await open_manager(tmp_path / "euchre.db")
-    try:
-        yield manager
-    finally:
-        await shut(db, manager)
-
-
 async def fail_writes(manager: TableManager, name: str, when: str) -> None:
     """Make some writes fail with a real SQLite OperationalError, the class of a full disk's
     "database or disk is full": a trigger, seen by every connection, whose statement fails as
