@@ -165,6 +165,11 @@ class TableManager:
         self._closed = False
         self.pings: dict[int, tuple[str, int | None]] = {}  # members' own ping settings
         self._showing: set[asyncio.Future[None]] = set()  # stored moves being shown
+        # Called with every stored change that ends a deal, a game or a match, whoever acted
+        # (league nights and fixtures follow their tables this way). Each runs as its own task,
+        # outside the table's lock, so an observer may call back into the manager.
+        self.observers: list[Callable[[Change], Awaitable[None]]] = []
+        self._observing: set[asyncio.Task[None]] = set()
 
     # -- start and stop -------------------------------------------------------------------
 
@@ -239,6 +244,7 @@ class TableManager:
         await asyncio.gather(*tasks, return_exceptions=True)
         # Moves already stored are shown before the Discord layer goes.
         await asyncio.gather(*self._showing, return_exceptions=True)
+        await asyncio.gather(*self._observing, return_exceptions=True)
         self._timers.clear()
         self._computer_tasks.clear()
 
@@ -558,7 +564,7 @@ class TableManager:
 
         ends = result is not None or games or match_over
         await self._save(table, "game", seat, user_id, taken, after=results if ends else None)
-        return Change(
+        change = Change(
             table,
             kind,
             seat=seat,
@@ -571,6 +577,21 @@ class TableManager:
             deal=deal_no,
             match_no=table.match_no,
         )
+        if ends:
+            self._tell_observers(change)
+        return change
+
+    def _tell_observers(self, change: Change) -> None:
+        for observer in self.observers:
+            task = asyncio.create_task(self._observe(observer, change), name="table-observer")
+            self._observing.add(task)
+            task.add_done_callback(self._observing.discard)
+
+    async def _observe(self, observer: Callable[[Change], Awaitable[None]], change: Change) -> None:
+        try:
+            await observer(change)
+        except Exception:
+            log.exception("table %s: an observer of its results failed", change.table.id)
 
     # -- persistence ----------------------------------------------------------------------
 

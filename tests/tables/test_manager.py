@@ -409,3 +409,28 @@ async def test_a_member_whose_seat_is_held_cannot_be_named_substitute(manager):
     await refused(
         manager, table, lambda: manager.substitute(62, other, held, "held"), "cannot play a second"
     )
+
+
+async def test_observers_hear_of_each_stored_deal_end_and_may_call_back_into_the_manager(manager):
+    table = await seated_table(manager, 61)
+    heard: list[tuple[int, bool]] = []
+    views: list[int] = []
+
+    async def observer(change) -> None:
+        heard.append((change.deal, change.hand is not None))
+        # Outside the table's lock: reading the table through the manager does not deadlock.
+        _, seat, _ = await manager.view(61, member(61, 1))
+        views.append(seat)
+
+    async def failing(change) -> None:
+        raise RuntimeError("an observer that fails does not stop the others or the table")
+
+    manager.observers.extend([failing, observer])
+    change = await play_to_end_of_hand(manager, table, random.Random(61))
+    await eventually(lambda: heard)
+    assert heard == [(change.deal, True)]
+    assert len(views) == 1 and 0 <= views[0] < 4
+    # Actions that end nothing are not told.
+    await act_randomly(manager, table, random.Random(62))
+    await asyncio.sleep(0)
+    assert len(heard) == 1
