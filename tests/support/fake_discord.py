@@ -168,6 +168,11 @@ ADMINISTRATOR = discord.Permissions(administrator=True).value
 ALL_PERMISSIONS = discord.Permissions.all().value
 
 
+def json_copy(value: Any) -> Any:
+    """A copy of JSON data, as it would come back over the wire (and faster than a deepcopy)."""
+    return json.loads(json.dumps(value))
+
+
 def _now_iso() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -479,8 +484,8 @@ class FakeMessage:
             "mentions": [],
             "mention_roles": [],
             "attachments": [a.payload() for a in self.attachments],
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
+            "embeds": json_copy(self.embeds),
+            "components": json_copy(self.components),
             "pinned": False,
             "type": self.type,
             "flags": self.flags,
@@ -491,7 +496,7 @@ class FakeMessage:
             data["application_id"] = str(self.application_id)
             data["webhook_id"] = str(self.application_id)
         if self.interaction_metadata is not None:
-            data["interaction_metadata"] = copy.deepcopy(self.interaction_metadata)
+            data["interaction_metadata"] = json_copy(self.interaction_metadata)
         return data
 
     def __repr__(self) -> str:
@@ -2135,7 +2140,7 @@ class FakeDiscord:
         elif rtype == CALLBACK_MODAL:
             _check_custom_ids(data.get("components", []), where="modal")
             interaction.modal = data
-        interaction.response = InteractionResponse(rtype, copy.deepcopy(data))
+        interaction.response = InteractionResponse(rtype, json_copy(data))
 
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)

@@ -42,7 +42,7 @@ import copy
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -76,6 +76,7 @@ from tests.support.fake_discord import (
     FakeMember,
     FakeMessage,
     _validate_message,
+    json_copy,
 )
 from tests.support.logs import ErrorLog
 
@@ -210,12 +211,34 @@ class _WebhookRecorder(AsyncWebhookAdapter):
         return self.harness._webhook_request(route, **kwargs)
 
 
+@contextlib.contextmanager
+def _tasks_started() -> Iterator[set[asyncio.Task[Any]]]:
+    """The tasks created on the running loop while the block runs."""
+    loop = asyncio.get_running_loop()
+    previous = loop.get_task_factory()
+    started: set[asyncio.Task[Any]] = set()
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+        if previous is not None:
+            task = previous(loop, coro, **kwargs)
+        else:
+            task = asyncio.Task(coro, loop=loop, **kwargs)
+        started.add(task)  # type: ignore[arg-type]
+        return task  # type: ignore[return-value]
+
+    loop.set_task_factory(factory)  # type: ignore[arg-type]
+    try:
+        yield started
+    finally:
+        loop.set_task_factory(previous)
+
+
 def _body_and_files(
     payload: Any, multipart: list[dict[str, Any]] | None
 ) -> tuple[Any, list[tuple[str, bytes]]]:
     """The JSON body and the files of a request sent as JSON or as multipart form data."""
     if not multipart:
-        return copy.deepcopy(payload), []
+        return json_copy(payload), []
     body: Any = None
     files = []
     for part in multipart:
@@ -258,7 +281,9 @@ class InteractionHarness:
         self.unknown_routes: list[str] = []
         self.leaks: list[str] = []
         self.public_checked = 0
-        #: Whether each edited message keeps its earlier versions (a benchmark turns it off).
+        #: Whether edited messages keep their earlier versions, and calls and exchanges are
+        #: listed (a benchmark turns it off: a heap that grows with every click slows the
+        #: collector, which would then be measured as the bot's own work).
         self.keep_history = True
         self._adapter = _WebhookRecorder(self)
         self._errors = ErrorLog()
@@ -380,7 +405,8 @@ class InteractionHarness:
             payload,
             message_id=message.id if message else None,
         )
-        self.exchanges.append(exchange)
+        if self.keep_history:
+            self.exchanges.append(exchange)
         self._by_token[exchange.token] = exchange
         return exchange
 
@@ -479,11 +505,11 @@ class InteractionHarness:
         )
         token = async_context.set(self._adapter)
         try:
-            before = asyncio.all_tasks()
             # As the gateway's INTERACTION_CREATE: the view store dispatches to the dynamic
-            # items in tasks of its own, which this waits for.
-            self.bot._connection.parse_interaction_create(exchange.payload)  # type: ignore[arg-type]
-            started = asyncio.all_tasks() - before
+            # items in tasks of its own, which this waits for (caught as they are made: a scan
+            # of every task would cost as much as the bot's own work at a thousand tables).
+            with _tasks_started() as started:
+                self.bot._connection.parse_interaction_create(exchange.payload)  # type: ignore[arg-type]
         finally:
             async_context.reset(token)
         if started:
@@ -587,6 +613,10 @@ class InteractionHarness:
 
     # -- the HTTP seams -------------------------------------------------------------------
 
+    def _keep(self, call: Call) -> None:
+        if self.keep_history:
+            self.calls.append(call)
+
     async def _http_request(
         self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any
     ) -> Any:
@@ -594,7 +624,7 @@ class InteractionHarness:
         path = _path_of(route)
         body, sent = _body_and_files(kwargs.get("json"), list(form) if form else None)
         call = Call(route.method, path, body, sent, kwargs.get("params"))
-        self.calls.append(call)
+        self._keep(call)
         try:
             return self._answer_http(route.method, path, body, sent)
         except FakeHTTPError as error:
@@ -691,7 +721,7 @@ class InteractionHarness:
         path = _path_of(route)
         body, files = _body_and_files(payload, multipart)
         call = Call(route.method, path, body, files, params)
-        self.calls.append(call)
+        self._keep(call)
         try:
             return self._answer_webhook(call, route, body, files, params or {})
         except FakeHTTPError as error:
@@ -784,7 +814,7 @@ class InteractionHarness:
             if len(choices) > 25:
                 raise FakeHTTPError(400, 50035, "at most 25 choices")
             exchange.choices = choices
-        exchange.response_type, exchange.response = rtype, copy.deepcopy(data)
+        exchange.response_type, exchange.response = rtype, json_copy(data)
         if params.get("with_response") not in ("1", "true", "True"):
             return None
         reply: dict[str, Any] = {
