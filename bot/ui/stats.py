@@ -14,6 +14,7 @@ from bot.engine.records import match_from_record
 from bot.storage import leaderboard as boards
 from bot.ui.embeds import plural
 from bot.ui.errors import reply_error
+from bot.ui.views import Buttons
 
 BLUE = discord.Colour.blurple()
 PERIOD_WORDS = {
@@ -163,8 +164,8 @@ class LeaderboardButton(
             await reply_error(interaction, error)
 
 
-def leaderboard_view(page: boards.LeaderboardPage) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+def leaderboard_view(page: boards.LeaderboardPage) -> Buttons:
+    view = Buttons()
     args = (page.metric.key, page.period, page.preset or "", page.include_bots, page.page)
     view.add_item(LeaderboardButton(*args, "prev", disabled=page.page <= 1))
     view.add_item(LeaderboardButton(*args, "next", disabled=page.page >= page.page_count))

@@ -23,6 +23,19 @@ from bot.ui.errors import reply_error
 _ACTION = r"[A-Za-z0-9:]+"
 
 
+class Buttons(discord.ui.View):
+    """Buttons as drawn on a message. Every item is a `DynamicItem`, which discord.py routes by
+    its custom id through the items registered at start, so the view itself need not listen: it
+    is finished as soon as it is made. Otherwise discord.py keeps each view sent in a private
+    message alive, with a timer, for 15 minutes, and thousands of tables' hands pile up for the
+    garbage collector to scan.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.stop()
+
+
 def deal_number(table: Table) -> int:
     """The number of the deal being played (0 before any), as written into button ids."""
     return len(table.match.deals) if table.match else 0
@@ -208,16 +221,16 @@ class CloseButton(
             await reply_error(interaction, error)
 
 
-def close_view(table: Table) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+def close_view(table: Table) -> Buttons:
+    view = Buttons()
     view.add_item(CloseButton(table.id, "yes"))
     view.add_item(CloseButton(table.id, "no"))
     return view
 
 
-def table_view(table: Table) -> discord.ui.View:
+def table_view(table: Table) -> Buttons:
     """The public table message's buttons: My hand while playing; Join and Start while seating."""
-    view = discord.ui.View(timeout=None)
+    view = Buttons()
     if table.playing:
         view.add_item(TableButton(table.id, "hand"))
     else:
@@ -228,18 +241,18 @@ def table_view(table: Table) -> discord.ui.View:
     return view
 
 
-def finished_view(table_id: int, match_no: int, deal: int) -> discord.ui.View:
+def finished_view(table_id: int, match_no: int, deal: int) -> Buttons:
     """A finished deal's message: only Review."""
-    view = discord.ui.View(timeout=None)
+    view = Buttons()
     view.add_item(ReviewButton(table_id, match_no, deal))
     return view
 
 
-def hand_view(table: Table, seat: int, view: MatchView) -> discord.ui.View:
+def hand_view(table: Table, seat: int, view: MatchView) -> Buttons:
     """A player's hand as card buttons (only legal ones enabled) and the declarations open now."""
     deal = view.deal
     number = deal_number(table)
-    items = discord.ui.View(timeout=None)
+    items = Buttons()
     if view.over:
         return items
     legal = set(deal.legal)
