@@ -6,17 +6,23 @@ interaction with a fresh token for the same message, so the bot keeps the latest
 per player and table and edits the message after every accepted action at the table, by anyone.
 A player who keeps playing from the hand never needs to open it again.
 
-The edits run in one background task per table, after the click that caused them has been
-answered, and coalesce: while one round of edits is under way, further changes only mark the
-table for one more round, which then shows the newest state. A hand whose token has run out (or
-whose message was dismissed) is dropped and remembered as expired, so the next time that player's
-turn comes the table tells them how to get it back.
+The edits run in background tasks, after the click that caused them has been answered, and
+coalesce: while one round of edits is under way, further changes only mark the table for one more
+round, which then shows the newest state. The hand of the player to act comes first, in one task
+per table, since that player is waiting for their buttons. The other hands show only the trick and
+what was declared; they are drawn in a second task per table, which waits for one of a few
+painting slots shared by every table: when many tables are busy, those edits queue and coalesce
+(each draws the newest state once) instead of taking the time clicks need to be answered.
+
+A hand whose token has run out (or whose message was dismissed) is dropped and remembered as
+expired, so the next time that player's turn comes the table tells them how to get it back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -34,6 +40,9 @@ log = logging.getLogger(__name__)
 # Discord's token lives 15 minutes; stop a little before, so an edit never races the end.
 TOKEN_LIFETIME = timedelta(minutes=14, seconds=30)
 MOVED = "This hand moved to a newer message: use that one."
+# Tables whose waiting players' hands are drawn at the same time. Enough to keep up when the
+# bot is idle; few enough that under load the clicks are answered first (bench/hands.py).
+PAINTING_SLOTS = 8
 
 
 @dataclass
@@ -63,8 +72,11 @@ class LiveHands:
         self._hands: dict[tuple[int, int], LiveHand] = {}
         self._at: dict[int, set[int]] = {}  # the members with a live hand, by table
         self._expired: set[tuple[int, int]] = set()
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
+        # The turn's hand, and the waiting players' hands: a task and a "once more" mark each.
+        self._turn = _Rounds()
+        self._waiting = _Rounds()
+        self._slots = asyncio.Semaphore(PAINTING_SLOTS)
+        self._drawing: dict[tuple[int, int], asyncio.Lock] = {}
         self._closed = False
 
     def follow(
@@ -104,27 +116,46 @@ class LiveHands:
         """Bring every live hand at the table up to date, in the background."""
         if self._closed or not self._at.get(table.id):
             return
-        task = self._tasks.get(table.id)
-        if task is not None and not task.done():
-            self._again.add(table.id)
-            return
-        task = asyncio.create_task(self._refresh(table), name=f"hands-{table.id}")
-        self._tasks[table.id] = task
-        task.add_done_callback(_log_failure)
+        self._turn.run(table.id, lambda: self._draw_turn(table))
+        self._waiting.run(table.id, lambda: self._draw_waiting(table))
 
-    async def _refresh(self, table: Table) -> None:
-        while True:
-            self._again.discard(table.id)
-            keys = [(table.id, user_id) for user_id in self._at.get(table.id, ())]
-            hands = [(key, self._hands[key]) for key in keys]
-            await asyncio.gather(*(self._redraw(table, key[1], hand) for key, hand in hands))
-            if table.id not in self._again:
-                return
+    async def _draw_turn(self, table: Table) -> None:
+        while self._turn.start_round(table.id):
+            user_id = _member_to_act(table)
+            hand = self._hands.get((table.id, user_id)) if user_id is not None else None
+            if user_id is not None and hand is not None:
+                await self._redraw(table, user_id, hand)
+
+    async def _draw_waiting(self, table: Table) -> None:
+        while self._waiting.start_round(table.id):
+            async with self._slots:
+                # Read who waits once the slot is ours: the turn may have moved meanwhile.
+                turn = _member_to_act(table)
+                hands = [
+                    (user_id, self._hands[(table.id, user_id)])
+                    for user_id in self._at.get(table.id, ())
+                    if user_id != turn
+                ]
+                await asyncio.gather(*(self._redraw(table, u, hand) for u, hand in hands))
 
     async def _redraw(self, table: Table, user_id: int, hand: LiveHand) -> None:
+        # One drawing of a hand at a time: two edits in flight could land out of order and
+        # leave an older state (a hand without its buttons) on screen.
+        key = (table.id, user_id)
+        lock = self._drawing.setdefault(key, asyncio.Lock())
+        async with lock:
+            await self._draw(table, user_id, hand)
+        if self._hands.get(key) not in (hand, None):
+            # A click replaced the hand while it was being drawn: its answer may have landed
+            # before this edit; draw the newest state once more.
+            self.refresh(table)
+
+    async def _draw(self, table: Table, user_id: int, hand: LiveHand) -> None:
         from bot.ui.respond import hand_message  # the hand's embed and buttons, under the lock
 
         key = (table.id, user_id)
+        if self._hands.get(key) is not hand:
+            return  # replaced or dropped while waiting for its turn to be drawn
         if _expired(hand):
             self._drop(key, hand, expired=True)
             await self.bot.table_messages.hand_expired(table, user_id)
@@ -178,6 +209,7 @@ class LiveHands:
 
     def _forget(self, key: tuple[int, int]) -> None:
         del self._hands[key]
+        self._drawing.pop(key, None)
         members = self._at.get(key[0])
         if members is not None:
             members.discard(key[1])
@@ -186,10 +218,45 @@ class LiveHands:
 
     async def close(self) -> None:
         self._closed = True
+        await asyncio.gather(self._turn.cancel(), self._waiting.cancel())
+
+
+class _Rounds:
+    """One task per table that redraws in rounds: a change while a round is under way asks for
+    one more round, not one more task."""
+
+    def __init__(self) -> None:
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+
+    def run(self, table_id: int, draw: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        self._again.add(table_id)
+        task = self._tasks.get(table_id)
+        if task is None or task.done():
+            task = asyncio.create_task(draw(), name=f"hands-{table_id}")
+            self._tasks[table_id] = task
+            task.add_done_callback(_log_failure)
+
+    def start_round(self, table_id: int) -> bool:
+        """Whether another round is asked for (and take the request)."""
+        if table_id in self._again:
+            self._again.discard(table_id)
+            return True
+        return False
+
+    async def cancel(self) -> None:
         tasks = list(self._tasks.values())
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _member_to_act(table: Table) -> int | None:
+    match = table.match
+    if match is None or match.over or match.to_act is None:
+        return None
+    occupant = table.seats[match.to_act]
+    return occupant.user_id if occupant is not None and not occupant.is_bot else None
 
 
 def _expired(hand: LiveHand) -> bool:
