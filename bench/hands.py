@@ -2,9 +2,12 @@
 
 Each table has four members who each press My hand once and then play every card and
 declaration from that private message, which the bot edits after every action at the table (a
-background task per table). What is measured is what a member feels: the time from a click to
-Discord's acknowledgement of it (the interaction callback; Discord's deadline is 3 s), while the
-bot also redraws the other three hands at that table and at every other.
+background task per table). What is measured is what a member feels:
+- the time from a click to Discord's acknowledgement of it (the interaction callback; Discord's
+  deadline is 3 s), while the bot also redraws the other three hands at that table and at every
+  other;
+- how soon the next player's hand offers their turn's buttons after that acknowledgement.
+A member thinks once their buttons are shown, as a player reacts to the hand changing.
 
 It runs the real bot (discord.py's command tree and view store, the game manager, aiosqlite on a
 file) through the interaction harness of the tests (tests/support/interactions.py): Discord's
@@ -13,8 +16,8 @@ HTTP is answered in-process, so the figures are the bot's own work, not a networ
     python bench/hands.py                       # 1,000 tables, members think ~2 s a move
     python bench/hands.py --tables 200 --think 0   # saturated: members never think
 
-Prints clicks acknowledged, their p50/p90/p99/max acknowledgement time, hand edits made, and the
-event loop's lag.
+Prints clicks acknowledged, p50/p90/p99/max of both times, hand edits made, and the event loop's
+lag.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -30,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.tables import GcPauses
 from tests.support.interactions import InteractionHarness
 
 
@@ -71,25 +74,61 @@ async def seat(h: InteractionHarness, number: int, points: int) -> tuple:
     return channel, table, members, hands
 
 
-async def play(h, acks, table, members, hands, think, rng, ack_times, stop) -> int:
+class Edits:
+    """Wakes whoever waits for a message to change: the harness's message edits, signalled."""
+
+    def __init__(self, harness: InteractionHarness) -> None:
+        self.waiting: dict[int, asyncio.Event] = {}
+        self.hands = 0  # private hands edited
+        edit = harness._edit
+
+        def signalled(message, *args, **kwargs):  # type: ignore[no-untyped-def]
+            result = edit(message, *args, **kwargs)
+            self.hands += message.ephemeral
+            event = self.waiting.pop(message.id, None)
+            if event is not None:
+                event.set()
+            return result
+
+        harness._edit = signalled  # type: ignore[method-assign]
+
+    async def next_edit(self, message_id: int) -> None:
+        await self.waiting.setdefault(message_id, asyncio.Event()).wait()
+
+
+def enabled_buttons(h, table, hands, seat) -> list[str]:
+    prefix = f"euchre:hand:{table.id}:{table.match_no}:{len(table.match.deals)}:"
+    return [
+        b["custom_id"]
+        for b in h.messages[hands[seat]].buttons
+        if not b.get("disabled") and b["custom_id"].startswith(prefix)
+    ]
+
+
+async def play(h, acks, edits, table, members, hands, think, rng, times, stop) -> int:
+    """One table's members: each waits for their hand to offer their turn's buttons, thinks,
+    and clicks one; `times` gets each click's acknowledgement and how long after the last
+    click at the table the next player's buttons appeared."""
     clicks = 0
+    last_ack: float | None = None
     while table.playing and time.perf_counter() < stop:
+        seat = table.match.to_act
+        if not enabled_buttons(h, table, hands, seat):
+            # The hand's edit for this turn is on its way (or the deal is being dealt).
+            try:
+                await asyncio.wait_for(edits.next_edit(hands[seat]), timeout=0.5)
+            except TimeoutError:
+                pass
+            continue
+        if last_ack is not None:
+            times["ready"].append(time.perf_counter() - last_ack)
         if think:
             await asyncio.sleep(rng.expovariate(1.0 / think))
-        seat = table.match.to_act
-        prefix = f"euchre:hand:{table.id}:{table.match_no}:{len(table.match.deals)}:"
-        message = h.messages[hands[seat]]
-        enabled = [
-            b["custom_id"]
-            for b in message.buttons
-            if not b.get("disabled") and b["custom_id"].startswith(prefix)
-        ]
-        if not enabled:  # the hand's edit for this turn is still on its way
-            await asyncio.sleep(0.01)
-            continue
+        enabled = enabled_buttons(h, table, hands, seat)
         start = time.perf_counter()
-        exchange = await h.click(members[seat], rng.choice(enabled), message=message)
-        ack_times.append(acks.at[exchange.id] - start)
+        exchange = await h.click(members[seat], rng.choice(enabled), message=hands[seat])
+        last_ack = acks.at[exchange.id]
+        times["ack"].append(last_ack - start)
         clicks += 1
     return clicks
 
@@ -107,27 +146,30 @@ async def run(tables: int, think_ms: float, seconds: float, seed: int) -> None:
         h.keep_history = False  # the harness's own bookkeeping, not the bot's work
         try:
             acks = Acks(h)
+            edits = Edits(h)
             rng = random.Random(seed)
             set_up = time.perf_counter()
             seated = [await seat(h, n, points=10) for n in range(tables)]
             print(f"{tables} tables seated and dealt in {time.perf_counter() - set_up:.1f} s")
-            ack_times: list[float] = []
+            times: dict[str, list[float]] = {"ack": [], "ready": []}
             lags: list[float] = []
-            edits_before = sum(1 for c in h.calls if c.method == "PATCH" and "/webhooks/" in c.path)
+            edits_before = edits.hands
             began = time.perf_counter()
             stop = began + seconds
             probe = asyncio.create_task(lag_probe(lags, stop))
+            pauses = GcPauses()
             clicks = await asyncio.gather(
                 *(
                     play(
                         h,
                         acks,
+                        edits,
                         table,
                         members,
                         hands,
                         think_ms / 1000,
                         random.Random(rng.random()),
-                        ack_times,
+                        times,
                         stop,
                     )
                     for _, table, members, hands in seated
@@ -135,17 +177,21 @@ async def run(tables: int, think_ms: float, seconds: float, seed: int) -> None:
             )
             elapsed = time.perf_counter() - began
             await probe
-            edits = sum(1 for c in h.calls if c.method == "PATCH" and "/webhooks/" in c.path)
-            ms = [t * 1000 for t in ack_times]
             print(
                 f"{sum(clicks)} clicks in {elapsed:.1f} s ({sum(clicks) / elapsed:.0f}/s), "
-                f"{edits - edits_before} hand edits"
+                f"{edits.hands - edits_before} hand edits"
             )
-            print(
-                f"acknowledgement ms: p50 {percentile(ms, 0.5):.1f}  p90 {percentile(ms, 0.9):.1f}"
-                f"  p99 {percentile(ms, 0.99):.1f}  max {max(ms, default=float('nan')):.1f}"
-                f"  (mean {statistics.fmean(ms) if ms else float('nan'):.1f})"
-            )
+            for name, label in (
+                ("ack", "acknowledgement"),
+                ("ready", "next player's buttons shown after the click's acknowledgement"),
+            ):
+                ms = [t * 1000 for t in times[name]]
+                print(
+                    f"{label}, ms: p50 {percentile(ms, 0.5):.1f}  p90 {percentile(ms, 0.9):.1f}"
+                    f"  p99 {percentile(ms, 0.99):.1f}  max {max(ms, default=float('nan')):.1f}"
+                )
+            pauses.stop()
+            print(f"garbage collector: {pauses.summary()}, longest {pauses.longest * 1000:.0f} ms")
             lag_ms = [x * 1000 for x in lags]
             print(
                 f"event loop lag ms: p50 {percentile(lag_ms, 0.5):.1f}  p99 {percentile(lag_ms, 0.99):.1f}"
