@@ -123,14 +123,8 @@ class Fixtures(commands.Cog):
         made = await self.bot.fixtures.make(
             found, kind, window_days, deadline, channel_id_of(interaction), interaction.user.id
         )
-        await answer(
-            interaction,
-            f"{len([f for f in made.fixtures if f.second_pair is not None])} fixtures made;"
-            " they are posted in this channel.",
-        )
-        await interaction.followup.send(
-            embed=made_embed(found.name, made), allowed_mentions=discord.AllowedMentions.none()
-        )
+        # In public: the fixtures concern every pair of the league.
+        await interaction.response.send_message(embed=made_embed(found.name, made))
 
     @fixtures.command(name="list")
     @app_commands.describe(league="the league", page="page of ten fixtures")
