@@ -13,6 +13,7 @@ from bot.storage import leagues
 from bot.storage.database import Database
 from bot.storage.fixtures import FixtureError, parse_fixture_id
 from bot.ui.fixtures import (
+    fixture_choices,
     fixtures_embed,
     made_embed,
     pairs_embed,
@@ -154,6 +155,12 @@ class Fixtures(commands.Cog):
                 await self.bot.table_messages.render(change.table, fresh=True)
             else:
                 await self.bot.table_messages.table_changed(change)
+
+    @play.autocomplete("fixture")
+    async def fixture_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await fixture_choices(self.db, interaction.guild_id, interaction.user.id, current)
 
     @register.autocomplete("league")
     @withdraw.autocomplete("league")

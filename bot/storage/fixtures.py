@@ -252,6 +252,11 @@ async def pairs_by_id(db: Database, ids: Iterable[int]) -> dict[int, Pair]:
     return {r["id"]: _pair(r) for r in rows}
 
 
+async def withdrawn_pairs(db: Database, ids: Iterable[int]) -> set[int]:
+    """Which of these pairs have withdrawn."""
+    return {p.id for p in (await pairs_by_id(db, ids)).values() if p.withdrawn}
+
+
 # -- series and fixtures --------------------------------------------------------------------
 
 _SERIES_COLUMNS = (
@@ -450,6 +455,22 @@ async def open_fixtures(db: Database) -> list[Fixture]:
     """Every fixture still to be played, of every league, the soonest to close first."""
     rows = await db.fetchall(
         f"SELECT {_FIXTURE_COLUMNS} FROM fixtures WHERE state = 'open' ORDER BY closes_at, id"
+    )
+    return [_fixture(r) for r in rows]
+
+
+async def fixtures_of_player(db: Database, guild_id: int, user_id: int) -> list[Fixture]:
+    """The open fixtures of this server a member may play in (as partner or alternate), the
+    soonest to close first, at most 25 (the autocomplete choices)."""
+    rows = await db.fetchall(
+        f"SELECT DISTINCT {', '.join('f.' + c.strip() for c in _FIXTURE_COLUMNS.split(','))}"
+        " FROM fixtures AS f JOIN fixture_series AS s ON s.id = f.series_id"
+        " JOIN leagues AS l ON l.id = s.league_id"
+        " JOIN fixture_pairs AS p ON p.id IN (f.first_pair, f.second_pair)"
+        " WHERE l.guild_id = ? AND f.state = 'open'"
+        " AND ? IN (p.first_id, p.second_id, p.alternate_id)"
+        " ORDER BY f.closes_at, f.id LIMIT 25",
+        (guild_id, user_id),
     )
     return [_fixture(r) for r in rows]
 

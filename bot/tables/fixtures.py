@@ -191,7 +191,7 @@ class FixtureScheduler:
         """When the next reminder or deadline falls, or None when nothing is open."""
         times = []
         for f in await store.open_fixtures(self.db):
-            if not f.reminded_day:
+            if not f.reminded_day and _day_reminder(f):
                 times.append(f.closes_at - DAY)
             if not f.reminded_hour:
                 times.append(f.closes_at - HOUR)
@@ -232,17 +232,14 @@ class FixtureScheduler:
             return  # its match decides it, however long it takes
         if now >= fixture.closes_at:
             await self._deadline(series, fixture, now)
-        elif now >= fixture.closes_at - DAY and not (
-            fixture.reminded_day and fixture.reminded_hour
-        ):
-            await self._remind(series, fixture, now)
+        elif now >= fixture.closes_at - HOUR and not fixture.reminded_hour:
+            await self._remind(series, fixture, hour=True)
+        elif now >= fixture.closes_at - DAY and not fixture.reminded_day and _day_reminder(fixture):
+            await self._remind(series, fixture, hour=False)
 
     # -- reminders ------------------------------------------------------------------------
 
-    async def _remind(self, series: Series, fixture: Fixture, now: int) -> None:
-        hour = now >= fixture.closes_at - HOUR
-        if (hour and fixture.reminded_hour) or (not hour and fixture.reminded_day):
-            return
+    async def _remind(self, series: Series, fixture: Fixture, hour: bool) -> None:
         # Stored before it is sent: a restart never sends it twice. An hour's reminder makes
         # the day's pointless, so both are then marked.
 
@@ -320,7 +317,9 @@ class FixtureScheduler:
         if table is None or not self.manager.knows(table) or table.playing:
             return None
         try:
-            return await self.manager.close_table(table.channel_id, table.host_id)
+            return await self.manager.close_table(
+                table.channel_id, table.host_id, reason=f"F{fixture.id}'s window ended"
+            )
         except Exception:
             log.exception("fixture F%s: closing its table failed", fixture.id)
             return None
@@ -422,7 +421,9 @@ class FixtureScheduler:
                 finished = True
             else:
                 try:
-                    new = _round_fixtures(_next_swiss(series, every), last + 1, series, now)
+                    withdrawn = await store.withdrawn_pairs(self.db, series.entrants)
+                    next_round = _next_swiss(series, every, withdrawn)
+                    new = _round_fixtures(next_round, last + 1, series, now)
                 except ValueError:
                     finished = True  # no pairing left without a repeat
         else:
@@ -572,6 +573,12 @@ class FixtureScheduler:
         return change
 
 
+def _day_reminder(fixture: Fixture) -> bool:
+    """Whether a fixture gets a reminder a day before its end: not when its window is a day
+    or less (it would come as the window opens)."""
+    return fixture.closes_at - DAY > fixture.opens_at
+
+
 def _first(series: Series, now: int) -> list[NewFixture]:
     """A series' first fixtures."""
     entrants = list(series.entrants)
@@ -597,16 +604,24 @@ def _round_fixtures(rnd: FixtureRound, number: int, series: Series, opens: int) 
     return out
 
 
-def _next_swiss(series: Series, every: list[Fixture]) -> FixtureRound:
-    """The next Swiss round from the results so far. A forfeit counts as a match won one game
-    to none; a double forfeit as a draw with no games (the standings know only games)."""
+def _next_swiss(series: Series, every: list[Fixture], withdrawn: set[int]) -> FixtureRound:
+    """The next Swiss round from the results so far, between the pairs that have not
+    withdrawn. A forfeit counts as a match won one game to none; a double forfeit as a draw
+    with no games (the standings know only games).
+
+    Raises:
+        ValueError: fewer than two pairs left, or no pairing left without a repeat.
+    """
     results = [
         MatchResult(f.first_pair, f.second_pair, f.first_games or 0, f.second_games or 0)
         for f in every
         if f.second_pair is not None
     ]
     byes = [f.first_pair for f in every if f.second_pair is None]
-    return swiss_round(list(series.entrants), results, byes)
+    entrants = [e for e in series.entrants if e not in withdrawn]
+    if len(entrants) < 2:
+        raise ValueError("fewer than two pairs are left")
+    return swiss_round(entrants, results, byes)
 
 
 def _bracket(series: Series) -> brackets.Bracket:

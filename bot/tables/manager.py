@@ -452,12 +452,17 @@ class TableManager:
         self._after_change(table)
         return Change(table, "back", seat=seat, who=_name_at(table, seat))
 
-    async def close_table(self, channel_id: int, user_id: int, may_manage: bool = False) -> Change:
-        """The host (or someone who may manage the channel) ends the table."""
+    async def close_table(
+        self, channel_id: int, user_id: int, may_manage: bool = False, reason: str | None = None
+    ) -> Change:
+        """The host (or someone who may manage the channel) ends the table; `reason` says why
+        when the bot closes it for the host (a fixture's window ended)."""
         table = self.table_in(channel_id)
         async with self._hold(table):
             table.require_host(user_id, may_manage)
-            reason = "closed by the host" if user_id == table.host_id else "closed by a moderator"
+            if reason is None:
+                by_host = user_id == table.host_id
+                reason = "closed by the host" if by_host else "closed by a moderator"
             await self._close(table, reason, user_id)
         return Change(table, "closed", note=reason)
 

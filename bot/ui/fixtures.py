@@ -11,7 +11,11 @@ import logging
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 
+from bot.engine.quoting import clip
+from bot.storage import fixtures as store
+from bot.storage.database import Database
 from bot.storage.fixtures import (
     BYE,
     DOUBLE_FORFEIT,
@@ -213,6 +217,24 @@ def played_text(played: Played) -> str:
         f"You sit down for F{fixture.id}. {opened}the other players sit down with"
         f" `/fixtures play fixture:F{fixture.id}` here before {when(fixture.closes_at)}."
     )
+
+
+async def fixture_choices(
+    db: Database, guild_id: int | None, user_id: int, typed: str
+) -> list[app_commands.Choice[str]]:
+    """A member's open fixtures on this server whose id or pairs contain what was typed."""
+    if guild_id is None:
+        return []
+    mine = await store.fixtures_of_player(db, guild_id, user_id)
+    pairs = await store.pairs_by_id(db, [p for f in mine for p in f.pairs])
+    choices = []
+    key = typed.strip().casefold()
+    for f in mine:
+        assert f.second_pair is not None  # an open fixture has two pairs
+        label = f"F{f.id} · {pairs[f.first_pair].name} v {pairs[f.second_pair].name}"
+        if key in label.casefold():
+            choices.append(app_commands.Choice(name=clip(label, 100), value=f"F{f.id}"))
+    return choices
 
 
 class FixtureAnnouncer:

@@ -283,3 +283,14 @@ async def test_reminders_mention_exactly_the_fixtures_players(interactions, cloc
     call = next(c for c in reversed(h.calls) if "must be played" in c.content)
     allowed = call.message_data["allowed_mentions"]
     assert {int(u) for u in allowed["users"]} == players and allowed["parse"] == []
+
+
+async def test_play_offers_the_members_own_open_fixtures(interactions, clock):
+    h = interactions
+    await league_of_pairs(h)
+    fixture = await make(h)
+    offered = await h.autocomplete("erin", "fixtures play", "fixture", "")
+    assert [c["value"] for c in offered] == [f"F{fixture.id}"]
+    assert offered[0]["name"] == f"F{fixture.id} · alice & bob v carol & dave"
+    assert await h.autocomplete("erin", "fixtures play", "fixture", "zzz") == []
+    assert await h.autocomplete("frank", "fixtures play", "fixture", "") == []

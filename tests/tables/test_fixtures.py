@@ -513,3 +513,40 @@ async def test_a_fixture_tables_kept_seats_survive_a_restart(tmp_path):
             await manager.join(CHANNEL, 3, "m3", 2)
     finally:
         await shut(db, manager)
+
+
+async def test_a_window_of_one_day_gets_only_the_hours_reminder(world):
+    w = world
+    await pairs(w, 2)
+    fixture = (await w.make(days=1)).fixtures[0]
+    await w.scheduler.tick()
+    assert w.news.reminders == []  # a day's reminder would come as the window opens
+    assert await w.scheduler.next_due() == fixture.closes_at - HOUR
+    w.clock.now = fixture.closes_at - HOUR
+    await w.scheduler.tick()
+    assert [r.hours for r in w.news.reminders] == [1]
+
+
+async def test_a_forfeits_table_closes_saying_the_window_ended(world):
+    w = world
+    await pairs(w, 2)
+    fixture = (await w.make()).fixtures[0]
+    await w.play(fixture.id, 1)
+    w.clock.now = fixture.closes_at
+    await w.scheduler.tick()
+    closed = w.news.decisions[-1].closed
+    assert closed.kind == "closed" and closed.note == f"F{fixture.id}'s window ended"
+
+
+async def test_swiss_pairs_no_withdrawn_pair_in_its_next_round(world):
+    w = world
+    made = await pairs(w, 4)
+    first = (await w.make("swiss")).fixtures
+    for f in first:
+        await w.decide(f, f.first_pair)
+    async with w.db.transaction():
+        await store.withdraw_pair(w.db, w.league, 1, int(w.clock.now))  # pair 1 withdraws
+    await w.scheduler.tick()
+    second = [f for f in await w.fixtures() if f.round == 2]
+    assert all(made[0].id not in f.pairs for f in second if f.second_pair is not None)
+    assert [f.first_pair for f in second if f.second_pair is None]  # three left: a bye
