@@ -68,7 +68,7 @@ class Pair:
 
 @dataclass(frozen=True, slots=True)
 class Series:
-    """One making of fixtures for a league (see migration 0008)."""
+    """One making of fixtures for a league."""
 
     id: int
     league_id: int

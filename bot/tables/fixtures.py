@@ -170,6 +170,8 @@ class FixtureScheduler:
 
     async def _run(self) -> None:
         while True:
+            # Cleared before looking, so a wake that comes during the tick is not lost.
+            self._wake.clear()
             try:
                 await self.tick()
                 due = await self.next_due()
@@ -177,7 +179,6 @@ class FixtureScheduler:
                 log.exception("the fixtures' scheduler failed; it tries again shortly")
                 due = None
             wait = LONGEST_SLEEP if due is None else due - self.clock()
-            self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), min(max(wait, 0.0), LONGEST_SLEEP))
             except TimeoutError:
@@ -188,7 +189,10 @@ class FixtureScheduler:
             self.wake()
 
     async def next_due(self) -> float | None:
-        """When the next reminder or deadline falls, or None when nothing is open."""
+        """When the next reminder or deadline falls, or None when none is ahead. What fell due
+        already was done by the last tick, or waits for a match in play (whose end wakes the
+        scheduler): counting it would make the scheduler spin."""
+        now = self.clock()
         times = []
         for f in await store.open_fixtures(self.db):
             if not f.reminded_day and _day_reminder(f):
@@ -196,7 +200,7 @@ class FixtureScheduler:
             if not f.reminded_hour:
                 times.append(f.closes_at - HOUR)
             times.append(f.closes_at)
-        return min(times, default=None)
+        return min((t for t in times if t > now), default=None)
 
     async def tick(self) -> None:
         """Do everything due now: results of finished matches, reminders, deadlines, and the

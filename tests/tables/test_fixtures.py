@@ -455,6 +455,7 @@ async def test_a_match_in_play_at_the_deadline_is_not_forfeited(world):
     w.clock.now = fixture.closes_at + HOUR
     await w.scheduler.tick()
     assert (await store.fixture_by_id(w.db, fixture.id)).state == "open"
+    assert await w.scheduler.next_due() is None  # nothing ahead: the match's end wakes it
     await play_out(w)
     await w.scheduler.tick()
     assert (await store.fixture_by_id(w.db, fixture.id)).state == "played"
@@ -511,6 +512,13 @@ async def test_a_fixture_tables_kept_seats_survive_a_restart(tmp_path):
             await manager.join(CHANNEL, 99, "stranger")
         with pytest.raises(TableError, match="kept for another player"):
             await manager.join(CHANNEL, 3, "m3", 2)
+        with pytest.raises(TableError, match="kept for the players"):
+            await manager.add_bot(CHANNEL, 1, None, None)
+        # Seated by /table join and started by /table start: still no cut for partners.
+        for user in (3, 2, 4):
+            await manager.join(CHANNEL, user, f"m{user}")
+        await manager.start(CHANNEL, 1, keep_seats=False)
+        assert [o.user_id for o in table.seats] == [1, 3, 2, 4] and table.playing
     finally:
         await shut(db, manager)
 
