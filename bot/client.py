@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections.abc import Callable
 
 import discord
 from discord.ext import commands
@@ -17,9 +19,11 @@ from discord.ext import commands
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.storage.database import Database
+from bot.tables.fixtures import FixtureScheduler
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
 from bot.ui.emojis import CardEmojis
+from bot.ui.fixtures import FixtureAnnouncer
 from bot.ui.guide import CommandTree
 from bot.ui.live_hands import LiveHands
 from bot.ui.table_messages import TableMessages
@@ -34,6 +38,7 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.stats",
     "cogs.leagues",
+    "cogs.fixtures",
     "cogs.help",
     "cogs.admin",
 )
@@ -48,6 +53,7 @@ class EuchreBot(commands.Bot):
             refused before Discord is contacted); by default `setup_hook` opens the settings' file.
         computer_delay: seconds a computer player waits before moving (tests use 0).
         timers: run turn timers (tests that drive time themselves turn them off).
+        fixture_clock: Unix seconds now, for fixtures' windows (tests move their own).
     """
 
     def __init__(
@@ -57,6 +63,7 @@ class EuchreBot(commands.Bot):
         database: Database | None = None,
         computer_delay: float = 1.0,
         timers: bool = True,
+        fixture_clock: Callable[[], float] = time.time,
         **kwargs,
     ) -> None:
         # The bot has no voice: discord.py's documented switches for its warnings that the
@@ -77,6 +84,8 @@ class EuchreBot(commands.Bot):
         self.settings = settings
         self._db: Database | None = database
         self._manager: TableManager | None = None
+        self._fixtures: FixtureScheduler | None = None
+        self._fixture_clock = fixture_clock
         self.table_messages = TableMessages(self)
         self.live_hands = LiveHands(self)
         self.card_emojis = CardEmojis(self)
@@ -99,6 +108,13 @@ class EuchreBot(commands.Bot):
             raise RuntimeError("the game manager is made in setup_hook")
         return self._manager
 
+    @property
+    def fixtures(self) -> FixtureScheduler:
+        """The leagues' fixtures and their clock (from `setup_hook` on)."""
+        if self._fixtures is None:
+            raise RuntimeError("the fixtures' scheduler is made in setup_hook")
+        return self._fixtures
+
     async def setup_hook(self) -> None:
         if self._db is None:
             self._db = await Database.open(self.settings.database_path)
@@ -109,6 +125,9 @@ class EuchreBot(commands.Bot):
             computer_delay=self._computer_delay,
             listener=self.table_messages,
             timers=self._timers,
+        )
+        self._fixtures = FixtureScheduler(
+            self.manager, clock=self._fixture_clock, listener=FixtureAnnouncer(self)
         )
         # Before the gateway connects: the first interaction finds every table in place.
         self._loaded = await self.manager.load()
@@ -144,6 +163,8 @@ class EuchreBot(commands.Bot):
         if self._manager is not None and self._loaded is not None:
             tables, self._loaded = self._loaded, None
             await self.manager.resume(tables)
+            # Deadlines and reminders that fell due while the bot was down are applied now.
+            self.fixtures.start()
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
 
     async def close(self) -> None:
@@ -155,7 +176,10 @@ class EuchreBot(commands.Bot):
         await asyncio.shield(self._shutdown)
 
     async def _close_all(self) -> None:
-        # No computer move, timer or hand edit after this point: it could no longer be shown.
+        # No computer move, timer, fixture deadline or hand edit after this point: it could no
+        # longer be shown.
+        if self._fixtures is not None:
+            await self._fixtures.stop()
         if self._manager is not None:
             await self._manager.stop_turns()
         await self.live_hands.close()

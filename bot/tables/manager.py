@@ -299,12 +299,14 @@ class TableManager:
         ping_after: int | None = None,
         league_id: int | None = None,
         league_name: str | None = None,
+        reserved: dict[int, tuple[int, ...]] | None = None,
         **overrides: Any,
     ) -> Change:
         """Open a table in a channel and seat its creator, the host.
 
         A table created for a league (``league_id`` and its name) plays by the options given
         (the league's: the caller checks them) and seats only the league's members.
+        ``reserved`` keeps each seat for the members named (a fixture's pairs, as partners).
         """
         if channel_id in self.tables:
             raise TableError(
@@ -314,6 +316,7 @@ class TableManager:
         table = Table(0, guild_id, channel_id, Occupant(user_id, name), options)
         table.turn_timeout = turn_timeout
         table.league_id, table.league_name = league_id, league_name
+        table.reserved = dict(reserved or {})
         if ping is not None and ping not in PING_MODES:
             raise TableError("choose when players are pinged: every turn, after a wait, or never")
         if ping_after is not None and not 5 <= ping_after <= 3600:
@@ -449,12 +452,17 @@ class TableManager:
         self._after_change(table)
         return Change(table, "back", seat=seat, who=_name_at(table, seat))
 
-    async def close_table(self, channel_id: int, user_id: int, may_manage: bool = False) -> Change:
-        """The host (or someone who may manage the channel) ends the table."""
+    async def close_table(
+        self, channel_id: int, user_id: int, may_manage: bool = False, reason: str | None = None
+    ) -> Change:
+        """The host (or someone who may manage the channel) ends the table; `reason` says why
+        when the bot closes it for the host (a fixture's window ended)."""
         table = self.table_in(channel_id)
         async with self._hold(table):
             table.require_host(user_id, may_manage)
-            reason = "closed by the host" if user_id == table.host_id else "closed by a moderator"
+            if reason is None:
+                by_host = user_id == table.host_id
+                reason = "closed by the host" if by_host else "closed by a moderator"
             await self._close(table, reason, user_id)
         return Change(table, "closed", note=reason)
 

@@ -170,6 +170,9 @@ class Table:
         # show; None for a table that plays for no league.
         self.league_id: int | None = None
         self.league_name: str | None = None
+        # Seats kept for named members (a fixture's two pairs): seat -> who may sit there.
+        # Empty for an ordinary table.
+        self.reserved: dict[int, tuple[int, ...]] = {}
         self._rng: random.Random = random.SystemRandom()
 
     # -- who is here ----------------------------------------------------------------------
@@ -255,6 +258,8 @@ class Table:
             raise TableError("a computer is holding your seat: use /table back")
         if len(self.members) >= MAX_MEMBERS:
             raise TableError("this table is full: six belong to it already (S.12)")
+        if self.reserved:
+            seat = self._reserved_seat(user_id, seat)
         member = Occupant(user_id, name)
         if self.playing or (self.full and seat is None):
             if seat is not None:
@@ -269,6 +274,18 @@ class Table:
         # A member may take a computer's seat between rubbers.
         self.seats[seat] = member
         return "seated"
+
+    def _reserved_seat(self, user_id: int, seat: int | None) -> int:
+        """The seat a member may take at a table whose seats are kept for named members: the
+        one asked for, or the first free one kept for them."""
+        mine = [s for s, ids in sorted(self.reserved.items()) if user_id in ids]
+        if not mine:
+            raise TableError("this table's seats are kept for the players of a fixture")
+        if seat is None:
+            seat = next((s for s in mine if self.seats[s] is None), mine[0])
+        if seat not in mine:
+            raise TableError(f"{SEAT_NAMES[seat]} is kept for another player of the fixture")
+        return seat
 
     def leave(self, user_id: int) -> int | None:
         """Leave the table. A seated player leaving mid-rubber is replaced by a computer.
@@ -308,6 +325,8 @@ class Table:
         """Seat a computer player at the given free seat, or the first free one."""
         if self.playing:
             raise TableError("computer players join between rubbers; a game is being played")
+        if self.reserved:
+            raise TableError("this table's seats are kept for the players of a fixture")
         if seat is None:
             if self.full:
                 raise TableError("every seat is taken")
@@ -432,6 +451,8 @@ class Table:
                 "four players must sit before the game starts: /table join or /table addbot"
             )
         rng = rng or self._rng
+        # A fixture's pairs sit as partners: no cut for partners.
+        keep_seats = keep_seats or bool(self.reserved)
         names = {o.user_id: o.name for o in [*self.seats, *self.waiting] if o}
         cuts: list[Cut] = []
         self.sat_out = []
@@ -603,6 +624,7 @@ class Table:
             "ping_after": self.ping_after,
             "league_id": self.league_id,
             "league_name": self.league_name,
+            "reserved": {str(k): list(v) for k, v in self.reserved.items()},
         }
 
     @classmethod
@@ -641,6 +663,7 @@ class Table:
         table.ping_after = state.get("ping_after")
         table.league_id = state.get("league_id")
         table.league_name = state.get("league_name")
+        table.reserved = {int(k): tuple(v) for k, v in state.get("reserved", {}).items()}
         if state["status"] == PLAYING:
             table.status = PLAYING
             table.first_dealer = state["first_dealer"]

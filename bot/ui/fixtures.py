@@ -1,0 +1,283 @@
+"""Fixtures as Discord shows them: the answers and embeds of /fixtures, and the announcements
+the fixtures' scheduler makes in a league's channel (reminders, results, new rounds).
+
+Windows are shown with Discord's timestamps (`<t:unix:f>`, `<t:unix:R>`), which each member's
+client shows in their own time zone. Every name was typed by a member, so each is escaped.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.engine.quoting import clip
+from bot.storage import fixtures as store
+from bot.storage.database import Database
+from bot.storage.fixtures import (
+    BYE,
+    DOUBLE_FORFEIT,
+    FORFEIT,
+    OPEN,
+    PLAYED,
+    Fixture,
+    FixturePage,
+    Pair,
+    Series,
+)
+from bot.storage.leagues import League, league_by_id
+from bot.tables.fixtures import Decision, Made, Played, Reminder
+from bot.ui.embeds import GOLD, plural, safe
+from bot.ui.errors import fit_content
+
+if TYPE_CHECKING:
+    from bot.client import EuchreBot
+
+log = logging.getLogger(__name__)
+
+KIND_WORDS = {
+    "round_robin": "a round robin",
+    "swiss": "a Swiss event",
+    "single_elimination": "a single elimination",
+    "double_elimination": "a double elimination",
+}
+DEADLINE_WORDS = {
+    "forfeit": "a side that did not sit down forfeits",
+    "double_forfeit": "both sides forfeit",
+    "extend": "the window is extended once",
+}
+PAIRS_SHOWN = 50
+DESCRIPTION_LIMIT = 4096
+NEW_SHOWN = 15  # fixtures listed in an announcement; /fixtures list shows the rest
+
+
+def when(unix: int) -> str:
+    """A moment as Discord shows it to each reader: the date and time, and how far off."""
+    return f"<t:{unix}:f> (<t:{unix}:R>)"
+
+
+def pair_name(pairs: dict[int, Pair], pair_id: int | None) -> str:
+    if pair_id is None or pair_id not in pairs:
+        return "?"
+    pair = pairs[pair_id]
+    return safe(pair.name) + (" (withdrawn)" if pair.withdrawn else "")
+
+
+def state_text(fixture: Fixture, pairs: dict[int, Pair]) -> str:
+    """Where a fixture stands, in a few words."""
+    if fixture.state == BYE:
+        return "a bye"
+    if fixture.state == OPEN:
+        extended = " (extended)" if fixture.extended else ""
+        at = " · its table is open" if fixture.table_id is not None else ""
+        return f"to play by {when(fixture.closes_at)}{extended}{at}"
+    winner = pair_name(pairs, fixture.winner_pair)
+    if fixture.state == PLAYED:
+        return f"won by {winner}, {fixture.first_games}–{fixture.second_games} in games (M{fixture.match_id})"
+    if fixture.state == FORFEIT:
+        return f"won by {winner} by forfeit"
+    assert fixture.state == DOUBLE_FORFEIT
+    if fixture.winner_pair is not None:
+        return f"double forfeit; {winner} goes on as the higher seed"
+    return "double forfeit: neither side played it"
+
+
+def fixture_line(fixture: Fixture, pairs: dict[int, Pair]) -> str:
+    """One fixture in a list: id, round (or bracket match), pairs, window and state."""
+    where = f"round {fixture.round}" + (f", {fixture.slot}" if fixture.slot else "")
+    if fixture.second_pair is None:
+        return f"**F{fixture.id}** · {where} · {pair_name(pairs, fixture.first_pair)} · a bye"
+    match = f"{pair_name(pairs, fixture.first_pair)} v {pair_name(pairs, fixture.second_pair)}"
+    window = f"<t:{fixture.opens_at}:f> – <t:{fixture.closes_at}:f>"
+    return f"**F{fixture.id}** · {where} · {match}\n  {window} · {state_text(fixture, pairs)}"
+
+
+def _fit(lines: list[str], limit: int = DESCRIPTION_LIMIT) -> str:
+    out: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        if used + len(line) + 1 > limit - 40:
+            out.append(f"…and {len(lines) - i} more")
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out)
+
+
+def registered_text(league: League, pair: Pair) -> str:
+    alternate = f", with {safe(pair.alternate[1])} as alternate" if pair.alternate else ""
+    return (
+        f"{safe(pair.name)} are registered as a pair of the league **{safe(league.name)}**"
+        f"{alternate}. Fixtures are made with `/fixtures make`."
+    )
+
+
+def withdrawn_text(league: League, pair: Pair) -> str:
+    return (
+        f"{safe(pair.name)} withdrew from the league **{safe(league.name)}**'s fixtures; "
+        "fixtures already made stand, and are forfeited if not played."
+    )
+
+
+def pairs_embed(league: League, pairs: list[Pair]) -> discord.Embed:
+    """A league's registered pairs, in the order they registered (their seeding)."""
+    embed = discord.Embed(title=f"Pairs of {safe(league.name)}", colour=GOLD)
+    lines = []
+    for number, pair in enumerate(pairs[:PAIRS_SHOWN], start=1):
+        alternate = f" (alternate: {safe(pair.alternate[1])})" if pair.alternate else ""
+        lines.append(f"{number}. {safe(pair.name)}{alternate}")
+    if len(pairs) > PAIRS_SHOWN:
+        lines.append(f"…and {len(pairs) - PAIRS_SHOWN} more")
+    embed.description = _fit(lines) or "No pair yet: `/fixtures register` with a partner."
+    embed.set_footer(text=f"{plural(len(pairs), 'pair')} · seeded in the order they registered")
+    return embed
+
+
+def series_words(series: Series) -> str:
+    days = series.window_seconds // (24 * 60 * 60)
+    return (
+        f"{KIND_WORDS[series.kind]}, {plural(days, 'day')} to play each fixture; at a window's"
+        f" end {DEADLINE_WORDS[series.deadline]}"
+    )
+
+
+def fixtures_embed(league: League, page: FixturePage) -> discord.Embed:
+    """One page of a league's fixtures with their windows and state."""
+    embed = discord.Embed(title=f"Fixtures of {safe(league.name)}", colour=GOLD)
+    lines = [series_words(page.series) + "."]
+    lines += [fixture_line(f, page.pairs) for f in page.fixtures]
+    embed.description = _fit(lines)
+    done = " · finished" if page.series.finished_at is not None else ""
+    embed.set_footer(
+        text=f"Page {page.page} of {page.pages} · {plural(page.total, 'fixture')}{done}"
+        " · /fixtures play F12 sits you down for one"
+    )
+    return embed
+
+
+def made_embed(league_name: str, made: Made) -> discord.Embed:
+    """New fixtures (or a series' end), as announced in the league's channel."""
+    series = made.series
+    if made.finished and not made.fixtures:
+        title = f"Fixtures of {safe(league_name)}: finished"
+    else:
+        title = f"New fixtures of {safe(league_name)}"
+    embed = discord.Embed(title=title, colour=GOLD)
+    lines = [series_words(series) + "."]
+    lines += [fixture_line(f, made.pairs) for f in made.fixtures[:NEW_SHOWN]]
+    if len(made.fixtures) > NEW_SHOWN:
+        lines.append(f"…and {len(made.fixtures) - NEW_SHOWN} more: `/fixtures list`")
+    if made.champion is not None:
+        lines.append(f"🏆 Won by **{pair_name(made.pairs, made.champion)}**.")
+    elif made.finished:
+        lines.append("Every fixture is decided: `/fixtures list` shows the results.")
+    embed.description = _fit(lines)
+    embed.set_footer(text="/fixtures play F12 sits you down for a fixture of yours")
+    return embed
+
+
+def reminder_text(reminder: Reminder) -> tuple[str, list[int]]:
+    """A reminder's content (mentioning the fixture's players) and exactly whom it mentions."""
+    fixture, pairs = reminder.fixture, reminder.pairs
+    players = [u for p in fixture.pairs for u in pairs[p].players]
+    mentions = " ".join(f"<@{u}>" for u in players)
+    left = "a day" if reminder.hours == 24 else "an hour"
+    assert fixture.second_pair is not None
+    text = (
+        f"{mentions}: **F{fixture.id}**, {pair_name(pairs, fixture.first_pair)} v"
+        f" {pair_name(pairs, fixture.second_pair)}, must be played within {left}: its window"
+        f" ends {when(fixture.closes_at)}. Sit down with `/fixtures play fixture:F{fixture.id}`."
+    )
+    return fit_content(text), players
+
+
+def decision_text(decision: Decision) -> str:
+    fixture, pairs = decision.fixture, decision.pairs
+    assert fixture.second_pair is not None
+    match = f"**F{fixture.id}**, {pair_name(pairs, fixture.first_pair)} v {pair_name(pairs, fixture.second_pair)}"
+    if decision.how == "extended":
+        return fit_content(
+            f"{match} was not played in its window: it is extended once, to {when(fixture.closes_at)}."
+        )
+    if decision.how == PLAYED:
+        return fit_content(f"{match}: {state_text(fixture, pairs)}.")
+    why = "its window ended before it was played"
+    return fit_content(f"{match}: {why}; {state_text(fixture, pairs)}.")
+
+
+def played_text(played: Played) -> str:
+    """The answer to a player who sat down for a fixture."""
+    fixture = played.fixture
+    if played.started:
+        return f"You sit down for F{fixture.id}: all four are seated, and the match starts."
+    opened = "Its table is open in this channel; " if played.created else ""
+    return (
+        f"You sit down for F{fixture.id}. {opened}the other players sit down with"
+        f" `/fixtures play fixture:F{fixture.id}` here before {when(fixture.closes_at)}."
+    )
+
+
+async def fixture_choices(
+    db: Database, guild_id: int | None, user_id: int, typed: str
+) -> list[app_commands.Choice[str]]:
+    """A member's open fixtures on this server whose id or pairs contain what was typed."""
+    if guild_id is None:
+        return []
+    mine = await store.fixtures_of_player(db, guild_id, user_id)
+    pairs = await store.pairs_by_id(db, [p for f in mine for p in f.pairs])
+    choices = []
+    key = typed.strip().casefold()
+    for f in mine:
+        assert f.second_pair is not None  # an open fixture has two pairs
+        label = f"F{f.id} · {pairs[f.first_pair].name} v {pairs[f.second_pair].name}"
+        if key in label.casefold():
+            choices.append(app_commands.Choice(name=clip(label, 100), value=f"F{f.id}"))
+    return choices
+
+
+class FixtureAnnouncer:
+    """Posts the fixtures' scheduler's news in each league's channel (a `FixtureListener`)."""
+
+    def __init__(self, bot: EuchreBot) -> None:
+        self.bot = bot
+
+    async def _send(
+        self,
+        channel_id: int,
+        text: str | None = None,
+        users: list[int] | None = None,
+        embed: discord.Embed | None = None,
+    ) -> None:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                log.warning("channel %s is gone: a fixture's news cannot be posted", channel_id)
+                return
+        mentions = discord.AllowedMentions(
+            users=[discord.Object(u) for u in users or []], everyone=False, roles=False
+        )
+        if embed is not None:
+            await channel.send(text, embed=embed, allowed_mentions=mentions)  # type: ignore[union-attr]
+        else:
+            await channel.send(text, allowed_mentions=mentions)  # type: ignore[union-attr]
+
+    async def _league_name(self, league_id: int) -> str:
+        league = await league_by_id(self.bot.db, league_id)
+        return league.name if league is not None else "a league"
+
+    async def fixture_reminder(self, reminder: Reminder) -> None:
+        text, players = reminder_text(reminder)
+        await self._send(reminder.series.channel_id, text, players)
+
+    async def fixture_decided(self, decision: Decision) -> None:
+        if decision.closed is not None:
+            await self.bot.table_messages.table_changed(decision.closed)
+        await self._send(decision.series.channel_id, decision_text(decision))
+
+    async def fixtures_made(self, made: Made) -> None:
+        name = await self._league_name(made.series.league_id)
+        await self._send(made.series.channel_id, embed=made_embed(name, made))
