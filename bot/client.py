@@ -16,6 +16,7 @@ from collections.abc import Callable
 import discord
 from discord.ext import commands
 
+from bot.collector import keep_settled
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.storage.database import Database
@@ -64,6 +65,7 @@ class EuchreBot(commands.Bot):
         computer_delay: float = 1.0,
         timers: bool = True,
         fixture_clock: Callable[[], float] = time.time,
+        settle_memory: bool = False,
         **kwargs,
     ) -> None:
         # The bot has no voice: discord.py's documented switches for its warnings that the
@@ -86,6 +88,10 @@ class EuchreBot(commands.Bot):
         self._manager: TableManager | None = None
         self._fixtures: FixtureScheduler | None = None
         self._fixture_clock = fixture_clock
+        # The collector is settled once the tables are restored, and then now and then
+        # (bot/collector.py); the process runner asks for it, tests that start many bots do not.
+        self._settle_memory = settle_memory
+        self._settling: asyncio.Task[None] | None = None
         self.table_messages = TableMessages(self)
         self.live_hands = LiveHands(self)
         self.card_emojis = CardEmojis(self)
@@ -165,6 +171,8 @@ class EuchreBot(commands.Bot):
             await self.manager.resume(tables)
             # Deadlines and reminders that fell due while the bot was down are applied now.
             self.fixtures.start()
+            if self._settle_memory:
+                self._settling = asyncio.create_task(keep_settled(), name="settle-memory")
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
 
     async def close(self) -> None:
@@ -178,6 +186,8 @@ class EuchreBot(commands.Bot):
     async def _close_all(self) -> None:
         # No computer move, timer, fixture deadline or hand edit after this point: it could no
         # longer be shown.
+        if self._settling is not None:
+            self._settling.cancel()
         if self._fixtures is not None:
             await self._fixtures.stop()
         if self._manager is not None:

@@ -44,7 +44,7 @@ async def serve(settings: Settings) -> None:
 
     db = await Database.open(settings.database_path)
     point_at(settings)
-    bot = EuchreBot(settings, database=db)
+    bot = EuchreBot(settings, database=db, settle_memory=True)
     loop = asyncio.get_running_loop()
     stopping: list[asyncio.Task[None]] = []
 

@@ -164,6 +164,8 @@ async def test_a_signal_stops_the_bot_cleanly_and_the_table_resumes(fake_discord
             await bot.process.wait()
 
     assert code == 0, bot.stderr
+    # The service settles the collector once its tables are in place (bot/collector.py).
+    assert "memory settled" in bot.stderr, bot.stderr
     for unwanted in ("leaked semaphore", "voice will NOT be supported", "Traceback"):
         assert unwanted not in bot.stderr, bot.stderr
     assert not [pid for pid in workers if _alive(pid)], "a worker process outlived the bot"

@@ -1,0 +1,58 @@
+"""Settling the garbage collector: survivors frozen, cyclic garbage still reclaimed."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+
+from bot import collector
+
+
+class Node:
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def _cycle() -> weakref.ref[Node]:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+@pytest.fixture
+def thawed():
+    """Leave the process's collector as it was found: nothing frozen."""
+    yield
+    gc.unfreeze()
+
+
+def test_settling_freezes_what_survives_so_later_collections_skip_it(thawed):
+    kept = [Node() for _ in range(100)]
+    frozen = collector.settle()
+    assert frozen == gc.get_freeze_count() >= len(kept)
+    # What is frozen is not in any generation a collection scans.
+    assert not any(obj is kept[0] for obj in gc.get_objects())
+
+
+def test_settling_again_collects_a_cycle_that_became_garbage_after_it_was_frozen(thawed):
+    holder = [_cycle()]
+    node = holder[0]()
+    collector.settle()  # the cycle is alive, and now frozen
+    del node
+    gc.collect()
+    assert holder[0]() is not None  # a frozen cycle is not collected by ordinary collections
+    collector.settle()  # thaw, collect everything, freeze again
+    assert holder[0]() is None
+
+
+async def test_keep_settled_settles_at_once_and_stops_when_cancelled(thawed):
+    gc.unfreeze()
+    task = asyncio.create_task(collector.keep_settled(every=3600))
+    await asyncio.sleep(0)
+    assert gc.get_freeze_count() > 0
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
