@@ -33,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.tables import GcPauses
+from bot import collector
 from tests.support.interactions import InteractionHarness
 
 
@@ -140,7 +141,7 @@ async def lag_probe(lags: list[float], stop: float) -> None:
         lags.append(time.perf_counter() - start - 0.005)
 
 
-async def run(tables: int, think_ms: float, seconds: float, seed: int) -> None:
+async def run(tables: int, think_ms: float, seconds: float, seed: int, settle: bool) -> None:
     with tempfile.TemporaryDirectory(prefix="euchre-hands-") as tmp:
         h = await InteractionHarness.open(Path(tmp) / "bench.db")
         h.keep_history = False  # the harness's own bookkeeping, not the bot's work
@@ -151,6 +152,14 @@ async def run(tables: int, think_ms: float, seconds: float, seed: int) -> None:
             set_up = time.perf_counter()
             seated = [await seat(h, n, points=10) for n in range(tables)]
             print(f"{tables} tables seated and dealt in {time.perf_counter() - set_up:.1f} s")
+            if settle:
+                # What the service does every ten minutes (bot/collector.py), done once here.
+                start = time.perf_counter()
+                frozen = collector.settle()
+                print(
+                    f"collector settled: {frozen} objects frozen, a pause of "
+                    f"{(time.perf_counter() - start) * 1000:.0f} ms (once per ten minutes)"
+                )
             times: dict[str, list[float]] = {"ack": [], "ready": []}
             lags: list[float] = []
             edits_before = edits.hands
@@ -211,8 +220,13 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2000, help="mean ms a member thinks")
     parser.add_argument("--seconds", type=float, default=120, help="how long to play")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--no-settle",
+        action="store_true",
+        help="leave the collector unsettled (the service settles it: bot/collector.py)",
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.tables, args.think, args.seconds, args.seed))
+    asyncio.run(run(args.tables, args.think, args.seconds, args.seed, not args.no_settle))
 
 
 if __name__ == "__main__":

@@ -514,7 +514,15 @@ class InteractionHarness:
             async_context.reset(token)
         if started:
             await asyncio.gather(*started)
+        self._forget_payload(exchange)
         return exchange
+
+    def _forget_payload(self, exchange: Exchange) -> None:
+        """Without history, an answered exchange keeps only what its token's later requests
+        need: the payloads of thousands of clicks would otherwise pile up on the heap."""
+        if not self.keep_history:
+            exchange.payload = exchange.data = {}
+            exchange.response = None
 
     def _message_with(
         self, member: FakeMember, custom_id: str, message: FakeMessage | int | None
