@@ -126,13 +126,13 @@ def score_text(table: Table, view: VariantMatchView) -> str:
     """The scores in the variant's own unit."""
     v = view.variant
     if v.scoring == CHIPS:
-        parts = [f"{scorer_name(table, v, s)} {score:+d}" for s, score in enumerate(view.scores)]
+        parts = [f"{scorer_name(table, v, s)}: {score:+d}" for s, score in enumerate(view.scores)]
         deals = v.rounds * v.players
-        return f"Chips: {', '.join(parts)} (deal {min(view.deal_number, deals)} of {deals})"
-    parts = [f"{scorer_name(table, v, s)} {score}" for s, score in enumerate(view.scores)]
+        return f"Chips: {' · '.join(parts)} (deal {min(view.deal_number, deals)} of {deals})"
+    parts = [f"{scorer_name(table, v, s)}: {score}" for s, score in enumerate(view.scores)]
     if v.scoring == SET_BACK:
-        return f"Counting down to 0: {', '.join(parts)}"
-    return f"{', '.join(parts)} ({v.game} points a game)"
+        return f"Counting down to 0: {' · '.join(parts)}"
+    return f"{' · '.join(parts)} ({v.game} points a game)"
 
 
 def said_text(action: str) -> str:

@@ -477,6 +477,7 @@ class InteractionHarness:
         *,
         message: FakeMessage | int | None = None,
         channel_permissions: int | None = None,
+        values: list[str] | None = None,
     ) -> Exchange:
         """``member`` clicks the button ``custom_id`` on ``message`` (default: the latest
         message the member can see that has it). The click is refused, as Discord's client
@@ -484,6 +485,7 @@ class InteractionHarness:
 
         A ``FakeMessage`` given is sent as it is, so a copy taken before an edit is what a
         client that has not seen the edit yet would click on; an id names the live message.
+        For a select menu, ``values`` are the options chosen (each must be one it offers).
         """
         who = self.member(member)
         msg = self._message_with(who, custom_id, message)
@@ -492,7 +494,12 @@ class InteractionHarness:
         button = msg.component(custom_id)
         if button.get("disabled"):
             raise ValueError(f"button {custom_id!r} is disabled")
-        data = {"custom_id": custom_id, "component_type": button["type"]}
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": button["type"]}
+        if values is not None:
+            offered = {o["value"] for o in button.get("options", ())}
+            if not set(values) <= offered:
+                raise ValueError(f"{sorted(set(values) - offered)} not offered by {custom_id!r}")
+            data["values"] = values
         channel = self.world.find_channel(msg.channel_id)
         assert channel is not None
         exchange = self._exchange(
