@@ -5,6 +5,7 @@ nothing."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 import pytest
@@ -320,3 +321,75 @@ async def test_napoleons_maker_playing_on_after_the_deal_ended_gets_a_stale_answ
         assert "earlier deal" in exchange.text
         return
     raise AssertionError("no Napoleon deal ended early")
+
+
+# -- results: /stats variant:, /history, /record ----------------------------------------------
+
+
+async def play_out(h: InteractionHarness, table: Table, rng: random.Random) -> None:
+    """Members take random legal actions, by the buttons of their hands, to the game's end."""
+    for _ in range(2000):
+        if not table.playing:
+            return
+        member, _ = to_act(h)
+        hand = await open_hand(h, member)
+        chosen = rng.choice(legal(h))
+        ids = [cid for cid in enabled_ids(hand, "euchre:hand:") if cid.endswith(":" + chosen)]
+        picks = [cid for cid in hand.custom_ids if cid.startswith("euchre:pick:")]
+        if ids:
+            await h.click(member, ids[0], message=hand)
+        else:
+            await h.click(member, picks[0], message=hand, values=[chosen])
+    raise AssertionError("the game did not end")
+
+
+async def test_a_finished_variant_game_is_on_stats_history_and_record(interactions):
+    from bot.engine.variants.records import variant_match_from_record
+
+    h = interactions
+    table = await start(h, "two-handed", 2, points=1)
+    await play_out(h, table, random.Random(2))
+    match = table.variant_match
+    winner = h.member_at(match.winner)
+    assert any("wins the game" in m.text for m in h.public_messages())
+    board = (await h.command("carol", "stats", variant="two-handed", member=winner)).reply
+    assert "Two-handed euchre: leaderboard" in board.text
+    points = match.scores[match.winner]
+    assert f"Rank 1: 1 won of 1, {points} point" in board.text
+    history = (await h.command(winner, "history")).reply
+    game_id = next(w for w in history.text.replace("*", " ").split() if w.startswith("V"))
+    assert "Two-handed euchre, 2 players: won" in history.text
+    record = (await h.command("carol", "record", game_id=game_id)).reply
+    assert record.attachments[0].filename == f"euchre-{game_id}.json"
+    replayed, names = variant_match_from_record(json.loads(record.attachments[0].data))
+    assert replayed.scores == match.scores and set(names) == {"alice", "bob"}
+    # Variant games are never mixed into the four-handed rubbers and games.
+    assert await h.bot.db.fetchval("SELECT COUNT(*) FROM matches") == 0
+
+
+async def test_a_game_with_computers_counts_only_when_computers_are_included(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="two-handed", points=1)).ephemeral
+    table = h.table()
+    assert (await h.command("alice", "table addbot", level="standard")).ephemeral
+    assert (await h.command("alice", "table start")).ephemeral
+    for _ in range(500):
+        if not table.playing:
+            break
+        await h.settle()
+        if table.playing and table.variant_match.to_act == table.seat_of(h.member("alice").id):
+            await h.command(
+                "alice",
+                "pass" if "pass" in legal(h) else "play",
+                **({} if "pass" in legal(h) else {"card": legal(h)[0]}),
+            )
+    assert not table.playing
+    without = (await h.command("alice", "stats", variant="two-handed")).reply
+    assert "No Two-handed euchre game recorded" in without.text
+    counted = (await h.command("alice", "stats", variant="two-handed", include_bots=True)).reply
+    assert "Rank 1" in counted.text
+
+
+async def test_record_of_an_unknown_variant_game_is_refused(interactions):
+    h = interactions
+    assert "no game v77" in await refused(h, "alice", "record", game_id="V77")
