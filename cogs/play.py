@@ -34,7 +34,7 @@ class Play(commands.Cog):
         """The cards the member may play or discard now (empty when it is not their turn)."""
         channel = interaction.channel_id
         table = self.manager.tables.get(channel) if channel is not None else None
-        if table is None or table.seat_of(interaction.user.id) is None or table.match is None:
+        if table is None or table.seat_of(interaction.user.id) is None or table.any_match is None:
             return []
         try:
             # Under the table's lock: a card still being stored is not yet out of the hand.
@@ -52,9 +52,10 @@ class Play(commands.Cog):
         """A card's action code is the same to discard and to play: without this, /discard
         during the play would play the card, and /play during the discard discard it."""
         table = self.manager.tables.get(interaction.channel_id)
-        if table is None or table.match is None or not table.playing:
+        match = table.any_match if table is not None else None
+        if table is None or match is None or not table.playing:
             return
-        deal = table.match.deal
+        deal = match.deal
         if deal.phase == phase and deal.to_act == table.seat_of(interaction.user.id):
             raise TableError(reason)
 

@@ -393,3 +393,17 @@ async def test_a_game_with_computers_counts_only_when_computers_are_included(int
 async def test_record_of_an_unknown_variant_game_is_refused(interactions):
     h = interactions
     assert "no game v77" in await refused(h, "alice", "record", game_id="V77")
+
+
+async def test_play_autocomplete_offers_the_legal_cards_and_discard_in_the_play_is_refused(
+    interactions,
+):
+    h = interactions
+    table = await start(h, "french", 4)
+    await click_action(h, "bid:5")
+    await click_action(h, "call:H")
+    member, _ = to_act(h)
+    choices = await h.autocomplete(member, "play", "card", "")
+    assert {c["value"] for c in choices} == set(legal(h))
+    assert "play a card with /play" in await refused(h, member, "discard", card=legal(h)[0])
+    assert table.variant_match.deal.phase == PLAY

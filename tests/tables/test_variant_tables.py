@@ -200,3 +200,30 @@ async def test_closing_a_variant_table_mid_game_stores_it_abandoned(manager: Tab
     )
     assert row["status"] == "abandoned" and json.loads(row["record"])["over"] is False
     assert await manager.db.fetchval("SELECT COUNT(*) FROM variant_totals") == 0
+
+
+async def test_a_member_who_times_out_twice_has_a_computer_hold_the_seat(tmp_path: Path):
+    db, manager, listener = await computer_manager(tmp_path / "euchre.db")
+    try:
+        host, bob = member(47, 1), member(47, 2)
+        await manager.create(GUILD, 47, host, "host", variant="three-handed", seats=3)
+        await manager.join(47, bob, "bob")
+        await manager.join(47, member(47, 3), "carol")
+        await manager.start(47, host)
+        table = manager.table_in(47)
+        match = table.variant_match
+        seat = match.to_act
+        first = await manager.time_out_now(table)
+        assert first is not None and first.kind == "timeout" and first.by_computer
+        # The same member's next turn, timed out again: a computer holds the seat.
+        while True:
+            to_act = match.to_act
+            if to_act == seat:
+                break
+            await manager.act(47, table.seats[to_act].user_id, match.legal_actions()[0])
+        second = await manager.time_out_now(table)
+        assert second is not None and second.kind == "takeover"
+        assert table.seats[seat].is_bot and table.seats[seat].held_for is not None
+        assert table.flagged
+    finally:
+        await shut(db, manager)
