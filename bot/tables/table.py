@@ -307,6 +307,7 @@ class Table:
             return "waiting"
         if seat is None:
             seat = self.seats.index(None)
+        self._check_seat(seat)
         occupant = self.seats[seat]
         if occupant is not None and not occupant.is_bot:
             raise TableError(f"{self.seat_label(seat)} is taken by {occupant.name}")
@@ -370,11 +371,20 @@ class Table:
             if self.full:
                 raise TableError("every seat is taken")
             seat = self.seats.index(None)
+        self._check_seat(seat)
         taken = self.seats[seat]
         if taken is not None:
             raise TableError(f"{self.seat_label(seat)} is taken by {taken.name}")
         self.seats[seat] = bot_occupant(self.new_computer_id(), level)
         return seat
+
+    def _check_seat(self, seat: int) -> None:
+        """Refuse a seat the table does not have (a table of two has no south)."""
+        if not 0 <= seat < self.seat_count:
+            raise TableError(
+                f"this table has {self.seat_count} seats: leave the seat out to take the first"
+                " free one"
+            )
 
     def kick(self, user_id: int) -> int | None:
         """Remove a member (or the computer at a seat, given its negative id)."""

@@ -407,3 +407,11 @@ async def test_play_autocomplete_offers_the_legal_cards_and_discard_in_the_play_
     assert {c["value"] for c in choices} == set(legal(h))
     assert "play a card with /play" in await refused(h, member, "discard", card=legal(h)[0])
     assert table.variant_match.deal.phase == PLAY
+
+
+async def test_a_seat_the_table_does_not_have_is_refused(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="two-handed")).ephemeral
+    assert "2 seats" in await refused(h, "bob", "table join", seat="south")
+    assert "2 seats" in await refused(h, "alice", "table addbot", seat="west")
+    assert "seat 2" in (await h.command("bob", "table join")).text
