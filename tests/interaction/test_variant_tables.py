@@ -343,8 +343,11 @@ async def play_out(h: InteractionHarness, table: Table, rng: random.Random) -> N
     raise AssertionError("the game did not end")
 
 
-async def test_a_finished_variant_game_is_on_stats_history_and_record(interactions):
+async def test_a_finished_variant_game_is_on_stats_history_and_record(
+    interactions, tmp_path, capsys
+):
     from bot.engine.variants.records import variant_match_from_record
+    from tests.test_cli import run
 
     h = interactions
     table = await start(h, "two-handed", 2, points=1)
@@ -363,6 +366,10 @@ async def test_a_finished_variant_game_is_on_stats_history_and_record(interactio
     assert record.attachments[0].filename == f"euchre-{game_id}.json"
     replayed, names = variant_match_from_record(json.loads(record.attachments[0].data))
     assert replayed.scores == match.scores and set(names) == {"alice", "bob"}
+    path = tmp_path / "game.json"
+    path.write_bytes(record.attachments[0].data)
+    code, out, _ = run(capsys, "replay", str(path), "--json")
+    assert code == 0 and json.loads(out)["final_score"] == match.scores
     # Variant games are never mixed into the four-handed rubbers and games.
     assert await h.bot.db.fetchval("SELECT COUNT(*) FROM matches") == 0
 
