@@ -231,11 +231,12 @@ class TableMessages:
         table, who = change.table, safe(change.who or "a player")
         seat = table.seat_label(change.seat) if change.seat is not None else None
         occupant = table.seats[change.seat] if change.seat is not None else None
+        span = "rubber" if table.variant is None else "game"
         if change.kind in ("left", "kicked"):
             how = "left" if change.kind == "left" else "was removed by the host"
             if occupant is not None and occupant.is_bot and table.playing:
                 return (
-                    f"{who} {how}: {safe(occupant.name)} plays {seat} for the rest of the rubber."
+                    f"{who} {how}: {safe(occupant.name)} plays {seat} for the rest of the {span}."
                 )
             return f"{who} {how}."
         if change.kind == "takeover":
@@ -247,6 +248,8 @@ class TableMessages:
         if change.kind == "substitute" and change.note == "seated":
             sub = next((o for o in table.seats if o and o.substitute), None)
             name = safe(sub.name) if sub else "a substitute"
+            if table.variant is not None:
+                return f"{who} handed the seat to {name} for the rest of the game."
             return f"{who} handed the seat to {name} for the rest of the rubber (S.18)."
         return None
 
