@@ -27,6 +27,7 @@ from bot.engine.deal import (
     ROUND_TWO,
 )
 from bot.engine.errors import EuchreError
+from bot.engine.variants import VariantDeal
 from bot.tables.manager import TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
 from bot.ui import variant_views
@@ -326,12 +327,14 @@ async def review(
         await answer(interaction, "That table has closed: its games can be had with /record.")
         return
     async with manager.lock_for(table):
-        match = table.match
+        match = table.any_match
         deal = None
         if match is not None and table.match_no == match_no and 0 < number <= len(match.deals):
             deal = match.deals[number - 1]
         if deal is None or not deal.is_over:
             embed = None
+        elif isinstance(deal, VariantDeal):
+            embed = variant_views.review_embed(table, number, deal)
         else:
             embed = review_embed(table, number, deal)
     if embed is None:

@@ -142,24 +142,17 @@ class TableMessages:
             async with manager.lock_for(table):
                 if table.variant is not None:
                     drawn = self._finished_variant_deal(table, change)
-                    if drawn is None:
-                        return
-                    embed, message_id = drawn
-                    finished = None
                 else:
-                    finished = self._finished_deal(table, change)
-                    if finished is None:
-                        return
-                    embed, message_id = finished
+                    drawn = self._finished_deal(table, change)
+                if drawn is None:
+                    return
+                embed, message_id = drawn
             channel = await self._channel(table.channel_id)
             if channel is None:
                 return
             try:
                 await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
-                    embed=embed,
-                    view=finished_view(table.id, change.match_no, change.deal)
-                    if finished is not None
-                    else None,
+                    embed=embed, view=finished_view(table.id, change.match_no, change.deal)
                 )
             except discord.HTTPException:
                 log.info("table %s: the finished deal's message could not be edited", table.id)
@@ -167,8 +160,7 @@ class TableMessages:
     def _finished_variant_deal(
         self, table: Table, change: Change
     ) -> tuple[discord.Embed, int] | None:
-        """A variant's finished deal message (under the table's lock); its deals are not
-        reviewed one by one: /record has the whole game."""
+        """A variant's finished deal message, drawn under the table's lock."""
         match = table.variant_match
         if match is None or table.match_no != change.match_no or table.message_id is None:
             return None

@@ -30,6 +30,7 @@ from bot.engine.variants.deal import (
     ROUND_TWO,
     THROW_UP,
     TRUMP,
+    VariantDeal,
     VariantDealView,
 )
 from bot.engine.variants.match import VariantMatchView
@@ -335,6 +336,35 @@ def finished_embed(
     return embed
 
 
+def review_embed(table: Table, number: int, deal: VariantDeal) -> discord.Embed:
+    """A finished deal, every card: the hands as dealt, the turn-up and discard, the auction
+    and each trick (no secret once the deal is over)."""
+    embed = discord.Embed(title=f"Review of deal {number}", colour=GREY)
+    result = deal.result
+    embed.description = result_text(table, result) if result else "The deal is not over."
+    for seat in range(table.seat_count):
+        marks = " (dealer)" if seat == deal.dealer else ""
+        embed.add_field(
+            name=f"{_seat_title(table, seat)}: {seat_name(table, seat)}{marks}"[:256],
+            value=cards_text(list(deal.dealt[seat])),
+        )
+    if deal.turn_up is not None:
+        turn_up = card_text(deal.turn_up)
+        if deal.discarded:
+            turn_up += f"; the dealer discarded {card_text(deal.discarded)}"
+        embed.add_field(name="Turn-up", value=turn_up, inline=False)
+    said = [f"{seat_name(table, s)} {said_text(a)}" for s, a in deal.declarations]
+    if said:
+        embed.add_field(name="Auction", value=_clip("\n".join(said)), inline=False)
+    for i, (winner, trick) in enumerate(deal.tricks, start=1):
+        embed.add_field(
+            name=f"Trick {i}",
+            value=_clip(_trick_line(table, tuple(trick)) + f" — won by {seat_name(table, winner)}"),
+            inline=False,
+        )
+    return embed
+
+
 def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed:
     """A player's own hand, for the private message that follows the game."""
     deal = view.deal
@@ -488,6 +518,7 @@ __all__ = [
     "hand_view",
     "match_text",
     "result_text",
+    "review_embed",
     "said_text",
     "score_text",
     "started_text",

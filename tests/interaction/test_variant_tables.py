@@ -14,7 +14,7 @@ from bot.engine.variants import NAMES, seats_allowed
 from bot.engine.variants.deal import BIDDING, DISCARD, PLAY, ROUND_ONE, THROW_UP, TRUMP
 from bot.tables.table import Table
 from tests.support.fake_discord import FakeMember, FakeMessage
-from tests.support.interactions import InteractionHarness, enabled_ids
+from tests.support.interactions import InteractionHarness, cards_in, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -422,3 +422,17 @@ async def test_a_seat_the_table_does_not_have_is_refused(interactions):
     assert "2 seats" in await refused(h, "bob", "table join", seat="south")
     assert "2 seats" in await refused(h, "alice", "table addbot", seat="west")
     assert "seat 2" in (await h.command("bob", "table join")).text
+
+
+async def test_a_finished_deal_has_a_review_of_every_card(interactions):
+    h = interactions
+    table = await start(h, "three-handed", 3)
+    deal = table.variant_match.deal
+    rng = random.Random(4)
+    while table.variant_match.deal is deal:  # the first deal, to its end
+        await click_action(h, rng.choice(legal(h)))
+    review_id = f"euchre:review:{table.id}:{table.match_no}:1"
+    exchange = await h.click("erin", review_id)
+    reply = exchange.reply
+    assert reply.ephemeral and "Review of deal 1" in reply.text
+    assert all(card in cards_in(reply.text) for hand in deal.dealt for card in hand)
