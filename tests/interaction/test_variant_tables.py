@@ -155,6 +155,8 @@ async def test_french_bids_are_buttons_and_only_higher_bids_are_offered(interact
     member, _ = to_act(h)
     assert action_buttons(await open_hand(h, member)) == {"pass", "bid:3", "bid:4", "bid:5"}
     assert "bid two" in h.table_message().text
+    # Every public message was checked against the hands and the kitty (24 cards).
+    assert len(h.hidden_cards()) == 24 and h.public_checked and h.leaks == []
 
 
 async def test_six_handed_bids_are_one_select_of_twenty_one_choices(interactions):

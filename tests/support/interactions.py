@@ -943,9 +943,10 @@ class InteractionHarness:
         less the turn-up (which all saw turned), of the deal being played, or of deal
         `number` of the match (a finished deal's message keeps its kitty and discard hidden)."""
         table = self.bot.manager.tables.get(channel_id or self.channel.id)
-        if table is None or table.match is None:
+        match = table.any_match if table is not None else None  # a variant's game too
+        if match is None:
             return set()
-        deals = table.match.deals
+        deals = match.deals
         deal = deals[number - 1] if number is not None and 0 < number <= len(deals) else deals[-1]
         hidden = {c for hand in deal.hands for c in hand} | set(deal.kitty)
         if deal.discarded:
