@@ -97,6 +97,11 @@ async def test_each_variant_plays_a_whole_game_at_a_table_and_stores_its_record(
             "SELECT * FROM variant_totals WHERE user_id = ?", (table.host_id,)
         )
         assert totals["games_played"] == 1 and totals["flagged"] == 1
+        # The host starts another game at the same table: a new game, stored apart.
+        first = table.match_id
+        await manager.start(40, table.host_id)
+        assert table.playing and table.variant_match is not match and table.match_id != first
+        assert len(table.variant_match.deals) == 1 and table.decks and table.match_no == 2
     finally:
         await shut(db, manager)
 
