@@ -18,7 +18,8 @@ from bot.engine.variants.records import variant_match_from_record
 from bot.tables.computer import ComputerSeats
 from bot.tables.manager import TableManager
 from bot.tables.table import Table, TableError, seat_label
-from tests.tables.managers import GUILD, Listener, member, open_manager, shut
+from tests.tables.managers import GUILD, Listener, member, open_manager
+from tests.tables.managers import shut as shut_manager
 
 # The shortest game of each variant, so a whole one plays quickly.
 SHORT: dict[str, dict[str, Any]] = {
@@ -31,12 +32,27 @@ SHORT: dict[str, dict[str, Any]] = {
 }
 
 
+# The computers' pool of each manager: a pool given to `ComputerSeats` is the giver's to end.
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
 async def computer_manager(path: Path, **kwargs: Any) -> tuple[Any, TableManager, Listener]:
+    """A manager whose computers choose in a thread of the test's (no worker processes)."""
     listener = Listener()
+    pool = ThreadPoolExecutor(1)
     db, manager = await open_manager(
-        path, computers=ComputerSeats(ThreadPoolExecutor(1)), listener=listener, **kwargs
+        path, computers=ComputerSeats(pool), listener=listener, **kwargs
     )
+    _POOLS[id(manager)] = pool
     return db, manager, listener
+
+
+async def shut(db: Any, manager: TableManager) -> None:
+    """Close the manager and the database, then end the manager's pool if the test gave one."""
+    await shut_manager(db, manager)
+    pool = _POOLS.pop(id(manager), None)
+    if pool is not None:
+        pool.shutdown(wait=True)
 
 
 async def variant_table(
