@@ -123,6 +123,53 @@ def game_words(variant: Variant) -> str:
     return f"**{TITLES[variant.name]}**: {count} {sides}; {goal}."
 
 
+# Each variant's rules in a few lines (RULES.md §7-§8), for /rules at its table.
+RULES = {
+    TWO_HANDED: (
+        "32 cards, five each; the eleventh card is turned up. The non-dealer may order it up or"
+        " pass, then the dealer may take it up (and discards). If both pass, each in turn may name"
+        " another suit. Three or four tricks score 1, all five 2; a euchred maker gives his"
+        " adversary 2."
+    ),
+    THREE_HANDED: (
+        "32 cards, five each, one turned up; the auction as two-handed. The maker plays against"
+        " the other two: three or four tricks score him 1, all five 2; euchred, he gives each"
+        " adversary 2."
+    ),
+    FRENCH: (
+        "24 cards, no turn-up. From the eldest, each bids once a number of tricks higher than"
+        " every earlier bid, or passes; five ends the bidding. The highest bidder names trump and"
+        " the eldest leads. Each trick scores a point, never more than the bid; a side that fails"
+        " its bid is euchred and the adversaries score the bid."
+    ),
+    NAPOLEON: (
+        "Each for himself, five cards each, dealt to the right. Each bids once, the dealer last,"
+        " higher than any earlier bid; five (Napoleon) ends the bidding. The highest bidder names"
+        " trump and leads. Made, each opponent pays him a chip a trick bid (ten each for"
+        " Napoleon); failed, he pays each the same. The deal ends as soon as the bid is made or"
+        " can no longer be made."
+    ),
+    SIX_HANDED: (
+        "Two partnerships of three in alternate seats; 30 cards (the black sevens out), all dealt."
+        " Bidding as French euchre, but each bid names its trump suit. Tricks count at most the"
+        " bid; a side that fails scores nothing and the adversaries score the bid."
+    ),
+    SETBACK: (
+        "Each starts at 5 and the first down to 0 wins. The auction as two-handed; then each"
+        " other player may throw up his hand before the first lead. The maker deducts 1 for"
+        " three or four tricks, 2 for all five, and adds 2 if euchred; anyone who takes no trick"
+        " adds 1, unless he threw up his hand."
+    ),
+}
+
+
+def rules_embed(variant: Variant) -> discord.Embed:
+    """/rules at a variant's table: the game in a line and its rules in a paragraph."""
+    embed = discord.Embed(title=f"Rules: {TITLES[variant.name]}", colour=GREY)
+    embed.description = f"{game_words(variant)}\n\n{RULES[variant.name]}"
+    return embed
+
+
 def score_text(table: Table, view: VariantMatchView) -> str:
     """The scores in the variant's own unit."""
     v = view.variant
@@ -519,6 +566,7 @@ __all__ = [
     "match_text",
     "result_text",
     "review_embed",
+    "rules_embed",
     "said_text",
     "score_text",
     "started_text",

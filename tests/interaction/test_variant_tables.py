@@ -438,3 +438,11 @@ async def test_a_finished_deal_has_a_review_of_every_card(interactions):
     reply = exchange.reply
     assert reply.ephemeral and "Review of deal 1" in reply.text
     assert all(card in cards_in(reply.text) for hand in deal.dealt for card in hand)
+
+
+async def test_rules_at_a_variant_table_are_the_variants_own(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="set-back", seats=3)).ephemeral
+    exchange = await h.command("bob", "rules")
+    assert exchange.ephemeral and "Rules: Set-back euchre" in exchange.text
+    assert "throw up" in exchange.text and "first down to 0 wins" in exchange.text
