@@ -4,7 +4,7 @@ Kept apart from the four-handed matches (`bot.storage.stats`): a variant scores 
 and never adds to rubber points. A game is allocated when it starts (`new_game_id`), finished by
 `record_game` in the transaction that stores its last action (or abandoned when its table
 closes), and each member's `variant_totals` row grows in that same transaction, so a
-leaderboard reads totals and never scans games (migration 0008).
+leaderboard reads totals and never scans games (migration `*_variant_games.sql`).
 
 What a game counts, per member (computers get no totals): `games_played`, `games_won` for the
 winners (the winning side's players, or the winning player), and `points`, the final score of

@@ -51,7 +51,7 @@ from bot.tables.table import Table
 from bot.ui.cards import card_button, card_style, card_text, cards_text, suit_text
 from bot.ui.embeds import GOLD, GREEN, GREY, safe
 from bot.ui.errors import reply_error
-from bot.ui.views import HandButton, deal_number
+from bot.ui.views import Buttons, HandButton, deal_number
 
 FIELD = 1024  # what an embed field may hold
 MAX_BUTTONS = 10  # declaration buttons under the two rows of cards; more go in a select menu
@@ -492,12 +492,12 @@ class HandSelect(
             await reply_error(interaction, error)
 
 
-def hand_view(table: Table, seat: int, view: VariantMatchView) -> discord.ui.View:
+def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
     """A player's hand as card buttons (only legal ones enabled) and the declarations open now:
     buttons while they fit, else one select menu."""
     deal = view.deal
     number = deal_number(table)
-    items = discord.ui.View(timeout=None)
+    items = Buttons()
     if view.over:
         return items
     legal = set(deal.legal)
