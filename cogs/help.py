@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.engine.rules import build_options
 from bot.ui.guide import TOPIC_CHOICES, CommandTree, command_lines, help_embed, rules_embed
+from bot.ui.variant_views import rules_embed as variant_rules_embed
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
@@ -45,6 +46,12 @@ class Help(commands.Cog):
         """This table's rules in plain words, one topic at a time."""
         channel = interaction.channel_id
         table = self.bot.manager.tables.get(channel) if channel is not None else None
+        if table is not None and table.variant is not None:
+            # Another game of the rule books: its own rules, whatever the topic.
+            await interaction.response.send_message(
+                embed=variant_rules_embed(table.variant), ephemeral=True
+            )
+            return
         if table is not None:
             options = table.options
         else:

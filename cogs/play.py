@@ -11,8 +11,10 @@ from discord.ext import commands
 from bot.engine.cards import SUIT_NAMES, SUITS, card_label, card_name, parse_card, parse_suit
 from bot.engine.deal import ALONE, DEFEND, DISCARD, ORDER, ORDER_ALONE, PASS, PLAY
 from bot.engine.errors import EuchreError
+from bot.engine.variants.actions import bid as bid_code
 from bot.tables.table import TableError
 from bot.ui import respond
+from bot.ui.variant_views import HandSelect
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
@@ -32,7 +34,7 @@ class Play(commands.Cog):
         """The cards the member may play or discard now (empty when it is not their turn)."""
         channel = interaction.channel_id
         table = self.manager.tables.get(channel) if channel is not None else None
-        if table is None or table.seat_of(interaction.user.id) is None or table.match is None:
+        if table is None or table.seat_of(interaction.user.id) is None or table.any_match is None:
             return []
         try:
             # Under the table's lock: a card still being stored is not yet out of the hand.
@@ -50,9 +52,10 @@ class Play(commands.Cog):
         """A card's action code is the same to discard and to play: without this, /discard
         during the play would play the card, and /play during the discard discard it."""
         table = self.manager.tables.get(interaction.channel_id)
-        if table is None or table.match is None or not table.playing:
+        match = table.any_match if table is not None else None
+        if table is None or match is None or not table.playing:
             return
-        deal = table.match.deal
+        deal = match.deal
         if deal.phase == phase and deal.to_act == table.seat_of(interaction.user.id):
             raise TableError(reason)
 
@@ -115,6 +118,26 @@ class Play(commands.Cog):
             if SUIT_NAMES[s].startswith(typed)
         ]
 
+    @app_commands.command(name="bid")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        tricks="how many tricks you bid to take (1-5)",
+        suit="the trump, where each bid names its suit (six-handed)",
+    )
+    async def bid(
+        self,
+        interaction: discord.Interaction,
+        tricks: app_commands.Range[int, 1, 5],
+        suit: str | None = None,
+    ) -> None:
+        """Bid a number of tricks (French euchre, Napoleon, six-handed); /pass to pass."""
+        # Discord checks the range only in its own client: the engine refuses a bid above five
+        # (or below one) with the rule's own words.
+        named = parse_suit(suit) if suit else None
+        await respond.act(interaction, bid_code(int(tricks), named))
+
+    bid.autocomplete("suit")(suit_autocomplete)
+
     @app_commands.command(name="alone")
     @app_commands.guild_only()
     async def alone(self, interaction: discord.Interaction) -> None:
@@ -146,4 +169,5 @@ class Play(commands.Cog):
 
 
 async def setup(bot: EuchreBot) -> None:
+    bot.add_dynamic_items(HandSelect)
     await bot.add_cog(Play(bot))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -10,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.storage import leaderboard as boards
+from bot.storage import variant_games
 from bot.storage.errors import StatsError
 from bot.ui.respond import guild_id_of
 from bot.ui.stats import (
@@ -21,9 +23,11 @@ from bot.ui.stats import (
     record_file,
     stats_embed,
 )
+from bot.ui.variant_stats import variant_board_embed, variant_history_text
 
 Period = Literal["all", "season", "30d", "7d"]
 Preset = Literal["somerset", "jerome", "modern"]
+Variant = Literal["two-handed", "three-handed", "french", "napoleon", "six-handed", "set-back"]
 METRIC_CHOICES = [app_commands.Choice(name=m.label, value=m.key) for m in boards.METRICS.values()]
 
 if TYPE_CHECKING:
@@ -81,15 +85,31 @@ class Stats(commands.Cog):
     @app_commands.describe(
         member="whose statistics (default yours)",
         period="all time, this season, or the last 30 or 7 days",
+        variant="another game of the rule books: its leaderboard, in its own unit",
+        include_bots="with a variant: count games where computers or substitutes played",
     )
     async def stats(
         self,
         interaction: discord.Interaction,
         member: discord.Member | None = None,
         period: Period = "all",
+        variant: Variant | None = None,
+        include_bots: bool = False,
     ) -> None:
         """A player's statistics: rubbers, points, makes, euchres, lone hands, partners and opponents."""
         who = member or interaction.user
+        if variant is not None:
+            board = await variant_games.variant_board(
+                self.db,
+                guild_id_of(interaction),
+                variant_games.check_variant(variant),
+                who.id,
+                include_bots,
+            )
+            await interaction.response.send_message(
+                embed=variant_board_embed(board, who.display_name)
+            )
+            return
         result = await boards.player_stats(self.db, guild_id_of(interaction), who.id, period)
         await interaction.response.send_message(embed=stats_embed(result, who.display_name))
 
@@ -101,14 +121,39 @@ class Stats(commands.Cog):
     ) -> None:
         """Recent rubbers and games with partners, opponents, score and date."""
         who = member or interaction.user
-        result = await boards.history(self.db, guild_id_of(interaction), who.id, page)
-        await interaction.response.send_message(embed=history_embed(result, who.display_name))
+        played = await variant_games.recent_games(self.db, guild_id_of(interaction), who.id)
+        try:
+            result = await boards.history(self.db, guild_id_of(interaction), who.id, page)
+        except StatsError:
+            if not played or page != 1:
+                raise
+            # Only other games played: they are the whole history.
+            embed = discord.Embed(title=f"{who.display_name}'s recent play")
+        else:
+            embed = history_embed(result, who.display_name)
+        if played and page == 1:
+            embed.add_field(name="Other games", value=variant_history_text(played), inline=False)
+        await interaction.response.send_message(embed=embed)
 
     @app_commands.command(name="record")
     @app_commands.guild_only()
-    @app_commands.describe(game_id="a game (G12) or rubber (M3) id from /history")
+    @app_commands.describe(game_id="a game (G12), rubber (M3) or other game (V5) id from /history")
     async def record(self, interaction: discord.Interaction, game_id: str) -> None:
         """Attach a game as an EGN file, or a rubber as the bot's own JSON record."""
+        number = variant_games.parse_game_id(game_id)
+        if number is not None:
+            variant, doc = await variant_games.game_record(
+                self.db, guild_id_of(interaction), number
+            )
+            await interaction.response.send_message(
+                f"Record V{number}: the bot's own JSON record of a {variant} game"
+                " (`python -m bot replay` replays it).",
+                file=discord.File(
+                    io.BytesIO(json.dumps(doc, indent=2).encode()),
+                    filename=f"euchre-V{number}.json",
+                ),
+            )
+            return
         stored = await boards.match_record(self.db, guild_id_of(interaction), game_id)
         whole = None
         if stored.kind == "game":

@@ -9,16 +9,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.rules import PRESETS
+from bot.engine.variants import VARIANT_NAMES
 from bot.leagues.counting import option_differences
 from bot.storage import leagues
 from bot.storage.leagues import LeagueError
-from bot.tables.table import SEAT_NAMES, TableError, parse_seat
+from bot.tables.table import TableError, parse_seat
 from bot.ui.embeds import safe
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import league_choices
-from bot.ui.respond import STARTED, answer, ask_to_close, guild_id_of, joined_text
+from bot.ui.respond import STARTED, VARIANT_STARTED, answer, ask_to_close, guild_id_of, joined_text
+from bot.ui.variant_views import TITLES
 
 Seat = Literal["north", "east", "south", "west"]
+FOUR_HANDED = "four-handed"
+Game = Literal[
+    "four-handed", "two-handed", "three-handed", "french", "napoleon", "six-handed", "set-back"
+]
 Level = Literal["easy", "standard", "expert"]
 Ping = Literal["every turn", "after a wait", "never"]
 PING_CHOICES = {"every turn": "every", "after a wait": "after", "never": "never"}
@@ -62,6 +68,8 @@ class Tables(commands.Cog):
         ping="when players are pinged on their turn (default: after a wait)",
         ping_after="seconds to wait before that ping (default 30, at most half the turn)",
         league="play for a league: its rules, and only its members may join",
+        variant="the game: four-handed euchre (default) or another of the rule books",
+        seats="how many play, where the variant allows a choice (Napoleon 2-7, set-back 2-6)",
     )
     async def create(
         self,
@@ -77,8 +85,14 @@ class Tables(commands.Cog):
         ping: Ping | None = None,
         ping_after: app_commands.Range[int, 5, 3600] | None = None,
         league: str | None = None,
+        variant: Game | None = None,
+        seats: app_commands.Range[int, 2, 7] | None = None,
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
+        if variant is not None and variant != FOUR_HANDED and variant not in VARIANT_NAMES:
+            raise TableError(
+                f"unknown game “{variant}”: choose {FOUR_HANDED}, {', '.join(VARIANT_NAMES)}"
+            )
         if preset is not None and preset not in PRESETS:
             raise TableError(f"unknown preset “{preset}”: choose {', '.join(PRESETS)}")
         # Discord checks these ranges only in its own client: a request may still carry others.
@@ -114,13 +128,18 @@ class Tables(commands.Cog):
             ping_after=ping_after,
             league_id=playing_for.id if playing_for else None,
             league_name=playing_for.name if playing_for else None,
+            variant=variant if variant != FOUR_HANDED else None,
+            seats=seats,
             **given,
         )
         where = f" for the league **{safe(playing_for.name)}**" if playing_for else ""
+        table = change.table
+        if table.variant is not None:
+            where = f" for {TITLES[table.variant.name]}, {table.seat_count} players,"
         await answer(
             interaction,
-            f"Your table is open{where} and you sit at north. Others join with /table join;"
-            " add computers with /table addbot.",
+            f"Your table is open{where} and you sit at {table.seat_label(0)}. Others join with"
+            " /table join; add computers with /table addbot.",
         )
         await self.messages.render(change.table, fresh=True)
 
@@ -173,7 +192,10 @@ class Tables(commands.Cog):
         change = await self.manager.add_bot(
             interaction.channel_id, interaction.user.id, parse_seat(seat) if seat else None, level
         )
-        await answer(interaction, f"A computer player sits at {SEAT_NAMES[change.seat]}.")
+        assert change.seat is not None
+        await answer(
+            interaction, f"A computer player sits at {change.table.seat_label(change.seat)}."
+        )
         await self.messages.table_changed(change)
 
     @table.command(name="kick")
@@ -189,7 +211,7 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction, keep_seats: bool = False) -> None:
         """Cut for partners and first deal, and deal (host only, four seated)."""
         change = await self.manager.start(interaction.channel_id, interaction.user.id, keep_seats)
-        await answer(interaction, STARTED)
+        await answer(interaction, STARTED if change.table.variant is None else VARIANT_STARTED)
         await self.messages.table_changed(change)
 
     @table.command(name="substitute")
@@ -217,7 +239,10 @@ class Tables(commands.Cog):
     async def back(self, interaction: discord.Interaction) -> None:
         """Take back the seat a computer held for you after time-outs."""
         change = await self.manager.back(interaction.channel_id, interaction.user.id)
-        await answer(interaction, f"Welcome back: you play {SEAT_NAMES[change.seat]} again.")
+        assert change.seat is not None
+        await answer(
+            interaction, f"Welcome back: you play {change.table.seat_label(change.seat)} again."
+        )
         await self.messages.table_changed(change)
 
     @table.command(name="show")

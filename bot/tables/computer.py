@@ -17,9 +17,10 @@ import random
 import signal
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Protocol
+from typing import Any, Protocol
 
 from bot.engine.match import MatchView
+from bot.engine.variants import VariantMatchView
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +56,26 @@ def make_player(level: str, seed: int | None = None) -> Player:
 _PLAYERS: dict[str, Player] = {}
 
 
-def choose_move(level: str, view: MatchView) -> str:
+# The variants' players (`bot.ai.variants`), by level: they have no expert, whose search models
+# the four-handed deal, so an expert seat plays the variants at the standard level.
+_VARIANT_PLAYERS: dict[str, Any] = {}
+
+
+def choose_variant_move(level: str, view: VariantMatchView) -> str:
+    """The move of a variant's computer player of `level` for `view` (runs in a worker)."""
+    from bot.ai.variants import VARIANT_LEVELS, make_variant_player
+
+    level = level if level in VARIANT_LEVELS else "standard"
+    player = _VARIANT_PLAYERS.get(level)
+    if player is None:
+        player = _VARIANT_PLAYERS[level] = make_variant_player(level)
+    return str(player.choose(view))
+
+
+def choose_move(level: str, view: MatchView | VariantMatchView) -> str:
     """The move of a computer player of `level` for `view` (runs in a worker)."""
+    if isinstance(view, VariantMatchView):
+        return choose_variant_move(level, view)
     player = _PLAYERS.get(level)
     if player is None:
         player = _PLAYERS[level] = make_player(level)
@@ -96,7 +115,7 @@ class ComputerSeats:
             initializer=_worker_start,
         )
 
-    async def choose(self, table_id: int, level: str, view: MatchView) -> str:
+    async def choose(self, table_id: int, level: str, view: MatchView | VariantMatchView) -> str:
         """The move for the seat of `view` at table `table_id`, chosen off the event loop.
         Forced moves take no search."""
         if len(view.deal.legal) == 1:

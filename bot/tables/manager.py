@@ -26,6 +26,8 @@ from typing import Any, Protocol
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult
 from bot.engine.rules import build_options
+from bot.engine.variants import make_variant
+from bot.engine.variants.scoring import VariantResult
 from bot.storage import leagues, members
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
@@ -77,6 +79,8 @@ class Change:
         deal: the number of the deal the action was taken in (from 1).
         match_no: the table's match the action was taken in.
         who: the name of the member a seating change concerns (who left, timed out, ...).
+        variant_result: at a variant's table, the result of the deal this action ended
+            (`hand` stays None: it is the four-handed deal's).
     """
 
     table: Table
@@ -93,6 +97,7 @@ class Change:
     deal: int = 0
     match_no: int = 0
     who: str | None = None
+    variant_result: VariantResult | None = None
 
 
 class TableListener(Protocol):
@@ -300,6 +305,8 @@ class TableManager:
         league_id: int | None = None,
         league_name: str | None = None,
         reserved: dict[int, tuple[int, ...]] | None = None,
+        variant: str | None = None,
+        seats: int | None = None,
         **overrides: Any,
     ) -> Change:
         """Open a table in a channel and seat its creator, the host.
@@ -307,13 +314,33 @@ class TableManager:
         A table created for a league (``league_id`` and its name) plays by the options given
         (the league's: the caller checks them) and seats only the league's members.
         ``reserved`` keeps each seat for the members named (a fixture's pairs, as partners).
+
+        A table for a ``variant`` (one of `bot.engine.variants.NAMES`) seats ``seats`` players
+        (the variant's fewest when None) and takes only the variant's own options (``points``
+        where a game is played to points, ``rounds`` for Napoleon).
         """
         if channel_id in self.tables:
             raise TableError(
                 "this channel already has a table: /table join it, or play in another channel"
             )
-        options = build_options(preset or self.default_preset, **overrides)
-        table = Table(0, guild_id, channel_id, Occupant(user_id, name), options)
+        options = build_options(preset or self.default_preset, **overrides if not variant else {})
+        rules = None
+        if variant is not None:
+            if league_id is not None:
+                raise TableError("a league's table plays four-handed euchre, not a variant")
+            if preset is not None or any(
+                key not in ("points", "rounds") for key, v in overrides.items() if v is not None
+            ):
+                raise TableError(
+                    "the presets and rule options are for four-handed euchre; a variant takes"
+                    " only its own (points, where a game is played to points)"
+                )
+            rules = make_variant(variant, seats, **overrides)
+        elif seats is not None and seats != 4:
+            raise TableError(
+                "four-handed euchre is played by 4 players: choose a variant for more or fewer"
+            )
+        table = Table(0, guild_id, channel_id, Occupant(user_id, name), options, rules)
         table.turn_timeout = turn_timeout
         table.league_id, table.league_name = league_id, league_name
         table.reserved = dict(reserved or {})
@@ -533,7 +560,7 @@ class TableManager:
         """A seated member's seat and private view (taken under the table's lock)."""
         table = self.table_in(channel_id)
         async with self._hold(table):
-            seat, view = table.view_for(user_id)
+            seat, view = table.any_view_for(user_id)
         return table, seat, view
 
     async def _apply(
@@ -545,6 +572,8 @@ class TableManager:
         by_computer: bool = False,
         kind: str = "action",
     ) -> Change:
+        if table.variant is not None:
+            return await self._apply_variant(table, seat, action, user_id, by_computer, kind)
         match = table.match
         games_before = len(match.games) if match else 0
         deal_no = len(match.deals) if match else 0
@@ -558,6 +587,7 @@ class TableManager:
         else:
             result = table.act_for_seat(seat, action, by_player=not by_computer)
         assert match is not None  # acting refuses when no game is being played
+        assert result is None or isinstance(result, HandResult)
         taken = table.actions[-1][1]
         games = list(match.games[games_before:])
         match_over = match.over
@@ -586,6 +616,51 @@ class TableManager:
             match_no=table.match_no,
         )
         if ends:
+            self._tell_observers(change)
+        return change
+
+    async def _apply_variant(
+        self,
+        table: Table,
+        seat: int | None,
+        action: str,
+        user_id: int | None,
+        by_computer: bool,
+        kind: str,
+    ) -> Change:
+        """`_apply` at a variant's table: the game is one match, stored with its record when it
+        ends (the variants keep no per-deal or per-game results of their own)."""
+        match = table.variant_match
+        deal_no = len(match.deals) if match else 0
+        players, names = seat_players(table), seat_names(table)
+        if seat is None:
+            if user_id is None:
+                raise ValueError("an action is taken by a member or for a seat")
+            result = table.act(user_id, action)
+            seat = table.actions[-1][0]
+        else:
+            result = table.act_for_seat(seat, action, by_player=not by_computer)
+        assert match is not None and (result is None or isinstance(result, VariantResult))
+        taken = table.actions[-1][1]
+        over = match.over
+
+        async def results(db: Database) -> None:
+            assert match is not None
+            await self.results.variant_game(db, table, match, players, names)
+
+        await self._save(table, "game", seat, user_id, taken, after=results if over else None)
+        change = Change(
+            table,
+            kind,
+            seat=seat,
+            action=taken,
+            by_computer=by_computer,
+            match_over=over,
+            deal=deal_no,
+            match_no=table.match_no,
+            variant_result=result,
+        )
+        if result is not None or over:
             self._tell_observers(change)
         return change
 
@@ -635,7 +710,8 @@ class TableManager:
         saved_match, saved = self._saved_decks.get(table.id, (match_no, 0))
         if saved_match != match_no:
             saved = 0  # a new match at this table: its decks are numbered from 0
-        deals = table.match.deals if table.match else []
+        match = table.any_match
+        deals = match.deals if match else []
         now = _now()
         rows = [
             store.deal_row(
@@ -687,7 +763,7 @@ class TableManager:
     async def _close(self, table: Table, reason: str, user_id: int | None = None) -> None:
         if table.status == CLOSED:
             return
-        match = table.match if table.playing else None
+        match = table.any_match if table.playing else None
         now = _now()
         self._seq[table.id] += 1
         event = store.event_row(
@@ -732,7 +808,7 @@ class TableManager:
         if self._closed or table.status == "closed":
             return
         self._cancel(table)
-        match = table.match
+        match = table.any_match
         if not table.playing or match is None or match.over or match.to_act is None:
             return
         occupant = table.seats[match.to_act]
@@ -761,7 +837,7 @@ class TableManager:
 
     async def _computer_move(self, table: Table, seat: int, level: str, kind: str) -> Change | None:
         """Choose and make one move for `seat` (a computer's, or a timed-out member's)."""
-        match = table.match
+        match = table.any_match
         if match is None or match.to_act != seat:
             return None
         moves = len(table.actions)
@@ -771,7 +847,7 @@ class TableManager:
             # Someone acted meanwhile (the same seat may be to act again: a dealer who took
             # it up discards, a trick's winner leads), or the table closed: the choice is stale.
             if (
-                table.match is not match
+                table.any_match is not match
                 or match.to_act != seat
                 or len(table.actions) != moves
                 or table.status == CLOSED
@@ -816,7 +892,7 @@ class TableManager:
 
     async def time_out_now(self, table: Table) -> Change | None:
         """Make the timed-out move at once (for tests and the idle sweeper)."""
-        match = table.match
+        match = table.any_match
         if match is None or match.to_act is None:
             return None
         task = self._timers.pop(table.id, None)

@@ -11,7 +11,9 @@ from datetime import UTC, datetime
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult, Match
 from bot.engine.records import deal_to_record, match_to_record
-from bot.storage import leagues, stats
+from bot.engine.variants import VariantMatch
+from bot.engine.variants.records import variant_match_to_record
+from bot.storage import leagues, stats, variant_games
 from bot.storage.database import Database
 from bot.tables.table import Table
 
@@ -41,7 +43,12 @@ class ResultsRecorder:
         return self._clock.now(UTC)
 
     async def new_match(self, db: Database, table: Table) -> int:
-        """Allocate the table's next match, marked with the league the table plays for."""
+        """Allocate the table's next match, marked with the league the table plays for (a
+        variant's game is allocated among the variants' games, never among the matches)."""
+        if table.variant is not None:
+            return await variant_games.new_game_id(
+                db, table.guild_id, table.id, table.variant.name, table.seat_count
+            )
         match_id = await stats.new_match_id(db, table.guild_id, table.id)
         if table.league_id is not None:
             await leagues.set_match_league(db, match_id, table.league_id)
@@ -142,7 +149,46 @@ class ResultsRecorder:
             ),
         )
 
-    async def abandoned(self, db: Database, table: Table, match: Match) -> None:
+    async def variant_game(
+        self,
+        db: Database,
+        table: Table,
+        match: VariantMatch,
+        players: tuple[stats.SeatPlayer, ...],
+        names: list[str],
+        abandoned: bool = False,
+    ) -> None:
+        """A variant's game as it ended (or was abandoned), with its own record."""
+        variant = match.variant
+        await variant_games.record_game(
+            db,
+            variant_games.VariantGameRecord(
+                guild_id=table.guild_id,
+                game_id=_match_id(table),
+                variant=variant.name,
+                players=tuple(
+                    variant_games.VariantSeat(
+                        p.seat, p.user_id, p.name, variant.side_of(p.seat), p.is_bot, p.substitute
+                    )
+                    for p in players
+                ),
+                scores=tuple(match.scores),
+                winner=match.winner,
+                deals=len(match.deals),
+                record=variant_match_to_record(match, players=names),
+                played_at=self._now(),
+                flagged=table.flagged,
+                abandoned=abandoned,
+            ),
+        )
+
+    async def abandoned(self, db: Database, table: Table, match: Match | VariantMatch) -> None:
+        if isinstance(match, VariantMatch):
+            if table.match_id is not None:
+                await self.variant_game(
+                    db, table, match, seat_players(table), seat_names(table), abandoned=True
+                )
+            return
         if table.match_id is not None:
             await self.match(
                 db, table, match, seat_players(table), seat_names(table), abandoned=True

@@ -6,6 +6,11 @@ The manager (manager.py) adds the locks, persistence, timers and computer player
 
 Seats are numbered as the engine numbers them: north 0, east 1, south 2, west 3; north and
 south are partners (side 0), east and west the other side.
+
+A table may instead play one of the other games of the rule books (`bot.engine.variants`): it
+then seats exactly the variant's number of players, named "seat 1" to "seat 7" unless they are
+four, deals without a cut for partners, and plays one game of the variant as its match
+(`variant_match`; `match` stays None, so the four-handed paths never see it).
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from bot.engine.errors import EuchreError
 from bot.engine.match import Match, MatchView
 from bot.engine.quoting import QuotesNames
 from bot.engine.rules import Options, options_from_dict
+from bot.engine.variants import Variant, VariantDeal, VariantMatch, VariantMatchView
+from bot.engine.variants.rules import variant_from_options
+from bot.engine.variants.scoring import VariantResult
 
 SEAT_NAMES = ("north", "east", "south", "west")
 SEATS = 4
@@ -72,6 +80,11 @@ class Occupant:
     @property
     def mention(self) -> str:
         return self.name if self.is_bot else f"<@{self.user_id}>"
+
+
+def seat_label(seat: int, seats: int = SEATS) -> str:
+    """A seat's name: north, east, south, west at a table of four, else `seat 1` to `seat 7`."""
+    return SEAT_NAMES[seat] if seats == SEATS else f"seat {seat + 1}"
 
 
 def parse_seat(text: str | int) -> int:
@@ -134,20 +147,30 @@ class Table:
         guild_id, channel_id: where the table is.
         host: the member who created it, seated at north.
         options: the rules it plays by.
+        variant: the other game it plays instead (its rules and number of players), if any.
     """
 
     def __init__(
-        self, table_id: int, guild_id: int, channel_id: int, host: Occupant, options: Options
+        self,
+        table_id: int,
+        guild_id: int,
+        channel_id: int,
+        host: Occupant,
+        options: Options,
+        variant: Variant | None = None,
     ) -> None:
         self.id = table_id
         self.guild_id = guild_id
         self.channel_id = channel_id
         self.host_id = host.user_id
         self.options = options
-        self.seats: list[Occupant | None] = [host, None, None, None]
+        self.variant = variant
+        self.seat_count = variant.players if variant else SEATS
+        self.seats: list[Occupant | None] = [host] + [None] * (self.seat_count - 1)
         self.waiting: list[Occupant] = []
         self.status = SEATING
         self.match: Match | None = None
+        self.variant_match: VariantMatch | None = None  # a variant table's game
         self.match_no = 0  # matches started at this table
         self.match_id: int | None = None  # the match's id in storage
         self.first_dealer = 0
@@ -155,7 +178,7 @@ class Table:
         self.seeds: list[str | None] = []  # each deal's secret seed (None: dealt before seeds)
         self.actions: list[tuple[int, str]] = []  # the current match's actions, in order
         self.consecutive: dict[int, int] = {}  # rubbers played in a row, per member (S.15)
-        self.timeouts = [0] * SEATS
+        self.timeouts = [0] * self.seat_count
         self.flagged = False  # a computer or a substitute played this match
         self.last_cut: list[list[tuple[str, str]]] = []  # the cards cut at the last start
         self.sat_out: list[SatOut] = []  # who sat out at the last start, and why
@@ -176,6 +199,20 @@ class Table:
         self._rng: random.Random = random.SystemRandom()
 
     # -- who is here ----------------------------------------------------------------------
+
+    @property
+    def any_match(self) -> Match | VariantMatch | None:
+        """The match in play of either kind: the four-handed `match` or the `variant_match`."""
+        return self.variant_match if self.variant is not None else self.match
+
+    def seat_label(self, seat: int) -> str:
+        """The seat's name at this table (`north`, or `seat 5` at a table not of four)."""
+        return seat_label(seat, self.seat_count)
+
+    @property
+    def max_members(self) -> int:
+        """How many may belong to the table: six (S.12), or a variant's seats and two waiting."""
+        return MAX_MEMBERS if self.variant is None else self.seat_count + 2
 
     @property
     def members(self) -> list[Occupant]:
@@ -256,7 +293,9 @@ class Table:
             raise TableError("you already belong to this table")
         if self.held_seat_of(user_id) is not None:
             raise TableError("a computer is holding your seat: use /table back")
-        if len(self.members) >= MAX_MEMBERS:
+        if len(self.members) >= self.max_members:
+            if self.variant is not None:
+                raise TableError(f"this table is full: {self.max_members} belong to it already")
             raise TableError("this table is full: six belong to it already (S.12)")
         if self.reserved:
             seat = self._reserved_seat(user_id, seat)
@@ -268,9 +307,10 @@ class Table:
             return "waiting"
         if seat is None:
             seat = self.seats.index(None)
+        self._check_seat(seat)
         occupant = self.seats[seat]
         if occupant is not None and not occupant.is_bot:
-            raise TableError(f"{SEAT_NAMES[seat]} is taken by {occupant.name}")
+            raise TableError(f"{self.seat_label(seat)} is taken by {occupant.name}")
         # A member may take a computer's seat between rubbers.
         self.seats[seat] = member
         return "seated"
@@ -331,11 +371,20 @@ class Table:
             if self.full:
                 raise TableError("every seat is taken")
             seat = self.seats.index(None)
+        self._check_seat(seat)
         taken = self.seats[seat]
         if taken is not None:
-            raise TableError(f"{SEAT_NAMES[seat]} is taken by {taken.name}")
+            raise TableError(f"{self.seat_label(seat)} is taken by {taken.name}")
         self.seats[seat] = bot_occupant(self.new_computer_id(), level)
         return seat
+
+    def _check_seat(self, seat: int) -> None:
+        """Refuse a seat the table does not have (a table of two has no south)."""
+        if not 0 <= seat < self.seat_count:
+            raise TableError(
+                f"this table has {self.seat_count} seats: leave the seat out to take the first"
+                " free one"
+            )
 
     def kick(self, user_id: int) -> int | None:
         """Remove a member (or the computer at a seat, given its negative id)."""
@@ -446,6 +495,8 @@ class Table:
         """
         if self.playing:
             raise TableError("a game is already being played here")
+        if self.variant is not None:
+            return self._start_variant(rng or self._rng)
         if not self.full:
             raise TableError(
                 "four players must sit before the game starts: /table join or /table addbot"
@@ -468,6 +519,24 @@ class Table:
             first_dealer = rng.randrange(SEATS)
         self.last_cut = [[(names[cast(int, p)], card) for p, card in cut.cards] for cut in cuts]
         self.begin_match(first_dealer)
+        return self.last_cut
+
+    def _start_variant(self, rng: random.Random) -> list[list[tuple[str, str]]]:
+        """Start a variant's game: members waiting take computers' seats, and the first dealer
+        is drawn. The seats stay as they are: the variants define no cut for partners (the
+        six-handed partnerships alternate round the table as the players sit)."""
+        assert self.variant is not None
+        for seat, occupant in enumerate(self.seats):
+            if self.waiting and occupant is not None and occupant.is_bot:
+                self.seats[seat] = self.waiting.pop(0)
+        if not self.full:
+            raise TableError(
+                f"{self.variant.name} is played by {self.seat_count} here: every seat must be"
+                " taken before the game starts (/table join or /table addbot)"
+            )
+        self.sat_out = []
+        self.last_cut = []
+        self.begin_match(rng.randrange(self.seat_count))
         return self.last_cut
 
     def _cut_out(self, rng: random.Random) -> list[Cut]:
@@ -511,9 +580,27 @@ class Table:
         self.match_id = None
         self.first_dealer = first_dealer
         self.decks, self.actions, self.seeds = [], [], []
-        self.timeouts = [0] * SEATS
+        self.timeouts = [0] * self.seat_count
         self.flagged = any(o.is_bot or o.substitute for o in self.seats if o)
-        self.match = Match(self.options, first_dealer, deal_factory=self._new_deal)
+        if self.variant is not None:
+            self.variant_match = VariantMatch(
+                self.variant, first_dealer, deal_factory=self._new_variant_deal
+            )
+        else:
+            self.match = Match(self.options, first_dealer, deal_factory=self._new_deal)
+
+    def _new_variant_deal(self, variant: Variant, dealer: int) -> VariantDeal:
+        """A variant's deal: from the recorded pack when restoring, else a new shuffle, whose
+        pack order is kept (the variants' deals carry no seed: `bot/engine/commitment.py`
+        commits to the four-handed packs only)."""
+        number = len(self.variant_match.deals) if self.variant_match else 0
+        if number < len(self.decks):
+            return VariantDeal.from_deck(variant, dealer, self.decks[number])
+        deck = list(variant.pack)
+        self._rng.shuffle(deck)
+        self.decks.append(deck)
+        self.seeds.append(None)
+        return VariantDeal.from_deck(variant, dealer, deck)
 
     def _new_deal(self, options: Options, dealer: int) -> Deal:
         """Deal from the recorded pack when restoring; else draw a secret seed, deal the pack
@@ -542,9 +629,9 @@ class Table:
         deck += [deal.dealt[s][i] for s in order for i in (2, 3, 4)]
         return deck + [deal.turn_up] + list(deal.kitty)
 
-    def act(self, user_id: int, action: str) -> HandResult | None:
+    def act(self, user_id: int, action: str) -> HandResult | VariantResult | None:
         """A seated member's declaration or card; returns the hand's result if it ended one."""
-        self._require_match()
+        self._require_any_match()
         seat = self.seat_of(user_id)
         if seat is None:
             if self.held_seat_of(user_id) is not None:
@@ -552,8 +639,10 @@ class Table:
             raise TableError("you are not seated at this table")
         return self.act_for_seat(seat, action, by_player=True)
 
-    def act_for_seat(self, seat: int, action: str, by_player: bool = False) -> HandResult | None:
-        match = self._require_match()
+    def act_for_seat(
+        self, seat: int, action: str, by_player: bool = False
+    ) -> HandResult | VariantResult | None:
+        match = self._require_any_match()
         if match.to_act != seat:
             raise TableError("it is not your turn")
         deal = match.deal
@@ -579,13 +668,16 @@ class Table:
             if occupant and occupant.held_for is not None:
                 self.seats[seat] = Occupant(occupant.held_for, self._held_names.pop(seat, "player"))
 
-    def _require_match(self) -> Match:
-        if not self.playing or self.match is None:
+    def _require_any_match(self) -> Match | VariantMatch:
+        match = self.any_match
+        if not self.playing or match is None:
             raise TableError("no game is being played at this table: the host can /table start")
-        return self.match
+        return match
 
     def view_for(self, user_id: int) -> tuple[int, MatchView]:
-        """The seat and its view for a member's own hand."""
+        """The seat and its view for a member's own hand (four-handed)."""
+        if self.variant is not None:
+            raise TableError("this table plays a variant: its hands are drawn as such")
         match = self.match
         seat = self.seat_of(user_id)
         if seat is None or match is None:
@@ -595,6 +687,24 @@ class Table:
                 else "no game is being played here: the host can /table start"
             )
         return seat, match.view_for(seat)
+
+    def variant_view_for(self, user_id: int) -> tuple[int, VariantMatchView]:
+        """The seat and its view for a member's own hand at a variant's table."""
+        match = self.variant_match
+        seat = self.seat_of(user_id)
+        if seat is None or match is None:
+            raise TableError(
+                "you are not seated at a game here"
+                if match
+                else "no game is being played here: the host can /table start"
+            )
+        return seat, match.view_for(seat)
+
+    def any_view_for(self, user_id: int) -> tuple[int, MatchView | VariantMatchView]:
+        """The seat and its view of whichever game the table plays."""
+        if self.variant is not None:
+            return self.variant_view_for(user_id)
+        return self.view_for(user_id)
 
     # -- storage --------------------------------------------------------------------------
 
@@ -625,6 +735,7 @@ class Table:
             "league_id": self.league_id,
             "league_name": self.league_name,
             "reserved": {str(k): list(v) for k, v in self.reserved.items()},
+            "variant": self.variant.options() if self.variant else None,
         }
 
     @classmethod
@@ -642,7 +753,9 @@ class Table:
         """Rebuild a table from storage, replaying its match's actions through the engine."""
         seats = [Occupant(**o) if o else None for o in state["seats"]]
         host = next((o for o in seats if o), Occupant(state["host_id"], "host"))
-        table = cls(table_id, guild_id, channel_id, host, options_from_dict(options))
+        stored_variant = state.get("variant")
+        variant = variant_from_options(stored_variant) if stored_variant else None
+        table = cls(table_id, guild_id, channel_id, host, options_from_dict(options), variant)
         table.host_id = state["host_id"]
         table.seats = seats
         table.waiting = [Occupant(**o) for o in state["waiting"]]
@@ -669,11 +782,19 @@ class Table:
             table.first_dealer = state["first_dealer"]
             table.decks = [list(d) for d in decks]
             table.seeds = list(seeds) if seeds is not None else [None] * len(decks)
-            table.match = Match(table.options, table.first_dealer, deal_factory=table._new_deal)
+            match: Match | VariantMatch
+            if variant is not None:
+                match = table.variant_match = VariantMatch(
+                    variant, table.first_dealer, deal_factory=table._new_variant_deal
+                )
+            else:
+                match = table.match = Match(
+                    table.options, table.first_dealer, deal_factory=table._new_deal
+                )
             for seat, action in actions:
-                table.match.apply(action, seat)
+                match.apply(action, seat)
                 table.actions.append((seat, action))
-            if table.match.over:
+            if match.over:
                 table._end_match()
         table.match_id = state.get("match_id")
         table.flagged = state.get("flagged", False)

@@ -252,7 +252,7 @@ class _Rounds:
 
 
 def _member_to_act(table: Table) -> int | None:
-    match = table.match
+    match = table.any_match
     if match is None or match.over or match.to_act is None:
         return None
     occupant = table.seats[match.to_act]

@@ -27,8 +27,10 @@ from bot.engine.deal import (
     ROUND_TWO,
 )
 from bot.engine.errors import EuchreError
+from bot.engine.variants import VariantDeal
 from bot.tables.manager import TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
+from bot.ui import variant_views
 from bot.ui.embeds import hand_embed, review_embed
 from bot.ui.errors import fit_content
 from bot.ui.live_hands import state_key
@@ -173,6 +175,13 @@ async def hand_message(
     async with manager.lock_for(table):
         if table.status == "closed":
             raise TableError("the table has closed")
+        if table.variant is not None:
+            seat, played = table.variant_view_for(user_id)
+            return (
+                state_key(table),
+                variant_views.hand_embed(table, seat, played),
+                variant_views.hand_view(table, seat, played),
+            )
         seat, view = table.view_for(user_id)
         return state_key(table), hand_embed(table, seat, view), hand_view(table, seat, view)
 
@@ -268,7 +277,7 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
         await listener.table_changed(change)
     elif what == "start":
         change = await manager.start(channel_id_of(interaction), interaction.user.id)
-        await answer(interaction, STARTED)
+        await answer(interaction, STARTED if change.table.variant is None else VARIANT_STARTED)
         await listener.table_changed(change)
     elif what == "consent":
         change = await manager.consent(channel_id_of(interaction), interaction.user.id)
@@ -277,12 +286,21 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
 
 
 STARTED = "The cards are cut and dealt. Press My hand (or use /hand) to see yours: it then follows the game."
+VARIANT_STARTED = (
+    "The cards are dealt. Press My hand (or use /hand) to see yours: it then follows the game."
+)
 
 
 def joined_text(table: Table, user_id: int) -> str:
     """What a member who joined is told: where they sit, and whether the cut decides."""
     seat = table.seat_of(user_id)
     members = len(table.members)
+    if table.variant is not None:
+        if table.playing:
+            return "A game is being played: you wait in line and play from the next one."
+        if seat is not None:
+            return f"You sit at {table.seat_label(seat)}."
+        return "The seats are full: you wait in line for the next game."
     if table.playing:
         return "A rubber is being played: you wait in line and play from the next one (S.15)."
     if members > 4:
@@ -309,12 +327,14 @@ async def review(
         await answer(interaction, "That table has closed: its games can be had with /record.")
         return
     async with manager.lock_for(table):
-        match = table.match
+        match = table.any_match
         deal = None
         if match is not None and table.match_no == match_no and 0 < number <= len(match.deals):
             deal = match.deals[number - 1]
         if deal is None or not deal.is_over:
             embed = None
+        elif isinstance(deal, VariantDeal):
+            embed = variant_views.review_embed(table, number, deal)
         else:
             embed = review_embed(table, number, deal)
     if embed is None:

@@ -24,7 +24,8 @@ import discord
 from bot.engine.commitment import commitment
 from bot.engine.match import MatchView
 from bot.tables.manager import Change
-from bot.tables.table import CLOSED, SEAT_NAMES, Table
+from bot.tables.table import CLOSED, Table
+from bot.ui import variant_views
 from bot.ui.embeds import (
     PHASE_WORDS,
     cut_text,
@@ -81,6 +82,15 @@ class TableMessages:
         async with manager.lock_for(table):
             if table.status == CLOSED:
                 return None
+            if table.variant is not None:
+                played = table.variant_match
+                embed = variant_views.table_embed(
+                    table,
+                    played.public_view() if played else None,
+                    manager.deadlines.get(table.id),
+                    self._notes.get(table.id, []),
+                )
+                return embed, table_view(table), deal_number(table)
             view = table.match.public_view() if table.match else None
             deadline = manager.deadlines.get(table.id)
             notes = self._notes.get(table.id, [])
@@ -130,21 +140,13 @@ class TableMessages:
             if table.message_id is None or table.message_deal != change.deal:
                 return
             async with manager.lock_for(table):
-                match = table.match
-                if match is None or table.match_no != change.match_no:
+                if table.variant is not None:
+                    drawn = self._finished_variant_deal(table, change)
+                else:
+                    drawn = self._finished_deal(table, change)
+                if drawn is None:
                     return
-                deal = match.deals[change.deal - 1]
-                if deal.result is None:
-                    return
-                view: MatchView = match.public_view()
-                proof = None
-                if deal.seed is not None and deal.deal_id is not None:
-                    committed = commitment(deal.seed, deal.deal_id)
-                    proof = proof_text(deal.seed, committed, deal.deal_id)
-                embed = finished_embed(
-                    table, change.deal, deal.public_view(), deal.result, view, proof
-                )
-                message_id = table.message_id
+                embed, message_id = drawn
             channel = await self._channel(table.channel_id)
             if channel is None:
                 return
@@ -154,6 +156,37 @@ class TableMessages:
                 )
             except discord.HTTPException:
                 log.info("table %s: the finished deal's message could not be edited", table.id)
+
+    def _finished_variant_deal(
+        self, table: Table, change: Change
+    ) -> tuple[discord.Embed, int] | None:
+        """A variant's finished deal message, drawn under the table's lock."""
+        match = table.variant_match
+        if match is None or table.match_no != change.match_no or table.message_id is None:
+            return None
+        deal = match.deals[change.deal - 1]
+        if deal.result is None:
+            return None
+        embed = variant_views.finished_embed(
+            table, change.deal, deal.public_view(), deal.result, match.public_view()
+        )
+        return embed, table.message_id
+
+    def _finished_deal(self, table: Table, change: Change) -> tuple[discord.Embed, int] | None:
+        """The four-handed finished deal's message, drawn under the table's lock."""
+        match = table.match
+        if match is None or table.match_no != change.match_no:
+            return None
+        deal = match.deals[change.deal - 1]
+        if deal.result is None or table.message_id is None:
+            return None
+        view: MatchView = match.public_view()
+        proof = None
+        if deal.seed is not None and deal.deal_id is not None:
+            committed = commitment(deal.seed, deal.deal_id)
+            proof = proof_text(deal.seed, committed, deal.deal_id)
+        embed = finished_embed(table, change.deal, deal.public_view(), deal.result, view, proof)
+        return embed, table.message_id
 
     async def _show_closed(self, table: Table, why: str) -> None:
         """The last table message says the table is closed, and keeps no button."""
@@ -188,13 +221,14 @@ class TableMessages:
     def _news(self, change: Change) -> str | None:
         """The line a seating change adds to the table message, said once."""
         table, who = change.table, safe(change.who or "a player")
-        seat = SEAT_NAMES[change.seat] if change.seat is not None else None
+        seat = table.seat_label(change.seat) if change.seat is not None else None
         occupant = table.seats[change.seat] if change.seat is not None else None
+        span = "rubber" if table.variant is None else "game"
         if change.kind in ("left", "kicked"):
             how = "left" if change.kind == "left" else "was removed by the host"
             if occupant is not None and occupant.is_bot and table.playing:
                 return (
-                    f"{who} {how}: {safe(occupant.name)} plays {seat} for the rest of the rubber."
+                    f"{who} {how}: {safe(occupant.name)} plays {seat} for the rest of the {span}."
                 )
             return f"{who} {how}."
         if change.kind == "takeover":
@@ -206,6 +240,8 @@ class TableMessages:
         if change.kind == "substitute" and change.note == "seated":
             sub = next((o for o in table.seats if o and o.substitute), None)
             name = safe(sub.name) if sub else "a substitute"
+            if table.variant is not None:
+                return f"{who} handed the seat to {name} for the rest of the game."
             return f"{who} handed the seat to {name} for the rest of the rubber (S.18)."
         return None
 
@@ -213,7 +249,8 @@ class TableMessages:
 
     async def table_changed(self, change: Change) -> None:
         table = change.table
-        if change.hand is not None:
+        ended_deal = change.hand is not None or change.variant_result is not None
+        if ended_deal:
             await self._finish_deal(change)
         # Drawn under the table's lock, like the table message: from stored state only.
         async with self.bot.manager.lock_for(table):
@@ -221,7 +258,7 @@ class TableMessages:
         if lines:
             await self.announce(table, "\n".join(lines))
         if change.kind != "closed":
-            await self.render(table, fresh=change.hand is not None or change.kind == "started")
+            await self.render(table, fresh=ended_deal or change.kind == "started")
         else:
             await self._show_closed(table, change.note or "closed")
         await self._turn_moved(table)
@@ -239,18 +276,28 @@ class TableMessages:
         lines = []
         if change.kind == "started":
             self._notes.pop(table.id, None)
-            lines.append(cut_text(table, change.cut or []))
-        if change.hand is not None:
+            if table.variant is not None:
+                lines.append(variant_views.started_text(table))
+            else:
+                lines.append(cut_text(table, change.cut or []))
+        if change.hand is not None or change.variant_result is not None:
             self._notes.pop(table.id, None)
         for number, game in enumerate(change.games, start=change.first_game):
             lines.append(game_text(game, number))
         match = table.match
-        if change.match_over and match is not None:
-            flag = (
-                " (a computer or a substitute played: not counted on the leaderboards)"
-                if table.flagged
-                else ""
+        flag = (
+            " (a computer or a substitute played: not counted on the leaderboards)"
+            if table.flagged
+            else ""
+        )
+        played = table.variant_match
+        if change.match_over and table.variant is not None and played is not None:
+            lines.append(
+                variant_views.match_text(table, played.public_view())
+                + flag
+                + " The host can /table start another."
             )
+        elif change.match_over and match is not None:
             lines.append(
                 match_text(table, match.public_view())
                 + flag
@@ -261,7 +308,7 @@ class TableMessages:
         return lines
 
     def _turn(self, table: Table) -> tuple[Any, ...] | None:
-        match = table.match
+        match = table.any_match
         if not table.playing or match is None or match.over or match.to_act is None:
             return None
         return (table.match_no, len(match.deals), len(table.actions), match.to_act)
@@ -293,6 +340,8 @@ class TableMessages:
         deal = table.match.deal if table.match else None
         deadline = self.bot.manager.deadlines.get(table.id)
         what = PHASE_WORDS[deal.phase] if deal else "your move"
+        if table.variant_match is not None:
+            what = variant_views.PHASE_WORDS[table.variant_match.deal.phase]
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""
         text = f"<@{occupant.user_id}>, it is your turn ({what}){due}."
         if extra:

@@ -19,8 +19,9 @@ from bot.tables.table import Table
 from bot.ui.cards import action_label, card_button, card_style
 from bot.ui.errors import reply_error
 
-# Actions are card codes or declarations such as `call:H:alone`: letters, digits and colons.
-_ACTION = r"[A-Za-z0-9:]+"
+# Actions are card codes or declarations such as `call:H:alone` or a variant's `throw_up`:
+# letters, digits, colons and underscores.
+_ACTION = r"[A-Za-z0-9:_]+"
 
 
 class Buttons(discord.ui.View):
@@ -38,7 +39,8 @@ class Buttons(discord.ui.View):
 
 def deal_number(table: Table) -> int:
     """The number of the deal being played (0 before any), as written into button ids."""
-    return len(table.match.deals) if table.match else 0
+    match = table.any_match
+    return len(match.deals) if match else 0
 
 
 class HandButton(

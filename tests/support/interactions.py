@@ -477,6 +477,7 @@ class InteractionHarness:
         *,
         message: FakeMessage | int | None = None,
         channel_permissions: int | None = None,
+        values: list[str] | None = None,
     ) -> Exchange:
         """``member`` clicks the button ``custom_id`` on ``message`` (default: the latest
         message the member can see that has it). The click is refused, as Discord's client
@@ -484,6 +485,7 @@ class InteractionHarness:
 
         A ``FakeMessage`` given is sent as it is, so a copy taken before an edit is what a
         client that has not seen the edit yet would click on; an id names the live message.
+        For a select menu, ``values`` are the options chosen (each must be one it offers).
         """
         who = self.member(member)
         msg = self._message_with(who, custom_id, message)
@@ -492,7 +494,12 @@ class InteractionHarness:
         button = msg.component(custom_id)
         if button.get("disabled"):
             raise ValueError(f"button {custom_id!r} is disabled")
-        data = {"custom_id": custom_id, "component_type": button["type"]}
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": button["type"]}
+        if values is not None:
+            offered = {o["value"] for o in button.get("options", ())}
+            if not set(values) <= offered:
+                raise ValueError(f"{sorted(set(values) - offered)} not offered by {custom_id!r}")
+            data["values"] = values
         channel = self.world.find_channel(msg.channel_id)
         assert channel is not None
         exchange = self._exchange(
@@ -944,9 +951,10 @@ class InteractionHarness:
         less the turn-up (which all saw turned), of the deal being played, or of deal
         `number` of the match (a finished deal's message keeps its kitty and discard hidden)."""
         table = self.bot.manager.tables.get(channel_id or self.channel.id)
-        if table is None or table.match is None:
+        match = table.any_match if table is not None else None  # a variant's game too
+        if match is None:
             return set()
-        deals = table.match.deals
+        deals = match.deals
         deal = deals[number - 1] if number is not None and 0 < number <= len(deals) else deals[-1]
         hidden = {c for hand in deal.hands for c in hand} | set(deal.kitty)
         if deal.discarded:

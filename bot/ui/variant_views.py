@@ -1,0 +1,574 @@
+"""The other variants at a table: the table message, a finished deal and the private hand.
+
+Like `embeds.py` for the four-handed game, every renderer takes views, never the full state:
+the table message is built from the public view, which holds no hand. Seats are named as the
+table names them ("seat 5" beyond four); scores are shown in the variant's own unit (points to
+a game, Napoleon's chips, set-back's countdown to 0).
+
+A hand's declarations are buttons while they fit (at most ten under the two rows of cards);
+six-handed bidding (pass, or five numbers of tricks in four suits: 21 choices) is a select
+menu, whose 25 options hold it in one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name
+from bot.engine.scoring import EUCHRED, MARCH, PASSED
+from bot.engine.variants import actions as act
+from bot.engine.variants.deal import (
+    BIDDING,
+    DECLARE,
+    DISCARD,
+    OVER,
+    PLAY,
+    ROUND_ONE,
+    ROUND_TWO,
+    THROW_UP,
+    TRUMP,
+    VariantDeal,
+    VariantDealView,
+)
+from bot.engine.variants.match import VariantMatchView
+from bot.engine.variants.rules import (
+    CHIPS,
+    FRENCH,
+    NAPOLEON,
+    SET_BACK,
+    SET_BACK_START,
+    SETBACK,
+    SIX_HANDED,
+    THREE_HANDED,
+    TWO_HANDED,
+    Variant,
+)
+from bot.engine.variants.scoring import VariantResult
+from bot.tables.table import Table
+from bot.ui.cards import card_button, card_style, card_text, cards_text, suit_text
+from bot.ui.embeds import GOLD, GREEN, GREY, safe
+from bot.ui.errors import reply_error
+from bot.ui.views import Buttons, HandButton, deal_number
+
+FIELD = 1024  # what an embed field may hold
+MAX_BUTTONS = 10  # declaration buttons under the two rows of cards; more go in a select menu
+
+TITLES = {
+    TWO_HANDED: "Two-handed euchre",
+    THREE_HANDED: "Three-handed euchre",
+    FRENCH: "French euchre",
+    NAPOLEON: "Napoleon",
+    SIX_HANDED: "Six-handed euchre",
+    SETBACK: "Set-back euchre",
+}
+PHASE_WORDS = {
+    ROUND_ONE: "order up the turn-up, or pass",
+    DISCARD: "the dealer discards",
+    ROUND_TWO: "name another suit, or pass",
+    BIDDING: "bid, or pass",
+    TRUMP: "the highest bidder names the trump",
+    DECLARE: "the maker may declare all five",
+    THROW_UP: "throw up the hand, or play it",
+    PLAY: "play",
+    OVER: "the deal is over",
+}
+_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _clip(text: str, limit: int = FIELD) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def seat_name(table: Table, seat: int) -> str:
+    occupant = table.seats[seat]
+    return safe(occupant.name) if occupant else "(empty)"
+
+
+def _seat_title(table: Table, seat: int) -> str:
+    return table.seat_label(seat).capitalize()
+
+
+def side_name(table: Table, side: int) -> str:
+    """A partnership by its seats: `North–South`, or `seats 1, 3, 5`."""
+    if table.seat_count == 4:
+        return ("North–South", "East–West")[side]
+    seats = range(side, table.seat_count, 2)
+    return "seats " + ", ".join(str(s + 1) for s in seats)
+
+
+def side_players(table: Table, side: int) -> str:
+    seats = range(side, table.seat_count, 2)
+    return ", ".join(seat_name(table, s) for s in seats)
+
+
+def scorer_name(table: Table, variant: Variant, side: int) -> str:
+    """Who a score belongs to: a partnership, or a player."""
+    return side_name(table, side) if variant.partners else seat_name(table, side)
+
+
+def game_words(variant: Variant) -> str:
+    """The variant in a line: who plays against whom, and how the game is won."""
+    count = f"{variant.players} players"
+    sides = "in two partnerships seated alternately" if variant.partners else "each for himself"
+    if variant.scoring == CHIPS:
+        deals = variant.rounds * variant.players
+        goal = f"chips change hands each deal; the most chips after {deals} deals wins"
+    elif variant.scoring == SET_BACK:
+        goal = f"each counts down from {SET_BACK_START}; the first to reach 0 wins"
+    else:
+        goal = f"{variant.game} points a game"
+    return f"**{TITLES[variant.name]}**: {count} {sides}; {goal}."
+
+
+# Each variant's rules in a few lines (RULES.md §7-§8), for /rules at its table.
+RULES = {
+    TWO_HANDED: (
+        "32 cards, five each; the eleventh card is turned up. The non-dealer may order it up or"
+        " pass, then the dealer may take it up (and discards). If both pass, each in turn may name"
+        " another suit. Three or four tricks score 1, all five 2; a euchred maker gives his"
+        " adversary 2."
+    ),
+    THREE_HANDED: (
+        "32 cards, five each, one turned up; the auction as two-handed. The maker plays against"
+        " the other two: three or four tricks score him 1, all five 2; euchred, he gives each"
+        " adversary 2."
+    ),
+    FRENCH: (
+        "24 cards, no turn-up. From the eldest, each bids once a number of tricks higher than"
+        " every earlier bid, or passes; five ends the bidding. The highest bidder names trump and"
+        " the eldest leads. Each trick scores a point, never more than the bid; a side that fails"
+        " its bid is euchred and the adversaries score the bid."
+    ),
+    NAPOLEON: (
+        "Each for himself, five cards each, dealt to the right. Each bids once, the dealer last,"
+        " higher than any earlier bid; five (Napoleon) ends the bidding. The highest bidder names"
+        " trump and leads. Made, each opponent pays him a chip a trick bid (ten each for"
+        " Napoleon); failed, he pays each the same. The deal ends as soon as the bid is made or"
+        " can no longer be made."
+    ),
+    SIX_HANDED: (
+        "Two partnerships of three in alternate seats; 30 cards (the black sevens out), all dealt."
+        " Bidding as French euchre, but each bid names its trump suit. Tricks count at most the"
+        " bid; a side that fails scores nothing and the adversaries score the bid."
+    ),
+    SETBACK: (
+        "Each starts at 5 and the first down to 0 wins. The auction as two-handed; then each"
+        " other player may throw up his hand before the first lead. The maker deducts 1 for"
+        " three or four tricks, 2 for all five, and adds 2 if euchred; anyone who takes no trick"
+        " adds 1, unless he threw up his hand."
+    ),
+}
+
+
+def rules_embed(variant: Variant) -> discord.Embed:
+    """/rules at a variant's table: the game in a line and its rules in a paragraph."""
+    embed = discord.Embed(title=f"Rules: {TITLES[variant.name]}", colour=GREY)
+    embed.description = f"{game_words(variant)}\n\n{RULES[variant.name]}"
+    return embed
+
+
+def score_text(table: Table, view: VariantMatchView) -> str:
+    """The scores in the variant's own unit."""
+    v = view.variant
+    if v.scoring == CHIPS:
+        parts = [f"{scorer_name(table, v, s)}: {score:+d}" for s, score in enumerate(view.scores)]
+        deals = v.rounds * v.players
+        return f"Chips: {' · '.join(parts)} (deal {min(view.deal_number, deals)} of {deals})"
+    parts = [f"{scorer_name(table, v, s)}: {score}" for s, score in enumerate(view.scores)]
+    if v.scoring == SET_BACK:
+        return f"Counting down to 0: {' · '.join(parts)}"
+    return f"{' · '.join(parts)} ({v.game} points a game)"
+
+
+def said_text(action: str) -> str:
+    """An action of the auction as the table hears it: `bid three in hearts`, `passed`."""
+    parsed = act.parse(action)
+    if parsed.kind == act.KIND_BID and parsed.tricks is not None:
+        words = f"bid {_NUMBERS.get(parsed.tricks, str(parsed.tricks))}"
+        return words + (f" in {SUIT_NAMES[parsed.suit]}" if parsed.suit else "")
+    if parsed.kind == act.KIND_CALL and parsed.suit:
+        return f"named {SUIT_NAMES[parsed.suit]}"
+    if parsed.kind == act.KIND_CARD and parsed.card:
+        return f"discarded {card_name(parsed.card)}"
+    return {
+        act.KIND_PASS: "passed",
+        act.KIND_ORDER: "ordered it up",
+        act.KIND_DECLARE: "declared all five",
+        act.KIND_THROW_UP: "threw up the hand",
+    }.get(parsed.kind, "discarded" if action == "discard" else action)
+
+
+def action_label(action: str) -> str:
+    """Words for a declaration button or option: `Bid three`, `♥ Hearts`, `Throw up my hand`."""
+    parsed = act.parse(action)
+    if parsed.kind == act.KIND_BID and parsed.tricks is not None:
+        words = f"Bid {_NUMBERS.get(parsed.tricks, str(parsed.tricks))}"
+        return words + (f" in {SUIT_NAMES[parsed.suit]}" if parsed.suit else "")
+    if parsed.kind == act.KIND_CALL and parsed.suit:
+        return f"{SUIT_SYMBOLS[parsed.suit]} {SUIT_NAMES[parsed.suit].capitalize()}"
+    return {
+        act.KIND_PASS: "Pass",
+        act.KIND_ORDER: "Order up",
+        act.KIND_DECLARE: "Declare all five",
+        act.KIND_THROW_UP: "Throw up my hand",
+    }.get(parsed.kind, action)
+
+
+def _marks(table: Table, deal: VariantDealView, seat: int) -> str:
+    marks = []
+    if deal.dealer == seat:
+        marks.append("dealer")
+    if deal.maker == seat and deal.trump:
+        marks.append(f"bid {deal.bid}" if deal.bid else "made trump")
+    if seat in deal.thrown:
+        marks.append("threw up")
+    return f" ({', '.join(marks)})" if marks else ""
+
+
+def seats_text(table: Table, deal: VariantDealView | None) -> str:
+    lines = []
+    for seat in range(table.seat_count):
+        turn = "▶ " if deal and deal.to_act == seat else ""
+        marks = _marks(table, deal, seat) if deal else ""
+        lines.append(f"{turn}**{_seat_title(table, seat)}**: {seat_name(table, seat)}{marks}")
+    if table.waiting:
+        lines.append("Waiting: " + ", ".join(safe(o.name) for o in table.waiting))
+    return _clip("\n".join(lines))
+
+
+def _seats_heading(table: Table) -> str:
+    variant = table.variant
+    if variant is not None and variant.partners:
+        return f"Seats ({side_name(table, 0)} v {side_name(table, 1)})"
+    return "Seats"
+
+
+def _trick_line(table: Table, trick: tuple[tuple[int, str], ...]) -> str:
+    return "  ".join(f"{seat_name(table, s)}: {card_text(c)}" for s, c in trick)
+
+
+def trump_text(table: Table, deal: VariantDealView) -> str:
+    if deal.trump is None or deal.maker is None:
+        return "—"
+    bid = f", bid {_NUMBERS[deal.bid]}" if deal.bid else ""
+    return f"{suit_text(deal.trump)}, made by {seat_name(table, deal.maker)}{bid}"
+
+
+def _deal_fields(embed: discord.Embed, table: Table, deal: VariantDealView) -> None:
+    """The turn-up, trump, the auction so far, the trick on the table, tricks won."""
+    if deal.turn_up is not None:
+        embed.add_field(
+            name="Turn-up",
+            value=card_text(deal.turn_up) + (" (turned down)" if deal.turned_down else ""),
+        )
+    if deal.trump:
+        embed.add_field(name="Trump", value=trump_text(table, deal))
+    said = [f"{seat_name(table, s)} {said_text(a)}" for s, a in deal.declarations]
+    if said:
+        embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
+    if deal.trick:
+        embed.add_field(
+            name="On the table", value=_clip(_trick_line(table, deal.trick)), inline=False
+        )
+    elif deal.tricks:
+        winner, last = deal.tricks[-1]
+        embed.add_field(
+            name="Last trick",
+            value=_clip(_trick_line(table, last) + f" — won by {seat_name(table, winner)}"),
+            inline=False,
+        )
+    if deal.phase in (PLAY, OVER) and deal.trump:
+        won = [
+            f"{seat_name(table, s)} {n}"
+            for s, n in enumerate(deal.tricks_won)
+            if n or s not in deal.thrown
+        ]
+        embed.add_field(name="Tricks", value=_clip(", ".join(won)), inline=False)
+
+
+def match_text(table: Table, view: VariantMatchView) -> str:
+    """Who won the game."""
+    v = view.variant
+    if view.winner is None:
+        return "The game is over with no single winner (a tie at the top)."
+    if v.partners:
+        return f"{side_name(table, view.winner)} ({side_players(table, view.winner)}) win the game!"
+    return f"{seat_name(table, view.winner)} wins the game!"
+
+
+def table_embed(
+    table: Table,
+    view: VariantMatchView | None,
+    deadline: float | None = None,
+    notes: list[str] | tuple[str, ...] = (),
+) -> discord.Embed:
+    """The public table message of a variant's table."""
+    assert table.variant is not None
+    embed = discord.Embed(title=f"Euchre table: {TITLES[table.variant.name]}", colour=GREEN)
+    embed.description = game_words(table.variant)
+    deal = view.deal if view else None
+    embed.add_field(name=_seats_heading(table), value=seats_text(table, deal), inline=False)
+    if notes:
+        embed.add_field(name="At the table", value=_clip("\n".join(notes[-5:])), inline=False)
+    if view is None or deal is None or not table.playing and not view.over:
+        embed.add_field(
+            name="Status",
+            value="Seating: /table join, then the host runs /table start.",
+            inline=False,
+        )
+        return embed
+    embed.add_field(name="Score", value=_clip(score_text(table, view)), inline=False)
+    _deal_fields(embed, table, deal)
+    if view.over:
+        embed.add_field(name="Result", value=match_text(table, view), inline=False)
+    elif deal.to_act is not None:
+        due = f" — due <t:{int(deadline)}:R>" if deadline else ""
+        occupant = table.seats[deal.to_act]
+        if occupant is None:
+            who = table.seat_label(deal.to_act)
+        else:
+            who = safe(occupant.name) if occupant.is_bot else f"<@{occupant.user_id}>"
+        embed.add_field(name="Turn", value=f"{who}: {PHASE_WORDS[deal.phase]}{due}", inline=False)
+    embed.set_footer(text=f"Table {table.id} · deal {deal_number(table)}")
+    return embed
+
+
+def result_text(table: Table, result: VariantResult) -> str:
+    """How a deal ended, in the players' words."""
+    if result.outcome == PASSED or result.maker is None:
+        return "Everyone passed: the deal passes to the next dealer."
+    variant = table.variant
+    assert variant is not None
+    maker = seat_name(table, result.maker)
+    if variant.partners:
+        maker = f"{side_name(table, variant.side_of(result.maker))} (bid by {maker})"
+    taken = sum(
+        t
+        for s, t in enumerate(result.tricks)
+        if variant.side_of(s) == variant.side_of(result.maker)
+    )
+    bid = f" bid {_NUMBERS[result.bid]} and" if result.bid else ""
+    how = {
+        MARCH: "marched",
+        EUCHRED: "was euchred",
+    }.get(result.outcome, "made it")
+    early = " The deal ended as soon as the bid was settled." if result.early else ""
+    thrown = (
+        " Threw up: " + ", ".join(seat_name(table, s) for s in result.thrown) + "."
+        if result.thrown
+        else ""
+    )
+    changes = ", ".join(
+        f"{scorer_name(table, variant, s)} {p:+d}" for s, p in enumerate(result.points) if p
+    )
+    unit = {CHIPS: "Chips", SET_BACK: "Set back (+) or down (−)"}.get(variant.scoring, "Points")
+    return f"**{maker}**{bid} took {taken}: {how}.{early}{thrown}" + (
+        f"\n{unit}: {changes}." if changes else ""
+    )
+
+
+def finished_embed(
+    table: Table, number: int, deal: VariantDealView, result: VariantResult, view: VariantMatchView
+) -> discord.Embed:
+    """A deal once over: the last trick stays on view, with the result and the score."""
+    embed = discord.Embed(title=f"Deal {number}: over", colour=GREY)
+    embed.description = result_text(table, result)
+    embed.add_field(name=_seats_heading(table), value=seats_text(table, deal), inline=False)
+    _deal_fields(embed, table, deal)
+    embed.add_field(name="Score", value=_clip(score_text(table, view)), inline=False)
+    embed.set_footer(text=f"Table {table.id} · deal {number}")
+    return embed
+
+
+def review_embed(table: Table, number: int, deal: VariantDeal) -> discord.Embed:
+    """A finished deal, every card: the hands as dealt, the turn-up and discard, the auction
+    and each trick (no secret once the deal is over)."""
+    embed = discord.Embed(title=f"Review of deal {number}", colour=GREY)
+    result = deal.result
+    embed.description = result_text(table, result) if result else "The deal is not over."
+    for seat in range(table.seat_count):
+        marks = " (dealer)" if seat == deal.dealer else ""
+        embed.add_field(
+            name=f"{_seat_title(table, seat)}: {seat_name(table, seat)}{marks}"[:256],
+            value=cards_text(list(deal.dealt[seat])),
+        )
+    if deal.turn_up is not None:
+        turn_up = card_text(deal.turn_up)
+        if deal.discarded:
+            turn_up += f"; the dealer discarded {card_text(deal.discarded)}"
+        embed.add_field(name="Turn-up", value=turn_up, inline=False)
+    said = [f"{seat_name(table, s)} {said_text(a)}" for s, a in deal.declarations]
+    if said:
+        embed.add_field(name="Auction", value=_clip("\n".join(said)), inline=False)
+    for i, (winner, trick) in enumerate(deal.tricks, start=1):
+        embed.add_field(
+            name=f"Trick {i}",
+            value=_clip(_trick_line(table, tuple(trick)) + f" — won by {seat_name(table, winner)}"),
+            inline=False,
+        )
+    return embed
+
+
+def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed:
+    """A player's own hand, for the private message that follows the game."""
+    deal = view.deal
+    embed = discord.Embed(title=f"Your hand ({table.seat_label(seat)})", colour=GOLD)
+    embed.description = cards_text(list(deal.hand or ()))
+    if deal.trump:
+        embed.add_field(name="Trump", value=trump_text(table, deal))
+    elif deal.turn_up is not None:
+        embed.add_field(name="Turn-up", value=card_text(deal.turn_up))
+    if deal.discard:
+        embed.add_field(name="You discarded", value=card_text(deal.discard))
+    said = [f"{seat_name(table, s)} {said_text(a)}" for s, a in deal.declarations]
+    if said and deal.phase != PLAY:
+        embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
+    if deal.trick:
+        embed.add_field(
+            name="On the table", value=_clip(_trick_line(table, deal.trick)), inline=False
+        )
+    if view.over:
+        embed.add_field(name="The game is over", value=match_text(table, view), inline=False)
+    elif seat in deal.thrown and deal.phase == PLAY:
+        embed.add_field(name="This deal", value="You threw up your hand.", inline=False)
+    elif deal.to_act == seat:
+        embed.add_field(name="Your turn", value=PHASE_WORDS[deal.phase], inline=False)
+    elif deal.to_act is not None:
+        embed.add_field(name="Waiting for", value=seat_name(table, deal.to_act), inline=False)
+    embed.add_field(name="Score", value=_clip(score_text(table, view)), inline=False)
+    embed.set_footer(text=f"Table {table.id} · deal {deal_number(table)}")
+    return embed
+
+
+# Actions are codes such as `bid:3:H` or `throw_up`.
+_ACTION = re.compile(r"[A-Za-z0-9:_]+")
+
+
+class HandSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"euchre:pick:(?P<table>[0-9]+):(?P<match>[0-9]+):(?P<deal>[0-9]+)",
+):
+    """A select menu of declarations on a hand, where there are more than buttons can hold."""
+
+    def __init__(
+        self,
+        table_id: int,
+        match_no: int,
+        deal: int,
+        options: list[discord.SelectOption] | None = None,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"euchre:pick:{table_id}:{match_no}:{deal}",
+                placeholder="Bid (tricks and trump) or pass",
+                options=options or [discord.SelectOption(label="Pass", value=act.PASS)],
+                row=row,
+            )
+        )
+        self.table_id, self.match_no, self.deal = table_id, match_no, deal
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HandSelect:
+        return cls(int(match["table"]), int(match["match"]), int(match["deal"]))
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        from bot.ui import respond
+
+        try:
+            values = self.item.values  # filled from the interaction before the callback
+            chosen = values[0] if values else ""
+            await respond.act(
+                interaction,
+                chosen if _ACTION.fullmatch(chosen) else "",
+                drawn_for=(self.table_id, self.match_no, self.deal),
+            )
+        except Exception as error:  # every choice gets an answer
+            await reply_error(interaction, error)
+
+
+def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
+    """A player's hand as card buttons (only legal ones enabled) and the declarations open now:
+    buttons while they fit, else one select menu."""
+    deal = view.deal
+    number = deal_number(table)
+    items = Buttons()
+    if view.over:
+        return items
+    legal = set(deal.legal)
+    mine = deal.to_act == seat
+    cards_act = deal.phase in (PLAY, DISCARD) and mine
+    for i, card in enumerate(deal.hand or ()):
+        label, emoji = card_button(card, "Discard" if deal.phase == DISCARD else None)
+        items.add_item(
+            HandButton(
+                table.id,
+                table.match_no,
+                number,
+                card,
+                label=label,
+                emoji=emoji,
+                style=card_style(card),
+                disabled=not (cards_act and card in legal),
+                row=i // 5,
+            )
+        )
+    if not mine or cards_act:
+        return items
+    if len(deal.legal) <= MAX_BUTTONS:
+        for i, action in enumerate(deal.legal):
+            items.add_item(
+                HandButton(
+                    table.id,
+                    table.match_no,
+                    number,
+                    action,
+                    label=action_label(action),
+                    style=discord.ButtonStyle.secondary
+                    if action == act.PASS
+                    else discord.ButtonStyle.primary,
+                    row=2 + i // 5,
+                )
+            )
+    else:
+        options = [discord.SelectOption(label=action_label(a), value=a) for a in deal.legal]
+        items.add_item(HandSelect(table.id, table.match_no, number, options[:25], row=2))
+    return items
+
+
+def started_text(table: Table) -> str:
+    """The start of a variant's game: who plays with whom and who deals first."""
+    variant = table.variant
+    assert variant is not None
+    lines = [game_words(variant)]
+    if variant.partners:
+        lines.append(
+            f"{side_name(table, 0)}: {side_players(table, 0)}; "
+            f"{side_name(table, 1)}: {side_players(table, 1)}."
+        )
+    lines.append(f"{seat_name(table, table.first_dealer)} deals first.")
+    return "\n".join(lines)
+
+
+__all__ = [
+    "HandSelect",
+    "PHASE_WORDS",
+    "TITLES",
+    "action_label",
+    "finished_embed",
+    "hand_embed",
+    "hand_view",
+    "match_text",
+    "result_text",
+    "review_embed",
+    "rules_embed",
+    "said_text",
+    "score_text",
+    "started_text",
+    "table_embed",
+]

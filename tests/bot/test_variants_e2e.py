@@ -1,0 +1,115 @@
+"""A whole game of each variant through the real bot and the fake Discord: one member and
+computers in the other seats, with a restart in the middle of a deal."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.ai.variants import make_variant_player
+from bot.engine.variants import NAMES
+from tests.bot.helpers import current_table_message, member_at, running_bot, table_of
+from tests.support.fake_discord import FakeDiscord, FakeMessage
+
+pytest_plugins = ["tests.support.fixtures"]
+
+# The fewest seats and the shortest game of each variant, so the suite stays quick.
+GAMES: dict[str, dict[str, int]] = {
+    "two-handed": {"seats": 2, "points": 1},
+    "three-handed": {"seats": 3, "points": 1},
+    "french": {"seats": 4, "points": 1},
+    "napoleon": {"seats": 3},
+    "six-handed": {"seats": 6, "points": 1},
+    "set-back": {"seats": 2},
+}
+ENDS = ("wins the game", "win the game", "no single winner")
+
+
+# The member plays as the standard computer would: a member who always made trump would be
+# set back again and again at set-back, and the game would last a hundred deals.
+ADVISER = make_variant_player("standard", seed=1)
+
+
+async def act_once(bot, fake: FakeDiscord) -> None:
+    """The member to act opens the hand (My hand) and takes an action by button or select."""
+    table = table_of(bot, fake)
+    seat = table.variant_match.to_act
+    member = member_at(bot, fake, seat)
+    wanted = ADVISER.choose(table.variant_match.view_for(seat))
+    table_message = await current_table_message(fake, table)
+    hand: FakeMessage = await (await fake.click(member, table_message, label="My hand")).message()
+    assert hand.ephemeral and hand.visible_to == member.id
+    buttons = {
+        b["custom_id"].split(":", 5)[5]: b["custom_id"]
+        for b in hand.buttons
+        if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:hand:")
+    }
+    picks = [
+        c for c in hand.all_components() if str(c.get("custom_id", "")).startswith("euchre:pick:")
+    ]
+    if wanted in buttons:
+        clicked = await fake.click(member, hand, buttons[wanted])
+    else:
+        assert picks and wanted in [o["value"] for o in picks[0]["options"]], hand.text
+        clicked = await fake.click(member, hand, picks[0]["custom_id"], values=[wanted])
+    assert (await clicked.response()).type == 7  # the hand is edited in place
+
+
+async def play_member_turns(bot, fake: FakeDiscord, moves: int | None) -> None:
+    """alice plays her turns (the computers theirs) until the game ends or `moves` are made."""
+    alice = fake.member("alice")
+    table = table_of(bot, fake)
+    made = 0
+    while table.playing and (moves is None or made < moves):
+        match = table.variant_match
+        if match.to_act is not None and table.seats[match.to_act].user_id == alice.id:
+            await act_once(bot, fake)
+            made += 1
+        else:
+            await asyncio.sleep(0.005)
+
+
+@pytest.mark.parametrize("variant", NAMES)
+async def test_a_whole_variant_game_with_computers_across_a_restart(
+    fake_discord, tmp_path, variant: str
+):
+    fake = fake_discord
+    alice = fake.member("alice")
+    db = tmp_path / "euchre.db"
+    game = GAMES[variant]
+    async with running_bot(fake, db) as bot:
+        created = await (
+            await fake.slash(alice, fake.channel, "table create", variant=variant, **game)
+        ).message()
+        assert created.ephemeral and f"{game['seats']} players" in created.text
+        for _ in range(game["seats"] - 1):
+            await (
+                await fake.slash(alice, fake.channel, "table addbot", level="standard")
+            ).response()
+        started = await (await fake.slash(alice, fake.channel, "table start")).message()
+        assert "dealt" in started.text
+        await play_member_turns(bot, fake, moves=2)
+        table = table_of(bot, fake)
+        assert table.playing, "the game ended before the restart: make it longer"
+        before = list(table.actions)
+    async with running_bot(fake, db) as bot:
+        await fake.wait_for(
+            lambda: any("restored" in m.content for m in fake.public_messages(fake.channel)),
+            what="the restored table's word",
+        )
+        table = table_of(bot, fake)
+        assert table.variant is not None and table.variant.name == variant
+        assert table.actions[: len(before)] == before
+        await play_member_turns(bot, fake, moves=None)
+        await fake.wait_for(
+            lambda: any(
+                any(end in m.content for end in ENDS) for m in fake.public_messages(fake.channel)
+            ),
+            what="the game's result",
+        )
+        status = await bot.db.fetchval(
+            "SELECT status FROM variant_games WHERE id = ?", (table.match_id,)
+        )
+        assert status == "finished"
+        assert not bot.handler_errors

@@ -1,0 +1,250 @@
+"""A table plays any variant of the rule books: seat counts, the game to its end with computers
+filling seats, its record stored among the variants' games, and a restart mid-deal."""
+
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.engine.errors import OptionsError
+from bot.engine.variants import NAMES, seats_allowed
+from bot.engine.variants.deal import PLAY
+from bot.engine.variants.records import variant_match_from_record
+from bot.tables.computer import ComputerSeats
+from bot.tables.manager import TableManager
+from bot.tables.table import Table, TableError, seat_label
+from tests.tables.managers import GUILD, Listener, member, open_manager
+from tests.tables.managers import shut as shut_manager
+
+# The shortest game of each variant, so a whole one plays quickly.
+SHORT: dict[str, dict[str, Any]] = {
+    "two-handed": {"points": 1},
+    "three-handed": {"points": 1},
+    "french": {"points": 1},
+    "six-handed": {"points": 1},
+    "napoleon": {"rounds": 1},
+    "set-back": {},
+}
+
+
+# The computers' pool of each manager: a pool given to `ComputerSeats` is the giver's to end.
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+async def computer_manager(path: Path, **kwargs: Any) -> tuple[Any, TableManager, Listener]:
+    """A manager whose computers choose in a thread of the test's (no worker processes)."""
+    listener = Listener()
+    pool = ThreadPoolExecutor(1)
+    db, manager = await open_manager(
+        path, computers=ComputerSeats(pool), listener=listener, **kwargs
+    )
+    _POOLS[id(manager)] = pool
+    return db, manager, listener
+
+
+async def shut(db: Any, manager: TableManager) -> None:
+    """Close the manager and the database, then end the manager's pool if the test gave one."""
+    await shut_manager(db, manager)
+    pool = _POOLS.pop(id(manager), None)
+    if pool is not None:
+        pool.shutdown(wait=True)
+
+
+async def variant_table(
+    manager: TableManager, channel: int, variant: str, seats: int, **options: Any
+) -> Table:
+    """The host and computers in every other seat, the game started."""
+    host = member(channel, 1)
+    table = (
+        await manager.create(GUILD, channel, host, "host", variant=variant, seats=seats, **options)
+    ).table
+    for _ in range(seats - 1):
+        await manager.add_bot(channel, host, None, "standard")
+    await manager.start(channel, host)
+    return table
+
+
+async def play_host_until(
+    manager: TableManager,
+    listener: Listener,
+    table: Table,
+    done: Any,
+    rng: random.Random,
+) -> None:
+    """The host plays random legal actions on his turns (computers play theirs) until `done()`."""
+    host = table.host_id
+    while not done():
+        await listener.wait_for(
+            lambda: done() or table.variant_match.to_act == table.seat_of(host), 60
+        )
+        if done():
+            return
+        legal = table.variant_match.legal_actions()
+        await manager.act(table.channel_id, host, legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("variant", NAMES)
+async def test_each_variant_plays_a_whole_game_at_a_table_and_stores_its_record(
+    tmp_path: Path, variant: str
+):
+    db, manager, listener = await computer_manager(tmp_path / "euchre.db")
+    try:
+        seats = seats_allowed(variant)[1] if variant != "set-back" else 3
+        table = await variant_table(manager, 40, variant, seats, **SHORT[variant])
+        assert len(table.seats) == seats and table.match is None
+        await play_host_until(manager, listener, table, lambda: not table.playing, random.Random(3))
+        match = table.variant_match
+        assert match is not None and match.over
+        row = await db.fetchone("SELECT * FROM variant_games WHERE id = ?", (table.match_id,))
+        assert row["status"] == "finished" and row["variant"] == variant
+        assert json.loads(row["scores"]) == match.scores and row["winner"] == match.winner
+        # The record replays to the same game.
+        replayed, names = variant_match_from_record(json.loads(row["record"]))
+        assert replayed.scores == match.scores and names[table.seat_of(table.host_id)] == "host"
+        # Played with computers: flagged, and no rubber or four-handed match was recorded.
+        assert row["flagged"] == 1
+        assert await db.fetchval("SELECT COUNT(*) FROM matches") == 0
+        totals = await db.fetchone(
+            "SELECT * FROM variant_totals WHERE user_id = ?", (table.host_id,)
+        )
+        assert totals["games_played"] == 1 and totals["flagged"] == 1
+        # The host starts another game at the same table: a new game, stored apart.
+        first = table.match_id
+        await manager.start(40, table.host_id)
+        assert table.playing and table.variant_match is not match and table.match_id != first
+        assert len(table.variant_match.deals) == 1 and table.decks and table.match_no == 2
+    finally:
+        await shut(db, manager)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats"), [("two-handed", 3), ("french", 5), ("six-handed", 4), ("napoleon", 8)]
+)
+async def test_a_seat_count_the_variant_does_not_allow_is_refused_naming_the_allowed(
+    manager: TableManager, variant: str, seats: int
+):
+    low, high = seats_allowed(variant)
+    with pytest.raises(OptionsError) as refused:
+        await manager.create(GUILD, 41, member(41, 1), "host", variant=variant, seats=seats)
+    allowed = str(low) if low == high else f"{low} to {high}"
+    assert allowed in str(refused.value)
+    assert 41 not in manager.tables
+
+
+async def test_four_handed_options_and_leagues_are_refused_at_a_variant_table(
+    manager: TableManager,
+):
+    with pytest.raises(TableError, match="four-handed"):
+        await manager.create(GUILD, 42, member(42, 1), "host", variant="french", preset="jerome")
+    with pytest.raises(TableError, match="league"):
+        await manager.create(
+            GUILD, 42, member(42, 1), "host", variant="french", league_id=1, league_name="x"
+        )
+    with pytest.raises(OptionsError, match="no option 'points'"):
+        await manager.create(GUILD, 42, member(42, 1), "host", variant="napoleon", points=5)
+    assert 42 not in manager.tables
+
+
+async def test_a_variant_table_seats_exactly_its_players_named_by_number(manager: TableManager):
+    host = member(43, 1)
+    table = (await manager.create(GUILD, 43, host, "host", variant="napoleon", seats=7)).table
+    assert len(table.seats) == 7 and table.seat_label(6) == "seat 7"
+    assert seat_label(2) == "south"  # four seats keep their compass names
+    for k in range(2, 8):
+        await manager.join(43, member(43, k), f"m{k}")
+    assert table.full
+    with pytest.raises(TableError, match="every seat must be taken"):
+        table.seats[6] = None
+        await manager.start(43, host)
+    await manager.join(43, member(43, 8), "m8")
+    await manager.start(43, host)
+    assert table.playing and table.variant_match is not None
+    # A member who joins now waits; a ninth and tenth may wait, no more.
+    assert (await manager.join(43, member(43, 9), "m9")).note == "waiting"
+
+
+async def test_starting_with_seats_short_is_refused(manager: TableManager):
+    host = member(44, 1)
+    await manager.create(GUILD, 44, host, "host", variant="three-handed", seats=3)
+    await manager.add_bot(44, host, None, "easy")
+    with pytest.raises(TableError, match="three-handed is played by 3"):
+        await manager.start(44, host)
+
+
+async def test_a_restart_mid_deal_restores_a_variant_table_and_the_game_plays_on(tmp_path: Path):
+    path = tmp_path / "euchre.db"
+    db, manager, listener = await computer_manager(path)
+    rng = random.Random(5)
+    table = await variant_table(manager, 45, "six-handed", 6, points=1)
+    # Into the play of the first deal (a deal all pass is dealt again), then stop.
+    await play_host_until(
+        manager,
+        listener,
+        table,
+        lambda: table.variant_match.deal.phase == PLAY and bool(table.variant_match.deal.trick),
+        rng,
+    )
+    seen = [table.variant_match.view_for(s) for s in range(6)], list(table.actions)
+    await shut(db, manager)
+
+    db, manager, listener = await computer_manager(path)
+    try:
+        loaded = await manager.load()  # rebuilt, nothing moving yet
+        again = loaded[0]
+        assert again.variant is not None and again.variant.name == "six-handed"
+        assert [again.variant_match.view_for(s) for s in range(6)] == seen[0]
+        assert again.actions == seen[1]
+        await manager.resume(loaded)
+        await play_host_until(manager, listener, again, lambda: not again.playing, rng)
+        status = await db.fetchval(
+            "SELECT status FROM variant_games WHERE id = ?", (again.match_id,)
+        )
+        assert status == "finished"
+    finally:
+        await shut(db, manager)
+
+
+async def test_closing_a_variant_table_mid_game_stores_it_abandoned(manager: TableManager):
+    host = member(46, 1)
+    await manager.create(GUILD, 46, host, "host", variant="two-handed", seats=2)
+    await manager.join(46, member(46, 2), "bob")
+    await manager.start(46, host)
+    table = manager.table_in(46)
+    await manager.close_table(46, host)
+    row = await manager.db.fetchone(
+        "SELECT status, record FROM variant_games WHERE id = ?", (table.match_id,)
+    )
+    assert row["status"] == "abandoned" and json.loads(row["record"])["over"] is False
+    assert await manager.db.fetchval("SELECT COUNT(*) FROM variant_totals") == 0
+
+
+async def test_a_member_who_times_out_twice_has_a_computer_hold_the_seat(tmp_path: Path):
+    db, manager, listener = await computer_manager(tmp_path / "euchre.db")
+    try:
+        host, bob = member(47, 1), member(47, 2)
+        await manager.create(GUILD, 47, host, "host", variant="three-handed", seats=3)
+        await manager.join(47, bob, "bob")
+        await manager.join(47, member(47, 3), "carol")
+        await manager.start(47, host)
+        table = manager.table_in(47)
+        match = table.variant_match
+        seat = match.to_act
+        first = await manager.time_out_now(table)
+        assert first is not None and first.kind == "timeout" and first.by_computer
+        # The same member's next turn, timed out again: a computer holds the seat.
+        while True:
+            to_act = match.to_act
+            if to_act == seat:
+                break
+            await manager.act(47, table.seats[to_act].user_id, match.legal_actions()[0])
+        second = await manager.time_out_now(table)
+        assert second is not None and second.kind == "takeover"
+        assert table.seats[seat].is_bot and table.seats[seat].held_for is not None
+        assert table.flagged
+    finally:
+        await shut(db, manager)

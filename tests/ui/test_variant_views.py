@@ -1,0 +1,88 @@
+"""What a variant's table shows fits Discord's limits at every step of whole games, with the
+longest names, the most seats and every phase; the hand offers exactly the legal actions."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import pytest
+
+from bot.engine.rules import build_options
+from bot.engine.variants import NAMES, make_variant, seats_allowed
+from bot.tables.table import Occupant, Table
+from bot.ui import variant_views as vv
+
+# Discord's limits: 5 rows of 5 buttons, a select of 25 options, 80 characters a label, an
+# embed's 25 fields of 1,024 characters (256 a name), 6,000 characters in all.
+LONG_NAME = "@everyone **" + "W" * 20  # 32 characters, the longest display name
+
+
+def embed_size(embed: discord.Embed) -> int:
+    fields = sum(len(f.name or "") + len(f.value or "") for f in embed.fields)
+    return (
+        len(embed.title or "")
+        + len(embed.description or "")
+        + fields
+        + len(embed.footer.text or "")
+    )
+
+
+def check_embed(embed: discord.Embed) -> None:
+    assert embed_size(embed) <= 6000 and len(embed.fields) <= 25
+    assert len(embed.description or "") <= 4096
+    assert all(len(f.value or "") <= 1024 and len(f.name or "") <= 256 for f in embed.fields)
+    assert "@everyone" not in (embed.description or "") + "".join(f.value for f in embed.fields)
+
+
+def check_hand(view: discord.ui.View, legal: tuple[str, ...], phase: str) -> None:
+    items = [getattr(child, "item", child) for child in view.children]  # inside DynamicItems
+    rows: dict[int, int] = {}
+    for item in items:
+        rows[item.row or 0] = rows.get(item.row or 0, 0) + (
+            5 if isinstance(item, discord.ui.Select) else 1
+        )
+    assert len(rows) <= 5 and all(n <= 5 for n in rows.values()), rows
+    offered: set[str] = set()
+    for item in items:
+        if isinstance(item, discord.ui.Select):
+            assert len(item.options) <= 25
+            offered |= {o.value for o in item.options}
+        elif isinstance(item, discord.ui.Button) and not item.disabled:
+            assert len(item.label or "") <= 80
+            offered.add(str(item.custom_id).split(":", 5)[5])
+    assert offered == set(legal), (phase, offered, legal)
+
+
+@pytest.mark.parametrize("variant", NAMES)
+async def test_every_step_of_whole_games_fits_discords_limits(variant: str):
+    seats = seats_allowed(variant)[1]
+    rules = make_variant(variant, seats)
+    host = Occupant(1, LONG_NAME)
+    table = Table(9, 1, 1, host, build_options("modern"), rules)
+    for seat in range(1, seats):
+        table.seats[seat] = Occupant(seat + 1, LONG_NAME)
+    table._rng = random.Random(7)
+    table.start()
+    rng = random.Random(11)
+    match = table.variant_match
+    assert match is not None
+    steps = 0
+    while table.playing and steps < 400:
+        public = match.public_view()
+        check_embed(vv.table_embed(table, public, deadline=2_000_000_000, notes=["x" * 300] * 5))
+        seat = match.to_act
+        assert seat is not None
+        view = match.view_for(seat)
+        check_embed(vv.hand_embed(table, seat, view))
+        check_hand(vv.hand_view(table, seat, view), tuple(view.deal.legal), view.deal.phase)
+        deal = match.deal
+        legal = match.legal_actions()
+        table.act_for_seat(seat, legal[rng.randrange(len(legal))])
+        if deal.result is not None:
+            check_embed(
+                vv.finished_embed(table, 1, deal.public_view(), deal.result, match.public_view())
+            )
+            assert vv.result_text(table, deal.result)
+        steps += 1
+    assert steps > 0
