@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult, Match
 from bot.engine.records import deal_to_record, match_to_record
-from bot.storage import leagues, stats
+from bot.storage import league_results, leagues, stats
 from bot.storage.database import Database
 from bot.tables.table import Table
 
@@ -95,7 +95,8 @@ class ResultsRecorder:
         game: GameResult,
         players: tuple[stats.SeatPlayer, ...],
     ) -> None:
-        await stats.record_game(
+        played_at = self._now()
+        game_id = await stats.record_game(
             db,
             stats.GameRecord(
                 guild_id=table.guild_id,
@@ -108,10 +109,21 @@ class ResultsRecorder:
                 value=game.value,
                 preset=table.options.preset,
                 options=table.options.to_dict(),
-                played_at=self._now(),
+                played_at=played_at,
                 flagged=table.flagged,
             ),
         )
+        if table.league_id is not None:  # rated in the transaction that stores the game
+            await league_results.game_ended(
+                db,
+                table.league_id,
+                _match_id(table),
+                game_id,
+                tuple(league_results.GamePlayer(p.seat, p.user_id, p.is_bot) for p in players),
+                game.winner,
+                played_at,
+                table.flagged,
+            )
 
     async def match(
         self,
@@ -141,6 +153,8 @@ class ResultsRecorder:
                 played_at=self._now(),
             ),
         )
+        if table.league_id is not None:  # its standing, in the transaction that stores it
+            await league_results.match_ended(db, table.guild_id, _match_id(table))
 
     async def abandoned(self, db: Database, table: Table, match: Match) -> None:
         if table.match_id is not None:
