@@ -11,7 +11,6 @@ import zipfile
 import pytest
 
 from bot.engine.egn import import_egn
-
 from tests.interaction.helpers import PLAYERS, close_table, play_match, start_four
 from tests.support.interactions import InteractionHarness
 
