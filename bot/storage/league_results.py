@@ -252,6 +252,19 @@ async def _add_totals(
         )
 
 
+# Each player's totals in a season, summed from the stored results that count.
+_TOTALS = (
+    "SELECT m.league_id, m.season_id, p.user_id,"
+    " SUM(CASE p.side WHEN 0 THEN m.rp_0 ELSE m.rp_1 END),"
+    " SUM(CASE WHEN m.winner = p.side THEN 1 ELSE 0 END),"
+    " SUM(CASE p.side WHEN 0 THEN m.games_0 ELSE m.games_1 END),"
+    " SUM(CASE p.side WHEN 0 THEN m.points_0 ELSE m.points_1 END),"
+    " SUM(CASE p.side WHEN 0 THEN m.points_1 ELSE m.points_0 END), COUNT(*)"
+    " FROM league_results AS m JOIN league_result_players AS p ON p.match_id = m.match_id"
+    " WHERE m.league_id = ? AND m.counts = 1"
+)
+
+
 async def rebuild_totals(db: Database, league_id: int, season_id: int) -> None:
     """A season's totals again from its stored results (after a correction)."""
     await db.execute(
@@ -259,17 +272,34 @@ async def rebuild_totals(db: Database, league_id: int, season_id: int) -> None:
     )
     await db.execute(
         "INSERT INTO league_totals (league_id, season_id, user_id, rubber_points, rubbers, games,"
-        " points, points_against, played)"
-        " SELECT m.league_id, m.season_id, p.user_id,"
-        " SUM(CASE p.side WHEN 0 THEN m.rp_0 ELSE m.rp_1 END),"
-        " SUM(CASE WHEN m.winner = p.side THEN 1 ELSE 0 END),"
-        " SUM(CASE p.side WHEN 0 THEN m.games_0 ELSE m.games_1 END),"
-        " SUM(CASE p.side WHEN 0 THEN m.points_0 ELSE m.points_1 END),"
-        " SUM(CASE p.side WHEN 0 THEN m.points_1 ELSE m.points_0 END), COUNT(*)"
-        " FROM league_results AS m JOIN league_result_players AS p ON p.match_id = m.match_id"
-        " WHERE m.league_id = ? AND m.season_id = ? AND m.counts = 1 GROUP BY p.user_id",
+        f" points, points_against, played) {_TOTALS} AND m.season_id = ? GROUP BY p.user_id",
         (league_id, season_id),
     )
+
+
+async def check_league(db: Database, league_id: int) -> list[str]:
+    """Every difference between what is stored for a league and a recompute from its stored
+    results: each season's totals, and every rating (`league_ratings.check`); an empty list
+    when they are exactly the same."""
+    stored = {
+        tuple(r)
+        for r in await db.fetchall(
+            "SELECT league_id, season_id, user_id, rubber_points, rubbers, games, points,"
+            " points_against, played FROM league_totals WHERE league_id = ?",
+            (league_id,),
+        )
+    }
+    again = {
+        tuple(r)
+        for r in await db.fetchall(f"{_TOTALS} GROUP BY m.season_id, p.user_id", (league_id,))
+    }
+    problems = [
+        f"season {row[1]}, player {row[2]}: stored totals {row[3:]}" for row in stored - again
+    ]
+    problems += [
+        f"season {row[1]}, player {row[2]}: recomputed totals {row[3:]}" for row in again - stored
+    ]
+    return sorted(problems) + await league_ratings.check(db, league_id)
 
 
 async def _unrate(db: Database, league_id: int, match_id: int) -> None:
