@@ -368,7 +368,7 @@ class Leagues(commands.Cog):
         await self._correct(interaction, league, match, "award", reason, SIDES[side])
 
     @league.command(name="audit")
-    @app_commands.describe(league="the league", page="page of twenty, newest first")
+    @app_commands.describe(league="the league", page="page of eight, newest first")
     async def audit(self, interaction: discord.Interaction, league: str, page: int = 1) -> None:
         """Every correction of a league's matches, newest first."""
         found = await self._league(interaction, league)

@@ -22,13 +22,14 @@ from bot.engine.rules import options_from_dict
 from bot.leagues.counting import FINISHED, reasons_not_counted
 from bot.storage import league_ratings
 from bot.storage.database import Database
-from bot.storage.league_seasons import OPEN_PLAY, PAGE, league_settings, running_season
+from bot.storage.league_seasons import OPEN_PLAY, league_settings, running_season
 from bot.storage.leagues import League, LeagueError, match_standing
 from bot.storage.seasons import timestamp
 
 CORRECTIONS = ("void", "award", "replay", "unvoid")
 VOIDING = ("void", "replay")
 REASON_LIMIT = 200
+AUDIT_PAGE = 8  # eight reasons of 200 characters, each escaped, fit an embed's 4,096
 SIDE_NAMES = ("north–south", "east–west")
 
 
@@ -492,7 +493,7 @@ class AuditPage:
 
 
 async def audit_page(db: Database, league: League, page: int = 1) -> AuditPage:
-    """A page of twenty of the league's audit rows, newest first.
+    """A page of eight of the league's audit rows, newest first.
 
     Raises:
         LeagueError: a page before the first or after the last.
@@ -500,13 +501,13 @@ async def audit_page(db: Database, league: League, page: int = 1) -> AuditPage:
     total = int(
         await db.fetchval("SELECT COUNT(*) FROM league_audit WHERE league_id = ?", (league.id,), 0)
     )
-    pages = max(1, -(-total // PAGE))
+    pages = max(1, -(-total // AUDIT_PAGE))
     if not 1 <= page <= pages:
         raise LeagueError(f"page {page} does not exist: the league's audit fills {pages}")
     rows = await db.fetchall(
         "SELECT id, match_id, action, reason, by_user, at FROM league_audit WHERE league_id = ?"
         " ORDER BY id DESC LIMIT ? OFFSET ?",
-        (league.id, PAGE, (page - 1) * PAGE),
+        (league.id, AUDIT_PAGE, (page - 1) * AUDIT_PAGE),
     )
     entries = tuple(
         AuditEntry(r["id"], r["match_id"], r["action"], r["reason"], r["by_user"], r["at"])
