@@ -172,7 +172,8 @@ class Leagues(commands.Cog):
         """A league's rules, format, standings and members."""
         found = await self._league(interaction, name)
         count = await leagues.member_count(self.db, found.id)
-        await interaction.response.send_message(embed=info_embed(found, count))
+        season = await league_seasons.running_season(self.db, found.id)
+        await interaction.response.send_message(embed=info_embed(found, count, season))
 
     @league.command(name="members")
     @app_commands.describe(name="the league", page="page of twenty, in the order they joined")
@@ -379,7 +380,8 @@ class Leagues(commands.Cog):
     @app_commands.describe(
         league="the league",
         what="standings or ratings (CSV), or every game (EGN files in a zip)",
-        season="for standings: a season's number or name (default: the running season)",
+        season="a season's number or name (standings default to the running season's, ratings"
+        " to today's)",
     )
     async def export(
         self,
@@ -394,7 +396,7 @@ class Leagues(commands.Cog):
             data = await league_exports.standings_csv(self.db, found, season)
             name, note = "standings.csv", "Standings as CSV."
         elif what == "ratings":
-            data = await league_exports.ratings_csv(self.db, found)
+            data = await league_exports.ratings_csv(self.db, found, season)
             name, note = "ratings.csv", "Every rated player as CSV."
         elif what == "games":
             data, count = await league_exports.games_zip(self.db, found)
@@ -429,6 +431,22 @@ class Leagues(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return await league_choices(self.db, interaction.guild_id, current)
+
+    @standings.autocomplete("season")
+    @ratings.autocomplete("season")
+    @export.autocomplete("season")
+    async def season_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = getattr(interaction.namespace, "league", None)
+        if not typed or interaction.guild_id is None:
+            return []
+        try:
+            found = await leagues.find_league(self.db, interaction.guild_id, typed)
+        except LeagueError:
+            return []
+        names = await league_seasons.season_names(self.db, found.id, current)
+        return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 async def setup(bot: EuchreBot) -> None:

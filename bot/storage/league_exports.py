@@ -21,6 +21,7 @@ from bot.storage.database import Database
 from bot.storage.league_ratings import stored_ratings
 from bot.storage.league_seasons import (
     OPEN_PLAY,
+    find_season,
     league_settings,
     live_standings,
     player_names,
@@ -101,9 +102,38 @@ async def standings_csv(db: Database, league: League, season: str | None = None)
     return _csv(header, rows)
 
 
-async def ratings_csv(db: Database, league: League, now: datetime | None = None) -> bytes:
-    """Every rated player's rating now, best conservative rating first, and whether the
-    league's rating table lists him (enough rated games, a recent one)."""
+async def ratings_csv(
+    db: Database, league: League, season: str | None = None, now: datetime | None = None
+) -> bytes:
+    """Every rated player's rating, best conservative rating first, and whether the league's
+    rating table lists him (enough rated games, a recent one): now, or as a season ended.
+
+    Raises:
+        LeagueError: an unknown season.
+    """
+    header = ["player", "user_id", "rating", "mu", "sigma", "games", "last_played", "listed"]
+    found = await find_season(db, league, season) if season and season.strip() else None
+    if found is not None and not found.running:
+        stored = await db.fetchall(
+            "SELECT * FROM league_season_ratings WHERE season_id = ? ORDER BY position",
+            (found.id,),
+        )
+        return _csv(
+            header,
+            [
+                [
+                    r["name"],
+                    r["user_id"],
+                    r["mu"] - 3 * r["sigma"],
+                    r["mu"],
+                    r["sigma"],
+                    r["games"],
+                    r["last_played"],
+                    r["listed"],
+                ]  # fmt: skip
+                for r in stored
+            ],
+        )
     settings = await league_settings(db, league.id)
     ratings = await stored_ratings(db, league.id)
     listed = {r.player for r in ratings.listed(now or datetime.now(UTC), settings.ratings)}
@@ -122,7 +152,6 @@ async def ratings_csv(db: Database, league: League, now: datetime | None = None)
         ]
         for r in order
     ]
-    header = ["player", "user_id", "rating", "mu", "sigma", "games", "last_played", "listed"]
     return _csv(header, rows)
 
 

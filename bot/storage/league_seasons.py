@@ -126,6 +126,14 @@ async def running_season(db: Database, league_id: int) -> Season | None:
     return _season(row) if row is not None else None
 
 
+async def season_names(db: Database, league_id: int, typed: str) -> list[str]:
+    """The league's season names containing what was typed (any case), newest first, at most
+    25: the autocomplete choices."""
+    wanted = typed.strip().casefold()
+    found = [s.name for s in reversed(await seasons(db, league_id)) if wanted in s.name.casefold()]
+    return found[:25]
+
+
 async def seasons(db: Database, league_id: int) -> list[Season]:
     """The league's seasons, the first first."""
     rows = await db.fetchall(f"{_SEASON} WHERE league_id = ? ORDER BY number", (league_id,))
@@ -154,6 +162,8 @@ async def start_season(
         )
     )
     name = check_name(name) if name is not None else f"Season {number}"
+    if name.isdigit():
+        raise LeagueError("a season's name is not a number: seasons are found by their numbers")
     for season in await seasons(db, league.id):
         if season.name.casefold() == name.casefold():
             raise LeagueError("the league {} already has a season named {}", league.name, name)

@@ -72,7 +72,7 @@ def left_text(league: League) -> str:
     return f"You left the league **{safe(league.name)}**."
 
 
-def info_embed(league: League, members: int) -> discord.Embed:
+def info_embed(league: League, members: int, season: Season | None = None) -> discord.Embed:
     """What a league is: its rules, format, standings, substitutes and members."""
     embed = discord.Embed(title=f"League: {safe(league.name)}", colour=GOLD)
     embed.description = rules_text(league.options)
@@ -86,6 +86,11 @@ def info_embed(league: League, members: int) -> discord.Embed:
         inline=True,
     )
     embed.add_field(name="Members", value=plural(members, "member"), inline=True)
+    embed.add_field(
+        name="Season",
+        value=f"{safe(season.name)}, running" if season else "none running",
+        inline=True,
+    )
     embed.set_footer(text="/league join to play for it · /league match M12 says if a match counts")
     return embed
 

@@ -389,3 +389,49 @@ async def test_exports_are_csv_and_egn_files(interactions):
     assert names == [f"M{match_id}-game1.egn"]
     game = import_egn(json.loads(archive.read(names[0])))
     assert max(game.final_score) == 1  # a game to one point, replayed from the file
+
+
+async def test_seasons_are_offered_as_they_are_typed(interactions):
+    h = interactions
+    await quick_league(h)
+    await start(h, name="Autumn")
+    await h.command("owner", "league season end", league=LEAGUE)
+    await start(h, name="Winter")
+    offered = await h.autocomplete("bob", "league standings", "season", "", league=LEAGUE)
+    assert [c["value"] for c in offered] == ["Winter", "Autumn"]
+    offered = await h.autocomplete("bob", "league export", "season", "aut", league=LEAGUE)
+    assert [c["value"] for c in offered] == ["Autumn"]
+
+
+async def test_a_season_named_by_a_number_is_refused(interactions):
+    h = interactions
+    await quick_league(h)
+    assert "not a number" in await refused(
+        h, "owner", "league season start", league=LEAGUE, name="2"
+    )
+
+
+async def test_league_info_names_the_running_season(interactions):
+    h = interactions
+    await quick_league(h)
+    assert "none running" in (await h.command("bob", "league info", name=LEAGUE)).text
+    await start(h, name="Autumn")
+    assert "Autumn, running" in (await h.command("bob", "league info", name=LEAGUE)).text
+
+
+async def test_an_ended_seasons_ratings_export_is_as_it_ended(interactions):
+    h = interactions
+    await quick_league(h)
+    await start(h)
+    await played(h)
+    await h.command("owner", "league season end", league=LEAGUE)
+    exported = await h.command("bob", "league export", league=LEAGUE, what="ratings", season="1")
+    before = exported.reply.attachments[0].data
+    await played(h)
+    again = await h.command("bob", "league export", league=LEAGUE, what="ratings", season="1")
+    assert again.reply.attachments[0].data == before
+    rows = list(csv.DictReader(io.StringIO(before.decode())))
+    assert {r["games"] for r in rows} == {"1"}
+    now = await h.command("bob", "league export", league=LEAGUE, what="ratings")
+    rows = list(csv.DictReader(io.StringIO(now.reply.attachments[0].data.decode())))
+    assert {r["games"] for r in rows} == {"2"}
