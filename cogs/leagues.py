@@ -201,7 +201,7 @@ class Leagues(commands.Cog):
     async def season_start(
         self, interaction: discord.Interaction, league: str, name: str | None = None
     ) -> None:
-        """Start a league's next season (Manage Server)."""
+        """Start a season (Manage Server)."""
         organiser(interaction, "start a season")
         found = await self._league(interaction, league)
 
@@ -214,7 +214,7 @@ class Leagues(commands.Cog):
     @season.command(name="end")
     @app_commands.describe(league="the league")
     async def season_end(self, interaction: discord.Interaction, league: str) -> None:
-        """End a league's season: its standings and ratings are kept as they are (Manage Server)."""
+        """End the season, keeping its standings (Manage Server)."""
         organiser(interaction, "end a season")
         found = await self._league(interaction, league)
 
@@ -237,7 +237,7 @@ class Leagues(commands.Cog):
         season: str | None = None,
         page: int = 1,
     ) -> None:
-        """A league's standings, each row with the tie-break that placed it."""
+        """A league's standings."""
         found = await self._league(interaction, league)
         result = await league_seasons.standings_page(self.db, found, season, page)
         await interaction.response.send_message(embed=standings_embed(found, result))
@@ -257,7 +257,7 @@ class Leagues(commands.Cog):
         season: str | None = None,
         page: int = 1,
     ) -> None:
-        """A league's rating table: μ − 3σ, with μ and σ."""
+        """A league's ratings: μ − 3σ."""
         found = await self._league(interaction, league)
         result = await league_seasons.ratings_page(self.db, found, season, page)
         await interaction.response.send_message(embed=ratings_embed(found, result))
@@ -267,7 +267,7 @@ class Leagues(commands.Cog):
     async def rating(
         self, interaction: discord.Interaction, league: str, member: discord.User
     ) -> None:
-        """A member's rating in a league, and how it moved over his latest games."""
+        """A member's rating and its history."""
         found = await self._league(interaction, league)
         stored = (await league_ratings.stored_ratings(self.db, found.id)).players.get(member.id)
         history = await league_ratings.history(self.db, found.id, member.id)
@@ -290,7 +290,7 @@ class Leagues(commands.Cog):
         hide_after_days: int | None = None,
         leaver: Leaver | None = None,
     ) -> None:
-        """A league's settings for ratings and leavers; changing one needs Manage Server."""
+        """Rating and leaver settings."""
         found = await self._league(interaction, league)
         if min_games is None and hide_after_days is None and leaver is None:
             shown = await league_seasons.league_settings(self.db, found.id)
@@ -334,7 +334,7 @@ class Leagues(commands.Cog):
     async def void(
         self, interaction: discord.Interaction, league: str, match: str, reason: str
     ) -> None:
-        """Void a league match: it no longer counts (Manage Server)."""
+        """Void a match (Manage Server)."""
         await self._correct(interaction, league, match, "void", reason)
 
     @league.command(name="unvoid")
@@ -342,7 +342,7 @@ class Leagues(commands.Cog):
     async def unvoid(
         self, interaction: discord.Interaction, league: str, match: str, reason: str
     ) -> None:
-        """Undo a void: the match counts as it did before (Manage Server)."""
+        """Undo a void (Manage Server)."""
         await self._correct(interaction, league, match, "unvoid", reason)
 
     @league.command(name="replay")
@@ -350,7 +350,7 @@ class Leagues(commands.Cog):
     async def replay(
         self, interaction: discord.Interaction, league: str, match: str, reason: str
     ) -> None:
-        """Set a league match to be played again: it no longer counts (Manage Server)."""
+        """Set a match to be replayed (Manage Server)."""
         await self._correct(interaction, league, match, "replay", reason)
 
     @league.command(name="award")
@@ -363,7 +363,7 @@ class Leagues(commands.Cog):
     async def award(
         self, interaction: discord.Interaction, league: str, match: str, side: Side, reason: str
     ) -> None:
-        """Award a league match to a side, a forfeit at a fixed score (Manage Server)."""
+        """Award a match by forfeit (Manage Server)."""
         if side not in SIDES:
             raise LeagueError("an award goes to north-south or east-west, not {}", side)
         await self._correct(interaction, league, match, "award", reason, SIDES[side])
@@ -371,7 +371,7 @@ class Leagues(commands.Cog):
     @league.command(name="audit")
     @app_commands.describe(league="the league", page="page of eight, newest first")
     async def audit(self, interaction: discord.Interaction, league: str, page: int = 1) -> None:
-        """Every correction of a league's matches, newest first."""
+        """Every correction, newest first."""
         found = await self._league(interaction, league)
         result = await league_results.audit_page(self.db, found, page)
         await interaction.response.send_message(embed=audit_embed(found, result))
@@ -390,7 +390,7 @@ class Leagues(commands.Cog):
         what: Export,
         season: str | None = None,
     ) -> None:
-        """A league's standings, ratings or games as a file."""
+        """Standings, ratings or games as a file."""
         found = await self._league(interaction, league)
         if what == "standings":
             data = await league_exports.standings_csv(self.db, found, season)

@@ -1,9 +1,5 @@
 """Command-line subcommands for league organisers: ``python -m bot league schedule``.
 
-``python -m bot league recompute DB LEAGUE`` recomputes a league's standings totals and
-ratings from its stored results and lists every difference from the stored values (exit 0
-when there is none, 1 otherwise).
-
 ``python -m bot league schedule --players N [--json]`` prints a euchre night's progressive
 schedule for N players (numbered 0..N-1): each round's tables as two partnerships, and who sits
 out. With ``--json`` it prints one object, ``{"rounds": [{"tables": [[[a, b], [c, d]], ...],
@@ -16,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from bot.leagues.progressive import MAX_PLAYERS, MIN_PLAYERS, Schedule, schedule
@@ -38,7 +33,6 @@ def register_commands(subparsers: Any) -> None:
     )
     plan.add_argument("--json", action="store_true", help="print one JSON object")
     plan.set_defaults(handler=_schedule)
-    register_recompute(commands)
 
 
 def _whole(text: str) -> int:
@@ -88,20 +82,3 @@ def schedule_text(plan: Schedule) -> str:
             f"two players are opponents {min(counts)} to {max(counts)} times."
         )
     return "\n".join(lines)
-
-
-def register_recompute(commands: Any) -> None:
-    """Add ``league recompute DB LEAGUE``: check a league's stored standings and ratings."""
-    check = commands.add_parser(
-        "recompute",
-        help="recompute a league's totals and ratings from its stored results and compare",
-    )
-    check.add_argument("db", type=Path, help="the bot's database file")
-    check.add_argument("league", type=_whole, help="the league's id")
-    check.set_defaults(handler=_recompute)
-
-
-def _recompute(args: argparse.Namespace) -> int:
-    from bot.storage.league_cli import recompute  # storage only when this command runs
-
-    return recompute(args.db, args.league)

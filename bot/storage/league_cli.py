@@ -1,14 +1,35 @@
-"""``python -m bot league recompute DB LEAGUE``: a league's stored totals and ratings checked
-against a recompute from its stored results (`league_results.check_league`)."""
+"""``python -m bot db recompute-league DB LEAGUE``: a league's stored totals and ratings
+checked against a recompute from its stored results (`league_results.check_league`)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from bot.storage.cli import EXIT_DIFFERENCES, EXIT_OK, BadDatabase, _fail, _open
+from bot.numbers import parse_whole
 from bot.storage.league_results import check_league
 from bot.storage.leagues import league_by_id
+
+
+def register_recompute(tools: Any) -> None:
+    """Add ``db recompute-league DB LEAGUE`` to the database tools."""
+    check = tools.add_parser(
+        "recompute-league",
+        help="recompute a league's totals and ratings from its stored results and compare",
+    )
+    check.add_argument("db", type=Path, help="the bot's database file")
+    check.add_argument("league", type=_league_id, help="the league's id")
+    check.set_defaults(handler=lambda args: recompute(args.db, args.league))
+
+
+def _league_id(text: str) -> int:
+    number = parse_whole(text)
+    if number is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a league id")
+    return number
 
 
 def recompute(path: Path, league_id: int) -> int:

@@ -225,7 +225,7 @@ async def test_settings_are_kept_and_checked(db):
             await league_seasons.change_settings(db, league, leaver="draw")
 
 
-async def test_league_recompute_checks_the_stored_totals_and_ratings(db, tmp_path, capsys):
+async def test_db_recompute_league_checks_the_stored_totals_and_ratings(db, tmp_path, capsys):
     from bot.cli import main
 
     league = await league_of(db, *range(1, 7))
@@ -233,13 +233,13 @@ async def test_league_recompute_checks_the_stored_totals_and_ratings(db, tmp_pat
     match_id = await league_match(db, league, (1, 5, 2, 6), winner=1)
     await correct(db, league, match_id, "void")
     path = str(tmp_path / "euchre.db")
-    assert await asyncio.to_thread(main, ["league", "recompute", path, str(league.id)]) == 0
+    assert await asyncio.to_thread(main, ["db", "recompute-league", path, str(league.id)]) == 0
     assert "exactly what its results give (2 rated games replayed)" in capsys.readouterr().out
     await db.execute("UPDATE league_ratings SET mu = mu + 1e-12 WHERE user_id = 1")
     await db.execute("UPDATE league_totals SET games = games + 1 WHERE user_id = 2")
-    assert await asyncio.to_thread(main, ["league", "recompute", path, str(league.id)]) == 1
+    assert await asyncio.to_thread(main, ["db", "recompute-league", path, str(league.id)]) == 1
     out = capsys.readouterr().out
     assert "3 differences found" in out and "player 1: stored" in out
     assert "player 2: stored totals" in out and "player 2: recomputed totals" in out
-    assert await asyncio.to_thread(main, ["league", "recompute", path, "9"]) == 2
+    assert await asyncio.to_thread(main, ["db", "recompute-league", path, "9"]) == 2
     assert "no league 9" in capsys.readouterr().err
