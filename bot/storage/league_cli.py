@@ -8,8 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from bot.storage.cli import EXIT_DIFFERENCES, EXIT_OK, BadDatabase, _fail, _open
 from bot.numbers import parse_whole
+from bot.storage.cli import EXIT_DIFFERENCES, EXIT_OK, BadDatabase, _fail, _open
 from bot.storage.league_results import check_league
 from bot.storage.leagues import league_by_id
 
