@@ -142,7 +142,16 @@ async def game_ended(
     await league_ratings.add_game(db, game, rated=rated)
 
 
-# -- matches, as they end -------------------------------------------------------------------
+# -- matches, as they start and end ---------------------------------------------------------
+
+
+async def match_started(db: Database, match_id: int, seats: tuple[GamePlayer, ...]) -> None:
+    """Keep who sits where as a league match starts (in the transaction that allocates it):
+    at its end, a seat a member started in and someone else finished is one he left."""
+    await db.executemany(
+        "INSERT INTO league_match_seats (match_id, seat, user_id, is_bot) VALUES (?, ?, ?, ?)",
+        [(match_id, p.seat, p.user_id, int(p.is_bot)) for p in seats],
+    )
 
 
 async def match_ended(db: Database, guild_id: int, match_id: int) -> None:
@@ -155,12 +164,16 @@ async def match_ended(db: Database, guild_id: int, match_id: int) -> None:
         return
     facts = standing.facts
     reasons = reasons_not_counted(facts, standing.league_facts)
+    started, left = await _seats(db, match_id)
+    # Only leaving stops it: it would count had it finished with no computer or substitute,
+    # and no computer sat in it from the start (the league's rule is for leavers only).
+    only_leaving = not reasons_not_counted(
+        replace(facts, flagged=False, status=FINISHED), standing.league_facts
+    ) and not (facts.flagged and not league.substitutes and any(started.values()))
     if not reasons:
         correction, winner, why = None, None, ""
-    elif not reasons_not_counted(
-        replace(facts, flagged=False, status=FINISHED), standing.league_facts
-    ):
-        correction, winner, why = await _leaver_rule(db, league, match_id)
+    elif only_leaving:
+        correction, winner, why = await _leaver_rule(db, league, {seat % 2 for seat in left})
     else:
         await _unrate(db, league.id, match_id)
         return
@@ -199,23 +212,44 @@ async def match_ended(db: Database, guild_id: int, match_id: int) -> None:
         await _unrate(db, league.id, match_id)
 
 
-async def _leaver_rule(db: Database, league: League, match_id: int) -> tuple[str, int | None, str]:
-    """The league's rule for a match a player left: a forfeit by the side whose seat a
-    computer or a substitute took (when only one side's was), else no contest."""
-    sides = {
-        r["seat"] % 2
+async def _seats(db: Database, match_id: int) -> tuple[dict[int, bool], set[int]]:
+    """Each seat as the match started (whether a computer sat in it), and the seats a member
+    started in that a computer or a substitute finished."""
+    started = {
+        r["seat"]: (r["user_id"], bool(r["is_bot"]))
         for r in await db.fetchall(
-            "SELECT seat FROM match_players WHERE match_id = ? AND (is_bot = 1 OR substitute = 1)",
-            (match_id,),
+            "SELECT seat, user_id, is_bot FROM league_match_seats WHERE match_id = ?", (match_id,)
         )
     }
+    finished: dict[int, list[tuple[int, bool]]] = {}
+    for r in await db.fetchall(
+        "SELECT seat, user_id, is_bot, substitute FROM match_players WHERE match_id = ?",
+        (match_id,),
+    ):
+        finished.setdefault(r["seat"], []).append(
+            (r["user_id"], bool(r["is_bot"] or r["substitute"]))
+        )
+    left = {
+        seat
+        for seat, (user, is_bot) in started.items()
+        if not is_bot
+        and any(other != user or replaced for other, replaced in finished.get(seat, []))
+    }
+    return {seat: is_bot for seat, (_user, is_bot) in started.items()}, left
+
+
+async def _leaver_rule(
+    db: Database, league: League, leaving: set[int]
+) -> tuple[str, int | None, str]:
+    """The league's rule for a match a player left: a forfeit by the side of the seats a
+    member left (when only one side's were), else no contest."""
     settings = await league_settings(db, league.id)
-    if settings.leaver == "forfeit" and len(sides) == 1:
-        (leaving,) = sides
+    if settings.leaver == "forfeit" and len(leaving) == 1:
+        (side,) = leaving
         return (
             "forfeit",
-            1 - leaving,
-            f"the league's rule: a player of {SIDE_NAMES[leaving]} left or timed out, a forfeit",
+            1 - side,
+            f"the league's rule: a player of {SIDE_NAMES[side]} left or timed out, a forfeit",
         )
     return "no_contest", None, "the league's rule: a player left or timed out, no contest"
 

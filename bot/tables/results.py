@@ -45,6 +45,14 @@ class ResultsRecorder:
         match_id = await stats.new_match_id(db, table.guild_id, table.id)
         if table.league_id is not None:
             await leagues.set_match_league(db, match_id, table.league_id)
+            await league_results.match_started(
+                db,
+                match_id,
+                tuple(
+                    league_results.GamePlayer(p.seat, p.user_id, p.is_bot)
+                    for p in seat_players(table)
+                ),
+            )
         return match_id
 
     # Each of these takes `players`: who sat where when the action was taken. The end of a match

@@ -388,7 +388,10 @@ async def test_exports_are_csv_and_egn_files(interactions):
     names = archive.namelist()
     assert names == [f"M{match_id}-game1.egn"]
     game = import_egn(json.loads(archive.read(names[0])))
-    assert max(game.final_score) == 1  # a game to one point, replayed from the file
+    stored = await h.bot.db.fetchone(
+        "SELECT score_0, score_1 FROM games WHERE match_id = ?", (match_id,)
+    )
+    assert tuple(game.final_score) == tuple(stored)  # replayed from the file to the stored score
 
 
 async def test_seasons_are_offered_as_they_are_typed(interactions):

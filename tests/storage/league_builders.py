@@ -33,17 +33,23 @@ async def league_match(
     scores: tuple[tuple[int, int], ...] | None = None,
     when: datetime = START,
     bots: tuple[int, ...] = (),
+    left: tuple[int, ...] = (),
     abandoned: bool = False,
 ) -> int:
     """A rubber at a league table, stored game by game as the results path does: the games
-    given (default: `winner` wins two games 5-1, 5-2), then the match, or its abandoning."""
+    given (default: `winner` wins two games 5-1, 5-2), then the match, or its abandoning.
+    Users in `bots` are computers from the start; the members in the seats `left` leave after
+    the games and a computer (user 900 + seat) finishes in their place."""
     if scores is None:
         scores = ((5, 1), (5, 2)) if winner == 0 else ((1, 5), (2, 5))
     players = seats(*ids, bots=bots)
+    final = [900 + seat if seat in left else user for seat, user in enumerate(ids)]
+    at_end = seats(*final, bots=(*bots, *(900 + seat for seat in left)))
     flagged = bool(bots)
     async with db.transaction():
         match_id = await stats.new_match_id(db, GUILD, TABLE, now=when)
         await leagues.set_match_league(db, match_id, league.id)
+        await league_results.match_started(db, match_id, _seated(players))
         won = []
         for number, pair in enumerate(scores):
             side = 0 if pair[0] > pair[1] else 1
@@ -57,7 +63,7 @@ async def league_match(
                 league.id,
                 match_id,
                 game_id,
-                tuple(league_results.GamePlayer(p.seat, p.user_id, p.is_bot) for p in players),
+                _seated(players),
                 side,
                 moment,
                 flagged,
@@ -67,7 +73,7 @@ async def league_match(
         over = not abandoned
         record = match(
             match_id,
-            players,
+            at_end,
             games=tuple(won),
             rubber_points=(
                 sides[0] + 2 * (over and winner == 0),
@@ -76,11 +82,15 @@ async def league_match(
             winner=winner if over else None,
             abandoned=abandoned,
             when=when + timedelta(minutes=len(scores)),
-            flagged=flagged,
+            flagged=flagged or bool(left),
         )
         await stats.record_match(db, record)
         await league_results.match_ended(db, GUILD, match_id)
     return match_id
+
+
+def _seated(players: tuple[stats.SeatPlayer, ...]) -> tuple[league_results.GamePlayer, ...]:
+    return tuple(league_results.GamePlayer(p.seat, p.user_id, p.is_bot) for p in players)
 
 
 __all__ = ["GUILD", "START", "TABLE", "league_match", "league_of"]

@@ -186,18 +186,47 @@ async def test_a_correction_of_another_leagues_match_is_refused(db):
         await correct(db, league, match_id, "void")
 
 
-async def test_an_abandoned_match_is_a_forfeit_by_the_leavers_side_when_the_league_says_so(db):
+async def forfeit_league(db):
     league = await league_of(db, 1, 2, 3, 4)
     async with db.transaction():
         await league_seasons.change_settings(db, league, leaver="forfeit")
-    match_id = await league_match(
-        db, league, (1, 2, 3, 99), scores=((5, 1),), bots=(99,), abandoned=True
-    )
+    return league
+
+
+async def test_a_leaver_forfeits_for_his_side_when_the_league_says_so(db):
+    league = await forfeit_league(db)
+    match_id = await league_match(db, league, (1, 2, 3, 4), scores=((5, 1),), left=(3,))
     row = await db.fetchone("SELECT * FROM league_results WHERE match_id = ?", (match_id,))
-    # a computer held west (east-west): north-south win by forfeit
+    # west (east-west) left and a computer finished: north-south win by forfeit
     assert (row["correction"], row["winner"], row["counts"]) == ("forfeit", 0, 1)
     audit = await league_results.audit_page(db, league)
     assert audit.entries[0].by is None and "league's rule" in audit.entries[0].reason
+    assert "east–west left" in audit.entries[0].reason
+    # the game played before he left is not rated: a forfeit is no game played
+    assert (await league_ratings.stored_ratings(db, league.id)).players == {}
+
+
+async def test_an_abandoned_match_a_player_left_is_a_forfeit_too(db):
+    league = await forfeit_league(db)
+    match_id = await league_match(
+        db, league, (1, 2, 3, 4), scores=((5, 1),), left=(0,), abandoned=True
+    )
+    row = await db.fetchone("SELECT * FROM league_results WHERE match_id = ?", (match_id,))
+    assert (row["correction"], row["winner"]) == ("forfeit", 1)
+
+
+async def test_leavers_of_both_sides_are_no_contest_even_where_the_rule_is_forfeit(db):
+    league = await forfeit_league(db)
+    match_id = await league_match(db, league, (1, 2, 3, 4), scores=((5, 1),), left=(0, 1))
+    row = await db.fetchone("SELECT * FROM league_results WHERE match_id = ?", (match_id,))
+    assert (row["correction"], row["counts"]) == ("no_contest", 0)
+
+
+async def test_a_computer_from_the_start_is_no_leaver_and_the_match_does_not_count(db):
+    league = await forfeit_league(db)
+    await league_match(db, league, (1, 2, 3, 99), scores=((5, 1), (5, 2)), bots=(99,))
+    assert await db.fetchval("SELECT COUNT(*) FROM league_results") == 0
+    assert (await league_results.audit_page(db, league)).total == 0
 
 
 async def test_an_abandoned_match_is_no_contest_by_default(db):

@@ -30,6 +30,16 @@ CREATE TABLE league_seasons (
 );
 CREATE UNIQUE INDEX league_seasons_running ON league_seasons (league_id) WHERE ended_at IS NULL;
 
+-- Who sat where as a league match started: a seat a member started in and a computer or a
+-- substitute finished is one a player left (or timed out of).
+CREATE TABLE league_match_seats (
+    match_id    INTEGER NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+    seat        INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+    user_id     INTEGER NOT NULL,
+    is_bot      INTEGER NOT NULL CHECK (is_bot IN (0, 1)),
+    PRIMARY KEY (match_id, seat)
+) WITHOUT ROWID;
+
 -- A league match as its standings count it. `season_id` is the season running when it ended
 -- (0: none ran). The `played_` columns are the match as played and never change; the others
 -- are what counts after any correction (`correction`: NULL as played, else how it was changed).
