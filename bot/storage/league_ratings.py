@@ -19,6 +19,10 @@ from bot.storage.database import Database
 from bot.storage.seasons import parse_timestamp, timestamp
 
 HISTORY_LIMIT = 15  # the games /league rating shows
+_HISTORY = (
+    "INSERT INTO league_rating_history (league_id, user_id, game_id, mu, sigma, games, played_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +87,7 @@ async def _store(db: Database, league_id: int, game_id: int, after: Iterable[Pla
         rows,
     )
     await db.executemany(
-        "INSERT INTO league_rating_history (league_id, user_id, game_id, mu, sigma, games,"
-        " played_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        _HISTORY,
         [
             (league, user, game_id, mu, sigma, games, at)
             for league, user, mu, sigma, games, at in rows
@@ -143,8 +146,13 @@ async def recompute_from(db: Database, league_id: int, game_id: int) -> None:
         "DELETE FROM league_rating_history WHERE league_id = ? AND game_id >= ?",
         (league_id, game_id),
     )
+    history = []
     for game in await rated_games(db, league_id, game_id):
-        await _store(db, league_id, game.game_id, ratings.record(game.result()))
+        for r in ratings.record(game.result()):
+            history.append(
+                (league_id, r.player, game.game_id, r.mu, r.sigma, r.games, game.played_at)
+            )
+    await db.executemany(_HISTORY, history)  # one statement for them all: a recompute is long
     await db.execute("DELETE FROM league_ratings WHERE league_id = ?", (league_id,))
     await db.executemany(
         "INSERT INTO league_ratings (league_id, user_id, mu, sigma, games, last_played)"
