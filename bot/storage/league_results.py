@@ -25,6 +25,7 @@ from bot.storage.database import Database
 from bot.storage.league_seasons import OPEN_PLAY, league_settings, running_season
 from bot.storage.leagues import League, LeagueError, match_standing
 from bot.storage.seasons import timestamp
+from bot.storage.stats import SeatPlayer
 
 CORRECTIONS = ("void", "award", "replay", "unvoid")
 VOIDING = ("void", "replay")
@@ -99,21 +100,12 @@ async def _played(db: Database, match_id: int) -> tuple[Result, str]:
 # -- games, as they end ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class GamePlayer:
-    """Who sat in a seat when a game ended."""
-
-    seat: int
-    user_id: int
-    is_bot: bool
-
-
 async def game_ended(
     db: Database,
     league_id: int,
     match_id: int,
     game_id: int,
-    players: tuple[GamePlayer, ...],
+    players: tuple[SeatPlayer, ...],
     winner: int,
     played_at: datetime,
     flagged: bool,
@@ -145,7 +137,7 @@ async def game_ended(
 # -- matches, as they start and end ---------------------------------------------------------
 
 
-async def match_started(db: Database, match_id: int, seats: tuple[GamePlayer, ...]) -> None:
+async def match_started(db: Database, match_id: int, seats: tuple[SeatPlayer, ...]) -> None:
     """Keep who sits where as a league match starts (in the transaction that allocates it):
     at its end, a seat a member started in and someone else finished is one he left."""
     await db.executemany(

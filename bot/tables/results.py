@@ -45,14 +45,7 @@ class ResultsRecorder:
         match_id = await stats.new_match_id(db, table.guild_id, table.id)
         if table.league_id is not None:
             await leagues.set_match_league(db, match_id, table.league_id)
-            await league_results.match_started(
-                db,
-                match_id,
-                tuple(
-                    league_results.GamePlayer(p.seat, p.user_id, p.is_bot)
-                    for p in seat_players(table)
-                ),
-            )
+            await league_results.match_started(db, match_id, seat_players(table))
         return match_id
 
     # Each of these takes `players`: who sat where when the action was taken. The end of a match
@@ -127,7 +120,7 @@ class ResultsRecorder:
                 table.league_id,
                 _match_id(table),
                 game_id,
-                tuple(league_results.GamePlayer(p.seat, p.user_id, p.is_bot) for p in players),
+                players,
                 game.winner,
                 played_at,
                 table.flagged,

@@ -49,7 +49,7 @@ async def league_match(
     async with db.transaction():
         match_id = await stats.new_match_id(db, GUILD, TABLE, now=when)
         await leagues.set_match_league(db, match_id, league.id)
-        await league_results.match_started(db, match_id, _seated(players))
+        await league_results.match_started(db, match_id, players)
         won = []
         for number, pair in enumerate(scores):
             side = 0 if pair[0] > pair[1] else 1
@@ -63,7 +63,7 @@ async def league_match(
                 league.id,
                 match_id,
                 game_id,
-                _seated(players),
+                players,
                 side,
                 moment,
                 flagged,
@@ -87,10 +87,6 @@ async def league_match(
         await stats.record_match(db, record)
         await league_results.match_ended(db, GUILD, match_id)
     return match_id
-
-
-def _seated(players: tuple[stats.SeatPlayer, ...]) -> tuple[league_results.GamePlayer, ...]:
-    return tuple(league_results.GamePlayer(p.seat, p.user_id, p.is_bot) for p in players)
 
 
 __all__ = ["GUILD", "START", "TABLE", "league_match", "league_of"]
