@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -11,11 +12,13 @@ from discord.ext import commands
 from bot.engine.rules import build_options
 from bot.leagues.counting import reasons_not_counted
 from bot.numbers import parse_whole
-from bot.storage import leagues
+from bot.storage import league_exports, league_ratings, league_results, league_seasons, leagues
 from bot.storage.database import Database
 from bot.storage.leagues import LeagueError
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import (
+    audit_embed,
+    correction_text,
     created_text,
     info_embed,
     joined_text,
@@ -23,11 +26,21 @@ from bot.ui.leagues import (
     left_text,
     match_text,
     members_embed,
+    rating_embed,
+    ratings_embed,
+    season_ended_text,
+    season_started_text,
+    settings_text,
+    standings_embed,
 )
 from bot.ui.respond import answer, guild_id_of
 
 Format = Literal["ladder", "fixtures", "progressive"]
 Standing = Literal["rubber_points", "rubbers", "games", "points"]
+Side = Literal["north-south", "east-west"]
+Export = Literal["standings", "ratings", "games"]
+Leaver = Literal["forfeit", "no_contest"]
+SIDES: dict[str, int] = {"north-south": 0, "east-west": 1}
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
@@ -44,6 +57,16 @@ def parse_match_id(text: str) -> int:
     if number is None:
         raise LeagueError("{} is not a match id: /history shows them, like M12", text)
     return number
+
+
+def organiser(interaction: discord.Interaction, what: str) -> None:
+    """Refuse an organiser's command to a member who may not manage the server.
+
+    Raises:
+        LeagueError: the member lacks Manage Server.
+    """
+    if not interaction.permissions.manage_guild:
+        raise LeagueError(f"only members who may manage this server can {what}")
 
 
 class Leagues(commands.Cog):
@@ -91,8 +114,7 @@ class Leagues(commands.Cog):
         joker: bool | None = None,
     ) -> None:
         """Create a league with its rules (Manage Server)."""
-        if not interaction.permissions.manage_guild:
-            raise LeagueError("only members who may manage this server can create a league")
+        organiser(interaction, "create a league")
         options = build_options(
             preset,
             points=points,
@@ -150,7 +172,8 @@ class Leagues(commands.Cog):
         """A league's rules, format, standings and members."""
         found = await self._league(interaction, name)
         count = await leagues.member_count(self.db, found.id)
-        await interaction.response.send_message(embed=info_embed(found, count))
+        season = await league_seasons.running_season(self.db, found.id)
+        await interaction.response.send_message(embed=info_embed(found, count, season))
 
     @league.command(name="members")
     @app_commands.describe(name="the league", page="page of twenty, in the order they joined")
@@ -169,14 +192,261 @@ class Leagues(commands.Cog):
         reasons = reasons_not_counted(standing.facts, standing.league_facts)
         await answer(interaction, match_text(match_id, standing.league, reasons))
 
+    # -- seasons and standings -----------------------------------------------------------
+
+    season = app_commands.Group(name="season", description="A league's seasons", parent=league)
+
+    @season.command(name="start")
+    @app_commands.describe(league="the league", name="the season's name (default: Season N)")
+    async def season_start(
+        self, interaction: discord.Interaction, league: str, name: str | None = None
+    ) -> None:
+        """Start a season (Manage Server)."""
+        organiser(interaction, "start a season")
+        found = await self._league(interaction, league)
+
+        async def work(db: Database) -> league_seasons.Season:
+            return await league_seasons.start_season(db, found, interaction.user.id, name)
+
+        started = await self.bot.manager.writer.write(work)
+        await answer(interaction, season_started_text(found, started))
+
+    @season.command(name="end")
+    @app_commands.describe(league="the league")
+    async def season_end(self, interaction: discord.Interaction, league: str) -> None:
+        """End the season, keeping its standings (Manage Server)."""
+        organiser(interaction, "end a season")
+        found = await self._league(interaction, league)
+
+        async def work(db: Database) -> league_seasons.Season:
+            return await league_seasons.end_season(db, found, interaction.user.id)
+
+        ended = await self.bot.manager.writer.write(work)
+        await answer(interaction, season_ended_text(found, ended))
+
+    @league.command(name="standings")
+    @app_commands.describe(
+        league="the league",
+        season="a season's number or name (default: the running season)",
+        page="page of twenty",
+    )
+    async def standings(
+        self,
+        interaction: discord.Interaction,
+        league: str,
+        season: str | None = None,
+        page: int = 1,
+    ) -> None:
+        """A league's standings."""
+        found = await self._league(interaction, league)
+        result = await league_seasons.standings_page(self.db, found, season, page)
+        await interaction.response.send_message(embed=standings_embed(found, result))
+
+    # -- ratings --------------------------------------------------------------------------
+
+    @league.command(name="ratings")
+    @app_commands.describe(
+        league="the league",
+        season="an ended season's number or name: its ratings as it ended (default: now)",
+        page="page of twenty",
+    )
+    async def ratings(
+        self,
+        interaction: discord.Interaction,
+        league: str,
+        season: str | None = None,
+        page: int = 1,
+    ) -> None:
+        """A league's ratings: μ − 3σ."""
+        found = await self._league(interaction, league)
+        result = await league_seasons.ratings_page(self.db, found, season, page)
+        await interaction.response.send_message(embed=ratings_embed(found, result))
+
+    @league.command(name="rating")
+    @app_commands.describe(league="the league", member="whose rating")
+    async def rating(
+        self, interaction: discord.Interaction, league: str, member: discord.User
+    ) -> None:
+        """A member's rating and its history."""
+        found = await self._league(interaction, league)
+        stored = (await league_ratings.stored_ratings(self.db, found.id)).players.get(member.id)
+        history = await league_ratings.history(self.db, found.id, member.id)
+        settings = await league_seasons.league_settings(self.db, found.id)
+        embed = rating_embed(found, member.display_name, stored, history, settings)
+        await interaction.response.send_message(embed=embed)
+
+    @league.command(name="settings")
+    @app_commands.describe(
+        league="the league",
+        min_games="rated games before a player is listed (default 10)",
+        hide_after_days="days without a rated game before a player is hidden (default 14)",
+        leaver="what a match a player left or timed out of counts as (default no contest)",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        league: str,
+        min_games: int | None = None,
+        hide_after_days: int | None = None,
+        leaver: Leaver | None = None,
+    ) -> None:
+        """Rating and leaver settings."""
+        found = await self._league(interaction, league)
+        if min_games is None and hide_after_days is None and leaver is None:
+            shown = await league_seasons.league_settings(self.db, found.id)
+            await answer(interaction, settings_text(found, shown, changed=False))
+            return
+        organiser(interaction, "change a league's settings")
+
+        async def work(db: Database) -> league_seasons.LeagueSettings:
+            return await league_seasons.change_settings(
+                db, found, min_games=min_games, hide_after_days=hide_after_days, leaver=leaver
+            )
+
+        changed = await self.bot.manager.writer.write(work)
+        await answer(interaction, settings_text(found, changed, changed=True))
+
+    # -- corrections ----------------------------------------------------------------------
+
+    async def _correct(
+        self,
+        interaction: discord.Interaction,
+        league: str,
+        match: str,
+        action: str,
+        reason: str,
+        side: int | None = None,
+    ) -> None:
+        organiser(interaction, "correct a league's match")
+        found = await self._league(interaction, league)
+        match_id = parse_match_id(match)
+
+        async def work(db: Database) -> league_results.Corrected:
+            return await league_results.correct(
+                db, found, match_id, action, reason, interaction.user.id, side=side
+            )
+
+        corrected = await self.bot.manager.writer.write(work)
+        await answer(interaction, correction_text(found, corrected))
+
+    @league.command(name="void")
+    @app_commands.describe(league="the league", match="the match, like M12", reason="why")
+    async def void(
+        self, interaction: discord.Interaction, league: str, match: str, reason: str
+    ) -> None:
+        """Void a match (Manage Server)."""
+        await self._correct(interaction, league, match, "void", reason)
+
+    @league.command(name="unvoid")
+    @app_commands.describe(league="the league", match="the match, like M12", reason="why")
+    async def unvoid(
+        self, interaction: discord.Interaction, league: str, match: str, reason: str
+    ) -> None:
+        """Undo a void (Manage Server)."""
+        await self._correct(interaction, league, match, "unvoid", reason)
+
+    @league.command(name="replay")
+    @app_commands.describe(league="the league", match="the match, like M12", reason="why")
+    async def replay(
+        self, interaction: discord.Interaction, league: str, match: str, reason: str
+    ) -> None:
+        """Set a match to be replayed (Manage Server)."""
+        await self._correct(interaction, league, match, "replay", reason)
+
+    @league.command(name="award")
+    @app_commands.describe(
+        league="the league",
+        match="the match, like M12",
+        side="the side it is awarded to",
+        reason="why",
+    )
+    async def award(
+        self, interaction: discord.Interaction, league: str, match: str, side: Side, reason: str
+    ) -> None:
+        """Award a match by forfeit (Manage Server)."""
+        if side not in SIDES:
+            raise LeagueError("an award goes to north-south or east-west, not {}", side)
+        await self._correct(interaction, league, match, "award", reason, SIDES[side])
+
+    @league.command(name="audit")
+    @app_commands.describe(league="the league", page="page of eight, newest first")
+    async def audit(self, interaction: discord.Interaction, league: str, page: int = 1) -> None:
+        """Every correction, newest first."""
+        found = await self._league(interaction, league)
+        result = await league_results.audit_page(self.db, found, page)
+        await interaction.response.send_message(embed=audit_embed(found, result))
+
+    @league.command(name="export")
+    @app_commands.describe(
+        league="the league",
+        what="standings or ratings (CSV), or every game (EGN files in a zip)",
+        season="a season's number or name (standings default to the running season's, ratings"
+        " to today's)",
+    )
+    async def export(
+        self,
+        interaction: discord.Interaction,
+        league: str,
+        what: Export,
+        season: str | None = None,
+    ) -> None:
+        """Standings, ratings or games as a file."""
+        found = await self._league(interaction, league)
+        if what == "standings":
+            data = await league_exports.standings_csv(self.db, found, season)
+            name, note = "standings.csv", "Standings as CSV."
+        elif what == "ratings":
+            data = await league_exports.ratings_csv(self.db, found, season)
+            name, note = "ratings.csv", "Every rated player as CSV."
+        elif what == "games":
+            data, count = await league_exports.games_zip(self.db, found)
+            name, note = "games.zip", f"{count} games as EGN 1.4, one file a game."
+        else:
+            raise LeagueError("an export is standings, ratings or games, not {}", what)
+        if len(data) > interaction.filesize_limit:
+            raise LeagueError(
+                f"that export is {len(data):,} bytes, more than Discord takes here"
+                f" ({interaction.filesize_limit:,})"
+            )
+        filename = f"{found.id}-{name}"
+        await answer(interaction, note, file=discord.File(io.BytesIO(data), filename=filename))
+
     @join.autocomplete("name")
     @leave.autocomplete("name")
     @info.autocomplete("name")
     @members.autocomplete("name")
+    @season_start.autocomplete("league")
+    @season_end.autocomplete("league")
+    @standings.autocomplete("league")
+    @ratings.autocomplete("league")
+    @rating.autocomplete("league")
+    @settings.autocomplete("league")
+    @void.autocomplete("league")
+    @unvoid.autocomplete("league")
+    @replay.autocomplete("league")
+    @award.autocomplete("league")
+    @audit.autocomplete("league")
+    @export.autocomplete("league")
     async def name_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return await league_choices(self.db, interaction.guild_id, current)
+
+    @standings.autocomplete("season")
+    @ratings.autocomplete("season")
+    @export.autocomplete("season")
+    async def season_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = getattr(interaction.namespace, "league", None)
+        if not typed or interaction.guild_id is None:
+            return []
+        try:
+            found = await leagues.find_league(self.db, interaction.guild_id, typed)
+        except LeagueError:
+            return []
+        names = await league_seasons.season_names(self.db, found.id, current)
+        return [app_commands.Choice(name=name, value=name) for name in names]
 
 
 async def setup(bot: EuchreBot) -> None:

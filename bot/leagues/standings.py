@@ -10,7 +10,7 @@ that told it from the entrants it was tied with (the metric when it was tied wit
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 METRICS = ("rubber_points", "rubbers", "games", "points")
@@ -83,15 +83,35 @@ def standings(
     Raises:
         ValueError: an unknown metric.
     """
+    table = totals(entrants, matches)
+    listed = {e: table[e] for e in dict.fromkeys(entrants)}
+    return ranked(listed, metric, lambda group: _head_to_head(group, matches))
+
+
+HeadToHead = Callable[[list[int]], Callable[[int], int]]
+
+
+def ranked(table: Mapping[int, Totals], metric: str, head_to_head: HeadToHead) -> list[StandingRow]:
+    """Entrants with their totals in standing order: by `metric`, then the tie-breaks.
+
+    Args:
+        table: each entrant's totals.
+        metric: the league's standing metric.
+        head_to_head: given a group still tied after the points difference, each member's
+            rubbers won in the matches among the group (a stored league asks its database
+            for these only for the groups that need them).
+
+    Raises:
+        ValueError: an unknown metric.
+    """
     if metric not in METRICS:
         raise ValueError(f"the standing metric is one of {', '.join(METRICS)}, not {metric!r}")
-    table = totals(entrants, matches)
-    keys: list[tuple[str, Callable[[list[int]], Callable[[int], int]]]] = [
+    keys: list[tuple[str, HeadToHead]] = [
         (metric, lambda _group: lambda e: getattr(table[e], metric)),
         ("rubbers", lambda _group: lambda e: table[e].rubbers),
         ("games", lambda _group: lambda e: table[e].games),
         ("points_difference", lambda _group: lambda e: table[e].points_difference),
-        ("head_to_head", lambda group: _head_to_head(group, matches)),
+        ("head_to_head", head_to_head),
     ]
     rows: list[StandingRow] = []
 
@@ -104,13 +124,14 @@ def standings(
             return
         name, make_key = keys[level]
         key = make_key(group)
-        values = sorted({key(e) for e in group}, reverse=True)
-        for value in values:
-            part = [e for e in group if key(e) == value]
+        parts: dict[int, list[int]] = defaultdict(list)
+        for e in group:
+            parts[key(e)].append(e)
+        for value in sorted(parts, reverse=True):
             # A part still tied goes on to the next tie-break; one alone was placed by this one.
-            place(part, level + 1, name if len(values) > 1 or level == 0 else decided_by)
+            place(parts[value], level + 1, name if len(parts) > 1 or level == 0 else decided_by)
 
-    place(list(dict.fromkeys(entrants)), 0, metric)
+    place(list(dict.fromkeys(table)), 0, metric)
     return rows
 
 

@@ -85,6 +85,9 @@ def register_commands(subparsers: Any) -> None:
     check.add_argument("--db", required=True, type=Path, help="the bot's database file")
     check.add_argument("--guild", type=_id, default=None, help="one server only")
     check.set_defaults(handler=_verify)
+    from bot.storage.league_cli import register_recompute  # it builds on this module
+
+    register_recompute(tools)
 
 
 # The name the brief of bot/cli.py used first; both work.

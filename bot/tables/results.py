@@ -13,7 +13,7 @@ from bot.engine.match import GameResult, Match
 from bot.engine.records import deal_to_record, match_to_record
 from bot.engine.variants import VariantMatch
 from bot.engine.variants.records import variant_match_to_record
-from bot.storage import leagues, stats, variant_games
+from bot.storage import league_results, leagues, stats, variant_games
 from bot.storage.database import Database
 from bot.tables.table import Table
 
@@ -52,6 +52,7 @@ class ResultsRecorder:
         match_id = await stats.new_match_id(db, table.guild_id, table.id)
         if table.league_id is not None:
             await leagues.set_match_league(db, match_id, table.league_id)
+            await league_results.match_started(db, match_id, seat_players(table))
         return match_id
 
     # Each of these takes `players`: who sat where when the action was taken. The end of a match
@@ -102,7 +103,8 @@ class ResultsRecorder:
         game: GameResult,
         players: tuple[stats.SeatPlayer, ...],
     ) -> None:
-        await stats.record_game(
+        played_at = self._now()
+        game_id = await stats.record_game(
             db,
             stats.GameRecord(
                 guild_id=table.guild_id,
@@ -115,10 +117,21 @@ class ResultsRecorder:
                 value=game.value,
                 preset=table.options.preset,
                 options=table.options.to_dict(),
-                played_at=self._now(),
+                played_at=played_at,
                 flagged=table.flagged,
             ),
         )
+        if table.league_id is not None:  # rated in the transaction that stores the game
+            await league_results.game_ended(
+                db,
+                table.league_id,
+                _match_id(table),
+                game_id,
+                players,
+                game.winner,
+                played_at,
+                table.flagged,
+            )
 
     async def match(
         self,
@@ -148,6 +161,8 @@ class ResultsRecorder:
                 played_at=self._now(),
             ),
         )
+        if table.league_id is not None:  # its standing, in the transaction that stores it
+            await league_results.match_ended(db, table.guild_id, _match_id(table))
 
     async def variant_game(
         self,

@@ -141,22 +141,44 @@ def command_lines(tree: app_commands.CommandTree) -> list[CommandLine]:
     )  # a stable sort: within a group, the commands keep the tree's order
 
 
+# How far /help shortens the commands' descriptions, in turn, until every command fits in
+# one message (Discord's 6,000 characters); the last lists the commands without them.
+DESCRIPTION_CUTS: tuple[int | None, ...] = (None, 60, 40, 24, 0)
+
+
 def help_embed(
     commands: Iterable[CommandLine], mention: Callable[[str], str] = lambda name: f"/{name}"
 ) -> discord.Embed:
     """/help's answer: how a deal goes, then the commands by group, within Discord's limits.
 
+    When every command with its whole description does not fit, the descriptions are cut
+    shorter (`DESCRIPTION_CUTS`) until they all do: every command stays listed.
+
     Args:
         commands: the commands to list (see `command_lines`).
         mention: how a command's name is written (a clickable mention where its id is known).
     """
+    listed = list(commands)
+    for cut in DESCRIPTION_CUTS:
+        embed, complete = _help_embed(listed, mention, cut)
+        if complete:
+            break
+    return embed
+
+
+def _help_embed(
+    commands: list[CommandLine], mention: Callable[[str], str], cut: int | None
+) -> tuple[discord.Embed, bool]:
+    """The /help embed with descriptions of at most `cut` characters, and whether every
+    command fitted."""
     embed = discord.Embed(title="Euchre: how a deal goes", description=HOW_A_DEAL_GOES)
     embed.colour = COLOUR
     groups: dict[str, list[str]] = {}
     for command in commands:
         words = " ".join(f"`{a}`" for a in command.arguments)
-        line = f"{mention(command.name)} {words} {command.description}".replace("  ", " ")
-        groups.setdefault(command.group, []).append(line)
+        line = f"{mention(command.name)} {words} {_cut(command.description, cut)}"
+        groups.setdefault(command.group, []).append(line.replace("  ", " ").strip())
+    complete = True
     for group, lines in groups.items():
         for i, value in enumerate(_chunks(lines, FIELD_LIMIT)):
             name = group if i == 0 else f"{group} (more)"
@@ -164,7 +186,15 @@ def help_embed(
                 EMBED_LIMIT
             ):
                 embed.add_field(name=name, value=value, inline=False)
-    return embed
+            else:
+                complete = False
+    return embed, complete
+
+
+def _cut(description: str, cut: int | None) -> str:
+    if cut is None or len(description) <= cut:
+        return description
+    return description[: max(cut - 1, 0)].rstrip() + "…" if cut else ""
 
 
 def _chunks(lines: list[str], limit: int) -> Iterator[str]:

@@ -12,9 +12,14 @@ import discord
 from discord import app_commands
 
 from bot.engine.rules import options_from_dict
+from bot.leagues.ratings import PlayerRating
 from bot.storage import leagues
 from bot.storage.database import Database
+from bot.storage.league_ratings import HistoryEntry
+from bot.storage.league_results import SIDE_NAMES, AuditPage, Corrected
+from bot.storage.league_seasons import LeagueSettings, RatingsPage, Season, StandingsPage
 from bot.storage.leagues import MEMBERS_PAGE, League, MemberPage
+from bot.storage.seasons import parse_timestamp
 from bot.ui.embeds import GOLD, plural, safe
 
 FORMAT_WORDS = {
@@ -67,7 +72,7 @@ def left_text(league: League) -> str:
     return f"You left the league **{safe(league.name)}**."
 
 
-def info_embed(league: League, members: int) -> discord.Embed:
+def info_embed(league: League, members: int, season: Season | None = None) -> discord.Embed:
     """What a league is: its rules, format, standings, substitutes and members."""
     embed = discord.Embed(title=f"League: {safe(league.name)}", colour=GOLD)
     embed.description = rules_text(league.options)
@@ -81,6 +86,11 @@ def info_embed(league: League, members: int) -> discord.Embed:
         inline=True,
     )
     embed.add_field(name="Members", value=plural(members, "member"), inline=True)
+    embed.add_field(
+        name="Season",
+        value=f"{safe(season.name)}, running" if season else "none running",
+        inline=True,
+    )
     embed.set_footer(text="/league join to play for it · /league match M12 says if a match counts")
     return embed
 
@@ -113,3 +123,168 @@ async def league_choices(
         return []
     names = await leagues.league_names(db, guild_id, typed)
     return [app_commands.Choice(name=name, value=name) for name in names]
+
+
+# -- seasons, standings, ratings, corrections -----------------------------------------------
+
+PLACED_BY = {
+    "rubber_points": "rubber points",
+    "rubbers": "rubbers won",
+    "games": "games won",
+    "points": "points scored",
+    "points_difference": "points difference",
+    "head_to_head": "head-to-head",
+    "tied": "tied",
+}
+ACTION_WORDS = {
+    "void": "voided",
+    "replay": "to be replayed",
+    "award": "awarded",
+    "unvoid": "un-voided",
+    "forfeit": "a forfeit",
+    "no_contest": "no contest",
+}
+
+
+def season_title(season: Season | None) -> str:
+    """A season as a title shows it; None is the matches played outside seasons."""
+    if season is None:
+        return "outside seasons"
+    return f"{season.name}{'' if season.running else ' (ended)'}"
+
+
+def season_started_text(league: League, season: Season) -> str:
+    return (
+        f"**{safe(season.name)}** of **{safe(league.name)}** has started: its matches count for "
+        f"its standings from now until `/league season end`."
+    )
+
+
+def season_ended_text(league: League, season: Season) -> str:
+    return (
+        f"**{safe(season.name)}** of **{safe(league.name)}** has ended. Its standings and ratings "
+        f"are kept as they are now: `/league standings season:{season.number}`."
+    )
+
+
+def standings_embed(league: League, page: StandingsPage) -> discord.Embed:
+    """A page of a season's standings, each row with what placed it."""
+    embed = discord.Embed(
+        title=f"Standings of {safe(league.name)}: {safe(season_title(page.season))}", colour=GOLD
+    )
+    metric = STANDING_WORDS[league.standing]
+    lines = []
+    for line in page.lines:
+        t = line.totals
+        lines.append(
+            f"{line.rank}. {safe(line.name)}: {getattr(t, league.standing)} {metric} · "
+            f"{t.rubbers} rubbers, {t.games} games, {t.points_difference:+d} points · "
+            f"{plural(t.played, 'match', 'matches')} · *{PLACED_BY[line.decided_by]}*"
+        )
+    embed.description = "\n".join(lines) or "No match has counted yet."
+    embed.set_footer(
+        text=f"Page {page.page} of {page.pages} · by {metric}, then rubbers, games, points "
+        "difference and head-to-head; in italics what placed each"
+    )
+    return embed
+
+
+def rating_line(rating: PlayerRating) -> str:
+    """A rating as shown: the conservative μ − 3σ, with μ and σ."""
+    return f"**{rating.conservative:.1f}** (μ {rating.mu:.2f}, σ {rating.sigma:.2f})"
+
+
+def ratings_embed(league: League, page: RatingsPage) -> discord.Embed:
+    """A page of the players the league lists, by conservative rating."""
+    when = "now" if page.season is None else season_title(page.season)
+    embed = discord.Embed(title=f"Ratings of {safe(league.name)}: {safe(when)}", colour=GOLD)
+    lines = [
+        f"{line.place}. {safe(line.name)}: {rating_line(line.rating)} · "
+        f"{plural(line.rating.games, 'game')}"
+        for line in page.lines
+    ]
+    settings = page.settings
+    embed.description = "\n".join(lines) or (
+        f"Nobody is listed yet: a player is listed after {settings.min_games} rated games."
+    )
+    embed.set_footer(
+        text=f"Page {page.page} of {page.pages} · μ − 3σ · listed after {settings.min_games} "
+        f"rated games, hidden after {settings.hide_after_days} days without one"
+    )
+    return embed
+
+
+def rating_embed(
+    league: League,
+    name: str,
+    rating: PlayerRating | None,
+    history: list[HistoryEntry],
+    settings: LeagueSettings,
+) -> discord.Embed:
+    """A member's rating in a league and how it moved over his latest games."""
+    embed = discord.Embed(title=f"{safe(name)} in {safe(league.name)}", colour=GOLD)
+    if rating is None:
+        embed.description = "No rated game yet."
+        return embed
+    embed.description = f"{rating_line(rating)} after {plural(rating.games, 'rated game')}."
+    if rating.games < settings.min_games:
+        embed.description += f" Listed on `/league ratings` after {settings.min_games} rated games."
+    lines = [
+        f"G{entry.game_id} {'won' if entry.won else 'lost'} → {rating_line(entry.rating)}"
+        f" <t:{int(entry.rating.last_played.timestamp())}:d>"
+        for entry in history
+        if entry.rating.last_played is not None
+    ]
+    if lines:
+        embed.description += "\n\n**Latest games, newest first**\n" + "\n".join(lines)
+    return embed
+
+
+def settings_text(league: League, settings: LeagueSettings, changed: bool) -> str:
+    """A league's settings, after a change or when asked."""
+    leaver = {
+        "forfeit": "a forfeit by that side",
+        "no_contest": "no contest",
+    }[settings.leaver]
+    head = "Settings changed for" if changed else "Settings of"
+    return (
+        f"{head} **{safe(league.name)}**: a player is listed on the ratings after "
+        f"{settings.min_games} rated games and hidden after {settings.hide_after_days} days "
+        f"without one; a match a player left or timed out of counts as {leaver}."
+    )
+
+
+def correction_text(league: League, corrected: Corrected) -> str:
+    """The answer to an organiser's correction."""
+    result = corrected.result
+    if not result.counts:
+        now = "it no longer counts"
+    elif result.winner is None:
+        now = "it counts, with no winner"
+    else:
+        now = (
+            f"it counts: {SIDE_NAMES[result.winner]} won, {result.games[0]}–{result.games[1]} "
+            f"in games"
+        )
+    return (
+        f"M{corrected.match_id} of **{safe(league.name)}** {ACTION_WORDS[corrected.action]}: "
+        f"{now}. Standings and ratings are updated; `/league audit` lists it."
+    )
+
+
+def audit_embed(league: League, page: AuditPage) -> discord.Embed:
+    """A page of a league's corrections, newest first."""
+    embed = discord.Embed(title=f"Corrections in {safe(league.name)}", colour=GOLD)
+    lines = []
+    for entry in page.entries:
+        who = f"<@{entry.by}>" if entry.by is not None else "the league's rule"
+        moment = int(parse_timestamp(entry.at).timestamp())
+        lines.append(
+            f"<t:{moment}:d> M{entry.match_id} {ACTION_WORDS[entry.action]} by {who}: "
+            f"{safe(entry.reason)}"
+        )
+    embed.description = "\n".join(lines) or "No correction yet."
+    embed.set_footer(
+        text=f"Page {page.page} of {page.pages} · {plural(page.total, 'entry', 'entries')}"
+    )
+    return embed

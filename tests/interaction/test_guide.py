@@ -100,6 +100,16 @@ def test_help_embed_keeps_within_discords_limits_however_many_commands():
     assert embed.fields[0].name == "Group 0" and embed.fields[1].name == "Group 0 (more)"
 
 
+def test_help_embed_cuts_descriptions_before_it_leaves_a_command_out():
+    lines = [CommandLine("Group", f"command{i} sub", ("argument",), "d" * 100) for i in range(60)]
+    embed = help_embed(lines, lambda name: f"</{name}:{'9' * 19}>")
+    listed = "\n".join(f.value for f in embed.fields)
+    assert all(f"</command{i} sub:" in listed for i in range(60))
+    assert len(embed) <= EMBED_LIMIT and "d" * 100 not in listed  # shortened, not left out
+    few = help_embed(lines[:5])
+    assert "d" * 100 in few.fields[0].value  # whole when they fit
+
+
 async def test_command_descriptions_are_plain_words(interactions):
     """What Discord's picker shows: no law numbers (those are for /rules), within 100 characters."""
     h = interactions

@@ -1,0 +1,542 @@
+"""League results: what each league match counts for, the organisers' corrections, their audit.
+
+When a league match ends (`match_ended`, called by the results path in the transaction that
+stores the match) it counts as played, or, when a player left it or a computer took a seat
+(and the league does not allow substitutes), as the league's rule for leavers says: a forfeit
+by that side or no contest. Organisers correct a match afterwards (`correct`): void it, award it
+to a side at a fixed score, or mark it to be replayed; an un-void gives back what it was. Each
+writes an audit row, rebuilds the season's totals from the stored results and recomputes the
+ratings from the match's first game, so a correction and its undoing leave exactly what was
+there. Nothing here commits on its own.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.engine.match import RUBBER_BONUS
+from bot.engine.rules import options_from_dict
+from bot.leagues.counting import FINISHED, reasons_not_counted
+from bot.storage import league_ratings
+from bot.storage.database import Database
+from bot.storage.league_seasons import OPEN_PLAY, league_settings, running_season
+from bot.storage.leagues import League, LeagueError, match_standing
+from bot.storage.seasons import timestamp
+from bot.storage.stats import SeatPlayer
+
+CORRECTIONS = ("void", "award", "replay", "unvoid")
+VOIDING = ("void", "replay")
+REASON_LIMIT = 200
+AUDIT_PAGE = 8  # eight reasons of 200 characters, each escaped, fit an embed's 4,096
+SIDE_NAMES = ("north–south", "east–west")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What a league match counts for: whether it counts, its winner (None: nobody), and each
+    side's games won, points and rubber points."""
+
+    counts: bool
+    winner: int | None
+    games: tuple[int, int]
+    points: tuple[int, int]
+    rubber_points: tuple[int, int]
+
+
+NO_RESULT = Result(False, None, (0, 0), (0, 0), (0, 0))
+
+
+def awarded(side: int, options: dict[str, Any]) -> Result:
+    """A forfeit to `side` at the fixed score: every game it needs won at the game's points to
+    nothing, each game single, and a rubber's bonus for a rubber."""
+    rules = options_from_dict(options)
+    games = 2 if rules.is_rubber else 1
+    rubber_points = games + (RUBBER_BONUS if rules.is_rubber else 0)
+
+    def pair(value: int) -> tuple[int, int]:
+        return (value, 0) if side == 0 else (0, value)
+
+    return Result(True, side, pair(games), pair(games * rules.points), pair(rubber_points))
+
+
+def counted(
+    played: Result, correction: str | None, winner: int | None, options: dict[str, Any]
+) -> Result:
+    """What a match counts for under a correction (None: as played)."""
+    if correction is None:
+        return played
+    if correction in ("award", "forfeit"):
+        assert winner is not None
+        return awarded(winner, options)
+    return NO_RESULT
+
+
+async def _played(db: Database, match_id: int) -> tuple[Result, str]:
+    """The match as played, from its stored row, and when it ended."""
+    row = await db.fetchone(
+        "SELECT winner, games, rubber_points_0, rubber_points_1, played_at FROM matches"
+        " WHERE id = ?",
+        (match_id,),
+    )
+    assert row is not None
+    games_won, points = [0, 0], [0, 0]
+    for scores, winner, _value in json.loads(row["games"] or "[]"):
+        games_won[winner] += 1
+        points[0] += scores[0]
+        points[1] += scores[1]
+    result = Result(
+        True,
+        row["winner"],
+        (games_won[0], games_won[1]),
+        (points[0], points[1]),
+        (row["rubber_points_0"] or 0, row["rubber_points_1"] or 0),
+    )
+    return result, row["played_at"]
+
+
+# -- games, as they end ---------------------------------------------------------------------
+
+
+async def game_ended(
+    db: Database,
+    league_id: int,
+    match_id: int,
+    game_id: int,
+    players: tuple[SeatPlayer, ...],
+    winner: int,
+    played_at: datetime,
+    flagged: bool,
+) -> None:
+    """Rate a game of a league match as it ends (in the transaction that stores it): only a
+    game of four members, no computer, and no substitute unless the league allows them."""
+    people = [p for p in players if not p.is_bot]
+    if len(people) != 4:
+        return
+    league = await db.fetchone("SELECT substitutes FROM leagues WHERE id = ?", (league_id,))
+    marks = ", ".join("?" * 4)
+    members = await db.fetchval(
+        f"SELECT COUNT(*) FROM league_members WHERE league_id = ? AND user_id IN ({marks})",
+        (league_id, *(p.user_id for p in people)),
+    )
+    rated = league is not None and members == 4 and (not flagged or bool(league["substitutes"]))
+    side = {p.seat: p.user_id for p in people}
+    game = league_ratings.RatedGame(
+        game_id,
+        league_id,
+        match_id,
+        (side[winner], side[winner + 2]),
+        (side[1 - winner], side[3 - winner]),
+        timestamp(played_at),
+    )
+    await league_ratings.add_game(db, game, rated=rated)
+
+
+# -- matches, as they start and end ---------------------------------------------------------
+
+
+async def match_started(db: Database, match_id: int, seats: tuple[SeatPlayer, ...]) -> None:
+    """Keep who sits where as a league match starts (in the transaction that allocates it):
+    at its end, a seat a member started in and someone else finished is one he left."""
+    await db.executemany(
+        "INSERT INTO league_match_seats (match_id, seat, user_id, is_bot) VALUES (?, ?, ?, ?)",
+        [(match_id, p.seat, p.user_id, int(p.is_bot)) for p in seats],
+    )
+
+
+async def match_ended(db: Database, guild_id: int, match_id: int) -> None:
+    """Count a league match that has just ended or been abandoned (in the transaction that
+    stores it): as played when it counts; by the league's rule for leavers when only a player
+    leaving (or a computer taking his seat) stops it; not at all otherwise."""
+    standing = await match_standing(db, guild_id, match_id)
+    league = standing.league
+    if league is None or standing.league_facts is None:
+        return
+    facts = standing.facts
+    reasons = reasons_not_counted(facts, standing.league_facts)
+    started, left = await _seats(db, match_id)
+    # Only leaving stops it: it would count had it finished with no computer or substitute,
+    # and no computer sat in it from the start (the league's rule is for leavers only).
+    only_leaving = not reasons_not_counted(
+        replace(facts, flagged=False, status=FINISHED), standing.league_facts
+    ) and not (facts.flagged and not league.substitutes and any(started.values()))
+    if not reasons:
+        correction, winner, why = None, None, ""
+    elif only_leaving:
+        correction, winner, why = await _leaver_rule(db, league, {seat % 2 for seat in left})
+    else:
+        await _unrate(db, league.id, match_id)
+        return
+    played, played_at = await _played(db, match_id)
+    season = await running_season(db, league.id)
+    season_id = season.id if season is not None else OPEN_PLAY
+    result = counted(played, correction, winner, league.options)
+    await db.execute(
+        "INSERT INTO league_results (match_id, league_id, season_id, played_winner,"
+        " played_games_0, played_games_1, played_points_0, played_points_1, played_rp_0,"
+        " played_rp_1, correction, counts, winner, games_0, games_1, points_0, points_1, rp_0,"
+        " rp_1, played_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            match_id,
+            league.id,
+            season_id,
+            played.winner,
+            *played.games,
+            *played.points,
+            *played.rubber_points,
+            correction,
+            *_effective(result),
+            played_at,
+        ),
+    )
+    await db.execute(
+        "INSERT INTO league_result_players (match_id, user_id, side)"
+        " SELECT DISTINCT match_id, user_id, seat % 2 FROM match_players"
+        " WHERE match_id = ? AND is_bot = 0",
+        (match_id,),
+    )
+    if result.counts:
+        await _add_totals(db, league.id, season_id, match_id, result)
+    if correction is not None:
+        await _audit(db, league.id, match_id, correction, why, None, None, None)
+        await _unrate(db, league.id, match_id)
+
+
+async def _seats(db: Database, match_id: int) -> tuple[dict[int, bool], set[int]]:
+    """Each seat as the match started (whether a computer sat in it), and the seats a member
+    started in that a computer or a substitute finished."""
+    started = {
+        r["seat"]: (r["user_id"], bool(r["is_bot"]))
+        for r in await db.fetchall(
+            "SELECT seat, user_id, is_bot FROM league_match_seats WHERE match_id = ?", (match_id,)
+        )
+    }
+    finished: dict[int, list[tuple[int, bool]]] = {}
+    for r in await db.fetchall(
+        "SELECT seat, user_id, is_bot, substitute FROM match_players WHERE match_id = ?",
+        (match_id,),
+    ):
+        finished.setdefault(r["seat"], []).append(
+            (r["user_id"], bool(r["is_bot"] or r["substitute"]))
+        )
+    left = {
+        seat
+        for seat, (user, is_bot) in started.items()
+        if not is_bot
+        and any(other != user or replaced for other, replaced in finished.get(seat, []))
+    }
+    return {seat: is_bot for seat, (_user, is_bot) in started.items()}, left
+
+
+async def _leaver_rule(
+    db: Database, league: League, leaving: set[int]
+) -> tuple[str, int | None, str]:
+    """The league's rule for a match a player left: a forfeit by the side of the seats a
+    member left (when only one side's were), else no contest."""
+    settings = await league_settings(db, league.id)
+    if settings.leaver == "forfeit" and len(leaving) == 1:
+        (side,) = leaving
+        return (
+            "forfeit",
+            1 - side,
+            f"the league's rule: a player of {SIDE_NAMES[side]} left or timed out, a forfeit",
+        )
+    return "no_contest", None, "the league's rule: a player left or timed out, no contest"
+
+
+def _effective(result: Result) -> tuple[Any, ...]:
+    return (int(result.counts), result.winner, *result.games, *result.points, *result.rubber_points)
+
+
+async def _add_totals(
+    db: Database, league_id: int, season_id: int, match_id: int, result: Result
+) -> None:
+    """Add a counting match to its players' season totals."""
+    for side in (0, 1):
+        await db.execute(
+            "INSERT INTO league_totals (league_id, season_id, user_id, rubber_points, rubbers,"
+            " games, points, points_against, played)"
+            " SELECT ?, ?, user_id, ?, ?, ?, ?, ?, 1 FROM league_result_players"
+            " WHERE match_id = ? AND side = ?"
+            " ON CONFLICT (league_id, season_id, user_id) DO UPDATE SET"
+            " rubber_points = rubber_points + excluded.rubber_points,"
+            " rubbers = rubbers + excluded.rubbers, games = games + excluded.games,"
+            " points = points + excluded.points,"
+            " points_against = points_against + excluded.points_against, played = played + 1",
+            (
+                league_id,
+                season_id,
+                result.rubber_points[side],
+                int(result.winner == side),
+                result.games[side],
+                result.points[side],
+                result.points[1 - side],
+                match_id,
+                side,
+            ),
+        )
+
+
+# Each player's totals in a season, summed from the stored results that count.
+_TOTALS = (
+    "SELECT m.league_id, m.season_id, p.user_id,"
+    " SUM(CASE p.side WHEN 0 THEN m.rp_0 ELSE m.rp_1 END),"
+    " SUM(CASE WHEN m.winner = p.side THEN 1 ELSE 0 END),"
+    " SUM(CASE p.side WHEN 0 THEN m.games_0 ELSE m.games_1 END),"
+    " SUM(CASE p.side WHEN 0 THEN m.points_0 ELSE m.points_1 END),"
+    " SUM(CASE p.side WHEN 0 THEN m.points_1 ELSE m.points_0 END), COUNT(*)"
+    " FROM league_results AS m JOIN league_result_players AS p ON p.match_id = m.match_id"
+    " WHERE m.league_id = ? AND m.counts = 1"
+)
+
+
+async def rebuild_totals(db: Database, league_id: int, season_id: int) -> None:
+    """A season's totals again from its stored results (after a correction)."""
+    await db.execute(
+        "DELETE FROM league_totals WHERE league_id = ? AND season_id = ?", (league_id, season_id)
+    )
+    await db.execute(
+        "INSERT INTO league_totals (league_id, season_id, user_id, rubber_points, rubbers, games,"
+        f" points, points_against, played) {_TOTALS} AND m.season_id = ? GROUP BY p.user_id",
+        (league_id, season_id),
+    )
+
+
+async def check_league(db: Database, league_id: int) -> list[str]:
+    """Every difference between what is stored for a league and a recompute from its stored
+    results: each season's totals, and every rating (`league_ratings.check`); an empty list
+    when they are exactly the same."""
+    stored = {
+        tuple(r)
+        for r in await db.fetchall(
+            "SELECT league_id, season_id, user_id, rubber_points, rubbers, games, points,"
+            " points_against, played FROM league_totals WHERE league_id = ?",
+            (league_id,),
+        )
+    }
+    again = {
+        tuple(r)
+        for r in await db.fetchall(f"{_TOTALS} GROUP BY m.season_id, p.user_id", (league_id,))
+    }
+    problems = [
+        f"season {row[1]}, player {row[2]}: stored totals {row[3:]}" for row in stored - again
+    ]
+    problems += [
+        f"season {row[1]}, player {row[2]}: recomputed totals {row[3:]}" for row in again - stored
+    ]
+    return sorted(problems) + await league_ratings.check(db, league_id)
+
+
+async def _unrate(db: Database, league_id: int, match_id: int) -> None:
+    first = await league_ratings.set_rated(db, match_id, False)
+    if first is not None:
+        await league_ratings.recompute_from(db, league_id, first)
+
+
+# -- corrections ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Corrected:
+    """A correction made: the match, what it counts for now, and its season's name."""
+
+    match_id: int
+    action: str
+    result: Result
+
+
+def check_reason(reason: str) -> str:
+    """A correction's reason with outer spaces dropped.
+
+    Raises:
+        LeagueError: empty or longer than 200 characters.
+    """
+    reason = reason.strip()
+    if not reason:
+        raise LeagueError("a correction needs a reason: say why, in up to 200 characters")
+    if len(reason) > REASON_LIMIT:
+        raise LeagueError(
+            f"a reason is at most {REASON_LIMIT} characters; that one has {len(reason)}"
+        )
+    return reason
+
+
+async def correct(
+    db: Database,
+    league: League,
+    match_id: int,
+    action: str,
+    reason: str,
+    by: int,
+    *,
+    side: int | None = None,
+    now: datetime | None = None,
+) -> Corrected:
+    """Void, award (to `side`), mark to be replayed or un-void a league match, with a reason
+    (in the caller's transaction): its audit row, the season's totals and the ratings from
+    the match's first game on.
+
+    Raises:
+        LeagueError: a bad reason or side; a match not of this league or server, one that does
+            not count for it, one of an ended season; a correction that changes nothing.
+    """
+    if action not in CORRECTIONS:
+        raise LeagueError(f"a correction is {', '.join(CORRECTIONS)}, not {{}}", action)
+    reason = check_reason(reason)
+    standing = await match_standing(db, league.guild_id, match_id)
+    if standing.league is None or standing.league.id != league.id:
+        raise LeagueError(f"M{match_id} was not played for the league {{}}", league.name)
+    row = await db.fetchone(
+        "SELECT season_id, correction, winner, played_winner, played_games_0, played_games_1,"
+        " played_points_0, played_points_1, played_rp_0, played_rp_1"
+        " FROM league_results WHERE match_id = ?",
+        (match_id,),
+    )
+    if row is None:
+        raise LeagueError(
+            f"M{match_id} does not count for the league {{}}, so there is nothing to correct:"
+            f" /league match M{match_id} says why",
+            league.name,
+        )
+    season_id = row["season_id"]
+    if season_id != OPEN_PLAY:
+        ended = await db.fetchone(
+            "SELECT name, ended_at FROM league_seasons WHERE id = ?", (season_id,)
+        )
+        if ended is not None and ended["ended_at"] is not None:
+            raise LeagueError(
+                f"M{match_id} belongs to the season {{}}, which has ended: its standings are"
+                " kept as they were and do not change",
+                ended["name"],
+            )
+    current, winner = row["correction"], row["winner"]
+    before = {"correction": current, "winner": winner}
+    if action == "award":
+        if side not in (0, 1):
+            raise LeagueError("an award names the side it goes to: north–south or east–west")
+        if current in ("award", "forfeit") and winner == side:
+            raise LeagueError(f"M{match_id} is already awarded to {SIDE_NAMES[side]}")
+        new, new_winner = "award", side
+    elif action in VOIDING:
+        if current in ("void", "replay", "no_contest"):
+            raise LeagueError(f"M{match_id} already does not count ({_words(current)})")
+        new, new_winner = action, None
+    else:  # unvoid: back to what the last void found
+        if current not in VOIDING:
+            raise LeagueError(f"M{match_id} is not void, so there is nothing to un-void")
+        last = await db.fetchval(
+            "SELECT before FROM league_audit WHERE match_id = ? AND action IN ('void', 'replay')"
+            " ORDER BY id DESC LIMIT 1",
+            (match_id,),
+        )
+        restored = json.loads(last)
+        new, new_winner = restored["correction"], restored["winner"]
+    played = Result(
+        True,
+        row["played_winner"],
+        (row["played_games_0"], row["played_games_1"]),
+        (row["played_points_0"], row["played_points_1"]),
+        (row["played_rp_0"], row["played_rp_1"]),
+    )
+    result = counted(played, new, new_winner, league.options)
+    await db.execute(
+        "UPDATE league_results SET correction = ?, counts = ?, winner = ?, games_0 = ?,"
+        " games_1 = ?, points_0 = ?, points_1 = ?, rp_0 = ?, rp_1 = ? WHERE match_id = ?",
+        (new, *_effective(result), match_id),
+    )
+    await rebuild_totals(db, league.id, season_id)
+    if new is None:
+        first = await league_ratings.set_rated(db, match_id, True)
+        if first is not None:
+            await league_ratings.recompute_from(db, league.id, first)
+    else:
+        await _unrate(db, league.id, match_id)
+    await _audit(db, league.id, match_id, action, reason, by, before, now, side=side)
+    return Corrected(match_id, action, result)
+
+
+def _words(correction: str | None) -> str:
+    return {
+        None: "as played",
+        "void": "void",
+        "replay": "to be replayed",
+        "award": "awarded",
+        "forfeit": "a forfeit",
+        "no_contest": "no contest",
+    }[correction]
+
+
+async def _audit(
+    db: Database,
+    league_id: int,
+    match_id: int,
+    action: str,
+    reason: str,
+    by: int | None,
+    before: dict[str, Any] | None,
+    now: datetime | None,
+    side: int | None = None,
+) -> None:
+    if action == "award" and side is not None:
+        reason = f"to {SIDE_NAMES[side]}: {reason}"
+    await db.execute(
+        "INSERT INTO league_audit (league_id, match_id, action, reason, by_user, at, before)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            league_id,
+            match_id,
+            action,
+            reason,
+            by,
+            timestamp(now or datetime.now(UTC)),
+            json.dumps(before or {"correction": None, "winner": None}),
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One correction, or one use of the league's rule for leavers (`by` None)."""
+
+    id: int
+    match_id: int
+    action: str
+    reason: str
+    by: int | None
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuditPage:
+    """A page of a league's audit, newest first."""
+
+    entries: tuple[AuditEntry, ...]
+    page: int
+    pages: int
+    total: int
+
+
+async def audit_page(db: Database, league: League, page: int = 1) -> AuditPage:
+    """A page of eight of the league's audit rows, newest first.
+
+    Raises:
+        LeagueError: a page before the first or after the last.
+    """
+    total = int(
+        await db.fetchval("SELECT COUNT(*) FROM league_audit WHERE league_id = ?", (league.id,), 0)
+    )
+    pages = max(1, -(-total // AUDIT_PAGE))
+    if not 1 <= page <= pages:
+        raise LeagueError(f"page {page} does not exist: the league's audit fills {pages}")
+    rows = await db.fetchall(
+        "SELECT id, match_id, action, reason, by_user, at FROM league_audit WHERE league_id = ?"
+        " ORDER BY id DESC LIMIT ? OFFSET ?",
+        (league.id, AUDIT_PAGE, (page - 1) * AUDIT_PAGE),
+    )
+    entries = tuple(
+        AuditEntry(r["id"], r["match_id"], r["action"], r["reason"], r["by_user"], r["at"])
+        for r in rows
+    )
+    return AuditPage(entries, page, pages, total)
