@@ -234,11 +234,12 @@ def _tasks_started() -> Iterator[set[asyncio.Task[Any]]]:
 
 
 def _body_and_files(
-    payload: Any, multipart: list[dict[str, Any]] | None
+    payload: Any, multipart: list[dict[str, Any]] | None, keep: bool = True
 ) -> tuple[Any, list[tuple[str, bytes]]]:
-    """The JSON body and the files of a request sent as JSON or as multipart form data."""
+    """The JSON body and the files of a request sent as JSON or as multipart form data (a
+    JSON body is copied, as the wire would, when it is kept for a test to read)."""
     if not multipart:
-        return json_copy(payload), []
+        return (json_copy(payload) if keep else payload), []
     body: Any = None
     files = []
     for part in multipart:
@@ -637,7 +638,9 @@ class InteractionHarness:
     ) -> Any:
         """``bot.http.request``: login, command sync and channel messages."""
         path = _path_of(route)
-        body, sent = _body_and_files(kwargs.get("json"), list(form) if form else None)
+        body, sent = _body_and_files(
+            kwargs.get("json"), list(form) if form else None, self.keep_history
+        )
         call = Call(route.method, path, body, sent, kwargs.get("params"))
         self._keep(call)
         try:
@@ -734,7 +737,7 @@ class InteractionHarness:
     ) -> Any:
         """The webhook adapter's request: interaction callbacks and follow-ups."""
         path = _path_of(route)
-        body, files = _body_and_files(payload, multipart)
+        body, files = _body_and_files(payload, multipart, self.keep_history)
         call = Call(route.method, path, body, files, params)
         self._keep(call)
         try:
