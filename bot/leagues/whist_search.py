@@ -16,12 +16,12 @@ group Z_N is tried first; there is no cyclic design for 9 players, whose design 
 Z_3 x Z_3. The search is simulated annealing over the starting round, seeded, so that running
 it again finds the same designs: ``python -m bot.leagues.whist_search [--upto 64]``.
 
-For n = 4m + 1 a smaller search is tried first (`search_symmetric`): starting rounds whose
-tables are (a, -a) against (b, -b). Their partner differences are +-2a and +-2b, so taking each
+A smaller search is tried first (`search_symmetric`): starting rounds whose tables are (a, -a)
+against (b, -b) (for n = 4m, the fixed player and 0 against one such pair). Their partner differences are +-2a and +-2b, so taking each
 pair {a, -a} once covers every difference once as partners whatever the tables; and the
 opponent differences of such a table are +-(a - b) and +-(a + b), twice each. So only the
-pairing of the m pairs {a, -a} into tables is searched: the pairs of (a - b, a + b) must take
-each {d, -d} once.
+pairing of the pairs {a, -a} into tables is searched: the pairs of (a - b, a + b) (and the pair
+opposing the fixed player) must take each {d, -d} once.
 """
 
 from __future__ import annotations
@@ -120,55 +120,72 @@ def search_starter(
 
 
 def search_symmetric(players: int, seed: int = 0, max_steps: int = 300_000) -> Starter | None:
-    """A cyclic starting round of tables (a, -a) against (b, -b) for n = 4m + 1, or None.
+    """A cyclic starting round of tables (a, -a) against (b, -b), or None.
+
+    For n = 4m + 1 every table is of that form. For n = 4m (group Z_N, N = n - 1) the fixed
+    player partners 0 against one pair (b, -b): that table's opponent differences are +-b,
+    twice each, and the other tables are as for 4m + 1. (A backtracking look at every round of
+    this form finds none for 24, 32, 36 or 44 players, nor for 33 or 45: those need the general
+    search.)
 
     Args:
-        players: 4m + 1.
+        players: 4m or 4m + 1.
         seed: the random generator's seed.
         max_steps: moves to try before giving up.
     """
-    if players % 4 != 1:
-        raise ValueError("the symmetric search is for 4m + 1 players")
-    n = players
+    n = modulus(players)
+    fixed = players % 4 == 0
 
     def pair_of(x: int) -> int:  # {x, -x} named by its member up to n / 2
         x %= n
         return min(x, n - x)
 
+    def table_of(k: int) -> int:  # the table of position k in `pairs`
+        return (k + 1) // 2 if fixed else k // 2
+
     rng = random.Random(seed)
     pairs = list(range(1, (n - 1) // 2 + 1))
     rng.shuffle(pairs)
-    count = [0] * len(pairs + [0])
+    count = [0] * ((n - 1) // 2 + 1)
+    tables = players // 4
 
     def table(i: int, sign: int) -> int:
-        """Add or remove the opponent pairs of table i; returns the change in cost."""
+        """Add or remove the opponent differences of table i; returns the change in cost."""
+        if fixed and i == 0:
+            classes: tuple[int, ...] = (pairs[0],)  # the fixed player and 0 against (b, -b)
+        else:
+            first = 2 * i - 1 if fixed else 2 * i
+            a, b = pairs[first], pairs[first + 1]
+            classes = (pair_of(a - b), pair_of(a + b))
         change = 0
-        a, b = pairs[2 * i], pairs[2 * i + 1]
-        for d in (pair_of(a - b), pair_of(a + b)):
+        for d in classes:
             before = abs(count[d] - 1)
             count[d] += sign
             change += abs(count[d] - 1) - before
         return change
 
     cost = len(count) - 1
-    for i in range(len(pairs) // 2):
+    for i in range(tables):
         cost += table(i, 1)
     temperature = 1.0
     for step in range(max_steps):
         if cost == 0:
-            return [[a, n - a, b, n - b] for a, b in zip(pairs[::2], pairs[1::2], strict=True)]
+            rest = pairs[1:] if fixed else pairs
+            starter = [[a, n - a, b, n - b] for a, b in zip(rest[::2], rest[1::2], strict=True)]
+            return ([[n, 0, pairs[0], n - pairs[0]]] if fixed else []) + starter
         i, j = rng.sample(range(len(pairs)), 2)
-        if i // 2 == j // 2:
+        ti, tj = table_of(i), table_of(j)
+        if ti == tj:
             continue
-        change = table(i // 2, -1) + table(j // 2, -1)
+        change = table(ti, -1) + table(tj, -1)
         pairs[i], pairs[j] = pairs[j], pairs[i]
-        change += table(i // 2, 1) + table(j // 2, 1)
+        change += table(ti, 1) + table(tj, 1)
         if change > 0 and rng.random() >= math.exp(-change / temperature):
-            table(i // 2, -1)
-            table(j // 2, -1)
+            table(ti, -1)
+            table(tj, -1)
             pairs[i], pairs[j] = pairs[j], pairs[i]
-            table(i // 2, 1)
-            table(j // 2, 1)
+            table(ti, 1)
+            table(tj, 1)
         else:
             cost += change
         if step % 1000 == 999:
@@ -200,10 +217,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         start = time.perf_counter()
         result = None
-        for seed in range(args.seeds if players % 4 == 1 else 0):
+        for seed in range(args.seeds):
             starter = search_symmetric(players, seed)
             if starter is not None:
-                result = {"group": [players], "seed": seed, "starter": starter}
+                result = {"group": [modulus(players)], "seed": seed, "starter": starter}
                 break
         for seed in range(args.seeds if result is None else 0):
             for group in whist_groups(modulus(players)):

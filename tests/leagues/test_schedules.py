@@ -27,7 +27,7 @@ def _seat_counts(players: int, rounds: tuple[Round, ...]) -> None:
 
 
 def test_shipped_designs_are_whist_tournaments():
-    assert shipped_sizes() == [4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 25, 49]
+    assert shipped_sizes() == [4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 25, 28, 40, 49]
     for players in shipped_sizes():
         rounds = shipped_design(players)
         assert rounds is not None and is_whist(players, rounds), players
@@ -61,8 +61,18 @@ def test_symmetric_search_finds_a_design_for_a_prime_square():
     assert starter is not None
     assert all(a + b == 25 and c + d == 25 for a, b, c, d in starter)
     assert is_whist(25, develop(25, Group((25,)), starter))
-    with pytest.raises(ValueError, match="4m \\+ 1"):
-        search_symmetric(24)
+    with pytest.raises(ValueError, match="4m"):
+        search_symmetric(26)
+
+
+def test_symmetric_search_with_the_fixed_player_finds_a_design_for_28():
+    """For 4m players the fixed player partners 0 against one pair (b, -b) of Z_(4m-1)."""
+    starter = search_symmetric(28, seed=0)
+    assert starter is not None
+    fixed, *others = starter
+    assert fixed[:2] == [27, 0] and fixed[2] + fixed[3] == 27
+    assert all(a + b == 27 and c + d == 27 for a, b, c, d in others)
+    assert is_whist(28, develop(28, Group((27,)), starter))
 
 
 def test_a_whist_check_sees_a_broken_design():
