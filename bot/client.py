@@ -45,7 +45,7 @@ EXTENSIONS = (
 )
 
 
-class EuchreBot(commands.Bot):
+class EuchreBot(commands.AutoShardedBot):
     """The bot. Slash commands only: it needs no privileged intents.
 
     Args:
@@ -76,6 +76,12 @@ class EuchreBot(commands.Bot):
         intents.guilds = True
         # Nothing the bot sends mentions anyone unless it says whom (a turn's ping does).
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # One process runs every shard unless SHARD_COUNT and SHARD_IDS give it some of them;
+        # it then serves only its shards' guilds (their tables, their interactions).
+        if settings.shard_count is not None:
+            kwargs.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            kwargs.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -136,7 +142,7 @@ class EuchreBot(commands.Bot):
             self.manager, clock=self._fixture_clock, listener=FixtureAnnouncer(self)
         )
         # Before the gateway connects: the first interaction finds every table in place.
-        self._loaded = await self.manager.load()
+        self._loaded = await self.manager.load(self.settings.serves)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

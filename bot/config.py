@@ -42,6 +42,14 @@ class Settings:
     turn_timeout: int = DEFAULT_TURN_TIMEOUT
     api_base: str = DISCORD_API_BASE
     gateway_url: str = DISCORD_GATEWAY_URL
+    shard_count: int | None = None  # None: as many as Discord recommends, all in this process
+    shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
+
+    def serves(self, guild_id: int) -> bool:
+        """Whether this process serves a guild: Discord puts it on shard (id >> 22) % count."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
 
 
 def _int(name: str, value: str) -> int:
@@ -75,6 +83,7 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
     level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
+    shard_count, shard_ids = _shards(env)
     return Settings(
         token=token,
         database_path=Path(env.get("DATABASE_PATH", "").strip() or "euchre.db"),
@@ -85,7 +94,33 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
         turn_timeout=timeout,
         api_base=(env.get("DISCORD_API_BASE", "").strip() or DISCORD_API_BASE).rstrip("/"),
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or DISCORD_GATEWAY_URL,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
+
+
+def _shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS: how many shards the bot has, and which this process runs."""
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").replace(",", " ").split()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT: how many shards there are in all")
+        return None, None
+    count = _int("SHARD_COUNT", count_text)
+    if not 1 <= count <= 10_000:
+        raise ConfigError("SHARD_COUNT must be from 1 to 10000")
+    if not ids_text:
+        return count, None
+    ids = tuple(_int("SHARD_IDS", text) for text in ids_text)
+    wrong = [i for i in ids if not 0 <= i < count]
+    if wrong:
+        raise ConfigError(
+            f"SHARD_IDS must be from 0 to {count - 1} (SHARD_COUNT {count}), not {wrong[0]}"
+        )
+    if len(set(ids)) != len(ids):
+        raise ConfigError("SHARD_IDS names a shard twice")
+    return count, tuple(sorted(ids))
 
 
 __all__ = ["ConfigError", "Settings", "load_settings", "OptionsError"]

@@ -183,16 +183,22 @@ class TableManager:
         `load` then `resume`."""
         return await self.resume(await self.load())
 
-    async def load(self) -> list[Table]:
+    async def load(self, serves: Callable[[int], bool] | None = None) -> list[Table]:
         """Rebuild every open table from storage, replaying its match, and take requests for it.
 
         Nothing starts yet (no clock, no computer move, no word to the channel): this needs no
         Discord, so the bot does it before it takes interactions, and calls `resume` once it is
         connected. A table that cannot be rebuilt is logged and left in storage.
+
+        Args:
+            serves: whether this process serves a guild (its shards' guilds, when the bot runs
+                in several processes); by default every table is loaded.
         """
         loaded = []
         self.pings = await members.load_pings(self.db)
         for row in await store.open_tables(self.db):
+            if serves is not None and not serves(row.guild_id):
+                continue  # another process's shard: its tables are that process's
             try:
                 table = await self._load(row)
             except Exception:

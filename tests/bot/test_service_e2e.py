@@ -50,13 +50,13 @@ class BotProcess:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def start(cls, fake: FakeDiscord, cwd: Path, db: Path) -> BotProcess:
+    async def start(cls, fake: FakeDiscord, cwd: Path, db: Path, **env: str) -> BotProcess:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "bot",
             cwd=cwd,  # no .env there
-            env=bot_env(fake, db),
+            env=bot_env(fake, db, **env),
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
         )

@@ -168,6 +168,13 @@ ADMINISTRATOR = discord.Permissions(administrator=True).value
 ALL_PERMISSIONS = discord.Permissions.all().value
 
 
+def _event_guild(event: str, data: Mapping[str, Any]) -> int | None:
+    """The guild a gateway event belongs to, which decides its shard."""
+    raw = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else None
+    raw = data.get("guild_id", raw)
+    return int(raw) if raw is not None else None
+
+
 def json_copy(value: Any) -> Any:
     """A copy of JSON data, as it would come back over the wire (and faster than a deepcopy)."""
     return json.loads(json.dumps(value))
@@ -580,6 +587,7 @@ class _GatewayConnection:
 class _Session:
     id: str
     intents: int
+    shard: tuple[int, int] = (0, 1)  # [shard_id, num_shards] from its IDENTIFY
     seq: int = 0
     connection: _GatewayConnection | None = None
     # Dispatches kept for RESUME; a handful of tests' worth, never trimmed mid-test.
@@ -696,7 +704,7 @@ class FakeDiscord:
     Known simplifications:
 
     - One application and one bot user; one active gateway session (the latest IDENTIFY).
-    - No rate limits, no sharding, no voice, no presences, no DMs, no reactions.
+    - Sharding as Discord does it (see `shard_count`); no rate limits, no voice, no presences, no DMs, no reactions.
     - Permission overwrites are not modelled: a member's permissions are @everyone plus
       :attr:`FakeMember.permissions` (all of them for the owner or an administrator).
     - Commands whose ``default_member_permissions`` the member lacks are refused by
@@ -759,6 +767,16 @@ class FakeDiscord:
         self.errors: list[str] = []
         #: Gateway sessions, one per IDENTIFY, oldest first.
         self.sessions: list[_Session] = []
+        #: Sharding as Discord does it: ``GET /gateway/bot`` recommends ``shard_count``; each
+        #: IDENTIFY names ``[shard_id, num_shards]``, and a guild's events go to the session of
+        #: shard ``(guild_id >> 22) % num_shards``. With ``identify_window`` set (Discord: 5 s),
+        #: an IDENTIFY in the same bucket (``shard_id % max_concurrency``) within that many
+        #: seconds of the last one gets op 9; 0 leaves it unchecked (restarts in tests are quick).
+        self.shard_count = 1
+        self.max_concurrency = 1
+        self.identify_window = 0.0
+        #: Every IDENTIFY as ``(monotonic time, shard_id, num_shards, accepted)``.
+        self.identifies: list[tuple[float, int, int, bool]] = []
 
         self._connections: set[_GatewayConnection] = set()
         # True while the fake itself closes sockets, so a 1001 from us does not end sessions.
@@ -859,10 +877,12 @@ class FakeDiscord:
         self, bot: discord.Client, task: asyncio.Task[None], timeout: float
     ) -> None:
         await bot.close()
-        # The bot logged out: its session cannot be resumed, and interactions sent now
+        # The bot logged out: its sessions cannot be resumed, and interactions sent now
         # should fail at once rather than wait for a RESUME that will never come.
-        if self.active_session is not None:
-            self.active_session.ended = True
+        shards = getattr(bot, "shard_ids", None) or [bot.shard_id or 0]
+        for session in self.shard_sessions():
+            if session.shard[0] in shards:
+                session.ended = True
         try:
             await asyncio.wait_for(task, timeout)
         except TimeoutError:
@@ -941,9 +961,25 @@ class FakeDiscord:
 
     # ---- building the world -----------------------------------------------------------------
 
-    def add_guild(self, name: str = "Test Guild", *, owner: FakeMember | None = None) -> FakeGuild:
-        """Adds a guild with the bot in it. Seen by bots that IDENTIFY afterwards."""
-        guild = FakeGuild(self.snowflake(), name, owner_id=(owner or self.owner_user).id)
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        owner: FakeMember | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> FakeGuild:
+        """Adds a guild with the bot in it. Seen by bots that IDENTIFY afterwards.
+
+        Args:
+            shard: ``(shard_id, num_shards)``: an id whose shard (``(id >> 22) % n``) is that.
+        """
+        guild_id = self.snowflake()
+        if shard is not None:
+            shard_id, count = shard
+            stamp = guild_id >> 22
+            guild_id = (stamp + (shard_id - stamp) % count) << 22
+            self._last_snowflake = max(self._last_snowflake, guild_id)
+        guild = FakeGuild(guild_id, name, owner_id=(owner or self.owner_user).id)
         guild.members[self.bot_user.id] = self.bot_user
         self.guilds[guild.id] = guild
         return guild
@@ -1077,15 +1113,36 @@ class FakeDiscord:
             return self.sessions[-1]
         return None
 
+    def shard_sessions(self) -> list[_Session]:
+        """The live session of each shard: the latest IDENTIFY for that shard id, unless its
+        bot closed it."""
+        latest: dict[int, _Session] = {}
+        for session in self.sessions:
+            latest[session.shard[0]] = session
+        return [s for s in latest.values() if not s.ended]
+
+    def session_for(self, guild_id: int | None) -> _Session | None:
+        """The session that gets a guild's events (a guild's shard is ``(id >> 22) % n``);
+        events of no guild go to shard 0, as Discord sends DMs."""
+        for session in reversed(self.shard_sessions()):
+            shard_id, count = session.shard
+            if (0 if guild_id is None else (guild_id >> 22) % count) == shard_id:
+                return session
+        return None
+
     @property
     def connected(self) -> bool:
         """True when the latest session has a live websocket."""
         session = self.active_session
         return bool(session and session.connection and not session.connection.ws.closed)
 
-    async def dispatch(self, event: str, data: Mapping[str, Any]) -> None:
-        """Sends a gateway DISPATCH to the bot (kept for RESUME if the socket is down)."""
-        session = self.active_session
+    async def dispatch(
+        self, event: str, data: Mapping[str, Any], session: _Session | None = None
+    ) -> None:
+        """Sends a gateway DISPATCH to the bot: to ``session``, or to the session of the shard
+        of the event's guild (kept for RESUME if the socket is down)."""
+        if session is None:
+            session = self.session_for(_event_guild(event, data))
         if session is None:
             raise RuntimeError(f"cannot dispatch {event}: no bot has identified to the fake")
         session.seq += 1
@@ -1097,8 +1154,8 @@ class FakeDiscord:
     def _dispatch_soon(self, event: str, data: Mapping[str, Any], *, intent: int = 0) -> None:
         # World changes made from synchronous code (or REST handlers) reach a connected bot
         # as events; with no bot connected they are simply part of the next GUILD_CREATE.
-        session = self.active_session
-        if session is None or not self.connected:
+        session = self.session_for(_event_guild(event, data))
+        if session is None or session.connection is None or session.connection.ws.closed:
             return
         if intent and not session.intents & intent:
             return
@@ -1179,10 +1236,37 @@ class FakeDiscord:
         if data.get("token") != self.token:
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return
-        session = _Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)))
+        shard = data.get("shard", [0, 1])
+        valid = (
+            isinstance(shard, list)
+            and len(shard) == 2
+            and all(isinstance(x, int) for x in shard)
+            and 0 <= shard[0] < shard[1]
+        )
+        if not valid:
+            await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        shard_id, count = shard
+        now = time.monotonic()
+        bucket = shard_id % self.max_concurrency
+        recent = [
+            at
+            for at, sid, _, accepted in self.identifies
+            if accepted and sid % self.max_concurrency == bucket
+        ]
+        too_soon = bool(self.identify_window and recent and now - recent[-1] < self.identify_window)
+        self.identifies.append((now, shard_id, count, not too_soon))
+        if too_soon:
+            # Over the session start limit's max_concurrency: the client must wait and retry.
+            await connection.send({"op": OP_INVALID_SESSION, "d": False, "s": None, "t": None})
+            return
+        session = _Session(
+            id=secrets.token_hex(16), intents=int(data.get("intents", 0)), shard=(shard_id, count)
+        )
         session.connection = connection
         connection.session = session
         self.sessions.append(session)
+        guilds = [g for g in self.guilds.values() if (g.id >> 22) % count == shard_id]
         ready = {
             "v": API_VERSION,
             "user": {
@@ -1191,7 +1275,7 @@ class FakeDiscord:
                 "mfa_enabled": False,
                 "flags": 0,
             },
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "resume_gateway_url": self.gateway_url,
             "shard": data.get("shard", [0, 1]),
@@ -1203,14 +1287,18 @@ class FakeDiscord:
             "geo_ordered_rtc_regions": [],
             "user_settings": {},
         }
-        await self.dispatch("READY", ready)
-        for guild in self.guilds.values():
-            await self.dispatch("GUILD_CREATE", self._guild_payload(guild))
+        await self.dispatch("READY", ready, session)
+        for guild in guilds:
+            await self.dispatch("GUILD_CREATE", self._guild_payload(guild), session)
         self._notify()
 
     async def _resume(self, connection: _GatewayConnection, data: dict[str, Any]) -> None:
         session = next((s for s in self.sessions if s.id == data.get("session_id")), None)
-        if data.get("token") != self.token or session is None or session is not self.active_session:
+        if (
+            data.get("token") != self.token
+            or session is None
+            or session not in self.shard_sessions()
+        ):
             # d=false: the session cannot be resumed; discord.py identifies afresh.
             await connection.send({"op": OP_INVALID_SESSION, "d": False, "s": None, "t": None})
             return
@@ -1221,7 +1309,7 @@ class FakeDiscord:
         for payload in session.sent:
             if payload["s"] > last_seen:
                 await connection.send(payload)
-        await self.dispatch("RESUMED", {})
+        await self.dispatch("RESUMED", {}, session)
         self._notify()
 
     async def _request_members(self, connection: _GatewayConnection, data: dict[str, Any]) -> None:
@@ -1398,12 +1486,18 @@ class FakeDiscord:
     async def _send_interaction(
         self, record: FakeInteraction, payload: dict[str, Any]
     ) -> InteractionHandle:
-        if self.active_session is not None and not self.connected:
+        guild_id = _event_guild("INTERACTION_CREATE", payload)
+
+        def connected() -> bool:
+            session = self.session_for(guild_id)
+            return bool(session and session.connection and not session.connection.ws.closed)
+
+        if self.session_for(guild_id) is not None and not connected():
             # Dropped a moment ago: give discord.py its usual moment to RESUME.
             with contextlib.suppress(TimeoutError):
-                await self.wait_for(lambda: self.connected, timeout=self.reconnect_grace)
-        if self.active_session is None or not self.connected:
-            raise RuntimeError("no bot is connected to the fake gateway")
+                await self.wait_for(connected, timeout=self.reconnect_grace)
+        if not connected():
+            raise RuntimeError("no bot is connected to the fake gateway for this guild's shard")
         self.interactions[record.id] = record
         await self.dispatch("INTERACTION_CREATE", payload)
         return InteractionHandle(self, record)
@@ -1839,12 +1933,12 @@ class FakeDiscord:
         return _json(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.shard_count,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
                     "reset_after": 0,
-                    "max_concurrency": 1,
+                    "max_concurrency": self.max_concurrency,
                 },
             }
         )

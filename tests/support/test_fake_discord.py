@@ -170,11 +170,12 @@ def build_commands(bot: HarnessBot) -> list[app_commands.Command | app_commands.
 
 
 class HarnessBot(commands.Bot):
-    def __init__(self, guild_id: int) -> None:
+    def __init__(self, guild_id: int, **kwargs) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             guild_ready_timeout=0.05,  # the fake sends every GUILD_CREATE at once
+            **kwargs,
         )
         self.guild_id = guild_id
         self.calls: list[tuple] = []
@@ -502,3 +503,79 @@ async def test_urls_are_patched_and_restored():
     with patch_discord_urls("http://x/api/v10", "ws://x/gateway"):
         assert discord.http.Route.BASE == "http://x/api/v10"
     assert discord.http.Route.BASE == before[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Sharding
+# --------------------------------------------------------------------------------------------
+
+
+async def test_gateway_bot_recommends_the_shards_and_the_identify_concurrency(
+    fake_discord: FakeDiscord,
+):
+    fake_discord.shard_count, fake_discord.max_concurrency = 4, 2
+    async with aiohttp.ClientSession() as http:
+        response = await http.get(
+            f"{fake_discord.api_base}/gateway/bot",
+            headers={"Authorization": f"Bot {fake_discord.token}"},
+        )
+        body = await response.json()
+    assert body["shards"] == 4
+    assert body["session_start_limit"]["max_concurrency"] == 2
+
+
+def _shard_of(guild_id: int, count: int) -> int:
+    return (guild_id >> 22) % count
+
+
+async def test_each_shard_gets_only_its_guilds_and_their_interactions(fake_discord: FakeDiscord):
+    fake_discord.shard_count = 2
+    first = fake_discord.guild
+    mine = _shard_of(first.id, 2)
+    other = fake_discord.add_guild("Second Club", shard=(1 - mine, 2))
+    channel = fake_discord.add_channel(other, "euchre-2")
+    bob = fake_discord.add_member(other, "bob")
+    a = HarnessBot(first.id, shard_id=mine, shard_count=2)
+    b = HarnessBot(other.id, shard_id=1 - mine, shard_count=2)
+    async with fake_discord.running(a), fake_discord.running(b):
+        assert [g.id for g in a.guilds] == [first.id]
+        assert [g.id for g in b.guilds] == [other.id]
+        # bob's guild is on b's shard: only b, which synced its commands there, can answer.
+        reply = await (await fake_discord.slash(bob, channel, "hand")).message()
+        assert reply.content.startswith("Hand of bob")
+        alice = fake_discord.member("alice")
+        reply = await (await fake_discord.slash(alice, fake_discord.channel, "hand")).message()
+        assert reply.content.startswith("Hand of alice")
+        assert sorted(s.shard for s in fake_discord.shard_sessions()) == [(0, 2), (1, 2)]
+    assert fake_discord.shard_sessions() == []
+
+
+async def _identify(fake: FakeDiscord, shard: list[int]) -> tuple[int | None, dict | None]:
+    """A raw IDENTIFY: the close code the fake answers with, or the first message after HELLO."""
+    async with aiohttp.ClientSession() as http, http.ws_connect(fake.gateway_url) as ws:
+        await ws.receive_json()  # HELLO
+        await ws.send_json(
+            {"op": 2, "d": {"token": fake.token, "intents": 0, "properties": {}, "shard": shard}}
+        )
+        message = await ws.receive()
+        if message.type == aiohttp.WSMsgType.TEXT:
+            return None, json.loads(message.data)
+        return ws.close_code, None
+
+
+async def test_a_bad_shard_is_closed_with_4010(fake_discord: FakeDiscord):
+    for shard in ([2, 2], [-1, 2], [0, 0]):
+        code, _ = await _identify(fake_discord, shard)
+        assert code == 4010, shard
+    assert fake_discord.sessions == []
+
+
+async def test_an_identify_over_the_concurrency_limit_gets_op_9(fake_discord: FakeDiscord):
+    fake_discord.identify_window, fake_discord.max_concurrency = 5.0, 2
+    _, ready = await _identify(fake_discord, [0, 4])
+    assert ready is not None and ready["t"] == "READY" and ready["d"]["shard"] == [0, 4]
+    _, ready = await _identify(fake_discord, [1, 4])  # another bucket: allowed at once
+    assert ready is not None and ready["t"] == "READY"
+    _, refused = await _identify(fake_discord, [2, 4])  # bucket 0 again within 5 s
+    assert refused == {"op": 9, "d": False, "s": None, "t": None}
+    assert [accepted for *_, accepted in fake_discord.identifies] == [True, True, False]
