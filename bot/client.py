@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.collector import keep_settled
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
+from bot.storage.bot_state import claim_identify
 from bot.storage.database import Database
 from bot.tables.fixtures import FixtureScheduler
 from bot.tables.manager import TableManager
@@ -31,6 +32,9 @@ from bot.ui.table_messages import TableMessages
 from bot.ui.views import DYNAMIC_ITEMS
 
 log = logging.getLogger(__name__)
+
+# Seconds between two gateway session starts in one rate-limit bucket (Discord: 5 per bucket).
+IDENTIFY_SPACING = 5.0
 
 EXTENSIONS = (
     "cogs.errors",
@@ -66,6 +70,7 @@ class EuchreBot(commands.AutoShardedBot):
         timers: bool = True,
         fixture_clock: Callable[[], float] = time.time,
         settle_memory: bool = False,
+        identify_spacing: float = IDENTIFY_SPACING,
         **kwargs,
     ) -> None:
         # The bot has no voice: discord.py's documented switches for its warnings that the
@@ -98,6 +103,8 @@ class EuchreBot(commands.AutoShardedBot):
         # (bot/collector.py); the process runner asks for it, tests that start many bots do not.
         self._settle_memory = settle_memory
         self._settling: asyncio.Task[None] | None = None
+        self._max_concurrency: int | None = None  # Discord's, read at the first IDENTIFY
+        self._identify_spacing = identify_spacing
         self.table_messages = TableMessages(self)
         self.live_hands = LiveHands(self)
         self.card_emojis = CardEmojis(self)
@@ -147,6 +154,18 @@ class EuchreBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self._sync_commands()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Space the gateway's session starts across every process that shares the database:
+        one per bucket (shard id modulo Discord's `max_concurrency`) every `IDENTIFY_SPACING`
+        seconds, so even a crash loop of every process never goes over Discord's limit."""
+        if self._max_concurrency is None:
+            limits = await self.fetch_session_start_limits()
+            self._max_concurrency = max(1, limits.max_concurrency)
+        bucket = (shard_id or 0) % self._max_concurrency
+        spacing = self._identify_spacing
+        while (wait := await claim_identify(self.db, bucket, time.time(), spacing)) > 0:
+            await asyncio.sleep(wait)
 
     async def _sync_commands(self) -> None:
         """Sync the slash commands if they changed since the last sync (to the development

@@ -25,3 +25,22 @@ async def set_value(db: Database, key: str, value: str, now: datetime | None = N
         " ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
         (key, value, stamp),
     )
+
+
+async def claim_identify(db: Database, bucket: int, now: float, spacing: float) -> float:
+    """Take the next IDENTIFY of a rate-limit bucket for this process, if it is free.
+
+    Discord lets one session start per bucket (shard id modulo `max_concurrency`) every few
+    seconds, for the whole bot. Every process keeps the time of the last start here, in one
+    transaction, so processes sharing the database never start two sessions too close.
+
+    Returns:
+        0 when the start is claimed (and stored); else the seconds to wait before asking again.
+    """
+    key = f"identify:{bucket}"
+    async with db.transaction():
+        last = await get_value(db, key)
+        if last is not None and now - float(last) < spacing:
+            return spacing - (now - float(last))
+        await set_value(db, key, repr(now))
+    return 0.0

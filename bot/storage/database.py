@@ -207,6 +207,11 @@ class Database:
             except sqlite3.Error as error:
                 if self._conn.in_transaction:
                     await self._conn.execute("ROLLBACK")
+                # Processes that share the file (shards) may start together: one applied it
+                # while this one waited for the write lock.
+                if await self.schema_version() >= migration.number:
+                    log.info("migration %s was applied by another process", migration.name)
+                    continue
                 raise MigrationError(f"Migration {migration.name} failed: {error}") from error
 
     # ----------------------------------------------------------------- transactions

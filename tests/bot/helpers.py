@@ -35,6 +35,9 @@ def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
 async def running_bot(fake: FakeDiscord, db_path: Path, **kwargs) -> AsyncIterator[EuchreBot]:
     """The project's bot, started against the fake; the errors it logs (a command, a click or
     a background task that failed) are collected in its ``handler_errors``."""
+    # The fake does not hold session starts apart unless a test asks it to, so bots restarted
+    # in a test need not wait Discord's 5 s (the service's own spacing: test_shards_e2e.py).
+    kwargs.setdefault("identify_spacing", 0.0)
     bot = EuchreBot(
         settings_for(fake, db_path), computer_delay=0, timers=kwargs.pop("timers", False), **kwargs
     )

@@ -34,6 +34,8 @@ async def test_each_process_serves_its_shards_guilds_and_restores_only_their_tab
 ):
     fake, db = fake_discord, tmp_path / "euchre.db"
     fake.shard_count = 2
+    # As Discord: one session start per 5 s (max_concurrency 1); an IDENTIFY sooner gets op 9.
+    fake.identify_window = 5.0
     first = fake.guild
     shard = (first.id >> 22) % 2
     second = fake.add_guild("Second Club", shard=(1 - shard, 2))
@@ -71,6 +73,10 @@ async def test_each_process_serves_its_shards_guilds_and_restores_only_their_tab
         assert not any("restored" in m.text for m in fake.public_messages(fake.channel))
         hand = await reply(await fake.slash(bob, channel, "hand"))
         assert hand.buttons or "cards" in hand.text.lower()
+        # The processes spaced their session starts through the database: none was refused.
+        starts = [(at, accepted) for at, _, _, accepted in fake.identifies]
+        assert len(starts) == 3 and all(accepted for _, accepted in starts), fake.identifies
+        assert all(b - a >= 4.9 for (a, _), (b, _) in zip(starts, starts[1:], strict=False))
     finally:
         for process in (ours, theirs, again):
             if process is not None and process.process.returncode is None:

@@ -45,6 +45,21 @@ async def test_open_sets_pragmas_and_applies_migrations(tmp_path: Path, migratio
         await db.close()
 
 
+async def test_processes_opening_a_new_file_together_apply_each_migration_once(
+    tmp_path: Path,
+) -> None:
+    """Shards in several processes may start at the same moment on a new file: each migration
+    is applied by one of them, and the others find it applied rather than fail."""
+    path = tmp_path / "t.db"
+    opened = await asyncio.gather(*(Database.open(path) for _ in range(4)))
+    try:
+        latest = load_migrations()[-1].number
+        assert [await db.schema_version() for db in opened] == [latest] * 4
+    finally:
+        for db in opened:
+            await db.close()
+
+
 async def test_reopen_applies_only_new_migrations(tmp_path: Path, migrations: Path) -> None:
     path = tmp_path / "t.db"
     db = await Database.open(path, migrations=migrations)
