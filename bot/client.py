@@ -42,6 +42,7 @@ EXTENSIONS = (
     "cogs.fixtures",
     "cogs.help",
     "cogs.admin",
+    "cogs.coach",
 )
 
 

@@ -351,7 +351,8 @@ def grade(expert: ExpertPlayer, decision: Decision) -> Grade | None:
 def grade_all(expert: ExpertPlayer, chosen: Sequence[Decision]) -> list[Grade]:
     """The grades of `chosen` decisions, costliest first (forced actions left out)."""
     grades = [g for d in chosen if (g := grade(expert, d)) is not None]
-    return sorted(grades, key=lambda g: (-g.cost, g.deal, g.trick or 0))
+    # A stable sort: equal costs stay in the order they were played.
+    return sorted(grades, key=lambda g: -g.cost)
 
 
 # ---------------------------------------------------------------------------------------------
