@@ -119,9 +119,7 @@ def test_grades_list_the_costliest_first():
     match = position({B: "TH 8H 9S 7D 8C"}, turn_up="9H")
     v = view(match)
     expert = ExpertPlayer(0, budget=BUDGET)
-    grades = grade_all(
-        expert, [Decision(1, 0, B, v, "pass"), Decision(1, 0, B, v, "order:alone")]
-    )
+    grades = grade_all(expert, [Decision(1, 0, B, v, "pass"), Decision(1, 0, B, v, "order:alone")])
     assert grades[0].action == "order:alone" and grades[0].cost >= grades[1].cost
 
 
