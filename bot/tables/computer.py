@@ -19,6 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
+from bot.ai.expert import DEFAULT_BUDGET
 from bot.engine.match import MatchView
 from bot.engine.variants import VariantMatchView
 
@@ -85,10 +86,10 @@ def choose_move(level: str, view: MatchView | VariantMatchView) -> str:
 # The coach's experts, by search budget (worlds a decision): one per worker, as the players.
 _COACHES: dict[int, Any] = {}
 
-# Worlds a decision for a hint (the table's expert searches as many) and for a review, which
-# weighs every decision of a deal and so searches fewer.
-HINT_BUDGET = 40
-REVIEW_BUDGET = 20
+# Worlds a decision for a hint and for a review: as many as the tables' experts search, so that
+# with the same seed (0, as `make_player` gives) a computer's own move is graded at no cost. A
+# whole deal's review at this effort takes well under its target (bench/coach.py).
+HINT_BUDGET = REVIEW_BUDGET = DEFAULT_BUDGET
 
 
 def _coach(budget: int) -> Any:
