@@ -158,7 +158,9 @@ async def run(args: argparse.Namespace) -> bool:
                 for n in range(args.tables)
             ]
             started = time.perf_counter()
-            await coached_table(manager, args.tables, rng, args.hints, args.reviews, hints, reviews)
+            await coached_table(
+                manager, args.tables, rng, args.hints, args.reviews, hints, reviews, args.preset
+            )
             seconds = time.perf_counter() - started
             stop.set()
             await asyncio.gather(*players)
