@@ -343,8 +343,6 @@ def _lead_advice(k: Knowledge, trumps: list[str], lay: list[str]) -> Advice | No
     trump_led = any(eff[t[0][1]] == trump for _, t in k.tricks)
     if k.alone is not None and side(k.alone) != k.side:
         return _advice("against_lone", k, _STANDARD.decide(k))
-    if k.maker == k.partner and trumps and not trump_led:
-        return _advice("lead_trump_partner_made", k, *trumps)
     assisted = k.maker_action == ORDER and k.maker == (k.dealer + 2) % 4
     if (
         k.seat == k.dealer
@@ -354,6 +352,8 @@ def _lead_advice(k: Knowledge, trumps: list[str], lay: list[str]) -> Advice | No
         and not any(eff[c] == trump for s, t in k.tricks for s2, c in t if s2 == k.partner)
     ):
         return _advice("trump_to_assistant", k, *trumps)
+    if k.maker == k.partner and trumps and not trump_led:
+        return _advice("lead_trump_partner_made", k, *trumps)
     if not first_lead or k.position() != ELDEST or k.turned_down:
         return None
     right_turned = k.turn_up in ("J" + trump, JOKER)

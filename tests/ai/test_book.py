@@ -119,3 +119,53 @@ def test_the_book_is_silent_where_no_suggestion_applies():
         actions=["pass", "pass", "order", "8D", "AC", "TH"],
     )
     assert advise(read(view(match))) is None
+
+
+def test_eldest_orders_with_three_medium_trumps_and_an_ace():
+    advice = advise(read(view(position({B: "AH KH QH AS 7C"}, turn_up="9H"))))
+    assert advice is not None and advice.suggestion.key == "eldest_orders"
+    assert advice.favours == ("order",)
+
+
+def test_third_hand_orders_only_with_strength():
+    match = position({D: "JH JD AH AS AC"}, turn_up="9H", actions=["pass", "pass"])
+    advice = advise(read(view(match)))
+    assert advice is not None and advice.suggestion.key == "third_orders"
+
+
+def test_second_hand_makes_it_red_in_the_second_round():
+    advice = advise(read(view(position({}, turn_up="9H", actions=["pass"] * 5))))
+    assert advice is not None and advice.suggestion.key == "make_it_red"
+
+
+def test_the_dealer_may_make_it_with_less_strength():
+    advice = advise(read(view(position({}, turn_up="9H", actions=["pass"] * 7))))
+    assert advice is not None and advice.suggestion.key == "dealer_makes"
+
+
+def test_take_it_from_partner_is_asked_of_the_dealer_after_an_assist():
+    match = position(
+        {A: "AH KH QS 9D 8D", B: "JH TH AS KS AC", C: "JD QH 7S TD 7D", D: "AD KD QD JC TC"},
+        turn_up="9H",
+        actions=["pass", "order"],
+    )
+    advice = advise(read(view(match)))
+    assert advice is not None and advice.suggestion.key == "take_it_from_partner"
+
+
+ASSISTED = {A: "AH KH QS 9D 8D", B: "TH 7H AS KS AC", C: "JD JH 7S TD 7D", D: "AD KD QD JC TC"}
+
+
+def test_lead_trumps_through_the_assisting_hand():
+    match = position(ASSISTED, turn_up="9H", actions=["pass", "order", "pass", "QS"])
+    advice = advise(read(view(match)))
+    assert advice is not None and advice.suggestion.key == "lead_through_assist"
+    assert set(advice.favours) == {"TH", "7H"}
+
+
+def test_give_the_assisting_partner_a_trump():
+    # A took the first trick by ruffing; C, who assisted, has played no trump.
+    actions = ["pass", "order", "pass", "QS", "AS", "7S", "TC", "KH"]
+    advice = advise(read(view(position(ASSISTED, turn_up="9H", actions=actions))))
+    assert advice is not None and advice.suggestion.key == "trump_to_assistant"
+    assert set(advice.favours) == {"AH", "9H"}
