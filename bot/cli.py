@@ -42,7 +42,12 @@ EXIT_USAGE = 2
 
 # Modules that may add subcommands with a `register_commands(subparsers)` function; a module
 # that is not there yet is skipped.
-COMMAND_MODULES: tuple[str, ...] = ("bot.storage.cli", "bot.proofs", "bot.leagues.cli")
+COMMAND_MODULES: tuple[str, ...] = (
+    "bot.storage.cli",
+    "bot.proofs",
+    "bot.leagues.cli",
+    "bot.coach_cli",
+)
 
 Subparsers = Any  # argparse's private _SubParsersAction
 Registrar = Callable[[Subparsers], None]

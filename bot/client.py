@@ -46,6 +46,7 @@ EXTENSIONS = (
     "cogs.fixtures",
     "cogs.help",
     "cogs.admin",
+    "cogs.coach",
 )
 
 

@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.storage import hints, variant_games
 from bot.storage import leaderboard as boards
-from bot.storage import variant_games
 from bot.storage.errors import StatsError
 from bot.ui.respond import guild_id_of
 from bot.ui.stats import (
@@ -110,8 +110,12 @@ class Stats(commands.Cog):
                 embed=variant_board_embed(board, who.display_name)
             )
             return
-        result = await boards.player_stats(self.db, guild_id_of(interaction), who.id, period)
-        await interaction.response.send_message(embed=stats_embed(result, who.display_name))
+        guild_id = guild_id_of(interaction)
+        result = await boards.player_stats(self.db, guild_id, who.id, period)
+        given = await hints.hints_given(self.db, guild_id, who.id)
+        await interaction.response.send_message(
+            embed=stats_embed(result, who.display_name, hints=given)
+        )
 
     @app_commands.command(name="history")
     @app_commands.guild_only()

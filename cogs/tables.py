@@ -70,6 +70,7 @@ class Tables(commands.Cog):
         league="play for a league: its rules, and only its members may join",
         variant="the game: four-handed euchre (default) or another of the rule books",
         seats="how many play, where the variant allows a choice (Napoleon 2-7, set-back 2-6)",
+        hints="whether players may ask /hint on their turn (on by default; never in a league)",
     )
     async def create(
         self,
@@ -87,6 +88,7 @@ class Tables(commands.Cog):
         league: str | None = None,
         variant: Game | None = None,
         seats: app_commands.Range[int, 2, 7] | None = None,
+        hints: bool | None = None,
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
         if variant is not None and variant != FOUR_HANDED and variant not in VARIANT_NAMES:
@@ -130,6 +132,7 @@ class Tables(commands.Cog):
             league_name=playing_for.name if playing_for else None,
             variant=variant if variant != FOUR_HANDED else None,
             seats=seats,
+            hints=hints,
             **given,
         )
         where = f" for the league **{safe(playing_for.name)}**" if playing_for else ""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import random
+from typing import TYPE_CHECKING
 
 from bot.ai.common import seeded_rng, strength
 from bot.ai.knowledge import Knowledge, side
@@ -39,7 +40,11 @@ from bot.ai.value import ScoreValue
 from bot.engine.cards import EFFECTIVE_SUIT, POWER
 from bot.engine.deal import CALL, DISCARD, ORDER, OVER, PASS, PLAY, ROUND_ONE, ROUND_TWO, Deal
 from bot.engine.errors import IllegalAction
+from bot.engine.match import MatchView
 from bot.engine.scoring import hand_points
+
+if TYPE_CHECKING:
+    from bot.ai.coach import Analysis
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +118,13 @@ class ExpertPlayer(ComputerPlayer):
             power = POWER[k.trump]
             return min(near, key=lambda c: (power[c], c))
         return near[0]
+
+    def analyse(self, view: MatchView) -> Analysis:
+        """The choice `choose(view)` makes, with every legal action's worth and the makers'
+        chances over the same worlds: what a coach shows (see `bot.ai.coach`)."""
+        from bot.ai.coach import analyse
+
+        return analyse(self, view)
 
     def values(self, k: Knowledge) -> dict[str, float]:
         """The average worth of each legal action over the sampled worlds (to this seat's side)."""

@@ -19,6 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
+from bot.ai.expert import DEFAULT_BUDGET
 from bot.engine.match import MatchView
 from bot.engine.variants import VariantMatchView
 
@@ -82,6 +83,36 @@ def choose_move(level: str, view: MatchView | VariantMatchView) -> str:
     return player.choose(view)
 
 
+# The coach's experts, by search budget (worlds a decision): one per worker, as the players.
+_COACHES: dict[int, Any] = {}
+
+# Worlds a decision for a hint and for a review: as many as the tables' experts search, so that
+# with the same seed (0, as `make_player` gives) a computer's own move is graded at no cost. A
+# whole deal's review at this effort takes well under its target (bench/coach.py).
+HINT_BUDGET = REVIEW_BUDGET = DEFAULT_BUDGET
+
+
+def _coach(budget: int) -> Any:
+    expert = _COACHES.get(budget)
+    if expert is None:
+        from bot.ai.expert import ExpertPlayer
+
+        expert = _COACHES[budget] = ExpertPlayer(budget=budget)
+    return expert
+
+
+def analyse_move(view: MatchView, budget: int = HINT_BUDGET) -> Any:
+    """The coach's `Analysis` of the decision in `view` (runs in a worker)."""
+    return _coach(budget).analyse(view)
+
+
+def grade_moves(decisions: list[Any], budget: int = REVIEW_BUDGET) -> list[Any]:
+    """The coach's grades of replayed `Decision`s, costliest first (runs in a worker)."""
+    from bot.ai.coach import grade_all
+
+    return grade_all(_coach(budget), decisions)
+
+
 def _worker_start() -> None:
     """In each worker: leave Ctrl-C to the bot. The terminal sends SIGINT to the whole process
     group; the bot then shuts its workers down in order, and a worker stopped by the signal
@@ -120,9 +151,20 @@ class ComputerSeats:
         Forced moves take no search."""
         if len(view.deal.legal) == 1:
             return view.deal.legal[0]
+        return str(await self._run(table_id, choose_move, level, view))
+
+    async def analyse(self, table_id: int, view: MatchView) -> Any:
+        """The coach's analysis of the decision in `view` (a hint), off the event loop."""
+        return await self._run(table_id, analyse_move, view)
+
+    async def grade(self, table_id: int, decisions: list[Any]) -> list[Any]:
+        """The coach's grades of a deal's decisions (a review), off the event loop."""
+        return list(await self._run(table_id, grade_moves, decisions))
+
+    async def _run(self, table_id: int, work: Any, *args: Any) -> Any:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, choose_move, level, view)
+            return await loop.run_in_executor(self._executor, work, *args)
         except BrokenProcessPool:
             if not self._own:
                 raise
@@ -130,7 +172,7 @@ class ComputerSeats:
             log.warning("computer players' pool broke; starting a new one (table %s)", table_id)
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = self._new_pool()
-            return await loop.run_in_executor(self._executor, choose_move, level, view)
+            return await loop.run_in_executor(self._executor, work, *args)
 
     def close(self) -> None:
         """End the worker processes and wait for them (a search under way is let finish).

@@ -24,11 +24,11 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from bot.engine.deal import HandResult
-from bot.engine.match import GameResult
+from bot.engine.match import GameResult, MatchView
 from bot.engine.rules import build_options
 from bot.engine.variants import make_variant
 from bot.engine.variants.scoring import VariantResult
-from bot.storage import leagues, members
+from bot.storage import hints, leagues, members
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
@@ -313,6 +313,7 @@ class TableManager:
         reserved: dict[int, tuple[int, ...]] | None = None,
         variant: str | None = None,
         seats: int | None = None,
+        hints: bool | None = None,
         **overrides: Any,
     ) -> Change:
         """Open a table in a channel and seat its creator, the host.
@@ -324,7 +325,11 @@ class TableManager:
         A table for a ``variant`` (one of `bot.engine.variants.NAMES`) seats ``seats`` players
         (the variant's fewest when None) and takes only the variant's own options (``points``
         where a game is played to points, ``rounds`` for Napoleon).
+
+        ``hints`` allows /hint (by default, except at a league's table, which never gives one).
         """
+        if hints and league_id is not None:
+            raise TableError("a league's table plays without hints: create it with hints off")
         if channel_id in self.tables:
             raise TableError(
                 "this channel already has a table: /table join it, or play in another channel"
@@ -350,6 +355,7 @@ class TableManager:
         table.turn_timeout = turn_timeout
         table.league_id, table.league_name = league_id, league_name
         table.reserved = dict(reserved or {})
+        table.hints = league_id is None and hints is not False
         if ping is not None and ping not in PING_MODES:
             raise TableError("choose when players are pinged: every turn, after a wait, or never")
         if ping_after is not None and not 5 <= ping_after <= 3600:
@@ -546,6 +552,33 @@ class TableManager:
                     store.state_row(table.id, table.host_id, json.dumps(table.to_state()), _now())
                 ]
             )
+
+    # -- hints ----------------------------------------------------------------------------
+
+    async def hint_view(self, channel_id: int, user_id: int) -> tuple[Table, int, int, MatchView]:
+        """The table, deal number, seat and view of a member asking for a hint (under the lock).
+
+        Raises:
+            TableError: no table here, hints off, a league match, not seated, not their turn.
+        """
+        table = self.table_in(channel_id)
+        async with self._hold(table):
+            number, seat, view = table.hint_view(user_id)
+        return table, number, seat, view
+
+    async def hint_given(self, table: Table, deal_number: int, seat: int, user_id: int) -> None:
+        """Count a hint given to a member and mark the deal as played with one, stored."""
+        async with self.lock_for(table):
+            if table.status == CLOSED:
+                return
+            table.mark_hinted(deal_number, seat)
+            state = table.to_state()
+
+            async def work(db: Database) -> None:
+                await hints.count_hint(db, table.guild_id, user_id)
+                await store.save_state(db, table.id, table.host_id, state, _now())
+
+            await self.writer.write(work)
 
     # -- playing --------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ so a result and the action that made it are durable together.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult, Match
@@ -88,7 +89,9 @@ class ResultsRecorder:
                 outcome=result.outcome,
                 preset=table.options.preset,
                 options=table.options.to_dict(),
-                record=deal_to_record(deal, number + 1, match.game_of_deal[number]),
+                record=mark_hints(
+                    deal_to_record(deal, number + 1, match.game_of_deal[number]), table
+                ),
                 played_at=self._now(),
                 flagged=table.flagged,
             ),
@@ -157,7 +160,7 @@ class ResultsRecorder:
                 flagged=table.flagged,
                 preset=table.options.preset,
                 options=table.options.to_dict(),
-                record=match_to_record(match, players=names),
+                record=_mark_match_hints(match_to_record(match, players=names), table),
                 played_at=self._now(),
             ),
         )
@@ -218,3 +221,18 @@ def _match_id(table: Table) -> int:
     if table.match_id is None:
         raise RuntimeError(f"table {table.id}: a result of a match that was never stored")
     return table.match_id
+
+
+def mark_hints(record: dict[str, Any], table: Table) -> dict[str, Any]:
+    """Mark a deal's record with the seats that played it with a hint (`"hints": [seats]`);
+    a deal played without one has no such field, as in records written before hints."""
+    seats = table.hinted.get(record["number"])
+    if seats:
+        record["hints"] = sorted(seats)
+    return record
+
+
+def _mark_match_hints(record: dict[str, Any], table: Table) -> dict[str, Any]:
+    for deal in record["deals"]:
+        mark_hints(deal, table)
+    return record

@@ -196,6 +196,10 @@ class Table:
         # Seats kept for named members (a fixture's two pairs): seat -> who may sit there.
         # Empty for an ordinary table.
         self.reserved: dict[int, tuple[int, ...]] = {}
+        # Whether members may ask for /hint on their turn (never at a league's table), and the
+        # seats given one in each deal of the match (by deal number), marked in its record.
+        self.hints = True
+        self.hinted: dict[int, set[int]] = {}
         self._rng: random.Random = random.SystemRandom()
 
     # -- who is here ----------------------------------------------------------------------
@@ -580,6 +584,7 @@ class Table:
         self.match_id = None
         self.first_dealer = first_dealer
         self.decks, self.actions, self.seeds = [], [], []
+        self.hinted = {}
         self.timeouts = [0] * self.seat_count
         self.flagged = any(o.is_bot or o.substitute for o in self.seats if o)
         if self.variant is not None:
@@ -706,6 +711,37 @@ class Table:
             return self.variant_view_for(user_id)
         return self.view_for(user_id)
 
+    @property
+    def hints_allowed(self) -> bool:
+        """Whether /hint may be asked here: the host allowed it and it is no league match."""
+        return self.hints and self.league_id is None
+
+    def hint_view(self, user_id: int) -> tuple[int, int, MatchView]:
+        """The deal number, seat and view of a member asking for a hint on their turn.
+
+        Raises:
+            TableError: hints off here, a league match, not seated, not their turn.
+        """
+        if self.league_id is not None:
+            raise TableError("hints are never given in a league match")
+        if not self.hints:
+            raise TableError("this table plays without hints: its host chose so at /table create")
+        if self.variant is not None:
+            raise TableError("hints are for four-handed euchre: this table plays a variant")
+        match = self.match
+        if not self.playing or match is None:
+            raise TableError("no game is being played at this table: the host can /table start")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise TableError("you are not seated at this table")
+        if match.to_act != seat:
+            raise TableError("it is not your turn")
+        return len(match.deals), seat, match.view_for(seat)
+
+    def mark_hinted(self, deal_number: int, seat: int) -> None:
+        """Remember that `seat` played deal `deal_number` with a hint."""
+        self.hinted.setdefault(deal_number, set()).add(seat)
+
     # -- storage --------------------------------------------------------------------------
 
     def to_state(self) -> dict[str, Any]:
@@ -736,6 +772,8 @@ class Table:
             "league_name": self.league_name,
             "reserved": {str(k): list(v) for k, v in self.reserved.items()},
             "variant": self.variant.options() if self.variant else None,
+            "hints": self.hints,
+            "hinted": {str(k): sorted(v) for k, v in self.hinted.items()},
         }
 
     @classmethod
@@ -777,6 +815,7 @@ class Table:
         table.league_id = state.get("league_id")
         table.league_name = state.get("league_name")
         table.reserved = {int(k): tuple(v) for k, v in state.get("reserved", {}).items()}
+        table.hints = state.get("hints", True)
         if state["status"] == PLAYING:
             table.status = PLAYING
             table.first_dealer = state["first_dealer"]
@@ -794,6 +833,7 @@ class Table:
             for seat, action in actions:
                 match.apply(action, seat)
                 table.actions.append((seat, action))
+            table.hinted = {int(k): set(v) for k, v in state.get("hinted", {}).items()}
             if match.over:
                 table._end_match()
         table.match_id = state.get("match_id")

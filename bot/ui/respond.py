@@ -30,7 +30,7 @@ from bot.engine.errors import EuchreError
 from bot.engine.variants import VariantDeal
 from bot.tables.manager import TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
-from bot.ui import variant_views
+from bot.ui import coach, variant_views
 from bot.ui.embeds import hand_embed, review_embed
 from bot.ui.errors import fit_content
 from bot.ui.live_hands import state_key
@@ -344,6 +344,7 @@ async def review(
         await answer(interaction, text)
         return
     await interaction.response.send_message(embed=embed, ephemeral=True)
+    await coach.send_grades(interaction, manager, table, match_no, number)
 
 
 async def ask_to_close(interaction: discord.Interaction, table: Table) -> None:

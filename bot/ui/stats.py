@@ -177,8 +177,9 @@ def _rate(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
 
 
-def stats_embed(stats: boards.PlayerStats, name: str) -> discord.Embed:
-    """One player's totals, partners and record against opponent pairs."""
+def stats_embed(stats: boards.PlayerStats, name: str, hints: int = 0) -> discord.Embed:
+    """One player's totals, partners and record against opponent pairs, and the hints they
+    were given (counted over all time)."""
     t = stats.totals
     embed = discord.Embed(title=f"{name} — {PERIOD_WORDS[stats.period]}", colour=BLUE)
     embed.add_field(
@@ -201,6 +202,8 @@ def stats_embed(stats: boards.PlayerStats, name: str) -> discord.Embed:
     )
     embed.add_field(name="Defending", value=f"{plural(t.euchres_inflicted, 'euchre')} inflicted")
     embed.add_field(name="Lone hands", value=f"{t.lone_made} made of {t.lone_tried} tried")
+    if hints:
+        embed.add_field(name="Hints", value=f"{plural(hints, 'hint')} asked for, all time")
     if stats.best_partner:
         p = stats.best_partner
         embed.add_field(

@@ -1,0 +1,387 @@
+"""The coach: what the expert's search makes of one decision, and grades for a played deal.
+
+`analyse(expert, view)` searches the same worlds the expert searches for its choice (the same
+seed and view give the same worlds), but weighs every legal action, the ones the expert does
+not bother with too, and keeps each world's ending: so it can say how often the makers take
+three tricks and five, and what each action is worth. The expert's choice is its own
+`choose(view)`, never changed here.
+
+A grade is the worth of the action taken against the expert's choice, in the search's unit
+(the chance of winning the game, or rubber points), with the expected points of the deal
+beside it; zero when the two agree. `decisions(match)` replays a match and gives each
+decision as its seat saw it, so any record the bot reads can be graded.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.ai.book import Advice, advise
+from bot.ai.common import seeded_rng
+from bot.ai.expert import _ending, _solve_from
+from bot.ai.knowledge import Knowledge, read, side
+from bot.ai.sampling import World, build_deal, quick_bid
+from bot.ai.solver import Solver, card_index, to_mask
+from bot.ai.value import ScoreValue
+from bot.engine.deal import OVER, PLAY, Deal
+from bot.engine.errors import IllegalAction
+from bot.engine.match import Match, MatchView
+
+if TYPE_CHECKING:
+    from bot.ai.expert import ExpertPlayer
+
+# A world's ending for one action: the makers' side (None when the deal was passed out), the
+# makers' tricks (0 for a euchre, 3 or 5), and the points to side 0 and side 1.
+Ending = tuple[int | None, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionValue:
+    """One action's worth over the sampled worlds.
+
+    Attributes:
+        action: the action code.
+        value: its average worth to the seat's side: the chance of winning the game (0 to 1),
+            or in a rubber the rubber points to come divided by ten (see `value.ScoreValue`).
+        points: the deal's expected points, the seat's side less the adversaries'.
+    """
+
+    action: str
+    value: float
+    points: float
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What the search makes of one seat's decision.
+
+    Attributes:
+        seat: the seat deciding.
+        phase: the deal's phase.
+        choice: the expert's action.
+        ranked: every legal action's worth, best first (empty for a forced action).
+        worlds: the worlds searched.
+        makes: the share of worlds in which, after the choice, the makers take three tricks
+            or more.
+        marches: the share in which they take all five.
+        passed: the share in which the deal is passed out (the bidding only).
+        rubber: whether the values are rubber points (else the chance of winning the game).
+        advice: the book's word on the decision, if it has one.
+    """
+
+    seat: int
+    phase: str
+    choice: str
+    ranked: tuple[ActionValue, ...]
+    worlds: int
+    makes: float
+    marches: float
+    passed: float
+    rubber: bool
+    advice: Advice | None
+
+    def value_of(self, action: str) -> ActionValue | None:
+        """The worth of `action`, if it was weighed."""
+        return next((a for a in self.ranked if a.action == action), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One action of a replayed deal, with the view its seat had before taking it.
+
+    Attributes:
+        deal: the deal's number in its match (from 1).
+        game: the game the deal is in (from 0).
+        seat: the seat that acted.
+        view: what the seat saw then.
+        action: what it did.
+    """
+
+    deal: int
+    game: int
+    seat: int
+    view: MatchView
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """The cost of one decision against the expert's choice.
+
+    Attributes:
+        deal: the deal's number (from 1).
+        seat: the seat that acted.
+        phase: the deal's phase at the decision.
+        trick: the trick played to (from 1), in the play.
+        action: what the seat did.
+        best: the expert's choice.
+        cost: what the action lost against the choice, in the analysis' unit (never below 0).
+        points: what it lost in the deal's expected points.
+        rubber: whether `cost` is in rubber points (else the chance of winning the game).
+        advice: the book's word on the decision, if it has one.
+    """
+
+    deal: int
+    seat: int
+    phase: str
+    trick: int | None
+    action: str
+    best: str
+    cost: float
+    points: float
+    rubber: bool
+    advice: Advice | None
+
+
+def world_count(expert: ExpertPlayer, k: Knowledge) -> int:
+    """The worlds the expert searches for this decision (as `ExpertPlayer.values` counts)."""
+    if k.phase != PLAY:
+        return max(4, expert.budget * 2 // 3)
+    if len(k.tricks) >= 3:
+        return max(4, expert.budget // 2)
+    return expert.budget
+
+
+def analyse(expert: ExpertPlayer, view: MatchView) -> Analysis:
+    """The expert's choice for `view`, every legal action's worth, and the makers' chances.
+
+    Raises:
+        ValueError: the view offers its seat no action.
+    """
+    k = read(view)
+    if not k.legal:
+        raise ValueError("this seat has nothing to do")
+    score = ScoreValue(view)
+    choice = expert.choose(view)
+    advice = advise(k)
+    if len(k.legal) == 1:
+        return Analysis(k.seat, k.phase, choice, (), 0, 0.0, 0.0, 0.0, score.rubber, advice)
+    rng: random.Random = seeded_rng(expert.seed, view, "expert")
+    worlds = expert.worlds(k, world_count(expert, k), rng)
+    endings: dict[str, list[Ending]] = {a: [] for a in k.legal}
+    for world in worlds:
+        outcome = _world_endings(k, world)
+        if outcome is None:
+            continue
+        for action, ending in outcome.items():
+            endings[action].append(ending)
+    used = len(endings[k.legal[0]])
+    if not used:
+        return Analysis(k.seat, k.phase, choice, (), 0, 0.0, 0.0, 0.0, score.rubber, advice)
+    my_side = side(k.seat)
+    ranked = sorted(
+        (_worth(action, ends, score, my_side) for action, ends in endings.items()),
+        key=lambda a: (-a.value, a.action != choice),
+    )
+    chosen = endings[choice]
+    made = [e for e in chosen if e[0] is not None]
+    return Analysis(
+        seat=k.seat,
+        phase=k.phase,
+        choice=choice,
+        ranked=tuple(ranked),
+        worlds=used,
+        makes=sum(1 for e in made if e[1] >= 3) / used,
+        marches=sum(1 for e in made if e[1] == 5) / used,
+        passed=(used - len(made)) / used,
+        rubber=score.rubber,
+        advice=advice,
+    )
+
+
+def _worth(action: str, ends: list[Ending], score: ScoreValue, my_side: int) -> ActionValue:
+    value = sum(score.for_side(my_side, p0, p1) for _, _, p0, p1 in ends) / len(ends)
+    points = sum((p0 - p1) if my_side == 0 else (p1 - p0) for _, _, p0, p1 in ends)
+    return ActionValue(action, value, points / len(ends))
+
+
+def _world_endings(k: Knowledge, world: World) -> dict[str, Ending] | None:
+    """How the deal ends in `world` after each legal action (None: the world does not fit)."""
+    deal = build_deal(k, world)
+    if deal is None:
+        return None
+    if k.phase == PLAY:
+        return _play_endings(k, deal)
+    out: dict[str, Ending] = {}
+    solved: dict[tuple, Ending] = {}
+    for action in k.legal:
+        after = build_deal(k, world)
+        assert after is not None  # the same world built once already
+        try:
+            after.apply(action, k.seat)
+            while after.phase not in (PLAY, OVER):
+                seat = after.to_act
+                assert seat is not None  # someone is to act until the deal is over
+                after.apply(quick_bid(after, seat), seat)
+        except IllegalAction:  # pragma: no cover - the quick model is legal
+            return None
+        if after.phase == OVER:
+            out[action] = (None, 0, 0, 0)
+            continue
+        assert after.maker is not None and after.trump is not None  # in the play
+        # Declarations that lead to the same deal to play are searched once.
+        key = (
+            after.trump,
+            after.active,
+            after.maker,
+            after.alone,
+            after.to_play,
+            *(tuple(sorted(h)) for h in after.hands),
+        )
+        ending = solved.get(key)
+        if ending is None:
+            solver = Solver(after.trump, after.active, after.maker & 1)
+            tricks = _solve_from(after, solver)
+            ending = solved[key] = (after.maker & 1, tricks, *_ending(after, tricks))
+        out[action] = ending
+    return out
+
+
+def _play_endings(k: Knowledge, deal: Deal) -> dict[str, Ending]:
+    """Each card's ending with exact play after it (as the expert's play search finds it)."""
+    assert deal.maker is not None and deal.trump is not None  # in the play
+    maker_side = deal.maker & 1
+    solver = Solver(deal.trump, deal.active, maker_side)
+    hands = [to_mask(h) for h in deal.hands]
+    trick = [(s, card_index(c)) for s, c in deal.trick]
+    made = sum(deal.won[s] for s in range(4) if (s & 1) == maker_side)
+    left = 5 - len(deal.tricks)
+    me = k.seat
+    out: dict[str, Ending] = {}
+    for card in k.legal:
+        i = card_index(card)
+        after = hands[:]
+        after[me] ^= 1 << i
+        now = [*trick, (me, i)]
+        if len(now) == len(deal.active):
+            winner = solver._winner(now)
+            made_after = made + ((winner & 1) == maker_side)
+            nxt, now, left_after = winner, [], left - 1
+        else:
+            made_after, nxt, left_after = made, solver.next[me], left
+        if not solver.makers_reach(after, now, nxt, made_after, left_after, 3):
+            tricks = 0
+        elif solver.makers_reach(after, now, nxt, made_after, left_after, 5):
+            tricks = 5
+        else:
+            tricks = 3
+        out[card] = (maker_side, tricks, *_ending(deal, tricks))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Replaying and grading
+
+
+def decisions(
+    match: Match,
+    initial: tuple[int, int] = (0, 0),
+    deals: Iterable[int] | None = None,
+    seats: Iterable[int] | None = None,
+) -> list[Decision]:
+    """Every decision of a match's finished deals, each with its seat's view before it.
+
+    Args:
+        match: a match played or replayed (its deals hold their hands and history).
+        initial: the score the match started from (an EGN game may start from another).
+        deals: the deal numbers (from 1) to take; every finished deal when None.
+        seats: the seats to take; every seat when None.
+    """
+    wanted = set(deals) if deals is not None else None
+    who = set(seats) if seats is not None else None
+    queue = [_fresh(d) for d in match.deals if d.is_over]
+
+    def next_deal(options: object, dealer: int) -> Deal:
+        if queue:
+            return queue.pop(0)
+        # The replay wants a deal to stand at after the last one: never played.
+        return Deal.shuffled(match.options, dealer, random.Random(0))
+
+    replay = Match(match.options, match.first_dealer, deal_factory=next_deal)
+    replay.scores = [initial[0], initial[1]]
+    out: list[Decision] = []
+    for number, deal in enumerate(match.deals, start=1):
+        if not deal.is_over or replay.over:
+            break
+        take = wanted is None or number in wanted
+        game = replay.game_number
+        for seat, action in deal.history:
+            if take and (who is None or seat in who):
+                out.append(Decision(number, game, seat, replay.view_for(seat), action))
+            replay.apply(action, seat)
+    return out
+
+
+def _fresh(deal: Deal) -> Deal:
+    """The deal as dealt, before any action."""
+    kitty = [c for c in deal.kitty if c != deal.discarded]
+    return Deal.from_hands(deal.options, deal.dealer, deal.dealt, deal.turn_up, kitty)
+
+
+def grade(expert: ExpertPlayer, decision: Decision) -> Grade | None:
+    """The grade of one decision (None for a forced action: there was nothing to decide)."""
+    view = decision.view
+    if len(view.deal.legal) <= 1:
+        return None
+    analysis = analyse(expert, view)
+    taken = analysis.value_of(decision.action)
+    best = analysis.value_of(analysis.choice)
+    cost = points = 0.0
+    if taken is not None and best is not None and decision.action != analysis.choice:
+        cost = max(0.0, best.value - taken.value)
+        points = best.points - taken.points
+    trick = len(view.deal.tricks) + 1 if view.deal.phase == PLAY else None
+    return Grade(
+        deal=decision.deal,
+        seat=decision.seat,
+        phase=view.deal.phase,
+        trick=trick,
+        action=decision.action,
+        best=analysis.choice,
+        cost=cost,
+        points=points,
+        rubber=analysis.rubber,
+        advice=advise(read(view), decision.action),
+    )
+
+
+def grade_all(expert: ExpertPlayer, chosen: Sequence[Decision]) -> list[Grade]:
+    """The grades of `chosen` decisions, costliest first (forced actions left out)."""
+    grades = [g for d in chosen if (g := grade(expert, d)) is not None]
+    # A stable sort: equal costs stay in the order they were played.
+    return sorted(grades, key=lambda g: -g.cost)
+
+
+# ---------------------------------------------------------------------------------------------
+# Words
+
+
+def value_text(value: float, rubber: bool) -> str:
+    """A worth in players' words: a chance of winning the game, or rubber points to come."""
+    if rubber:
+        return f"{value * 10:+.2f} rubber points"
+    return f"{value:.0%} to win the game"
+
+
+def cost_text(cost: float, rubber: bool) -> str:
+    """A grade's cost in players' words."""
+    if rubber:
+        return f"{cost * 10:.2f} rubber points"
+    return f"{cost * 100:.1f}% of the game"
+
+
+__all__ = [
+    "ActionValue",
+    "Analysis",
+    "Decision",
+    "Grade",
+    "analyse",
+    "cost_text",
+    "decisions",
+    "grade",
+    "grade_all",
+    "value_text",
+]

@@ -1,0 +1,127 @@
+"""The coach's private answers: a hint on one's turn, and the grades of one's deal.
+
+Both speak only of the asker's own seat: a hint names an action open to it (a card of its own
+hand or a declaration) and the search's figures; a deal's grades compare each of its actions
+with the expert's choice, shown once the deal is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.ai.book import Advice
+from bot.ai.coach import Analysis, Grade, cost_text, decisions, value_text
+from bot.engine.deal import PLAY
+from bot.engine.quoting import clip
+from bot.tables.manager import TableManager
+from bot.tables.table import Table
+from bot.ui.cards import action_label
+
+TEAL = discord.Colour.teal()
+DESCRIPTION_LIMIT = 4096
+FIELD_LIMIT = 1024
+# A deal's grades shown at most: the costliest first, so the ones that matter are never cut.
+MAX_GRADES = 12
+# Below this a difference is noise in the search, not a mistake worth listing.
+NOISE = 0.0005
+
+
+def book_text(advice: Advice, seat: int, dealer: int) -> str:
+    """The book's words, where they are, and what they favour here."""
+    s = advice.suggestion
+    favours = ", ".join(action_label(a, seat, dealer) for a in advice.favours[:5])
+    return clip(f"“{s.quote}”\n— {s.place}.\nThe book favours: {favours}.", FIELD_LIMIT)
+
+
+def hint_embed(analysis: Analysis, seat: int, dealer: int) -> discord.Embed:
+    """The hint for the asker's turn: the expert's action, the book's word, the figures."""
+    choice = action_label(analysis.choice, seat, dealer)
+    embed = discord.Embed(title="Hint", description=f"The expert would: **{choice}**", colour=TEAL)
+    if analysis.advice is not None:
+        embed.add_field(
+            name=f"The book: {analysis.advice.suggestion.title}",
+            value=book_text(analysis.advice, seat, dealer),
+            inline=False,
+        )
+    if analysis.ranked:
+        lines = [
+            f"{action_label(a.action, seat, dealer)}: {value_text(a.value, analysis.rubber)},"
+            f" {a.points:+.2f} points expected"
+            for a in analysis.ranked[:2]
+        ]
+        embed.add_field(name="The best two actions", value="\n".join(lines), inline=False)
+        made = (
+            f"After it, the makers take three tricks or more in {analysis.makes:.0%} of"
+            f" {analysis.worlds} sampled deals, and all five in {analysis.marches:.0%}."
+        )
+        if analysis.phase != PLAY and analysis.passed:
+            made += f" The deal is passed out in {analysis.passed:.0%}."
+        embed.add_field(name="The search", value=made, inline=False)
+    else:
+        embed.add_field(name="The search", value="A forced action: nothing to weigh.", inline=False)
+    embed.set_footer(text="Only you see this hint; it is counted in your /stats.")
+    return embed
+
+
+def grades_embed(
+    grades: Sequence[Grade], seat: int, dealer: int, number: int, seat_name: str
+) -> discord.Embed:
+    """One seat's decisions in a finished deal, costliest first, against the expert's choices."""
+    embed = discord.Embed(title=f"Your decisions in deal {number} ({seat_name})", colour=TEAL)
+    mistakes = [g for g in grades if g.cost >= NOISE]
+    if not grades:
+        embed.description = "You had no decision to make in this deal: every action was forced."
+        return embed
+    if not mistakes:
+        embed.description = (
+            f"All {len(grades)} of your decisions were as good as the expert's choice."
+        )
+        return embed
+    lines = []
+    for g in mistakes[:MAX_GRADES]:
+        where = f"Trick {g.trick}" if g.trick else g.phase.replace("_", " ").capitalize()
+        line = (
+            f"**{where}**: {action_label(g.action, seat, dealer)}; the expert:"
+            f" {action_label(g.best, seat, dealer)}. Cost {cost_text(g.cost, g.rubber)}"
+            f" ({g.points:+.2f} points)."
+        )
+        if g.advice is not None:
+            said = "as" if g.advice.followed_by(g.action) else "against"
+            s = g.advice.suggestion
+            line += f" You played {said} the book: “{s.quote}” ({s.chapter}, p. {s.page})"
+        lines.append(line)
+    good = len(grades) - len(mistakes)
+    tail = f"\n{good} other decision{'s' if good != 1 else ''} as good as the expert's."
+    body = "\n".join(lines)
+    embed.description = clip(body, DESCRIPTION_LIMIT - len(tail)) + tail
+    return embed
+
+
+__all__ = ["book_text", "grades_embed", "hint_embed", "send_grades"]
+
+
+async def send_grades(
+    interaction: discord.Interaction,
+    manager: TableManager,
+    table: Table,
+    match_no: int,
+    number: int,
+) -> None:
+    """After a finished deal's review, the clicker's own grades for it, privately (a member
+    not seated in that deal gets none). The search runs in the computer players' workers."""
+    seat = table.seat_of(interaction.user.id)
+    if seat is None or table.variant is not None:
+        return
+    async with manager.lock_for(table):
+        match = table.match
+        if match is None or table.match_no != match_no or not 0 < number <= len(match.deals):
+            return
+        deal = match.deals[number - 1]
+        if not deal.is_over:
+            return
+        chosen = decisions(match, deals=[number], seats=[seat])
+    grades = await manager.computers.grade(table.id, chosen)
+    embed = grades_embed(grades, seat, deal.dealer, number, table.seat_label(seat))
+    await interaction.followup.send(embed=embed, ephemeral=True)

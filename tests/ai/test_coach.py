@@ -1,0 +1,130 @@
+"""The coach: the expert's analysis of a decision, replayed decisions, and grades."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.ai.coach import Decision, analyse, cost_text, decisions, grade, grade_all, value_text
+from bot.ai.expert import ExpertPlayer
+from bot.engine.match import Match
+from bot.engine.rules import build_options
+from tests.ai.positions import B, position, view
+
+BUDGET = 6  # worlds a decision: enough to weigh, quick enough for many positions
+
+
+def random_positions(seed: int, count: int):
+    """Views of positions reached by random play (deals of random length, several presets)."""
+    rng = random.Random(seed)
+    preset = rng.choice(("somerset", "jerome", "modern"))
+    match = Match(build_options(preset), rng.randrange(4), rng=random.Random(seed))
+    out = []
+    while len(out) < count and not match.over:
+        seat = match.to_act
+        v = match.view_for(seat)
+        if len(v.deal.legal) > 1 and rng.random() < 0.3:
+            out.append(v)
+        match.apply(rng.choice(list(v.deal.legal)), seat)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_hint_is_always_a_legal_action(seed):
+    expert = ExpertPlayer(seed, budget=BUDGET)
+    for v in random_positions(seed, 4):
+        a = analyse(expert, v)
+        assert a.choice in v.deal.legal
+        # Every legal action is weighed, and the figures are shares.
+        assert sorted(x.action for x in a.ranked) == sorted(v.deal.legal)
+        assert 0 <= a.marches <= a.makes <= 1 and 0 <= a.passed <= 1
+        assert a.worlds > 0
+
+
+def test_the_analysis_choice_is_the_experts_own_and_repeatable():
+    expert = ExpertPlayer(3, budget=BUDGET)
+    for v in random_positions(5, 6):
+        a = analyse(expert, v)
+        assert a.choice == ExpertPlayer(3, budget=BUDGET).choose(v)
+        assert analyse(ExpertPlayer(3, budget=BUDGET), v) == a
+        assert expert.analyse(v) == a  # the expert's own method gives the same
+
+
+def test_a_forced_action_takes_no_search():
+    # The last card of a hand is always forced.
+    match = Match(build_options("modern"), 0, rng=random.Random(1))
+    rng = random.Random(1)
+    while True:
+        v = match.view_for(match.to_act)
+        if len(v.deal.legal) == 1 and v.deal.phase == "play":
+            break
+        match.apply(rng.choice(list(v.deal.legal)), match.to_act)
+    a = analyse(ExpertPlayer(0, budget=BUDGET), v)
+    assert a.choice == v.deal.legal[0] and a.ranked == () and a.worlds == 0
+
+
+def expert_game(seed: int, deals: int = 2) -> tuple[Match, ExpertPlayer]:
+    expert = ExpertPlayer(seed, budget=BUDGET)
+    match = Match(build_options("modern"), 0, rng=random.Random(seed))
+    while len(match.deals) <= deals and not match.over:
+        seat = match.to_act
+        match.apply(expert.choose(match.view_for(seat)), seat)
+    return match, expert
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_grades_are_zero_for_the_experts_own_choices(seed):
+    match, expert = expert_game(seed)
+    chosen = decisions(match)
+    grades = grade_all(expert, chosen)
+    assert grades  # there were decisions to make
+    assert all(g.cost == 0 and g.action == g.best for g in grades)
+
+
+def test_decisions_replay_each_seat_view_before_its_action():
+    match, _ = expert_game(7)
+    finished = [d for d in match.deals if d.is_over]
+    chosen = decisions(match)
+    assert len(chosen) == sum(len(d.history) for d in finished)
+    for d in chosen:
+        assert d.view.deal.seat == d.seat == d.view.deal.to_act
+        assert d.action in d.view.deal.legal
+        # Only the seat's own hand is in its view.
+        assert d.view.deal.hand is not None
+    # The scores before each deal are those the match had then.
+    second = [d for d in chosen if d.deal == 2]
+    first_points = finished[0].result.points
+    assert second[0].view.scores == (first_points[0], first_points[1])
+    only = decisions(match, deals=[2], seats=[1])
+    assert only and all(d.deal == 2 and d.seat == 1 for d in only)
+
+
+def test_ordering_up_alone_with_a_weak_hand_is_graded_a_cost():
+    # B, the eldest, holds two small trumps and nothing outside.
+    match = position({B: "TH 8H 9S 7D 8C"}, turn_up="9H")
+    v = view(match)
+    expert = ExpertPlayer(0, budget=12)
+    blunder = grade(expert, Decision(1, 0, B, v, "order:alone"))
+    assert blunder is not None and blunder.cost > 0 and blunder.points > 0
+    assert blunder.best != "order:alone"
+    assert blunder.advice is not None and blunder.advice.suggestion.key == "light_lone"
+    assert not blunder.advice.followed_by("order:alone")
+    # The expert's own choice there costs nothing.
+    own = grade(expert, Decision(1, 0, B, v, blunder.best))
+    assert own is not None and own.cost == 0
+
+
+def test_grades_list_the_costliest_first():
+    match = position({B: "TH 8H 9S 7D 8C"}, turn_up="9H")
+    v = view(match)
+    expert = ExpertPlayer(0, budget=BUDGET)
+    grades = grade_all(expert, [Decision(1, 0, B, v, "pass"), Decision(1, 0, B, v, "order:alone")])
+    assert grades[0].action == "order:alone" and grades[0].cost >= grades[1].cost
+
+
+def test_values_in_players_words():
+    assert value_text(0.58, rubber=False) == "58% to win the game"
+    assert value_text(0.12, rubber=True) == "+1.20 rubber points"
+    assert cost_text(0.05, rubber=False) == "5.0% of the game"
+    assert cost_text(0.05, rubber=True) == "0.50 rubber points"

@@ -1,0 +1,128 @@
+"""/hint, /review and the Review button's grades: private, within Discord's limits, and showing
+no card still hidden from the member who asked."""
+
+from __future__ import annotations
+
+from tests.interaction.helpers import act, start_four, to_act
+from tests.support.interactions import InteractionHarness, cards_in
+
+pytest_plugins = ["tests.support.fixtures"]
+
+EMBED_DESCRIPTION, EMBED_FIELD, EMBED_TOTAL = 4096, 1024, 6000
+
+
+async def refused(h: InteractionHarness, member, command: str, /, **options) -> str:
+    async with h.unchanged():
+        exchange = await h.command(member, command, **options)
+    assert exchange.ephemeral
+    return exchange.text.lower()
+
+
+def assert_fits(message) -> None:
+    """Every embed of a message within Discord's limits."""
+    for embed in message.embeds:
+        assert len(embed.get("description") or "") <= EMBED_DESCRIPTION
+        total = len(embed.get("title") or "") + len(embed.get("description") or "")
+        for f in embed.get("fields", []):
+            assert len(f["value"]) <= EMBED_FIELD and len(f["name"]) <= 256
+            total += len(f["name"]) + len(f["value"])
+        total += len((embed.get("footer") or {}).get("text") or "")
+        assert total <= EMBED_TOTAL
+
+
+def visible_to(h: InteractionHarness, seat: int) -> set[str]:
+    """What a seat may see of the deal in play: its hand, the turn-up, every card played."""
+    deal = h.table().match.deal
+    played = {c for _, trick in deal.tricks for _, c in trick} | {c for _, c in deal.trick}
+    own = set(deal.hands[seat]) | ({deal.discarded} if seat == deal.dealer else set())
+    return own | played | {deal.turn_up}
+
+
+async def test_hint_is_private_and_shows_no_hidden_card(interactions):
+    h = interactions
+    await start_four(h)
+    for _ in range(3):  # in the bidding, and again later
+        member, seat = to_act(h)
+        exchange = await h.command(member, "hint")
+        reply = exchange.reply
+        assert reply.ephemeral and reply.visible_to == member.id
+        assert "Hint" in reply.text and "The expert would" in reply.text
+        assert cards_in(reply.text) <= visible_to(h, seat), reply.text
+        assert_fits(reply)
+        await act(h)
+
+
+async def test_hint_is_counted_in_stats(interactions):
+    h = interactions
+    await start_four(h)
+    member, _ = to_act(h)
+    await h.command(member, "hint")
+    await h.command(member, "hint")
+    await finish_first_deal(h)  # so that the member has a result to show
+    stats = await h.command(member, "stats")
+    assert "2 hints asked for" in stats.text
+
+
+async def test_hint_refused_when_not_your_turn_or_not_seated(interactions):
+    h = interactions
+    table = await start_four(h)
+    _, seat = to_act(h)
+    other = h.member_at((seat + 1) % 4)
+    assert "not your turn" in await refused(h, other, "hint")
+    assert "not seated" in await refused(h, "erin", "hint")
+    assert table.hinted == {}
+
+
+async def test_hint_refused_at_a_table_without_hints(interactions):
+    h = interactions
+    await start_four(h, hints=False)
+    member, _ = to_act(h)
+    assert "without hints" in await refused(h, member, "hint")
+
+
+async def test_hint_refused_with_no_table(interactions):
+    assert "table" in await refused(interactions, "alice", "hint")
+
+
+async def finish_first_deal(h: InteractionHarness) -> None:
+    table = h.table()
+    while len(table.match.deals) == 1:
+        await act(h)
+
+
+async def test_review_grades_the_askers_own_decisions_privately(interactions):
+    h = interactions
+    table = await start_four(h)
+    await finish_first_deal(h)
+    bob = h.member_at(1)
+    exchange = await h.command(bob, "review", deal="1")
+    assert all(m.ephemeral and m.visible_to == bob.id for m in exchange.messages)
+    texts = [m.text for m in exchange.messages]
+    assert any("Review of deal 1" in t for t in texts)
+    grades = [m for m in exchange.messages if "Your decisions in deal 1" in m.text]
+    assert len(grades) == 1 and "(east)" in grades[0].text
+    assert_fits(grades[0])
+    # Once the deal is over the review shows every hand: the grades name only east's own cards.
+    dealt = set(table.match.deals[0].dealt[1])
+    assert cards_in(grades[0].text) <= dealt | {table.match.deals[0].turn_up}
+
+
+async def test_review_button_grades_only_a_seated_clicker(interactions):
+    h = interactions
+    table = await start_four(h)
+    await finish_first_deal(h)
+    custom_id = f"euchre:review:{table.id}:{table.match_no}:1"
+    onlooker = await h.click("erin", custom_id)
+    assert [m.ephemeral for m in onlooker.messages] == [True]
+    assert "Review of deal 1" in onlooker.text
+    player = await h.click("carol", custom_id)
+    assert any("Your decisions in deal 1 (south)" in m.text for m in player.messages)
+    assert all(m.ephemeral and m.visible_to == h.member("carol").id for m in player.messages)
+
+
+async def test_review_refuses_a_deal_not_over_and_bad_input(interactions):
+    h = interactions
+    table = await start_four(h)
+    assert "not over" in await refused(h, "alice", "review", deal="1")
+    assert "table:match:deal" in await refused(h, "alice", "review", deal="first")
+    assert "earlier match" in await refused(h, "alice", "review", deal=f"{table.id}:99:1")

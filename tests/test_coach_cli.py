@@ -1,0 +1,90 @@
+"""`python -m bot review RECORD [--json]`: every seat's grades for any record the bot reads."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from bot import cli
+from bot.ai.expert import ExpertPlayer
+from bot.engine.match import Match
+from bot.engine.records import match_to_record
+from bot.engine.rules import build_options
+from bot.engine.variants import VariantMatch, make_variant
+from bot.engine.variants.records import variant_match_to_record
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "tests" / "data" / "egn" / "examples"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli.main(["review", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _expert_record(path: Path) -> Path:
+    """The bot's own record of two deals the expert played as the bot's experts do (seed 0),
+    searching as many worlds as the review is told to (4)."""
+    expert = ExpertPlayer(0, budget=4)
+    match = Match(build_options("somerset"), 0, rng=random.Random(4))
+    while len(match.deals) <= 2:
+        seat = match.to_act
+        match.apply(expert.choose(match.view_for(seat)), seat)
+    path.write_text(json.dumps(match_to_record(match, ["Ann", "Bob", "Cy", "Di"])))
+    return path
+
+
+def test_review_of_an_egn_game_grades_every_seat(capsys):
+    code, out, _ = run(
+        capsys, str(EXAMPLES / "Six Points in Two Hands.egn"), "--json", "--budget", "4"
+    )
+    assert code == 0
+    report = json.loads(out)
+    assert report["kind"] == "egn" and report["budget"] == 4
+    deals = report["matches"][0]["deals"]
+    assert [d["number"] for d in deals] == [1, 2]
+    for deal in deals:
+        assert [s["seat"] for s in deal["seats"]] == [0, 1, 2, 3]
+        for seat in deal["seats"]:
+            costs = [g["cost"] for g in seat["grades"]]
+            assert costs == sorted(costs, reverse=True)  # the costliest first
+            assert seat["cost"] == sum(costs)
+            for g in seat["grades"]:
+                assert g["cost"] >= 0
+                if g["action"] == g["best"]:
+                    assert g["cost"] == 0
+
+
+def test_review_of_the_bots_own_record_of_expert_play_costs_nothing(capsys, tmp_path):
+    path = _expert_record(tmp_path / "match.json")
+    code, out, _ = run(capsys, str(path), "--json", "--budget", "4", "--deal", "2")
+    assert code == 0
+    report = json.loads(out)
+    match = report["matches"][0]
+    assert match["players"] == ["Ann", "Bob", "Cy", "Di"]
+    assert [d["number"] for d in match["deals"]] == [2]
+    grades = [g for s in match["deals"][0]["seats"] for g in s["grades"]]
+    assert grades and all(g["cost"] == 0 for g in grades)
+
+
+def test_review_as_text_names_each_player_and_the_book(capsys, tmp_path):
+    code, out, _ = run(capsys, str(EXAMPLES / "Six Points in Two Hands.egn"), "--budget", "4")
+    assert code == 0
+    assert out.startswith("Deal 1")
+    assert "Florida (north)" in out and "the expert's choice" in out
+
+
+def test_review_refuses_a_variant_and_a_bad_file(capsys, tmp_path):
+    variant = VariantMatch(make_variant("two-handed"), 0, rng=random.Random(1))
+    path = tmp_path / "variant.json"
+    path.write_text(json.dumps(variant_match_to_record(variant)))
+    code, _, err = run(capsys, str(path))
+    assert code == 2 and "four-handed" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    code, _, err = run(capsys, str(bad))
+    assert code == 2 and "not JSON" in err
+    code, _, err = run(capsys, str(tmp_path / "missing.json"))
+    assert code == 2 and "cannot read" in err
