@@ -195,8 +195,9 @@ class Nights(commands.Cog):
         if not await leagues.is_member(self.db, night.league_id, user.id):
             league = await leagues.league_by_id(self.db, night.league_id)
             raise NightError(
-                "only members of the league play its euchre night: join it first with"
-                f" /league join{' ' + league.name if league else ''}"
+                "only members of the league {} play its euchre night: join it first with"
+                " /league join",
+                league.name if league else "?",
             )
 
         async def work(db: Database) -> None:

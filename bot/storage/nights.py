@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.engine.quoting import QuotesNames
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 
@@ -20,8 +21,9 @@ LATE_CHOICES = ("computer", "bye")
 MOVEMENTS = ("schedule", "winners_move_up")
 
 
-class NightError(StorageError):
-    """A night request refused; the message is shown to the member as it is."""
+class NightError(QuotesNames, StorageError):
+    """A night request refused; ``str(error)`` is readable by a member, and the names it
+    quotes are escaped where Discord shows it (`QuotesNames`)."""
 
 
 @dataclass(frozen=True, slots=True)
