@@ -6,42 +6,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import discord
-import jsonschema
-import referencing
 
 from bot.engine.egn import import_emn
 from bot.leagues.rounds import pair
 from bot.storage import nights
 from tests.bot.helpers import enabled_actions, eventually, running_bot
+from tests.leagues.test_night import emn_validator
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
 
-SCHEMAS = Path(__file__).resolve().parents[1] / "data" / "egn" / "schemas"
 PLAYERS = [f"player{n:02}" for n in range(1, 17)]
-
-
-def emn_validator() -> jsonschema.Draft7Validator:
-    """The EMN schema, with the EGN schema it refers to by a relative path."""
-    egn = json.loads((SCHEMAS / "egn-schema-v1.json").read_text(encoding="utf-8"))
-    emn = json.loads((SCHEMAS / "emn-schema-v1.json").read_text(encoding="utf-8"))
-    base = "https://example.org/euchre/schemas/emn/"
-    registry = referencing.Registry().with_resources(
-        [
-            (
-                base + "emn-schema-v1.json",
-                referencing.Resource.from_contents(emn, referencing.jsonschema.DRAFT7),
-            ),
-            (
-                "https://example.org/euchre/schemas/egn-schema-v1.json",
-                referencing.Resource.from_contents(egn, referencing.jsonschema.DRAFT7),
-            ),
-        ]
-    )
-    return jsonschema.Draft7Validator({"$ref": base + "emn-schema-v1.json"}, registry=registry)
 
 
 async def slash(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
