@@ -117,16 +117,20 @@ class Nights:
         """Carry on the nights in play (once Discord is connected)."""
         for night in playing:
             self._watch_night(night.id)
+            # A deal stored just before a stop may not have been shown yet.
+            self.touch_standings(night.id)
 
     async def stop(self) -> None:
         """Stop every night's task (a shutdown: everything is stored)."""
         self._stopped = True
-        tasks = [*self._watchers.values()]
-        tasks += [s.task for s in self._standings.values() if s.task is not None]
-        for task in tasks:
+        watchers = [*self._watchers.values()]
+        for task in watchers:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*watchers, return_exceptions=True)
         self._watchers.clear()
+        # Standings being drawn are finished: they show deals already stored.
+        drawing = [s.task for s in self._standings.values() if s.task is not None]
+        await asyncio.gather(*drawing, return_exceptions=True)
         with suppress(ValueError):
             self.manager.observers.remove(self._deal_ended)
 
@@ -220,6 +224,7 @@ class Nights:
             return
         if self._stopped:
             return
+        state.again = False
         state.task = asyncio.create_task(self._draw_standings(night_id, state), name="standings")
         state.task.add_done_callback(_log_task_end)
 
