@@ -580,7 +580,6 @@ class TableManager:
             if table.status == CLOSED:
                 return
             await self._close(table, reason)
-        self.last_deals.pop(table.id, None)
         await self._show(table, Change(table, "closed", note=reason))
 
     # -- playing --------------------------------------------------------------------------
@@ -835,6 +834,7 @@ class TableManager:
             await self._reload(table)
             raise TableError(UNSAVED) from None
         self.tables.pop(table.channel_id, None)
+        self.last_deals.pop(table.id, None)
         table.status = "closed"
         self._cancel(table)
 

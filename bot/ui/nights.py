@@ -92,7 +92,10 @@ def night_embed(
         lines = [safe(p.name) for p in present] or ["nobody yet"]
         title = "Euchre night: registration"
     else:
-        state = "final standings" if night.status == "closed" else f"round {night.round}"
+        if night.status == "closed":
+            state = "final standings"
+        else:
+            state = f"round {night.round}" if night.round else "round 1 is being seated"
         head.append(f"\n**Standings** ({state}): each player scores the points their side made.")
         lines = standings_lines(totals or [])
         title = "Euchre night: " + ("closed" if night.status == "closed" else "in play")
