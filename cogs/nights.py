@@ -131,7 +131,7 @@ class Nights(commands.Cog):
         late="a player who leaves: a computer takes the place, or the tables re-form (bye)",
         movement="partners by the schedule, or winners move up a table",
     )
-    async def open(
+    async def open_night(
         self,
         interaction: discord.Interaction,
         league: str,
@@ -243,7 +243,7 @@ class Nights(commands.Cog):
         await self.runner.close(night.id, "closed by the organiser")
         await answer(interaction, "The euchre night is closed: its final standings are posted.")
 
-    @open.autocomplete("league")
+    @open_night.autocomplete("league")
     async def league_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

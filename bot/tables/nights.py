@@ -34,7 +34,7 @@ from bot.storage import leagues, nights
 from bot.storage import tables as table_store
 from bot.storage.database import Database
 from bot.storage.nights import Night, NightError, NightTable, Total
-from bot.tables.manager import Change, TableManager
+from bot.tables.manager import Change, TableManager, _log_task_end
 from bot.tables.table import CLOSED, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -547,11 +547,3 @@ async def played_table(db: Database, row: NightTable) -> PlayedTable | None:
         for s, o in enumerate(table.seats)
     )
     return PlayedTable(row.round, row.position, seats, table.match)
-
-
-def _log_task_end(task: asyncio.Task[Any]) -> None:
-    if task.cancelled():
-        return
-    error = task.exception()
-    if error is not None:
-        log.error("background task %s failed", task.get_name(), exc_info=error)

@@ -6,6 +6,7 @@ Every name here was typed by a member or an organiser, so each is escaped with `
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from collections.abc import Sequence
@@ -116,8 +117,6 @@ def night_view(night: Night) -> discord.ui.View | None:
 
 def emn_file(night: Night, emn: dict[str, Any]) -> discord.File:
     """The night's EMN export as an attachment."""
-    import io
-
     data = json.dumps(emn, ensure_ascii=False, indent=1).encode("utf-8")
     return discord.File(io.BytesIO(data), filename=f"{FILE_PREFIX}-{night.id}.emn")
 
