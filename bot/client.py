@@ -44,6 +44,7 @@ EXTENSIONS = (
     "cogs.stats",
     "cogs.leagues",
     "cogs.fixtures",
+    "cogs.nights",
     "cogs.help",
     "cogs.admin",
     "cogs.coach",
@@ -210,6 +211,11 @@ class EuchreBot(commands.AutoShardedBot):
         await asyncio.shield(self._shutdown)
 
     async def _close_all(self) -> None:
+        # Cogs that run tasks of their own over the tables (a euchre night's) stop them first.
+        for cog in list(self.cogs.values()):
+            shutdown = getattr(cog, "shutdown", None)
+            if shutdown is not None:
+                await shutdown()
         # No computer move, timer, fixture deadline or hand edit after this point: it could no
         # longer be shown.
         if self._settling is not None:

@@ -175,6 +175,9 @@ class TableManager:
         # outside the table's lock, so an observer may call back into the manager.
         self.observers: list[Callable[[Change], Awaitable[None]]] = []
         self._observing: set[asyncio.Task[None]] = set()
+        # The last deal a table plays, by table id (a euchre night's round): once it is over,
+        # no further deal is played and the table waits to be closed by whoever set it.
+        self.last_deals: dict[int, int] = {}
 
     # -- start and stop -------------------------------------------------------------------
 
@@ -580,6 +583,44 @@ class TableManager:
 
             await self.writer.write(work)
 
+    # -- a limited number of deals (a euchre night's round) --------------------------------
+
+    def stop_after(self, table: Table, deal: int) -> None:
+        """Play no deal after deal number `deal` (from 1) of the table's match."""
+        self.last_deals[table.id] = deal
+
+    @staticmethod
+    def deals_finished(table: Table) -> int:
+        """How many deals of the table's match are over (the next is dealt as one ends)."""
+        match = table.match
+        if match is None:
+            return 0
+        return len(match.deals) if match.over else len(match.deals) - 1
+
+    @staticmethod
+    def deal_in_play(table: Table) -> int:
+        """The deal that is being played: the last one finished when the next has not begun."""
+        match = table.match
+        if match is None or match.over or not match.deal.history:
+            return TableManager.deals_finished(table)
+        return len(match.deals)
+
+    def round_over(self, table: Table) -> bool:
+        """Whether a table with a last deal has played it, or its match ended, or it closed."""
+        if table.status == CLOSED or (table.match is not None and not table.playing):
+            return True
+        last = self.last_deals.get(table.id)
+        return last is not None and table.playing and self.deals_finished(table) >= last
+
+    async def end_round(self, table: Table, reason: str) -> None:
+        """Close a table whose round is over (the unfinished match is recorded as abandoned)
+        and tell its channel."""
+        async with self.lock_for(table):
+            if table.status == CLOSED:
+                return
+            await self._close(table, reason)
+        await self._show(table, Change(table, "closed", note=reason))
+
     # -- playing --------------------------------------------------------------------------
 
     async def act(self, channel_id: int, user_id: int, action: str) -> Change:
@@ -611,6 +652,8 @@ class TableManager:
         by_computer: bool = False,
         kind: str = "action",
     ) -> Change:
+        if table.id in self.last_deals and self.round_over(table):
+            raise TableError("this table's round is over: no new deal is played here")
         if table.variant is not None:
             return await self._apply_variant(table, seat, action, user_id, by_computer, kind)
         match = table.match
@@ -830,6 +873,7 @@ class TableManager:
             await self._reload(table)
             raise TableError(UNSAVED) from None
         self.tables.pop(table.channel_id, None)
+        self.last_deals.pop(table.id, None)
         table.status = "closed"
         self._cancel(table)
 
@@ -850,6 +894,8 @@ class TableManager:
         match = table.any_match
         if not table.playing or match is None or match.over or match.to_act is None:
             return
+        if table.id in self.last_deals and self.round_over(table):
+            return  # the last deal is over: no clock, no computer's move
         occupant = table.seats[match.to_act]
         if occupant is not None and occupant.is_bot:
             task = asyncio.create_task(

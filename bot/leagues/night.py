@@ -1,0 +1,140 @@
+"""A euchre night's seating from round to round, as pure functions of who is there.
+
+The night numbers its players as places (0..n-1, in the order they registered) and seats each
+round in places: by the progressive schedule (`progressive.schedule`: partners rotate, every
+pair partners once where the numbers allow) or by "winners move up"
+(`progressive.winners_move_up`, from the last round's results). A table
+``((a, b), (c, d))`` seats a at north and b at south against c at east and d at west.
+
+Players who come and go (Keller's progressive euchre has none; a club night has them) are
+handled one of two ways, the organiser's choice:
+
+- ``computer``: the plan stays as it was drawn at the start. A player who leaves keeps their
+  place, played by a computer, and a latecomer takes over the first such place from the next
+  round (or waits for one).
+- ``bye``: the plan follows the players present. Whenever they changed, the next round is
+  drawn again: by the schedule, a fresh schedule for those present; by winners move up, the
+  round the rule gives, its gaps filled by those waiting (the players sitting out first), and
+  the foot tables broken up to fill the gaps left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.leagues.progressive import schedule, winners_move_up
+from bot.leagues.rounds import Round, Table
+
+COMPUTER, BYE = "computer", "bye"
+SCHEDULE, WINNERS = "schedule", "winners_move_up"
+
+
+def table_seats(table: Table) -> tuple[int, int, int, int]:
+    """A table's places by seat, north to west: partners sit north-south and east-west."""
+    (a, b), (c, d) = table
+    return a, c, b, d
+
+
+def new_plan(players: Sequence[int], first: int = 1) -> dict[str, Any]:
+    """The plan of a night for these players (user ids, in place order), from round `first`:
+    their progressive schedule, and how many partnerships it repeats."""
+    drawn = schedule(len(players))
+    return {
+        "players": list(players),
+        "rounds": [r.to_dict() for r in drawn.rounds],
+        "first": first,
+        "repeated": drawn.repeated_partnerships,
+    }
+
+
+def schedule_length(players: int) -> int:
+    """How many rounds the schedule of this many players has (n - 1 for n = 4m, else n...)."""
+    return len(schedule(players).rounds)
+
+
+def round_from_dict(data: dict[str, Any]) -> Round:
+    tables = tuple(((int(a), int(b)), (int(c), int(d))) for (a, b), (c, d) in data["tables"])
+    return Round(tables, tuple(int(p) for p in data["byes"]))
+
+
+def scheduled_round(plan: dict[str, Any], number: int) -> Round:
+    """Round `number` of the night by its plan (a plan shorter than the night starts over)."""
+    rounds = plan["rounds"]
+    return round_from_dict(rounds[(number - plan["first"]) % len(rounds)])
+
+
+def side_that_won(points: tuple[int, int], tricks: tuple[int, int]) -> int:
+    """The partnership that won a table's round: more points, then more tricks; north-south
+    (the partnership that sat first) when even."""
+    if points[0] != points[1]:
+        return 0 if points[0] > points[1] else 1
+    return 0 if tricks[0] >= tricks[1] else 1
+
+
+def next_by_winners(last: Round, winners: Sequence[int]) -> Round:
+    """The next round by "winners move up" (the head table first in `last.tables`)."""
+    return winners_move_up(last, winners)
+
+
+def changed(plan: dict[str, Any], present: Sequence[int]) -> bool:
+    """Whether the players present differ from the plan's (someone left, someone came)."""
+    return set(plan["players"]) != set(present)
+
+
+def take_over_places(plan: dict[str, Any], present: Sequence[int]) -> list[int]:
+    """Latecomers take the places of players who left (the ``computer`` way), in order.
+
+    Returns:
+        The latecomers still waiting for a place.
+    """
+    places = plan["players"]
+    here = set(present)
+    waiting = [p for p in present if p not in places]
+    for index, player in enumerate(places):
+        if player not in here and waiting:
+            places[index] = waiting.pop(0)
+    return waiting
+
+
+def redrawn(
+    plan: dict[str, Any], present: Sequence[int], number: int, movement: str, seated: Round
+) -> dict[str, Any] | None:
+    """The ``bye`` way: a plan for the players present, from round `number`.
+
+    Args:
+        plan: the plan so far.
+        present: the players present, in the order they registered.
+        number: the round about to be seated.
+        movement: ``schedule`` or ``winners_move_up``.
+        seated: the round `number` as the old plan seats it (in its places).
+
+    Returns:
+        The new plan, or None when fewer than four are present.
+    """
+    if len(present) < 4:
+        return None
+    here = set(present)
+    old = plan["players"]
+    stayed = [p for p in old if p in here]
+    latecomers = [p for p in present if p not in old]
+    if movement == SCHEDULE:
+        return new_plan([*stayed, *latecomers], first=number)
+    tables = [[old[p] for side in table for p in side] for table in seated.tables]
+    waiting = [old[p] for p in seated.byes if old[p] in here] + latecomers
+    holes = [[p if p in here else None for p in table] for table in tables]
+    while any(None in table for table in holes):
+        for table in holes:
+            for i, player in enumerate(table):
+                if player is None and waiting:
+                    table[i] = waiting.pop(0)
+        if any(None in table for table in holes):
+            foot = holes.pop()  # the foot table breaks up to fill the gaps above it
+            waiting.extend(p for p in foot if p is not None)
+    order = [p for table in holes for p in table] + waiting
+    count = len(holes)
+    rnd = Round(
+        tuple(((4 * t, 4 * t + 1), (4 * t + 2, 4 * t + 3)) for t in range(count)),
+        tuple(range(4 * count, len(order))),
+    )
+    return {"players": order, "rounds": [rnd.to_dict()], "first": number, "repeated": 0}

@@ -1,0 +1,214 @@
+"""Euchre nights as Discord shows them: the night's message (who registered, then the
+standings), the answers of /night, and the Join button.
+
+Every name here was typed by a member or an organiser, so each is escaped with `safe`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.storage.nights import Night, NightPlayer, Total
+from bot.ui.embeds import GOLD, plural, safe
+from bot.ui.errors import reply_error
+
+DESCRIPTION_LIMIT = 4096  # an embed's description
+FILE_PREFIX = "euchre-night"
+
+LATE_WORDS = {
+    "computer": "a player who leaves is replaced by a computer; a latecomer takes such a place",
+    "bye": "the tables follow the players present: latecomers sit in, leavers' places go",
+}
+MOVEMENT_WORDS = {
+    "schedule": "partners rotate by the progressive schedule",
+    "winners_move_up": "winners move up a table, and partners change",
+}
+
+
+def round_length(night: Night) -> str:
+    """`4 deals a round` or `20 minutes a round`."""
+    if night.deals_per_round is not None:
+        return plural(night.deals_per_round, "deal") + " a round"
+    return f"{night.minutes_per_round} minutes a round (the deal in play is finished)"
+
+
+def _rounds(night: Night) -> str:
+    return plural(night.rounds, "round") if night.rounds else "as many rounds as the schedule has"
+
+
+def _clipped(lines: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> str:
+    """Lines joined, as many as fit, with how many were left out."""
+    shown: list[str] = []
+    used = 0
+    for i, line in enumerate(lines):
+        more = f"\n… and {len(lines) - i} more"
+        if used + len(line) + 1 + len(more) > limit:
+            shown.append(more.strip())
+            break
+        shown.append(line)
+        used += len(line) + 1
+    return "\n".join(shown)
+
+
+def standings_lines(totals: Sequence[Total]) -> list[str]:
+    """`1. alice: 7 points (3 deals)`, best first; equal totals share a place."""
+    lines = []
+    place = 0
+    last: int | None = None
+    for index, total in enumerate(totals, start=1):
+        if total.points != last:
+            place, last = index, total.points
+        gone = " (left)" if not total.present else ""
+        lines.append(
+            f"{place}. {safe(total.name)}{gone}: {plural(total.points, 'point')}"
+            f" ({plural(total.deals, 'deal')})"
+        )
+    return lines
+
+
+def night_embed(
+    night: Night,
+    league_name: str,
+    players: Sequence[NightPlayer],
+    totals: Sequence[Total] | None,
+) -> discord.Embed:
+    """The night's message: how it is played, then who registered (before the start) or the
+    running standings (from the start)."""
+    head = [
+        f"For the league **{safe(league_name)}**: {_rounds(night)}, {round_length(night)}.",
+        f"Movement: {MOVEMENT_WORDS[night.movement]}. Late: {LATE_WORDS[night.late]}.",
+    ]
+    if night.status == "open":
+        present = [p for p in players if p.present]
+        head.append(
+            f"\n**Registered ({len(present)})**: join with /night join or the button below;"
+            " the organiser starts the night with /night start."
+        )
+        lines = [safe(p.name) for p in present] or ["nobody yet"]
+        title = "Euchre night: registration"
+    else:
+        if night.status == "closed":
+            state = "final standings"
+        else:
+            state = f"round {night.round}" if night.round else "round 1 is being seated"
+        head.append(f"\n**Standings** ({state}): each player scores the points their side made.")
+        lines = standings_lines(totals or [])
+        title = "Euchre night: " + ("closed" if night.status == "closed" else "in play")
+    text = "\n".join(head) + "\n"
+    embed = discord.Embed(title=title, colour=GOLD)
+    embed.description = text + _clipped(lines, DESCRIPTION_LIMIT - len(text))
+    return embed
+
+
+def night_view(night: Night) -> discord.ui.View | None:
+    """The Join button, while the night takes players."""
+    if night.status == "closed":
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(NightJoinButton(night.id))
+    return view
+
+
+def emn_file(night: Night, emn: dict[str, Any]) -> discord.File:
+    """The night's EMN export as an attachment."""
+    data = json.dumps(emn, ensure_ascii=False, indent=1).encode("utf-8")
+    return discord.File(io.BytesIO(data), filename=f"{FILE_PREFIX}-{night.id}.emn")
+
+
+def opened_text(night: Night, league_name: str) -> str:
+    return (
+        f"The euchre night for **{safe(league_name)}** is open: {_rounds(night)},"
+        f" {round_length(night)}. Members of the league join with /night join; start it with"
+        " /night start once at least four have."
+    )
+
+
+def joined_text(night: Night) -> str:
+    if night.status == "open":
+        return "You are registered for the euchre night."
+    when = "from the next round" if night.late == "computer" else "when the next round is seated"
+    return f"You are registered for the euchre night: you sit in {when}, as a place is free."
+
+
+def left_text(night: Night) -> str:
+    if night.status == "open":
+        return "You are no longer registered for the euchre night."
+    instead = "a computer plays your place" if night.late == "computer" else "the tables go on"
+    return f"You left the euchre night: {instead}. Your points so far stay in the standings."
+
+
+def started_text(night: Night, players: int, repeated: int) -> str:
+    text = (
+        f"The euchre night starts with {players} players over {plural(night.rounds or 0, 'round')}:"
+        " round 1 is being seated, each table in a thread of this channel."
+    )
+    if players % 4:
+        text += f" {plural(players % 4, 'player')} sit out each round, in turn."
+    if repeated:
+        text += f" With {players} players the schedule repeats {plural(repeated, 'partnership')}."
+    return text
+
+
+def round_text(night: Night, number: int, threads: Sequence[int], byes: Sequence[str]) -> str:
+    """What the channel is told when a round is seated."""
+    tables = ", ".join(f"<#{t}>" for t in threads)
+    text = f"**Round {number} of {night.rounds}** is seated ({round_length(night)}): {tables}."
+    if byes:
+        text += " Sitting out: " + ", ".join(safe(b) for b in byes) + "."
+    return text[:2000]
+
+
+def table_intro(number: int, position: int, mentions: Sequence[str]) -> str:
+    """The first line of a table's thread: who partners whom."""
+    north, east, south, west = mentions
+    return (
+        f"**Round {number}, table {position}**: {north} and {south} (north–south) against"
+        f" {east} and {west} (east–west). Press **My hand** on the table message to play."
+    )
+
+
+def closed_text(night: Night, why: str, totals: Sequence[Total]) -> str:
+    """The closing message: why, and the winners."""
+    best = totals[0].points if totals else 0
+    winners = [safe(t.name) for t in totals if t.points == best]
+    text = f"**The euchre night is over** ({why})."
+    if totals:
+        text += f" Top score, {plural(best, 'point')}: " + ", ".join(winners) + "."
+    text += " Final standings above; the night's record (EMN) is attached."
+    return text[:2000]
+
+
+class NightJoinButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"euchre:night:(?P<night>[0-9]+):join",
+):
+    """The Join button on the night's message."""
+
+    def __init__(self, night_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Join",
+                style=discord.ButtonStyle.success,
+                custom_id=f"euchre:night:{night_id}:join",
+            )
+        )
+        self.night_id = night_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> NightJoinButton:
+        return cls(int(match["night"]))
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        try:
+            cog = interaction.client.get_cog("Nights")  # type: ignore[attr-defined]
+            await cog.join_night(interaction, self.night_id)
+        except Exception as error:  # every click gets an answer
+            await reply_error(interaction, error)

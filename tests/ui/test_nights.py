@@ -1,0 +1,62 @@
+"""The night's message and answers fit Discord's limits, and names are shown escaped."""
+
+from __future__ import annotations
+
+from bot.storage.nights import Night, NightPlayer, Total
+from bot.ui import nights as texts
+
+LONG = "x" * 32
+
+
+def night(status: str = "playing", **changes) -> Night:
+    values = dict(
+        id=1,
+        guild_id=1,
+        channel_id=2,
+        league_id=3,
+        organiser_id=4,
+        status=status,
+        rounds=15,
+        deals_per_round=2,
+        minutes_per_round=None,
+        late="computer",
+        movement="schedule",
+        message_id=None,
+        plan=None,
+        round=3,
+    )
+    values.update(changes)
+    return Night(**values)
+
+
+def test_the_standings_of_200_long_names_fit_an_embed():
+    totals = [Total(n, f"{LONG}{n}", 200 - n, 30, True) for n in range(200)]
+    embed = texts.night_embed(night(), "L" * 40, [], totals)
+    assert len(embed.description) <= 4096 and "more" in embed.description
+    assert len(embed) <= 6000
+
+
+def test_registration_of_200_long_names_fits_an_embed():
+    players = [NightPlayer(n, f"{LONG}{n}", 0, None) for n in range(200)]
+    embed = texts.night_embed(night("open", round=0), "League", players, None)
+    assert len(embed.description) <= 4096 and "Registered (200)" in embed.description
+
+
+def test_names_are_escaped_and_equal_totals_share_a_place():
+    lines = texts.standings_lines(
+        [
+            Total(1, "**bold**", 5, 2, True),
+            Total(2, "@everyone", 5, 2, False),
+            Total(3, "c", 1, 2, True),
+        ]
+    )
+    assert lines[0].startswith("1. \\*\\*bold\\*\\*") and lines[1].startswith("1. ")
+    assert "@\u200beveryone" in lines[1] and "(left)" in lines[1]
+    assert lines[2].startswith("3. c: 1 point")
+
+
+def test_the_round_and_closing_messages_fit_a_message():
+    byes = [LONG] * 100
+    assert len(texts.round_text(night(), 2, list(range(10**17, 10**17 + 50)), byes)) <= 2000
+    totals = [Total(n, LONG, 3, 1, True) for n in range(200)]
+    assert len(texts.closed_text(night("closed"), "its last round is over", totals)) <= 2000
