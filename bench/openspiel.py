@@ -303,9 +303,9 @@ def play_pair(index: int, seed: int, simulations: int) -> PairResult:
     return result
 
 
-def _run(job: tuple[list[int], int, int]) -> list[PairResult]:
-    indices, seed, simulations = job
-    return [play_pair(i, seed, simulations) for i in indices]
+def _run(job: tuple[int, int, int]) -> PairResult:
+    index, seed, simulations = job
+    return play_pair(index, seed, simulations)
 
 
 def interval(values: list[float]) -> tuple[float, float, float]:
@@ -329,20 +329,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    indices = list(range(args.pairs))
-    chunks = [indices[w :: args.workers * 8] for w in range(args.workers * 8)]
-    jobs = [(c, args.seed, args.simulations) for c in chunks if c]
+    jobs = [(i, args.seed, args.simulations) for i in range(args.pairs)]
     pairs: list[PairResult] = []
-    if args.workers <= 1:
-        for job in jobs:
-            pairs += _run(job)
-    else:
-        with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            for part in pool.map(_run, jobs):
-                pairs += part
-    pairs.sort(key=lambda p: p.index)
-    if args.out:
-        args.out.write_text(json.dumps({str(p.index): p.margins for p in pairs}))
+    # Pairs come back in order, and the figures so far are printed (and written to --out) as
+    # they do: a run stopped early still leaves its first pairs.
+    with ProcessPoolExecutor(max_workers=max(1, args.workers)) as pool:
+        for pair in pool.map(_run, jobs):
+            pairs.append(pair)
+            if args.out:
+                args.out.write_text(json.dumps({str(p.index): p.margins for p in pairs}))
+            if len(pairs) % 25 == 0 and len(pairs) < args.pairs:
+                mean, low, high = interval([sum(p.margins) / 2 for p in pairs])
+                print(
+                    f"  {len(pairs)} pairs: {mean:+.3f} ({low:+.3f} to {high:+.3f}), "
+                    f"{time.perf_counter() - start:.0f} s",
+                    flush=True,
+                )
     values = [sum(p.margins) / 2 for p in pairs]
     mean, low, high = interval(values)
     expert = [t for p in pairs for t in p.expert_times]
