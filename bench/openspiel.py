@@ -183,7 +183,13 @@ class DealPlay:
     """One deal played in both engines, the expert's side at `expert_side`."""
 
     def __init__(
-        self, game: Any, match: Match, expert_side: int, seed: int, simulations: int
+        self,
+        game: Any,
+        match: Match,
+        expert_side: int,
+        seed: int,
+        simulations: int,
+        budget: int | None = None,
     ) -> None:
         import pyspiel
 
@@ -193,7 +199,7 @@ class DealPlay:
         self.state = _os_deal(game, self.deal)
         self.expert_side = expert_side
         self.experts = {
-            s: make_player("expert", seed * 4 + s) for s in range(4) if s % 2 == expert_side
+            s: make_player("expert", seed * 4 + s, budget) for s in range(4) if s % 2 == expert_side
         }
         self.bot = _ismcts(game, simulations, seed)
         self.alone: dict[int, bool] = {}  # the maker's answer to OpenSpiel's "alone?"
@@ -287,7 +293,7 @@ class DealPlay:
         raise Mismatch(f"ISMCTS bid {action} in phase {deal.phase}")
 
 
-def play_pair(index: int, seed: int, simulations: int) -> PairResult:
+def play_pair(index: int, seed: int, simulations: int, budget: int | None = None) -> PairResult:
     """Pair `index`: one shuffle played twice, the expert at seats 0 and 2, then 1 and 3."""
     import pyspiel
 
@@ -296,16 +302,15 @@ def play_pair(index: int, seed: int, simulations: int) -> PairResult:
     result = PairResult(index)
     for expert_side in (0, 1):
         match = Match(options(), index % 4, random.Random(deck_seed))
-        play = DealPlay(game, match, expert_side, deck_seed % (2**31 - 8), simulations)
+        play = DealPlay(game, match, expert_side, deck_seed % (2**31 - 8), simulations, budget)
         result.margins.append(play.play())
         result.expert_times += play.expert_times
         result.ismcts_times += play.ismcts_times
     return result
 
 
-def _run(job: tuple[int, int, int]) -> PairResult:
-    index, seed, simulations = job
-    return play_pair(index, seed, simulations)
+def _run(job: tuple[int, int, int, int | None]) -> PairResult:
+    return play_pair(*job)
 
 
 def interval(values: list[float]) -> tuple[float, float, float]:
@@ -325,11 +330,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument(
+        "--budget", type=int, help="the expert's worlds per decision (default the table's)"
+    )
+    parser.add_argument(
         "--out", type=Path, help="write each pair's margins here (JSON), to compare two runs"
     )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    jobs = [(i, args.seed, args.simulations) for i in range(args.pairs)]
+    jobs = [(i, args.seed, args.simulations, args.budget) for i in range(args.pairs)]
     pairs: list[PairResult] = []
     # Pairs come back in order, and the figures so far are printed (and written to --out) as
     # they do: a run stopped early still leaves its first pairs.
@@ -350,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     expert = [t for p in pairs for t in p.expert_times]
     ismcts = [t for p in pairs for t in p.ismcts_times]
     print(
-        f"expert v ISMCTS ({args.simulations} simulations), seed {args.seed}: "
+        f"expert ({args.budget or 'default'} worlds) v ISMCTS ({args.simulations} simulations), "
+        f"seed {args.seed}: "
         f"{len(pairs)} pairs ({2 * len(pairs)} deals)"
     )
     print(
