@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
-from bot.engine.commitment import deal_identity, new_seed, pack_order
+from bot.engine.commitment import deal_identity, new_seed, pack_order, shuffled_pack
 from bot.engine.cutting import Cut, cut_for_partners, cut_for_table, who_goes_out
 from bot.engine.deal import Deal, HandResult
 from bot.engine.errors import EuchreError
@@ -595,17 +595,21 @@ class Table:
             self.match = Match(self.options, first_dealer, deal_factory=self._new_deal)
 
     def _new_variant_deal(self, variant: Variant, dealer: int) -> VariantDeal:
-        """A variant's deal: from the recorded pack when restoring, else a new shuffle, whose
-        pack order is kept (the variants' deals carry no seed: `bot/engine/commitment.py`
-        commits to the four-handed packs only)."""
+        """`_new_deal` for a variant: the seed orders the variant's own pack
+        (`shuffled_pack`, bot/engine/commitment.py)."""
         number = len(self.variant_match.deals) if self.variant_match else 0
         if number < len(self.decks):
-            return VariantDeal.from_deck(variant, dealer, self.decks[number])
-        deck = list(variant.pack)
-        self._rng.shuffle(deck)
-        self.decks.append(deck)
-        self.seeds.append(None)
-        return VariantDeal.from_deck(variant, dealer, deck)
+            deal = VariantDeal.from_deck(variant, dealer, self.decks[number])
+            seed = self.seeds[number] if number < len(self.seeds) else None
+        else:
+            seed = new_seed(self._rng)
+            deck = shuffled_pack(seed, variant.pack)
+            deal = VariantDeal.from_deck(variant, dealer, deck)
+            self.decks.append(deck)
+            self.seeds.append(seed)
+        if seed is not None:
+            deal.seed, deal.deal_id = seed, deal_identity(self.id, self.match_no, number + 1)
+        return deal
 
     def _new_deal(self, options: Options, dealer: int) -> Deal:
         """Deal from the recorded pack when restoring; else draw a secret seed, deal the pack
