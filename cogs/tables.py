@@ -71,6 +71,9 @@ class Tables(commands.Cog):
         variant="the game: four-handed euchre (default) or another of the rule books",
         seats="how many play, where the variant allows a choice (Napoleon 2-7, set-back 2-6)",
         hints="whether players may ask /hint on their turn (on by default; never in a league)",
+        rounds="Napoleon: how many times each player deals before the game ends (default 1)",
+        declare_all="set-back: the maker may declare all five, to win outright or be set back",
+        euchre_deducts="set-back: a euchre also lets each adversary deduct 2",
     )
     async def create(
         self,
@@ -89,6 +92,9 @@ class Tables(commands.Cog):
         variant: Game | None = None,
         seats: app_commands.Range[int, 2, 7] | None = None,
         hints: bool | None = None,
+        rounds: app_commands.Range[int, 1, 100] | None = None,
+        declare_all: bool | None = None,
+        euchre_deducts: bool | None = None,
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
         if variant is not None and variant != FOUR_HANDED and variant not in VARIANT_NAMES:
@@ -133,6 +139,10 @@ class Tables(commands.Cog):
             variant=variant if variant != FOUR_HANDED else None,
             seats=seats,
             hints=hints,
+            # The variants' own options: refused, with the reason, by a game without them.
+            rounds=rounds,
+            declare_all=declare_all,
+            euchre_deducts=euchre_deducts,
             **given,
         )
         where = f" for the league **{safe(playing_for.name)}**" if playing_for else ""

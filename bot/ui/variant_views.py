@@ -116,12 +116,27 @@ def game_words(variant: Variant) -> str:
     sides = "in two partnerships seated alternately" if variant.partners else "each for himself"
     if variant.scoring == CHIPS:
         deals = variant.rounds * variant.players
-        goal = f"chips change hands each deal; the most chips after {deals} deals wins"
+        each = "once" if variant.rounds == 1 else f"{variant.rounds} times"
+        goal = (
+            f"chips change hands each deal; the most chips after {deals} deals (each deals"
+            f" {each}) wins"
+        )
     elif variant.scoring == SET_BACK:
         goal = f"each counts down from {SET_BACK_START}; the first to reach 0 wins"
     else:
         goal = f"{variant.game} points a game"
-    return f"**{TITLES[variant.name]}**: {count} {sides}; {goal}."
+    return f"**{TITLES[variant.name]}**: {count} {sides}; {goal}.{options_words(variant)}"
+
+
+def options_words(variant: Variant) -> str:
+    """Set-back's options from K, when the table plays with them (after the game's line)."""
+    words = ""
+    if variant.declare_all:
+        words += " The maker may declare all five: made, he wins the game; failed, he is set"
+        words += " back by his score."
+    if variant.euchre_deducts:
+        words += " A euchre also lets each adversary deduct 2."
+    return words
 
 
 # Each variant's rules in a few lines (RULES.md §7-§8), for /rules at its table.
