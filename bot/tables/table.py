@@ -87,16 +87,23 @@ def seat_label(seat: int, seats: int = SEATS) -> str:
     return SEAT_NAMES[seat] if seats == SEATS else f"seat {seat + 1}"
 
 
-def parse_seat(text: str | int) -> int:
-    """A seat number from `north|east|south|west` (or 0-3)."""
-    if isinstance(text, int) and 0 <= text < SEATS:
+def parse_seat(text: str | int, seats: int = SEATS) -> int:
+    """A seat number from what a member typed: `north|east|south|west` (or `n`, or 0-3) at a
+    table of four; `seat 1` to `seat N` (or the plain number, or 0 to N-1 given as a number)
+    at a table of any other size. The refusal names the seats the table has."""
+    if isinstance(text, int) and 0 <= text < seats:
         return text
     name = str(text).strip().lower()
-    if name in SEAT_NAMES:
-        return SEAT_NAMES.index(name)
-    if name[:1] in ("n", "e", "s", "w") and len(name) == 1:
-        return "nesw".index(name)
-    raise TableError(f"unknown seat “{text}”: choose north, east, south or west")
+    if seats == SEATS:
+        if name in SEAT_NAMES:
+            return SEAT_NAMES.index(name)
+        if name[:1] in ("n", "e", "s", "w") and len(name) == 1:
+            return "nesw".index(name)
+        raise TableError(f"unknown seat “{text}”: choose north, east, south or west")
+    number = name.removeprefix("seat").strip()
+    if number.isascii() and number.isdigit() and 1 <= int(number) <= seats:
+        return int(number) - 1
+    raise TableError(f"unknown seat “{text}”: this table has {seats} seats, seat 1 to seat {seats}")
 
 
 def bot_occupant(user_id: int, level: str, held_for: int | None = None) -> Occupant:

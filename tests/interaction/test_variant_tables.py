@@ -538,3 +538,51 @@ async def test_set_back_declare_all_five_is_a_button_the_maker_presses(interacti
     await click_action(h, "declare")
     assert deal.declared and deal.phase != DECLARE
     assert "declare" in h.table_message().text.lower()
+
+
+# -- numbered seats in commands ---------------------------------------------------------------
+
+
+async def test_join_and_addbot_take_numbered_seats_at_a_table_not_of_four(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="napoleon", seats=5)).ephemeral
+    assert "seat 3" in (await h.command("bob", "table join", seat="seat 3")).text
+    assert "seat 5" in (await h.command("carol", "table join", seat="5")).text
+    assert "seat 2" in (await h.command("alice", "table addbot", seat="Seat 2")).text
+    table = h.table()
+    assert table.seat_of(h.member("bob").id) == 2 and table.seat_of(h.member("carol").id) == 4
+    assert table.seats[1] is not None and table.seats[1].is_bot
+
+
+@pytest.mark.parametrize("seat", ["seat 6", "6", "south", "seat 0", "seat three"])
+async def test_a_seat_the_table_does_not_have_is_refused_naming_its_seats(interactions, seat):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="napoleon", seats=5)).ephemeral
+    for name, command in (("bob", "table join"), ("alice", "table addbot")):
+        text = await refused(h, name, command, seat=seat)
+        assert "this table has 5 seats, seat 1 to seat 5" in text, text
+
+
+async def test_seat_autocomplete_offers_the_free_numbered_seats(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="napoleon", seats=5)).ephemeral
+    assert (await h.command("bob", "table join", seat="seat 3")).ephemeral
+    for command in ("table join", "table addbot"):
+        offered = [c["value"] for c in await h.autocomplete("carol", command, "seat", "")]
+        assert offered == ["seat 2", "seat 4", "seat 5"]
+        assert [c["value"] for c in await h.autocomplete("carol", command, "seat", "4")] == [
+            "seat 4"
+        ]
+
+
+async def test_seat_autocomplete_keeps_the_compass_at_four_handed(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create")).ephemeral
+    offered = [c["value"] for c in await h.autocomplete("bob", "table join", "seat", "")]
+    assert offered == ["east", "south", "west"]
+    assert [c["value"] for c in await h.autocomplete("bob", "table join", "seat", "so")] == [
+        "south"
+    ]
+    assert "seat 3" not in offered and "choose north" in await refused(
+        h, "bob", "table join", seat="seat 3"
+    )
