@@ -134,3 +134,11 @@ def test_the_same_seed_plays_the_same_game(table: tuple[str, int], seed: int) ->
     first, second = bold_game(name, players, seed), bold_game(name, players, seed)
     assert [d.history for d in first.deals] == [d.history for d in second.deals]
     assert first.scores == second.scores
+
+
+def test_the_audit_names_an_action_accepted_where_it_is_not_open() -> None:
+    deal = VariantDeal.shuffled(make_variant("french"), 0, random.Random(1))
+    seat = deal.to_act
+    problem = refusal_problem(deal, deal.legal_actions()[0], seat)  # open: it is taken
+    assert problem is not None and "accepted from seat" in problem
+    assert refusal_problem(deal, "bid:6", deal.to_act) is None
