@@ -402,11 +402,14 @@ async def test_a_game_with_computers_counts_only_when_computers_are_included(int
         )
         if not table.playing:
             break
-        await h.command(
-            "alice",
-            "pass" if "pass" in legal(h) else "play",
-            **({} if "pass" in legal(h) else {"card": legal(h)[0]}),
-        )
+        taken = len(table.actions)
+        if "pass" in legal(h):
+            await h.command("alice", "pass")
+        else:  # a card: her discard, when the computer ordered up her turn-up, or her play
+            phase = table.variant_match.deal.phase
+            command = "discard" if phase == DISCARD else "play"
+            await h.command("alice", command, card=legal(h)[0])
+        assert len(table.actions) > taken or not table.playing  # accepted, not refused
     assert not table.playing
     without = (await h.command("alice", "stats", variant="two-handed")).reply
     assert "No Two-handed euchre game recorded" in without.text
