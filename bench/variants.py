@@ -8,7 +8,8 @@
 one core, for every variant and seat count; the target is 10,000 deals/s. `check` plays seeded
 random deals and runs `variants.audit` on each (every card in one place, whole tricks, the hand
 size but for Napoleon's early end, chips summing to zero, set-back's moves, no maker above his
-bid), and prints how many failed (0 expected). `duel` runs `bot.ai.variant_duel` (standard in
+bid); at every step it also tries an action that is not legal and one out of turn, which must be
+refused and change nothing; it prints how many failed (0 expected). `duel` runs `bot.ai.variant_duel` (standard in
 the tested seats, easy around them, against easy everywhere on the same cards) and prints the
 share with its 95% interval.
 
@@ -25,7 +26,7 @@ from collections import Counter
 
 from bot.ai.variant_duel import run_variant_duel
 from bot.engine.variants import VariantDeal, make_variant, seats_allowed
-from bot.engine.variants.audit import deal_problems
+from bot.engine.variants.audit import EVERY_ACTION, deal_problems, refusal_problem
 from bot.engine.variants.rules import NAMES, Variant
 
 TARGET = 10_000
@@ -98,7 +99,13 @@ def check(deals: int) -> None:
             d = VariantDeal.shuffled(variant, rng.randrange(variant.players), rng)
             while not d.is_over:
                 acts = d.legal_actions()
-                d.apply(acts[int(rng.random() * len(acts))])
+                seat = d.to_act
+                assert seat is not None
+                tried = [a for a in rng.sample(EVERY_ACTION, 3) if a not in acts][:1]
+                refusals = [refusal_problem(d, a, seat) for a in tried]
+                refusals.append(refusal_problem(d, acts[0], (seat + 1) % variant.players))
+                problems.update(p for p in refusals if p)
+                d.apply(acts[int(rng.random() * len(acts))], seat)
             problems.update(deal_problems(d))
             assert d.result is not None
             early += d.result.early

@@ -1,9 +1,10 @@
 """`python -m bot verify-deal FILE`: check a match's deals against the seeds shown after them.
 
 Every deal the bot deals shows a commitment before it is dealt and its seed once it is over
-(bot/engine/commitment.py). Given the bot's own record of a match (as `/record` gives it), this
-recomputes, for every deal, the commitment from the seed and the pack order from the seed, and
-checks them against the commitment recorded and the cards actually dealt.
+(bot/engine/commitment.py). Given the bot's own record of a match, four-handed or of a variant
+(as `/record` gives it), this recomputes, for every deal, the commitment from the seed and the
+pack order from the seed, and checks them against the commitment recorded and the cards
+actually dealt.
 
 Exit codes: 0 when every deal holds; 1 when a deal does not (each named with the reason); 2 for
 a file that cannot be read as a record.
@@ -15,7 +16,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bot.engine.commitment import proof_problem
+from bot.engine.commitment import proof_problem, variant_proof_problem
 from bot.engine.errors import EuchreError
 from bot.engine.records import read_record
 
@@ -47,14 +48,21 @@ def verify_deals(args: Any) -> int:
             replay = read_record(document)
         except EuchreError as exc:
             raise CommandError(f"{where}: {exc}") from None
-        if replay.match is None:
-            raise CommandError(f"{where}: deals can be checked in the bot's own records only")
         prefix = f"match {index}, " if len(documents) > 1 else ""
-        results.extend(_check_match(replay.match.deals, document["deals"], prefix))
+        if replay.variant_match is not None:
+            deals: list[Any] = replay.variant_match.deals
+            check: Any = variant_proof_problem
+        elif replay.match is not None:
+            deals, check = replay.match.deals, proof_problem
+        else:
+            raise CommandError(f"{where}: deals can be checked in the bot's own records only")
+        results.extend(_check_match(deals, document["deals"], prefix, check))
     return _report(results, args.json, EXIT_OK)
 
 
-def _check_match(deals: list[Any], raw_deals: list[Any], prefix: str) -> list[dict[str, Any]]:
+def _check_match(
+    deals: list[Any], raw_deals: list[Any], prefix: str, check: Any
+) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
     for number, deal in enumerate(deals, start=1):
         name = f"{prefix}deal {number}"
@@ -63,7 +71,7 @@ def _check_match(deals: list[Any], raw_deals: list[Any], prefix: str) -> list[di
             continue
         raw = raw_deals[number - 1] if number <= len(raw_deals) else {}
         recorded = raw.get("commitment") if isinstance(raw, dict) else None
-        problem = proof_problem(deal, recorded if isinstance(recorded, str) else None)
+        problem = check(deal, recorded if isinstance(recorded, str) else None)
         results.append({"deal": name, "verified": problem is None, "problem": problem})
     return results
 

@@ -13,14 +13,13 @@ from bot.engine.variants import VARIANT_NAMES
 from bot.leagues.counting import option_differences
 from bot.storage import leagues
 from bot.storage.leagues import LeagueError
-from bot.tables.table import TableError, parse_seat
+from bot.tables.table import SEATS, TableError, parse_seat, seat_label
 from bot.ui.embeds import safe
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import league_choices
 from bot.ui.respond import STARTED, VARIANT_STARTED, answer, ask_to_close, guild_id_of, joined_text
 from bot.ui.variant_views import TITLES
 
-Seat = Literal["north", "east", "south", "west"]
 FOUR_HANDED = "four-handed"
 Game = Literal[
     "four-handed", "two-handed", "three-handed", "french", "napoleon", "six-handed", "set-back"
@@ -71,6 +70,9 @@ class Tables(commands.Cog):
         variant="the game: four-handed euchre (default) or another of the rule books",
         seats="how many play, where the variant allows a choice (Napoleon 2-7, set-back 2-6)",
         hints="whether players may ask /hint on their turn (on by default; never in a league)",
+        rounds="Napoleon: how many times each player deals before the game ends (default 1)",
+        declare_all="set-back: the maker may declare all five, to win outright or be set back",
+        euchre_deducts="set-back: a euchre also lets each adversary deduct 2",
     )
     async def create(
         self,
@@ -89,6 +91,9 @@ class Tables(commands.Cog):
         variant: Game | None = None,
         seats: app_commands.Range[int, 2, 7] | None = None,
         hints: bool | None = None,
+        rounds: app_commands.Range[int, 1, 100] | None = None,
+        declare_all: bool | None = None,
+        euchre_deducts: bool | None = None,
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
         if variant is not None and variant != FOUR_HANDED and variant not in VARIANT_NAMES:
@@ -133,6 +138,10 @@ class Tables(commands.Cog):
             variant=variant if variant != FOUR_HANDED else None,
             seats=seats,
             hints=hints,
+            # The variants' own options: refused, with the reason, by a game without them.
+            rounds=rounds,
+            declare_all=declare_all,
+            euchre_deducts=euchre_deducts,
             **given,
         )
         where = f" for the league **{safe(playing_for.name)}**" if playing_for else ""
@@ -162,15 +171,23 @@ class Tables(commands.Cog):
                 "a table for the league {} plays by the league's rules: " + shown, league.name
             )
 
+    def _seat(self, interaction: discord.Interaction, seat: str | None) -> int | None:
+        """The seat a member named, as this channel's table names its seats."""
+        if seat is None:
+            return None
+        return parse_seat(seat, self.manager.table_in(interaction.channel_id).seat_count)
+
     @table.command(name="join")
-    @app_commands.describe(seat="the seat to take (default: the first free one)")
-    async def join(self, interaction: discord.Interaction, seat: Seat | None = None) -> None:
+    @app_commands.describe(
+        seat="the seat to take: north to west, or seat 1 to seat N (default: the first free one)"
+    )
+    async def join(self, interaction: discord.Interaction, seat: str | None = None) -> None:
         """Take a free seat at this channel's table, or wait in line when four sit."""
         change = await self.manager.join(
             interaction.channel_id,
             interaction.user.id,
             interaction.user.display_name,
-            parse_seat(seat) if seat else None,
+            self._seat(interaction, seat),
         )
         await answer(interaction, joined_text(change.table, interaction.user.id))
         await self.messages.table_changed(change)
@@ -184,22 +201,41 @@ class Tables(commands.Cog):
 
     @table.command(name="addbot")
     @app_commands.describe(
-        seat="the seat for the computer player", level="how well it plays (default expert)"
+        seat="the seat for the computer player (north to west, or seat 1 to seat N)",
+        level="how well it plays (default expert; variants play expert at standard)",
     )
     async def addbot(
-        self, interaction: discord.Interaction, seat: Seat | None = None, level: Level | None = None
+        self, interaction: discord.Interaction, seat: str | None = None, level: Level | None = None
     ) -> None:
         """Seat a computer player (host only)."""
         if level is not None and level not in ("easy", "standard", "expert"):
             raise TableError("unknown level: choose easy, standard or expert")
         change = await self.manager.add_bot(
-            interaction.channel_id, interaction.user.id, parse_seat(seat) if seat else None, level
+            interaction.channel_id, interaction.user.id, self._seat(interaction, seat), level
         )
         assert change.seat is not None
         await answer(
             interaction, f"A computer player sits at {change.table.seat_label(change.seat)}."
         )
         await self.messages.table_changed(change)
+
+    @join.autocomplete("seat")
+    @addbot.autocomplete("seat")
+    async def seat_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The table's free seats by its own names (compass at four, else `seat 1`...), those
+        matching what is typed; every seat when none is free."""
+        table = self.manager.tables.get(interaction.channel_id)
+        count = table.seat_count if table else SEATS
+        free = [s for s in range(count) if table is None or table.seats[s] is None]
+        typed = current.lower().replace(" ", "")
+        labels = [seat_label(s, count) for s in (free or range(count))]
+        return [
+            app_commands.Choice(name=label, value=label)
+            for label in labels
+            if typed in label.replace(" ", "")
+        ]
 
     @table.command(name="kick")
     @app_commands.describe(member="the member to remove from the table")

@@ -6,10 +6,14 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from bot import cli
-from bot.engine.commitment import commitment, deal_identity, pack_order
+from bot.engine.commitment import commitment, deal_identity, pack_order, shuffled_pack
 from bot.engine.records import match_to_record
 from bot.engine.rules import build_options
+from bot.engine.variants import make_variant
+from bot.engine.variants.records import variant_match_to_record
 from bot.tables.table import Occupant, Table
 
 
@@ -118,3 +122,59 @@ def test_simulate_without_record_plays_as_before(capsys):
     first = json.loads(capsys.readouterr().out)
     assert cli.main(["simulate", "--matches", "3", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == first
+
+
+def played_variant_table(name: str, players: int) -> Table:
+    table = Table(8, 1, 2, Occupant(1, "ann"), build_options("modern"), make_variant(name, players))
+    for user_id in range(2, players + 1):
+        table.join(user_id, f"p{user_id}")
+    table.start(keep_seats=True, rng=random.Random(3))
+    rng = random.Random(4)
+    match = table.variant_match
+    while len(match.deals) <= 2 and not match.over:
+        legal = match.legal_actions()
+        table.act_for_seat(match.to_act, legal[int(rng.random() * len(legal))], by_player=True)
+    return table
+
+
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [("two-handed", 2), ("french", 4), ("six-handed", 6), ("napoleon", 7), ("set-back", 3)],
+)
+def test_a_variant_table_deals_from_seeds_that_verify(tmp_path, capsys, name, players):
+    table = played_variant_table(name, players)
+    variant = table.variant
+    for number, deal in enumerate(table.variant_match.deals, start=1):
+        assert deal.deal_id == deal_identity(8, 1, number)
+        assert table.decks[number - 1] == shuffled_pack(deal.seed, variant.pack)
+    record = variant_match_to_record(table.variant_match)
+    *over, current = record["deals"]
+    assert all(raw["seed"] for raw in over) and "seed" not in current and current["commitment"]
+    code, _ = run_verify(tmp_path, record)
+    out = capsys.readouterr().out
+    assert code == 0 and "deal 1: verified" in out and "deal 2: verified" in out
+
+
+def test_verify_deal_names_a_variant_deal_not_dealt_from_its_seed(tmp_path, capsys):
+    record = variant_match_to_record(played_variant_table("napoleon", 5).variant_match)
+    first = record["deals"][0]
+    first["seed"] = "ab" * 32
+    first["commitment"] = commitment(first["seed"], first["deal_id"])
+    code, _ = run_verify(tmp_path, record)
+    out = capsys.readouterr().out
+    assert code == 1 and "deal 1: does not verify: the seed deals seat" in out
+
+
+def test_a_restored_variant_table_keeps_its_seeds():
+    table = played_variant_table("set-back", 4)
+    copy = Table.from_state(
+        table.id,
+        1,
+        2,
+        table.options.to_dict(),
+        table.to_state(),
+        table.decks,
+        table.actions,
+        table.seeds,
+    )
+    assert [d.seed for d in copy.variant_match.deals] == [d.seed for d in table.variant_match.deals]

@@ -11,13 +11,20 @@ verifies with any later version of the bot):
 
 1. Start from the fresh pack in the engine's fixed order (`make_pack`: spades, hearts, diamonds,
    clubs; in each suit A K Q J 10 9, then 8 7 for a 32-card pack; the Joker last when used).
+   The other games of the rule books start from their own pack in the same order
+   (`Variant.pack`): 24 cards (A to 9: French, Napoleon for four or fewer), 32 (A to 7: two-
+   and three-handed, set-back, Napoleon for five or six), 30 (the 32 without the seven of
+   spades and the seven of clubs: six-handed) or 36 (A to 7 and then the 6 in each suit:
+   Napoleon for seven).
 2. Make a stream of bytes: SHA-256(seed ‖ "pack" ‖ counter), for counter 0, 1, 2, ... written as
    four big-endian bytes, one digest after another. The seed is the 32 bytes its hex names.
 3. Shuffle with Fisher-Yates from the last position down: for i = n-1 to 1, read the next four
    bytes as a big-endian number w; while w ≥ 2³² − (2³² mod (i+1)) read another (so every
    position is equally likely); swap the cards at i and w mod (i+1).
 
-The top of the resulting pack is dealt first, as `Deal.from_deck` deals (J.5).
+The top of the resulting pack is dealt first, as `Deal.from_deck` deals (J.5), or as
+`VariantDeal.from_deck` deals a variant (two each then three each, from the dealer's left, or
+his right in Napoleon; the next card turned up where the variant turns one).
 
 The commitment is the hex SHA-256 of seed ‖ identity, where the identity is the UTF-8 text
 `euchre-bot deal <table>:<match>:<deal>` (the table's id, the match's number at the table and
@@ -27,19 +34,28 @@ the deal's number in the match, from 1): a seed shown for one deal proves nothin
 from __future__ import annotations
 
 import hashlib
+import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from bot.engine.cards import Card, make_pack
 from bot.engine.deal import Deal, deal_hands
+from bot.engine.variants.deal import VariantDeal, deal_cards
 
 SEED_BYTES = 32
 _WORD = 1 << 32
 
 
-def new_seed() -> str:
-    """A fresh secret seed, as 64 hex digits, from the operating system's strong generator."""
-    return secrets.token_hex(SEED_BYTES)
+def new_seed(rng: random.Random | None = None) -> str:
+    """A fresh secret seed, as 64 hex digits, from the operating system's strong generator.
+
+    Args:
+        rng: draw it from this generator instead; a table's own is `random.SystemRandom` (the
+            same strong source), which tests replace with a seeded one to deal what they need.
+    """
+    if rng is None:
+        return secrets.token_hex(SEED_BYTES)
+    return rng.getrandbits(8 * SEED_BYTES).to_bytes(SEED_BYTES, "big").hex()
 
 
 def deal_identity(table_id: int, match_no: int, deal_no: int) -> str:
@@ -80,7 +96,17 @@ def pack_order(seed: str, pack: int, joker: bool) -> list[Card]:
         pack: 32 or 24 cards.
         joker: whether the Joker is in the pack.
     """
-    cards = make_pack("7" if pack == 32 else "9", joker=joker)
+    return shuffled_pack(seed, make_pack("7" if pack == 32 else "9", joker=joker))
+
+
+def shuffled_pack(seed: str, fresh: Sequence[Card]) -> list[Card]:
+    """The order a seed gives any pack, from its fresh order (see the module's docstring).
+
+    Args:
+        seed: the deal's seed, 64 hex digits.
+        fresh: the pack in its fixed order (`make_pack`, or a variant's `Variant.pack`).
+    """
+    cards = list(fresh)
     words = _words(_seed_bytes(seed))
     for i in range(len(cards) - 1, 0, -1):
         span = i + 1
@@ -93,6 +119,41 @@ def pack_order(seed: str, pack: int, joker: bool) -> list[Card]:
     return cards
 
 
+def _seed_problem(seed: str | None, deal_id: str | None, recorded: str | None) -> str | None:
+    """Why a deal's seed does not give the commitment recorded for it, or None when it does."""
+    if seed is None or deal_id is None:
+        return "it shows no seed (a deal not over yet, or dealt before seeds were kept)"
+    try:
+        committed = commitment(seed, deal_id)
+    except ValueError as exc:
+        return str(exc)
+    if recorded != committed:
+        return f"the seed does not give the commitment recorded for {deal_id}"
+    return None
+
+
+def _dealt_problem(
+    dealt: Sequence[Sequence[Card]],
+    hands: Sequence[Sequence[Card]],
+    turn_up: Card | None,
+    expected_turn_up: Card | None,
+    kitty: list[Card],
+    expected_kitty: list[Card],
+) -> str | None:
+    """Why the cards recorded are not the cards the seed deals, or None when they are."""
+    for seat, (cards, expected) in enumerate(zip(dealt, hands, strict=True)):
+        if list(cards) != list(expected):
+            return (
+                f"the seed deals seat {seat} {' '.join(expected)}, "
+                f"but the record deals {' '.join(cards)}"
+            )
+    if turn_up != expected_turn_up:
+        return f"the seed turns up {expected_turn_up}, but the record turns up {turn_up}"
+    if kitty != expected_kitty:
+        return "the kitty recorded is not the rest of the seed's pack"
+    return None
+
+
 def proof_problem(deal: Deal, recorded: str | None) -> str | None:
     """Why a recorded deal does not verify against its seed, or None when it does.
 
@@ -100,27 +161,28 @@ def proof_problem(deal: Deal, recorded: str | None) -> str | None:
         deal: the deal as recorded (its `seed` and `deal_id` read from the record).
         recorded: the commitment the record says was shown before the deal.
     """
-    if deal.seed is None or deal.deal_id is None:
-        return "it shows no seed (a deal not over yet, or dealt before seeds were kept)"
-    try:
-        committed = commitment(deal.seed, deal.deal_id)
-    except ValueError as exc:
-        return str(exc)
-    if recorded != committed:
-        return f"the seed does not give the commitment recorded for {deal.deal_id}"
+    problem = _seed_problem(deal.seed, deal.deal_id, recorded)
+    if problem is not None or deal.seed is None:
+        return problem
     options = deal.options
     hands, turn_up, kitty = deal_hands(
         pack_order(deal.seed, options.pack, options.joker), deal.dealer
     )
-    for seat, (dealt, expected) in enumerate(zip(deal.dealt, hands, strict=True)):
-        if list(dealt) != expected:
-            return (
-                f"the seed deals seat {seat} {' '.join(expected)}, "
-                f"but the record deals {' '.join(dealt)}"
-            )
-    if deal.turn_up != turn_up:
-        return f"the seed turns up {turn_up}, but the record turns up {deal.turn_up}"
     recorded_kitty = [c for c in deal.kitty if c != deal.discarded]
-    if recorded_kitty != kitty:
-        return "the kitty recorded is not the rest of the seed's pack"
-    return None
+    return _dealt_problem(deal.dealt, hands, deal.turn_up, turn_up, recorded_kitty, kitty)
+
+
+def variant_proof_problem(deal: VariantDeal, recorded: str | None) -> str | None:
+    """`proof_problem` for a variant's deal: its own pack, dealt its own way.
+
+    Args:
+        deal: the deal as recorded (its `seed` and `deal_id` read from the record).
+        recorded: the commitment the record says was shown before the deal.
+    """
+    problem = _seed_problem(deal.seed, deal.deal_id, recorded)
+    if problem is not None or deal.seed is None:
+        return problem
+    order = shuffled_pack(deal.seed, deal.variant.pack)
+    hands, turn_up, kitty = deal_cards(deal.variant, order, deal.dealer)
+    recorded_kitty = [c for c in deal.kitty if c != deal.discarded]
+    return _dealt_problem(deal.dealt, hands, deal.turn_up, turn_up, recorded_kitty, kitty)

@@ -27,6 +27,7 @@ from bot.engine.deal import HandResult
 from bot.engine.match import GameResult, MatchView
 from bot.engine.rules import build_options
 from bot.engine.variants import make_variant
+from bot.engine.variants.rules import VARIANT_ONLY_OPTIONS, no_such_option
 from bot.engine.variants.scoring import VariantResult
 from bot.storage import hints, leagues, members
 from bot.storage import tables as store
@@ -327,7 +328,8 @@ class TableManager:
 
         A table for a ``variant`` (one of `bot.engine.variants.NAMES`) seats ``seats`` players
         (the variant's fewest when None) and takes only the variant's own options (``points``
-        where a game is played to points, ``rounds`` for Napoleon).
+        where a game is played to points, ``rounds`` for Napoleon, ``declare_all`` and
+        ``euchre_deducts`` for set-back); four-handed euchre refuses those.
 
         ``hints`` allows /hint (by default, except at a league's table, which never gives one).
         """
@@ -337,13 +339,19 @@ class TableManager:
             raise TableError(
                 "this channel already has a table: /table join it, or play in another channel"
             )
+        if variant is None:
+            for key in VARIANT_ONLY_OPTIONS:
+                if overrides.pop(key, None) is not None:
+                    raise TableError(no_such_option("four-handed euchre", key))
         options = build_options(preset or self.default_preset, **overrides if not variant else {})
         rules = None
         if variant is not None:
             if league_id is not None:
                 raise TableError("a league's table plays four-handed euchre, not a variant")
             if preset is not None or any(
-                key not in ("points", "rounds") for key, v in overrides.items() if v is not None
+                key not in ("points", *VARIANT_ONLY_OPTIONS)
+                for key, v in overrides.items()
+                if v is not None
             ):
                 raise TableError(
                     "the presets and rule options are for four-handed euchre; a variant takes"

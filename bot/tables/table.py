@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
-from bot.engine.commitment import deal_identity, new_seed, pack_order
+from bot.engine.commitment import deal_identity, new_seed, pack_order, shuffled_pack
 from bot.engine.cutting import Cut, cut_for_partners, cut_for_table, who_goes_out
 from bot.engine.deal import Deal, HandResult
 from bot.engine.errors import EuchreError
@@ -87,16 +87,23 @@ def seat_label(seat: int, seats: int = SEATS) -> str:
     return SEAT_NAMES[seat] if seats == SEATS else f"seat {seat + 1}"
 
 
-def parse_seat(text: str | int) -> int:
-    """A seat number from `north|east|south|west` (or 0-3)."""
-    if isinstance(text, int) and 0 <= text < SEATS:
+def parse_seat(text: str | int, seats: int = SEATS) -> int:
+    """A seat number from what a member typed: `north|east|south|west` (or `n`, or 0-3) at a
+    table of four; `seat 1` to `seat N` (or the plain number, or 0 to N-1 given as a number)
+    at a table of any other size. The refusal names the seats the table has."""
+    if isinstance(text, int) and 0 <= text < seats:
         return text
     name = str(text).strip().lower()
-    if name in SEAT_NAMES:
-        return SEAT_NAMES.index(name)
-    if name[:1] in ("n", "e", "s", "w") and len(name) == 1:
-        return "nesw".index(name)
-    raise TableError(f"unknown seat “{text}”: choose north, east, south or west")
+    if seats == SEATS:
+        if name in SEAT_NAMES:
+            return SEAT_NAMES.index(name)
+        if name[:1] in ("n", "e", "s", "w") and len(name) == 1:
+            return "nesw".index(name)
+        raise TableError(f"unknown seat “{text}”: choose north, east, south or west")
+    number = name.removeprefix("seat").strip()
+    if number.isascii() and number.isdigit() and 1 <= int(number) <= seats:
+        return int(number) - 1
+    raise TableError(f"unknown seat “{text}”: this table has {seats} seats, seat 1 to seat {seats}")
 
 
 def bot_occupant(user_id: int, level: str, held_for: int | None = None) -> Occupant:
@@ -595,17 +602,21 @@ class Table:
             self.match = Match(self.options, first_dealer, deal_factory=self._new_deal)
 
     def _new_variant_deal(self, variant: Variant, dealer: int) -> VariantDeal:
-        """A variant's deal: from the recorded pack when restoring, else a new shuffle, whose
-        pack order is kept (the variants' deals carry no seed: `bot/engine/commitment.py`
-        commits to the four-handed packs only)."""
+        """`_new_deal` for a variant: the seed orders the variant's own pack
+        (`shuffled_pack`, bot/engine/commitment.py)."""
         number = len(self.variant_match.deals) if self.variant_match else 0
         if number < len(self.decks):
-            return VariantDeal.from_deck(variant, dealer, self.decks[number])
-        deck = list(variant.pack)
-        self._rng.shuffle(deck)
-        self.decks.append(deck)
-        self.seeds.append(None)
-        return VariantDeal.from_deck(variant, dealer, deck)
+            deal = VariantDeal.from_deck(variant, dealer, self.decks[number])
+            seed = self.seeds[number] if number < len(self.seeds) else None
+        else:
+            seed = new_seed(self._rng)
+            deck = shuffled_pack(seed, variant.pack)
+            deal = VariantDeal.from_deck(variant, dealer, deck)
+            self.decks.append(deck)
+            self.seeds.append(seed)
+        if seed is not None:
+            deal.seed, deal.deal_id = seed, deal_identity(self.id, self.match_no, number + 1)
+        return deal
 
     def _new_deal(self, options: Options, dealer: int) -> Deal:
         """Deal from the recorded pack when restoring; else draw a secret seed, deal the pack

@@ -102,7 +102,8 @@ all five (a *march*) score 2. With fewer they are *euchred* and the other side s
 hand scores more. The first side to the table's points wins the game.
 
 Your hand and every refusal are shown to you alone. See /rules for this table's own rules, \
-topic by topic."""
+topic by topic. The other games of the rule books (`/table create variant:`) have computers at \
+easy and standard: an expert plays them at standard."""
 
 # The command groups in the order /help shows them, by the cog that holds the commands.
 COMMAND_GROUPS = {

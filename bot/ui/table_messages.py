@@ -84,11 +84,13 @@ class TableMessages:
                 return None
             if table.variant is not None:
                 played = table.variant_match
+                now = played.deal if played and table.playing else None
                 embed = variant_views.table_embed(
                     table,
                     played.public_view() if played else None,
                     manager.deadlines.get(table.id),
                     self._notes.get(table.id, []),
+                    commitment(now.seed, now.deal_id) if now and now.seed and now.deal_id else None,
                 )
                 return embed, table_view(table), deal_number(table)
             view = table.match.public_view() if table.match else None
@@ -168,7 +170,12 @@ class TableMessages:
         if deal.result is None:
             return None
         embed = variant_views.finished_embed(
-            table, change.deal, deal.public_view(), deal.result, match.public_view()
+            table,
+            change.deal,
+            deal.public_view(),
+            deal.result,
+            match.public_view(),
+            variant_views.deal_proof(deal),
         )
         return embed, table.message_id
 

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from bot.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name
+from bot.engine.commitment import commitment
 from bot.engine.scoring import EUCHRED, MARCH, PASSED
 from bot.engine.variants import actions as act
 from bot.engine.variants.deal import (
@@ -49,7 +50,7 @@ from bot.engine.variants.rules import (
 from bot.engine.variants.scoring import VariantResult
 from bot.tables.table import Table
 from bot.ui.cards import card_button, card_style, card_text, cards_text, suit_text
-from bot.ui.embeds import GOLD, GREEN, GREY, safe
+from bot.ui.embeds import GOLD, GREEN, GREY, proof_text, safe
 from bot.ui.errors import reply_error
 from bot.ui.views import Buttons, HandButton, deal_number
 
@@ -115,12 +116,27 @@ def game_words(variant: Variant) -> str:
     sides = "in two partnerships seated alternately" if variant.partners else "each for himself"
     if variant.scoring == CHIPS:
         deals = variant.rounds * variant.players
-        goal = f"chips change hands each deal; the most chips after {deals} deals wins"
+        each = "once" if variant.rounds == 1 else f"{variant.rounds} times"
+        goal = (
+            f"chips change hands each deal; the most chips after {deals} deals (each deals"
+            f" {each}) wins"
+        )
     elif variant.scoring == SET_BACK:
         goal = f"each counts down from {SET_BACK_START}; the first to reach 0 wins"
     else:
         goal = f"{variant.game} points a game"
-    return f"**{TITLES[variant.name]}**: {count} {sides}; {goal}."
+    return f"**{TITLES[variant.name]}**: {count} {sides}; {goal}.{options_words(variant)}"
+
+
+def options_words(variant: Variant) -> str:
+    """Set-back's options from K, when the table plays with them (after the game's line)."""
+    words = ""
+    if variant.declare_all:
+        words += " The maker may declare all five: made, he wins the game; failed, he is set"
+        words += " back by his score."
+    if variant.euchre_deducts:
+        words += " A euchre also lets each adversary deduct 2."
+    return words
 
 
 # Each variant's rules in a few lines (RULES.md §7-§8), for /rules at its table.
@@ -304,8 +320,10 @@ def table_embed(
     view: VariantMatchView | None,
     deadline: float | None = None,
     notes: list[str] | tuple[str, ...] = (),
+    committed: str | None = None,
 ) -> discord.Embed:
-    """The public table message of a variant's table."""
+    """The public table message of a variant's table, with the commitment to the deal's cards
+    (`committed`) while the deal is played (bot/engine/commitment.py)."""
     assert table.variant is not None
     embed = discord.Embed(title=f"Euchre table: {TITLES[table.variant.name]}", colour=GREEN)
     embed.description = game_words(table.variant)
@@ -332,6 +350,10 @@ def table_embed(
         else:
             who = safe(occupant.name) if occupant.is_bot else f"<@{occupant.user_id}>"
         embed.add_field(name="Turn", value=f"{who}: {PHASE_WORDS[deal.phase]}{due}", inline=False)
+    if committed:
+        embed.add_field(
+            name="Commitment to this deal's cards", value=f"`{committed}`", inline=False
+        )
     embed.set_footer(text=f"Table {table.id} · deal {deal_number(table)}")
     return embed
 
@@ -371,16 +393,31 @@ def result_text(table: Table, result: VariantResult) -> str:
 
 
 def finished_embed(
-    table: Table, number: int, deal: VariantDealView, result: VariantResult, view: VariantMatchView
+    table: Table,
+    number: int,
+    deal: VariantDealView,
+    result: VariantResult,
+    view: VariantMatchView,
+    proof: str | None = None,
 ) -> discord.Embed:
-    """A deal once over: the last trick stays on view, with the result and the score."""
+    """A deal once over: the last trick stays on view, with the result, the score and the
+    deal's seed, now shown (`proof`)."""
     embed = discord.Embed(title=f"Deal {number}: over", colour=GREY)
     embed.description = result_text(table, result)
     embed.add_field(name=_seats_heading(table), value=seats_text(table, deal), inline=False)
     _deal_fields(embed, table, deal)
     embed.add_field(name="Score", value=_clip(score_text(table, view)), inline=False)
+    if proof:
+        embed.add_field(name="The deal's seed, now shown", value=_clip(proof), inline=False)
     embed.set_footer(text=f"Table {table.id} · deal {number}")
     return embed
+
+
+def deal_proof(deal: VariantDeal) -> str | None:
+    """A finished deal's seed with its commitment, or None for a deal dealt without one."""
+    if deal.seed is None or deal.deal_id is None or not deal.is_over:
+        return None
+    return proof_text(deal.seed, commitment(deal.seed, deal.deal_id), deal.deal_id)
 
 
 def review_embed(table: Table, number: int, deal: VariantDeal) -> discord.Embed:
@@ -400,6 +437,9 @@ def review_embed(table: Table, number: int, deal: VariantDeal) -> discord.Embed:
         if deal.discarded:
             turn_up += f"; the dealer discarded {card_text(deal.discarded)}"
         embed.add_field(name="Turn-up", value=turn_up, inline=False)
+    proof = deal_proof(deal)
+    if proof:
+        embed.add_field(name="Seed", value=_clip(proof), inline=False)
     said = [f"{seat_name(table, s)} {said_text(a)}" for s, a in deal.declarations]
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said)), inline=False)

@@ -252,3 +252,9 @@ async def test_rules_with_no_table_follow_the_default_preset_setting(tmp_path):
     finally:
         await h.close()
     assert not h.problems(), h.problems()
+
+
+async def test_help_says_an_expert_plays_the_other_games_at_standard(interactions):
+    h = interactions
+    text = await private_reply(h, "bob", "help")
+    assert "an expert plays them at standard" in text, text

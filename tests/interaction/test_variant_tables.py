@@ -11,9 +11,18 @@ import random
 import pytest
 
 from bot.engine.variants import NAMES, seats_allowed
-from bot.engine.variants.deal import BIDDING, DISCARD, PLAY, ROUND_ONE, THROW_UP, TRUMP
+from bot.engine.variants.deal import (
+    BIDDING,
+    DECLARE,
+    DISCARD,
+    PLAY,
+    ROUND_ONE,
+    THROW_UP,
+    TRUMP,
+)
 from bot.tables.table import Table
-from tests.support.fake_discord import FakeMember, FakeMessage
+from tests.bot.helpers import eventually
+from tests.support.fake_discord import WAIT, FakeMember, FakeMessage
 from tests.support.interactions import InteractionHarness, cards_in, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -382,16 +391,25 @@ async def test_a_game_with_computers_counts_only_when_computers_are_included(int
     table = h.table()
     assert (await h.command("alice", "table addbot", level="standard")).ephemeral
     assert (await h.command("alice", "table start")).ephemeral
-    for _ in range(500):
+    alice = table.seat_of(h.member("alice").id)
+    for _ in range(2000):  # alice's turns: a bound on the game's length, never on time
+        # The computer's move is a task of its own: wait for its effect, not for a count of
+        # loops (under load it may not have started when the loop comes round).
+        await eventually(
+            lambda: not table.playing or table.variant_match.to_act == alice,
+            WAIT,
+            "alice's turn or the end of the game",
+        )
         if not table.playing:
             break
-        await h.settle()
-        if table.playing and table.variant_match.to_act == table.seat_of(h.member("alice").id):
-            await h.command(
-                "alice",
-                "pass" if "pass" in legal(h) else "play",
-                **({} if "pass" in legal(h) else {"card": legal(h)[0]}),
-            )
+        taken = len(table.actions)
+        if "pass" in legal(h):
+            await h.command("alice", "pass")
+        else:  # a card: her discard, when the computer ordered up her turn-up, or her play
+            phase = table.variant_match.deal.phase
+            command = "discard" if phase == DISCARD else "play"
+            await h.command("alice", command, card=legal(h)[0])
+        assert len(table.actions) > taken or not table.playing  # accepted, not refused
     assert not table.playing
     without = (await h.command("alice", "stats", variant="two-handed")).reply
     assert "No Two-handed euchre game recorded" in without.text
@@ -446,3 +464,128 @@ async def test_rules_at_a_variant_table_are_the_variants_own(interactions):
     exchange = await h.command("bob", "rules")
     assert exchange.ephemeral and "Rules: Set-back euchre" in exchange.text
     assert "throw up" in exchange.text and "first down to 0 wins" in exchange.text
+
+
+# -- the variants' own options at /table create -----------------------------------------------
+
+
+async def test_set_back_options_at_create_show_on_the_table_message_and_rules(interactions):
+    h = interactions
+    await seat_members(h, "set-back", 3, declare_all=True, euchre_deducts=True)
+    variant = h.table().variant
+    assert variant.declare_all and variant.euchre_deducts
+    text = h.table_message().text
+    assert "may declare all five" in text and "each adversary deduct 2" in text
+    rules = (await h.command("bob", "rules")).text
+    assert "may declare all five" in rules and "each adversary deduct 2" in rules
+
+
+async def test_set_back_without_its_options_shows_neither(interactions):
+    h = interactions
+    await seat_members(h, "set-back", 3)
+    text = h.table_message().text
+    assert "declare all five" not in text and "deduct 2" not in text
+
+
+async def test_napoleon_rounds_at_create_sets_how_often_each_deals(interactions):
+    h = interactions
+    await seat_members(h, "napoleon", 3, rounds=2)
+    assert h.table().variant.rounds == 2
+    assert "the most chips after 6 deals (each deals 2 times)" in h.table_message().text
+    assert "each deals 2 times" in (await h.command("bob", "rules")).text
+
+
+@pytest.mark.parametrize(
+    ("variant", "option", "owner"),
+    [
+        ("french", {"rounds": 2}, "napoleon"),
+        ("napoleon", {"declare_all": True}, "set-back"),
+        ("two-handed", {"euchre_deducts": True}, "set-back"),
+        ("set-back", {"points": 7}, "two-handed"),
+    ],
+)
+async def test_an_option_the_variant_does_not_have_is_refused_naming_who_has_it(
+    interactions, variant: str, option: dict, owner: str
+):
+    h = interactions
+    text = await refused(h, "alice", "table create", variant=variant, **option)
+    key = next(iter(option))
+    assert f"{variant} has no option '{key}'" in text and owner in text and h.table() is None
+
+
+@pytest.mark.parametrize(
+    "option", [{"rounds": 3}, {"declare_all": True}, {"euchre_deducts": False}]
+)
+async def test_a_variant_option_is_refused_at_four_handed(interactions, option: dict):
+    h = interactions
+    for game in ({}, {"variant": "four-handed"}):
+        text = await refused(h, "alice", "table create", **game, **option)
+        assert f"four-handed euchre has no option '{next(iter(option))}'" in text
+        assert h.table() is None
+
+
+async def test_set_back_declare_all_five_is_a_button_the_maker_presses(interactions):
+    h = interactions
+    table = await start(h, "set-back", 2, declare_all=True)
+    deal = table.variant_match.deal
+    maker, maker_seat = to_act(h)
+    await click_action(h, "order")
+    dealer, _ = to_act(h)
+    hand = await open_hand(h, dealer)
+    await h.click(dealer, enabled_ids(hand, "euchre:hand:")[0], message=hand)
+    assert deal.phase == DECLARE and deal.to_act == maker_seat
+    hand = await open_hand(h, maker)
+    assert action_buttons(hand) == {"declare", "pass"}
+    labels = [str(b.get("label", "")).lower() for b in hand.buttons]
+    assert any("all five" in label for label in labels), labels
+    await click_action(h, "declare")
+    assert deal.declared and deal.phase != DECLARE
+    assert "declare" in h.table_message().text.lower()
+
+
+# -- numbered seats in commands ---------------------------------------------------------------
+
+
+async def test_join_and_addbot_take_numbered_seats_at_a_table_not_of_four(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="napoleon", seats=5)).ephemeral
+    assert "seat 3" in (await h.command("bob", "table join", seat="seat 3")).text
+    assert "seat 5" in (await h.command("carol", "table join", seat="5")).text
+    assert "seat 2" in (await h.command("alice", "table addbot", seat="Seat 2")).text
+    table = h.table()
+    assert table.seat_of(h.member("bob").id) == 2 and table.seat_of(h.member("carol").id) == 4
+    assert table.seats[1] is not None and table.seats[1].is_bot
+
+
+@pytest.mark.parametrize("seat", ["seat 6", "6", "south", "seat 0", "seat three"])
+async def test_a_seat_the_table_does_not_have_is_refused_naming_its_seats(interactions, seat):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="napoleon", seats=5)).ephemeral
+    for name, command in (("bob", "table join"), ("alice", "table addbot")):
+        text = await refused(h, name, command, seat=seat)
+        assert "this table has 5 seats, seat 1 to seat 5" in text, text
+
+
+async def test_seat_autocomplete_offers_the_free_numbered_seats(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create", variant="napoleon", seats=5)).ephemeral
+    assert (await h.command("bob", "table join", seat="seat 3")).ephemeral
+    for command in ("table join", "table addbot"):
+        offered = [c["value"] for c in await h.autocomplete("carol", command, "seat", "")]
+        assert offered == ["seat 2", "seat 4", "seat 5"]
+        assert [c["value"] for c in await h.autocomplete("carol", command, "seat", "4")] == [
+            "seat 4"
+        ]
+
+
+async def test_seat_autocomplete_keeps_the_compass_at_four_handed(interactions):
+    h = interactions
+    assert (await h.command("alice", "table create")).ephemeral
+    offered = [c["value"] for c in await h.autocomplete("bob", "table join", "seat", "")]
+    assert offered == ["east", "south", "west"]
+    assert [c["value"] for c in await h.autocomplete("bob", "table join", "seat", "so")] == [
+        "south"
+    ]
+    assert "seat 3" not in offered and "choose north" in await refused(
+        h, "bob", "table join", seat="seat 3"
+    )

@@ -292,3 +292,15 @@ def test_s15_who_sits_out_at_a_later_rubber_is_told_with_the_reason():
     table.start(rng=rng)
     assert [o.why for o in table.sat_out] == ["most rubbers"]
     assert table.sat_out[0].user_id == table.waiting[0].user_id
+
+
+def test_parse_seat_takes_numbered_seats_at_a_table_not_of_four():
+    assert (
+        parse_seat("seat 1", 6) == 0 and parse_seat("Seat6", 6) == 5 and parse_seat(" 3 ", 6) == 2
+    )
+    assert parse_seat(4, 6) == 4  # a seat number as the engine counts, from 0
+    for wrong in ("seat 7", "0", "north", "seat ٣", "seat"):
+        with pytest.raises(TableError, match="this table has 6 seats, seat 1 to seat 6"):
+            parse_seat(wrong, 6)
+    with pytest.raises(TableError, match="choose north, east, south or west"):
+        parse_seat("seat 1")

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.engine.commitment import variant_proof_problem
 from bot.engine.errors import OptionsError
 from bot.engine.variants import NAMES, seats_allowed
 from bot.engine.variants.deal import PLAY
@@ -104,8 +105,15 @@ async def test_each_variant_plays_a_whole_game_at_a_table_and_stores_its_record(
         assert row["status"] == "finished" and row["variant"] == variant
         assert json.loads(row["scores"]) == match.scores and row["winner"] == match.winner
         # The record replays to the same game.
-        replayed, names = variant_match_from_record(json.loads(row["record"]))
+        record = json.loads(row["record"])
+        replayed, names = variant_match_from_record(record)
         assert replayed.scores == match.scores and names[table.seat_of(table.host_id)] == "host"
+        # Every deal shows its seed, which gives its commitment and its cards.
+        assert all(d["seed"] and d["commitment"] for d in record["deals"])
+        assert all(
+            variant_proof_problem(d, c) is None
+            for d, c in zip(replayed.deals, [d["commitment"] for d in record["deals"]], strict=True)
+        )
         # Played with computers: flagged, and no rubber or four-handed match was recorded.
         assert row["flagged"] == 1
         assert await db.fetchval("SELECT COUNT(*) FROM matches") == 0
@@ -190,6 +198,7 @@ async def test_a_restart_mid_deal_restores_a_variant_table_and_the_game_plays_on
         rng,
     )
     seen = [table.variant_match.view_for(s) for s in range(6)], list(table.actions)
+    seeds = [d.seed for d in table.variant_match.deals]
     await shut(db, manager)
 
     db, manager, listener = await computer_manager(path)
@@ -199,6 +208,7 @@ async def test_a_restart_mid_deal_restores_a_variant_table_and_the_game_plays_on
         assert again.variant is not None and again.variant.name == "six-handed"
         assert [again.variant_match.view_for(s) for s in range(6)] == seen[0]
         assert again.actions == seen[1]
+        assert [d.seed for d in again.variant_match.deals] == seeds and all(seeds)
         await manager.resume(loaded)
         await play_host_until(manager, listener, again, lambda: not again.playing, rng)
         status = await db.fetchval(

@@ -1,5 +1,6 @@
 """What a variant's table shows fits Discord's limits at every step of whole games, with the
-longest names, the most seats and every phase; the hand offers exactly the legal actions."""
+longest names, the most seats and every phase; the hand offers exactly the legal actions; the
+commitment shows while a deal is played and its seed once it is over."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import random
 import discord
 import pytest
 
+from bot.engine.commitment import commitment
 from bot.engine.rules import build_options
 from bot.engine.variants import NAMES, make_variant, seats_allowed
 from bot.tables.table import Occupant, Table
@@ -70,7 +72,12 @@ async def test_every_step_of_whole_games_fits_discords_limits(variant: str):
     steps = 0
     while table.playing and steps < 400:
         public = match.public_view()
-        check_embed(vv.table_embed(table, public, deadline=2_000_000_000, notes=["x" * 300] * 5))
+        committed = commitment(match.deal.seed, match.deal.deal_id)
+        drawn = vv.table_embed(
+            table, public, deadline=2_000_000_000, notes=["x" * 300] * 5, committed=committed
+        )
+        check_embed(drawn)
+        assert f"`{committed}`" in [f.value for f in drawn.fields]
         seat = match.to_act
         assert seat is not None
         view = match.view_for(seat)
@@ -80,9 +87,16 @@ async def test_every_step_of_whole_games_fits_discords_limits(variant: str):
         legal = match.legal_actions()
         table.act_for_seat(seat, legal[rng.randrange(len(legal))])
         if deal.result is not None:
-            check_embed(
-                vv.finished_embed(table, 1, deal.public_view(), deal.result, match.public_view())
+            proof = vv.deal_proof(deal)
+            assert proof is not None and deal.seed in proof
+            finished = vv.finished_embed(
+                table, 1, deal.public_view(), deal.result, match.public_view(), proof
             )
+            check_embed(finished)
+            assert proof in [f.value for f in finished.fields]
+            review = vv.review_embed(table, 1, deal)
+            check_embed(review)
+            assert proof in [f.value for f in review.fields]
             assert vv.result_text(table, deal.result)
         steps += 1
     assert steps > 0

@@ -5,16 +5,63 @@ the same things: every card in exactly one place; one card from each active seat
 trick, the right winner; five tricks (none when the deal passed, fewer only at Napoleon's early
 end, and then only once the bid was settled); Napoleon's chips summing to zero; set-back's
 scores moving only by the amounts of the rules; French and six-handed makers never scoring
-more than their bid.
+more than their bid. `refusal_problem` checks that an action not open to a seat is refused
+and changes nothing; `EVERY_ACTION` is what it is tried with.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from bot.engine.cards import trick_winner
+from bot.engine.cards import SUITS, make_pack, trick_winner
+from bot.engine.errors import IllegalAction
 from bot.engine.variants.deal import HAND_SIZE, VariantDeal
 from bot.engine.variants.rules import CHIPS, SET_BACK, SET_BACK_START
+
+# Every action code a player might send, open somewhere or nowhere (a bid of six, a suit that
+# is not one, the sixes of seven-handed Napoleon's pack): what the refusal checks try.
+EVERY_ACTION: tuple[str, ...] = (
+    ("pass", "order", "declare", "throw_up", "order:alone", "bid:0", "bid:6", "bid:3:X")
+    + tuple(f"call:{s}" for s in SUITS)
+    + tuple(f"bid:{n}" for n in range(1, 6))
+    + tuple(f"bid:{n}:{s}" for n in range(1, 6) for s in SUITS)
+    + tuple(make_pack("6"))
+)
+
+
+def _state(deal: VariantDeal) -> tuple[object, ...]:
+    """What a refused action must leave as it was (copied, so later play cannot change it)."""
+    return (
+        deal.phase,
+        deal.to_act,
+        tuple(tuple(h) for h in deal.hands),
+        tuple(deal.history),
+        tuple(deal.kitty),
+        deal.trump,
+        deal.maker,
+        deal.bid,
+        tuple(deal.thrown),
+        deal.declared,
+        tuple(deal.won),
+        tuple((s, c) for s, c in deal.trick),
+        len(deal.tricks),
+        deal.result,
+    )
+
+
+def refusal_problem(deal: VariantDeal, action: str, seat: int | None) -> str | None:
+    """Try `action` for `seat` where it is not open (not legal now, or not his turn): what is
+    wrong when it is accepted, or refused without a reason, or its refusal changes the deal."""
+    before = _state(deal)
+    try:
+        deal.apply(action, seat)
+    except IllegalAction as exc:
+        if not str(exc):
+            return f"{action!r} refused without a reason"
+        if _state(deal) != before:
+            return f"refusing {action!r} changed the deal"
+        return None
+    return f"{action!r} accepted from seat {seat} in {before[0]}"
 
 
 def deal_problems(deal: VariantDeal) -> list[str]:

@@ -149,6 +149,8 @@ class VariantDeal(TrickPlay):
         "_high_bidder",
         "_high_suit",
         "_early_end",
+        "seed",
+        "deal_id",
     )
 
     def __init__(
@@ -179,6 +181,9 @@ class VariantDeal(TrickPlay):
         self.standing: tuple[int, ...] | None = None
         self.result: VariantResult | None = None
         self.is_over = False
+        # A deal anyone can verify (bot/engine/commitment.py): its secret seed and identity.
+        self.seed: str | None = None
+        self.deal_id: str | None = None
         self.trick, self.tricks, self.won, self.active = [], [], [0] * n, ()
         # The order of speaking: from the eldest (the dealer's left), the dealer last.
         self._order = deal_order(n, dealer, False)

@@ -13,6 +13,8 @@ object, which takes the place of the four-handed `options`:
         "hands": [[5 cards] x players],        # as dealt, by seat
         "turn_up": "JH" or null, "kitty": [...],  # the rest of the pack, before any discard
         "actions": [[1, "bid:2"], [2, "pass"], ..., [1, "call:H"], [1, "JH"], ...],
+        "deal_id": "euchre-bot deal 7:1:1", "commitment": "<hex>",  # verifiable deals
+        "seed": "<hex>",                      # only once the deal is over
         "result": {"outcome": "made", "maker": 1, "trump": "H", "bid": 2,
                    "tricks": [0, 2, 0, 0, 0],  # by seat
                    "points": [-2, 8, -2, -2, -2],  # by side (partnerships) or by seat
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import parse_card
+from bot.engine.commitment import commitment
 from bot.engine.errors import CardError, IllegalAction, OptionsError, RecordError
 from bot.engine.variants.deal import PLAY, VariantDeal
 from bot.engine.variants.match import VariantMatch
@@ -67,7 +70,7 @@ def variant_match_to_record(
 
 def variant_deal_to_record(deal: VariantDeal, number: int) -> dict[str, Any]:
     """One deal as it appears in a variant record's `deals` list (numbered from 1)."""
-    return {
+    record: dict[str, Any] = {
         "number": number,
         "dealer": deal.dealer,
         "hands": [list(hand) for hand in deal.dealt],
@@ -77,6 +80,14 @@ def variant_deal_to_record(deal: VariantDeal, number: int) -> dict[str, Any]:
         "actions": [[seat, action] for seat, action in deal.history],
         "result": variant_result_to_dict(deal.result),
     }
+    if deal.seed is not None and deal.deal_id is not None:
+        # A deal anyone can verify (bot/engine/commitment.py). The seed is written only once
+        # the deal is over: until then it would show every hand.
+        record["deal_id"] = deal.deal_id
+        record["commitment"] = commitment(deal.seed, deal.deal_id)
+        if deal.is_over:
+            record["seed"] = deal.seed
+    return record
 
 
 def variant_result_to_dict(result: VariantResult | None) -> dict[str, Any] | None:
@@ -215,6 +226,11 @@ def _recorded_deal(raw: Any, number: int, variant: Variant) -> _RecordedDeal:
         )
     dealer = _seat(raw.get("dealer"), f"{where}: dealer", variant)
     deal = VariantDeal.from_hands(variant, dealer, cards, turn_up, kitty)
+    for key in ("deal_id", "seed"):
+        if key in raw:
+            if not isinstance(raw[key], str):
+                raise RecordError(f"{where}: '{key}' must be text")
+            setattr(deal, key, raw[key])
     actions = []
     raw_actions = raw.get("actions")
     if not isinstance(raw_actions, list):

@@ -182,6 +182,29 @@ _OPTIONS = {
     SET_BACK: {"declare_all": "declare_all", "euchre_deducts": "euchre_deducts"},
 }
 _FIELD_TYPES = {f.name: f.type for f in fields(Variant)}
+# What each scoring's variants are: an option belongs to the variants of its scoring.
+_SCORINGS = {
+    POINTS: (TWO_HANDED, THREE_HANDED, FRENCH, SIX_HANDED),
+    CHIPS: (NAPOLEON,),
+    SET_BACK: (SETBACK,),
+}
+# The options only the variants have (`points` is the four-handed game's too).
+VARIANT_ONLY_OPTIONS = ("rounds", "declare_all", "euchre_deducts")
+
+
+def option_owners(key: str) -> tuple[str, ...]:
+    """The variants that take option `key` (none for a key no variant has)."""
+    return tuple(
+        name for scoring, names in _SCORINGS.items() if key in _OPTIONS[scoring] for name in names
+    )
+
+
+def no_such_option(name: str, key: str) -> str:
+    """Why variant (or game) `name` refuses option `key`: which games have it, if any do."""
+    owners = option_owners(key)
+    if not owners:
+        return f"{name} has no option '{key}'"
+    return f"{name} has no option '{key}': it is an option of {', '.join(owners)}"
 
 
 def _with_options(variant: Variant, options: dict[str, Any]) -> Variant:
@@ -191,7 +214,7 @@ def _with_options(variant: Variant, options: dict[str, Any]) -> Variant:
         if value is None:
             continue
         if key not in allowed:
-            raise OptionsError(f"{variant.name} has no option '{key}'")
+            raise OptionsError(no_such_option(variant.name, key))
         field = allowed[key]
         if _FIELD_TYPES[field] == "bool":
             if not isinstance(value, bool):

@@ -14,10 +14,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine.cards import SUITS, make_pack
 from bot.engine.errors import IllegalAction
 from bot.engine.variants import VariantDeal, VariantMatch, make_variant, seats_allowed
-from bot.engine.variants.audit import deal_problems
+from bot.engine.variants.audit import EVERY_ACTION, deal_problems, refusal_problem
 from bot.engine.variants.rules import NAMES
 from tests.engine.variants.helpers import snapshot
 
@@ -29,14 +28,6 @@ TABLES = [
 tables = st.sampled_from(TABLES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 OPTIONS = {"set-back": {"declare_all": True, "euchre_deducts": True}}
-
-EVERY_ACTION = (
-    ["pass", "order", "declare", "throw_up", "order:alone", "bid:0", "bid:6", "bid:3:X"]
-    + [f"call:{s}" for s in SUITS]
-    + [f"bid:{n}" for n in range(1, 6)]
-    + [f"bid:{n}:{s}" for n in range(1, 6) for s in SUITS]
-    + make_pack("6")
-)
 
 
 def random_deal(name: str, players: int, seed: int, with_options: bool) -> VariantDeal:
@@ -84,11 +75,8 @@ def test_only_legal_actions_are_accepted_and_a_refusal_changes_nothing(
             assert snapshot(deal) == before
         other = (seat + 1) % players  # type: ignore[operator]
         before = snapshot(deal)
-        try:
-            deal.apply(legal[0], other)
-            raise AssertionError("an action out of turn was accepted")
-        except IllegalAction:
-            assert snapshot(deal) == before
+        assert refusal_problem(deal, legal[0], other) is None  # out of turn
+        assert snapshot(deal) == before
         deal.apply(rng.choice(legal), seat)
     assert deal_problems(deal) == []
 
@@ -146,3 +134,11 @@ def test_the_same_seed_plays_the_same_game(table: tuple[str, int], seed: int) ->
     first, second = bold_game(name, players, seed), bold_game(name, players, seed)
     assert [d.history for d in first.deals] == [d.history for d in second.deals]
     assert first.scores == second.scores
+
+
+def test_the_audit_names_an_action_accepted_where_it_is_not_open() -> None:
+    deal = VariantDeal.shuffled(make_variant("french"), 0, random.Random(1))
+    seat = deal.to_act
+    problem = refusal_problem(deal, deal.legal_actions()[0], seat)  # open: it is taken
+    assert problem is not None and "accepted from seat" in problem
+    assert refusal_problem(deal, "bid:6", deal.to_act) is None

@@ -197,3 +197,16 @@ def test_three_handed_three_or_four_tricks_score_the_maker_one() -> None:
     assert deal.result is not None
     assert deal.won[1] in (3, 4)
     assert deal.result.outcome == "made" and deal.result.points == (0, 1, 0)
+
+
+def test_three_handed_each_plays_for_himself_and_game_is_five_points() -> None:
+    match = VariantMatch(make_variant("three-handed"), 0, random.Random(5))
+    assert len(match.scores) == 3  # a score for each player, no partnerships
+    rng = random.Random(6)
+    while not match.over:
+        match.apply(rng.choice(match.legal_actions()), match.to_act)
+    assert match.winner is not None and match.scores[match.winner] >= 5
+    totals = [0, 0, 0]
+    for result in match.hand_results[:-1]:
+        totals = [t + p for t, p in zip(totals, result.points, strict=True)]
+        assert max(totals) < 5  # the game ended at the first deal that brought anyone to five
