@@ -134,6 +134,9 @@ class Database:
             raise DatabaseFileError(f"{path} cannot be opened: {error}") from None
         try:
             conn.row_factory = aiosqlite.Row
+            # First: processes opening the file together (shards) wait for each other's locks,
+            # even the one that switching to WAL takes, rather than fail at once.
+            await conn.execute("PRAGMA busy_timeout=5000")
             db = cls(conn, path)
             known = load_migrations(migrations)
             # Before anything writes to the file (WAL mode changes its header): a file from a
@@ -142,7 +145,6 @@ class Database:
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA synchronous=NORMAL")
-            await conn.execute("PRAGMA busy_timeout=5000")
             # 32 MiB of page cache (the default is 2): leaderboard and /stats pages stay in it.
             await conn.execute("PRAGMA cache_size=-32768")
             await db._migrate(known)
