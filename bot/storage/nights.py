@@ -344,6 +344,26 @@ async def add_table(
     )
 
 
+async def note_thread(
+    db: Database, night_id: int, round_number: int, position: int, thread_id: int
+) -> None:
+    """The thread opened for a table of a round, before the table is made in it."""
+    await db.execute(
+        "INSERT OR REPLACE INTO night_threads (night_id, round, position, thread_id)"
+        " VALUES (?, ?, ?, ?)",
+        (night_id, round_number, position, thread_id),
+    )
+
+
+async def noted_thread(db: Database, night_id: int, round_number: int, position: int) -> int | None:
+    """The thread opened for a table of a round, if one was (see `note_thread`)."""
+    value = await db.fetchval(
+        "SELECT thread_id FROM night_threads WHERE night_id = ? AND round = ? AND position = ?",
+        (night_id, round_number, position),
+    )
+    return None if value is None else int(value)
+
+
 async def set_last_deal(db: Database, night_id: int, table_id: int, deal: int) -> None:
     await db.execute(
         "UPDATE night_tables SET last_deal = ? WHERE night_id = ? AND table_id = ?",

@@ -400,8 +400,10 @@ class Nights:
 
                 await self.write(nobody)
                 continue
-            thread_id = await self.listener.open_thread(night, rnd.number, position)
-            table = await self._open_table(night, league, thread_id, seats, names)
+            thread_id = await self._thread_for(night, rnd.number, position)
+            table = await self._made_before_a_stop(night, thread_id)
+            if table is None:
+                table = await self._open_table(night, league, thread_id, seats, names)
 
             async def store(
                 db: Database,
@@ -423,6 +425,34 @@ class Nights:
             await self.write(store)
             self._night_of[table.id] = night.id
             await self.listener.table_seated(night, table, rnd.number, position)
+
+    async def _thread_for(self, night: Night, number: int, position: int) -> int:
+        """The thread of a table of the round: the one opened before a stop, else a new one,
+        stored before any table is made in it."""
+        noted = await nights.noted_thread(self.db, night.id, number, position)
+        if noted is not None:
+            return noted
+        thread_id = await self.listener.open_thread(night, number, position)
+
+        async def note(db: Database) -> None:
+            await nights.note_thread(db, night.id, number, position, thread_id)
+
+        await self.write(note)
+        return thread_id
+
+    async def _made_before_a_stop(self, night: Night, thread_id: int) -> Table | None:
+        """The table made in the thread before a stop, whose row was not stored: once dealt it
+        is the round's table; one whose seating was cut short is closed, to be made again."""
+        table = self.manager.tables.get(thread_id)
+        if table is None or table.status == CLOSED:
+            return None
+        if table.playing:
+            if night.deals_per_round is not None:
+                self.manager.stop_after(table, night.deals_per_round)
+            return table
+        reason = "its seating was cut short by a restart; it is seated again"
+        await self.manager.close_table(thread_id, table.host_id, reason=reason)
+        return None
 
     async def _open_table(
         self,

@@ -364,3 +364,53 @@ async def test_a_restart_in_the_middle_of_a_round_loses_nothing(tmp_path):
     finally:
         await runner.stop()
         await shut(db, manager)
+
+
+class StopsAfterMakingATable(Nights):
+    """A night runner whose process stops right after a round's table is made and dealt,
+    before the night's row for it is stored (`stop_at` the number of tables made)."""
+
+    def __init__(self, *args: Any, stop_at: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.made: list[Table] = []
+        self.stop_at = stop_at
+
+    async def _open_table(self, *args: Any, **kwargs: Any) -> Table:
+        table = await super()._open_table(*args, **kwargs)
+        self.made.append(table)
+        if len(self.made) == self.stop_at:
+            raise asyncio.CancelledError  # the process stops here
+        return table
+
+
+async def test_a_stop_between_a_tables_making_and_its_row_seats_nobody_twice(tmp_path):
+    path = tmp_path / "euchre.db"
+    clock = Clock()
+    db, manager = await open_manager(path, clock=clock)
+    recorder = NightRecorder()
+    runner = StopsAfterMakingATable(manager, recorder, clock=clock, stop_at=1)
+    night, _ = await open_night(manager, list(range(801, 809)), rounds=1, deals_per_round=1)
+    await runner.start(night)  # the round is seated in the night's own task, which stops
+    (orphan,) = await until(lambda: runner.made, "the first table to be made")
+    assert orphan.playing and await nights.tables_of(manager.db, night.id, 1) == []
+    await runner.stop()
+    await shut(db, manager)
+
+    db, manager = await open_manager(path, clock=clock)
+    runner = Nights(manager, recorder, clock=clock)
+    try:
+        loaded = await manager.load()
+        playing = await runner.load()
+        await manager.resume(loaded)
+        runner.resume(playing)
+        tables = await round_tables(manager, night.id, 1, 2)
+        # The table made before the stop is the round's first table, in the same thread.
+        assert tables[0].id == orphan.id and tables[0].channel_id == orphan.channel_id
+        assert manager.last_deals[orphan.id] == 1
+        seated = [o.user_id for t in tables for o in t.seats if o and not o.is_bot]
+        assert sorted(seated) == list(range(801, 809))  # everyone once
+        open_tables = [t for t in manager.tables.values() if t.status != "closed"]
+        assert len(open_tables) == 2
+    finally:
+        await runner.stop()
+        await shut(db, manager)

@@ -69,5 +69,16 @@ CREATE TABLE night_tables (
 ) WITHOUT ROWID;
 CREATE INDEX night_tables_by_table ON night_tables (table_id);
 
+-- The thread opened for a table of a round, stored before the table is made in it: a stop
+-- between the table's making and its night_tables row finds the thread, and the table in it,
+-- again, so nobody is seated at two tables of one round.
+CREATE TABLE night_threads (
+    night_id    INTEGER NOT NULL REFERENCES nights (id) ON DELETE CASCADE,
+    round       INTEGER NOT NULL,
+    position    INTEGER NOT NULL,
+    thread_id   INTEGER NOT NULL,
+    PRIMARY KEY (night_id, round, position)
+) WITHOUT ROWID;
+
 -- The night's totals sum a table's hands: find them by table.
 CREATE INDEX IF NOT EXISTS hands_by_table ON hands (table_id);
