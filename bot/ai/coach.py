@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from bot.ai.book import Advice, advise
 from bot.ai.common import seeded_rng
-from bot.ai.expert import _ending, _solve_from
+from bot.ai.expert import _ending, _solve_from, card_tricks
 from bot.ai.knowledge import Knowledge, read, side
 from bot.ai.sampling import World, build_deal, quick_bid
-from bot.ai.solver import Solver, card_index, to_mask
+from bot.ai.solver import Solver
 from bot.ai.value import ScoreValue
 from bot.engine.deal import OVER, PLAY, Deal
 from bot.engine.errors import IllegalAction
@@ -136,15 +136,6 @@ class Grade:
     advice: Advice | None
 
 
-def world_count(expert: ExpertPlayer, k: Knowledge) -> int:
-    """The worlds the expert searches for this decision (as `ExpertPlayer.values` counts)."""
-    if k.phase != PLAY:
-        return max(4, expert.budget * 2 // 3)
-    if len(k.tricks) >= 3:
-        return max(4, expert.budget // 2)
-    return expert.budget
-
-
 def analyse(expert: ExpertPlayer, view: MatchView) -> Analysis:
     """The expert's choice for `view`, every legal action's worth, and the makers' chances.
 
@@ -160,7 +151,7 @@ def analyse(expert: ExpertPlayer, view: MatchView) -> Analysis:
     if len(k.legal) == 1:
         return Analysis(k.seat, k.phase, choice, (), 0, 0.0, 0.0, 0.0, score.rubber, advice)
     rng: random.Random = seeded_rng(expert.seed, view, "expert")
-    worlds = expert.worlds(k, world_count(expert, k), rng)
+    worlds = expert.worlds(k, expert.world_count(k), rng)
     endings: dict[str, list[Ending]] = {a: [] for a in k.legal}
     for world in worlds:
         outcome = _world_endings(k, world)
@@ -242,34 +233,12 @@ def _world_endings(k: Knowledge, world: World) -> dict[str, Ending] | None:
 
 def _play_endings(k: Knowledge, deal: Deal) -> dict[str, Ending]:
     """Each card's ending with exact play after it (as the expert's play search finds it)."""
-    assert deal.maker is not None and deal.trump is not None  # in the play
+    assert deal.maker is not None  # in the play
     maker_side = deal.maker & 1
-    solver = Solver(deal.trump, deal.active, maker_side)
-    hands = [to_mask(h) for h in deal.hands]
-    trick = [(s, card_index(c)) for s, c in deal.trick]
-    made = sum(deal.won[s] for s in range(4) if (s & 1) == maker_side)
-    left = 5 - len(deal.tricks)
-    me = k.seat
-    out: dict[str, Ending] = {}
-    for card in k.legal:
-        i = card_index(card)
-        after = hands[:]
-        after[me] ^= 1 << i
-        now = [*trick, (me, i)]
-        if len(now) == len(deal.active):
-            winner = solver._winner(now)
-            made_after = made + ((winner & 1) == maker_side)
-            nxt, now, left_after = winner, [], left - 1
-        else:
-            made_after, nxt, left_after = made, solver.next[me], left
-        if not solver.makers_reach(after, now, nxt, made_after, left_after, 3):
-            tricks = 0
-        elif solver.makers_reach(after, now, nxt, made_after, left_after, 5):
-            tricks = 5
-        else:
-            tricks = 3
-        out[card] = (maker_side, tricks, *_ending(deal, tricks))
-    return out
+    return {
+        card: (maker_side, tricks, *_ending(deal, tricks))
+        for card, tricks in card_tricks(k, deal).items()
+    }
 
 
 # ---------------------------------------------------------------------------------------------

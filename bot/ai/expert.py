@@ -87,6 +87,38 @@ def _solve_from(deal: Deal, solver: Solver) -> int:
     return 5 if solver.makers_reach(hands, trick, deal.to_play, made, left, 5) else 3
 
 
+def card_tricks(k: Knowledge, deal: Deal) -> dict[str, int]:
+    """For each card the seat may play, what the makers take with exact play after it: 0 (fewer
+    than three), 3 (three or four) or 5 (all five)."""
+    assert deal.maker is not None and deal.trump is not None  # in the play
+    maker_side = deal.maker & 1
+    solver = Solver(deal.trump, deal.active, maker_side)
+    hands = [to_mask(h) for h in deal.hands]
+    trick = [(s, card_index(c)) for s, c in deal.trick]
+    made = sum(deal.won[s] for s in range(4) if (s & 1) == maker_side)
+    left = 5 - len(deal.tricks)
+    me = k.seat
+    out: dict[str, int] = {}
+    for card in k.legal:
+        i = card_index(card)
+        after = hands[:]
+        after[me] ^= 1 << i
+        now = [*trick, (me, i)]
+        if len(now) == len(deal.active):
+            winner = solver._winner(now)
+            made_after = made + ((winner & 1) == maker_side)
+            nxt, now, left_after = winner, [], left - 1
+        else:
+            made_after, nxt, left_after = made, solver.next[me], left
+        if not solver.makers_reach(after, now, nxt, made_after, left_after, 3):
+            out[card] = 0
+        elif solver.makers_reach(after, now, nxt, made_after, left_after, 5):
+            out[card] = 5
+        else:
+            out[card] = 3
+    return out
+
+
 class ExpertPlayer(ComputerPlayer):
     """Determinized search (sampled worlds, exact play-out of each) valued at the match score.
 
@@ -131,14 +163,7 @@ class ExpertPlayer(ComputerPlayer):
         rng = seeded_rng(self.seed, k.view, "expert")
         score = ScoreValue(k.view)
         my_side = side(k.seat)
-        # The bidding searches a whole deal for each declaration: fewer worlds.
-        if k.phase != PLAY:
-            count = max(4, self.budget * 2 // 3)
-        elif len(k.tricks) >= 3:
-            count = max(4, self.budget // 2)  # two cards left each: the worlds differ little
-        else:
-            count = self.budget
-        worlds = self.worlds(k, count, rng)
+        worlds = self.worlds(k, self.world_count(k), rng)
         actions = list(k.legal) if k.phase == PLAY else self._worth_trying(k)
         totals = dict.fromkeys(actions, 0.0)
         used = 0
@@ -155,6 +180,15 @@ class ExpertPlayer(ComputerPlayer):
             return {}
         return {a: v / used for a, v in totals.items()}
 
+    def world_count(self, k: Knowledge) -> int:
+        """How many worlds this decision searches."""
+        # The bidding searches a whole deal for each declaration: fewer worlds.
+        if k.phase != PLAY:
+            return max(4, self.budget * 2 // 3)
+        if len(k.tricks) >= 3:
+            return max(4, self.budget // 2)  # two cards left each: the worlds differ little
+        return self.budget
+
     def worlds(self, k: Knowledge, count: int, rng: random.Random) -> list[World]:
         """The worlds to search: `count` drawn from what the seat knows. (`bench/ceiling.py`
         gives a player the true deal here, to measure what the hidden cards cost.)"""
@@ -163,33 +197,8 @@ class ExpertPlayer(ComputerPlayer):
     def _play_world(
         self, k: Knowledge, deal: Deal, totals: dict[str, float], score: ScoreValue, my_side: int
     ) -> None:
-        assert deal.maker is not None and deal.trump is not None  # in the play
-        maker_side = deal.maker & 1
-        solver = Solver(deal.trump, deal.active, maker_side)
-        hands = [to_mask(h) for h in deal.hands]
-        trick = [(s, card_index(c)) for s, c in deal.trick]
-        made = sum(deal.won[s] for s in range(4) if (s & 1) == maker_side)
-        left = 5 - len(deal.tricks)
-        me = k.seat
-        size = len(deal.active)
         cache: dict[int, float] = {}
-        for card in k.legal:
-            i = card_index(card)
-            after = hands[:]
-            after[me] ^= 1 << i
-            now = [*trick, (me, i)]
-            if len(now) == size:
-                winner = solver._winner(now)
-                made_after = made + ((winner & 1) == maker_side)
-                nxt, now, left_after = winner, [], left - 1
-            else:
-                made_after, nxt, left_after = made, solver.next[me], left
-            if not solver.makers_reach(after, now, nxt, made_after, left_after, 3):
-                tricks = 0
-            elif solver.makers_reach(after, now, nxt, made_after, left_after, 5):
-                tricks = 5
-            else:
-                tricks = 3
+        for card, tricks in card_tricks(k, deal).items():
             got = cache.get(tricks)
             if got is None:
                 got = cache[tricks] = score.for_side(my_side, *_ending(deal, tricks))
