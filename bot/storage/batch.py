@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from bot.storage.database import Database, Params
+from bot.storage.errors import WriterClosed
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +136,7 @@ class BatchWriter:
         self._checkpointed = time.monotonic()
         self.batches = 0
         self.writes = 0
+        self._closed = False
 
     def start(self) -> None:
         if self._task is None:
@@ -149,6 +151,9 @@ class BatchWriter:
         Raises:
             Whatever `work` or a row raised; the rest of its batch is committed without it.
         """
+        if self._closed:
+            # A request that reaches the bot as it stops is refused, not left waiting for ever.
+            raise WriterClosed("the bot is restarting: please try again in a moment")
         self.start()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Item(work, rows, future))
@@ -276,6 +281,7 @@ class BatchWriter:
 
     async def close(self) -> None:
         """Commit everything queued (and the batch being committed), then stop."""
+        self._closed = True
         task = self._task
         if task is not None:
             # The writer may be in the middle of a batch: cancelling it would roll that batch

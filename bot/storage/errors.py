@@ -17,3 +17,7 @@ class StatsError(StorageError):
 
 class DatabaseFileError(StorageError):
     """The database file cannot be used: a missing directory, a file that is not a database."""
+
+
+class WriterClosed(StorageError):
+    """A write asked for once the bot has begun to stop: nothing of it is stored."""

@@ -33,6 +33,7 @@ from bot.storage import hints, leagues, members
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
+from bot.storage.errors import WriterClosed
 from bot.tables.computer import ComputerSeats
 from bot.tables.results import ResultsRecorder, seat_names, seat_players
 from bot.tables.table import (
@@ -830,6 +831,10 @@ class TableManager:
 
         try:
             await self.writer.write(work, rows)
+        except WriterClosed as error:
+            # The bot is stopping: what memory holds now is dropped with it, and the next
+            # start reads the tables as stored, without this request.
+            raise TableError(str(error)) from None
         except Exception:
             log.exception(
                 "table %s: storing %r failed; reloading the table from storage", table.id, action
