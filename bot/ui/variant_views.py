@@ -199,9 +199,21 @@ def score_text(table: Table, view: VariantMatchView) -> str:
     return f"{' · '.join(parts)} ({v.game} points a game)"
 
 
-def said_text(action: str) -> str:
-    """An action of the auction as the table hears it: `bid three in hearts`, `passed`."""
+def _napoleon(game: str, parsed: act.Action) -> bool:
+    """Whether a bid is Napoleon's bid of all five tricks, which the game calls by its own name."""
+    return game == NAPOLEON and parsed.kind == act.KIND_BID and parsed.tricks == act.MAX_BID
+
+
+def said_text(action: str, game: str = "") -> str:
+    """An action of the auction as the table hears it: `bid three in hearts`, `passed`.
+
+    Args:
+        action: the declaration.
+        game: the variant's name; in Napoleon the bid of five is "went Napoleon".
+    """
     parsed = act.parse(action)
+    if _napoleon(game, parsed):
+        return "went Napoleon (all five tricks)"
     if parsed.kind == act.KIND_BID and parsed.tricks is not None:
         words = f"bid {_NUMBERS.get(parsed.tricks, str(parsed.tricks))}"
         return words + (f" in {SUIT_NAMES[parsed.suit]}" if parsed.suit else "")
@@ -217,9 +229,16 @@ def said_text(action: str) -> str:
     }.get(parsed.kind, "discarded" if action == "discard" else action)
 
 
-def action_label(action: str) -> str:
-    """Words for a declaration button or option: `Bid three`, `♥ Hearts`, `Throw up my hand`."""
+def action_label(action: str, game: str = "") -> str:
+    """Words for a declaration button or option: `Bid three`, `♥ Hearts`, `Throw up my hand`.
+
+    Args:
+        action: the declaration.
+        game: the variant's name; in Napoleon the bid of five reads "Napoleon (all five)".
+    """
     parsed = act.parse(action)
+    if _napoleon(game, parsed):
+        return "Napoleon (all five)"
     if parsed.kind == act.KIND_BID and parsed.tricks is not None:
         words = f"Bid {_NUMBERS.get(parsed.tricks, str(parsed.tricks))}"
         return words + (f" in {SUIT_NAMES[parsed.suit]}" if parsed.suit else "")
@@ -282,7 +301,9 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: VariantDealView) -> N
         )
     if deal.trump:
         embed.add_field(name="Trump", value=trump_text(table, deal))
-    said = [f"{seat_name(table, s)} {said_text(a)}" for s, a in deal.declarations]
+    said = [
+        f"{seat_name(table, s)} {said_text(a, table.variant.name)}" for s, a in deal.declarations
+    ]
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
     if deal.trick:
@@ -440,7 +461,9 @@ def review_embed(table: Table, number: int, deal: VariantDeal) -> discord.Embed:
     proof = deal_proof(deal)
     if proof:
         embed.add_field(name="Seed", value=_clip(proof), inline=False)
-    said = [f"{seat_name(table, s)} {said_text(a)}" for s, a in deal.declarations]
+    said = [
+        f"{seat_name(table, s)} {said_text(a, table.variant.name)}" for s, a in deal.declarations
+    ]
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said)), inline=False)
     for i, (winner, trick) in enumerate(deal.tricks, start=1):
@@ -463,7 +486,9 @@ def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed
         embed.add_field(name="Turn-up", value=card_text(deal.turn_up))
     if deal.discard:
         embed.add_field(name="You discarded", value=card_text(deal.discard))
-    said = [f"{seat_name(table, s)} {said_text(a)}" for s, a in deal.declarations]
+    said = [
+        f"{seat_name(table, s)} {said_text(a, table.variant.name)}" for s, a in deal.declarations
+    ]
     if said and deal.phase != PLAY:
         embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
     if deal.trick:
@@ -568,7 +593,7 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
                     table.match_no,
                     number,
                     action,
-                    label=action_label(action),
+                    label=action_label(action, table.variant.name),
                     style=discord.ButtonStyle.secondary
                     if action == act.PASS
                     else discord.ButtonStyle.primary,
@@ -576,7 +601,10 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
                 )
             )
     else:
-        options = [discord.SelectOption(label=action_label(a), value=a) for a in deal.legal]
+        options = [
+            discord.SelectOption(label=action_label(a, table.variant.name), value=a)
+            for a in deal.legal
+        ]
         items.add_item(HandSelect(table.id, table.match_no, number, options[:25], row=2))
     return items
 

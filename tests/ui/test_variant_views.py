@@ -100,3 +100,17 @@ async def test_every_step_of_whole_games_fits_discords_limits(variant: str):
             assert vv.result_text(table, deal.result)
         steps += 1
     assert steps > 0
+
+
+def test_napoleons_bid_of_five_is_called_napoleon():
+    """Keller 1887: a bid of all five tricks "is called Napoleon"; in other games five is a
+    plain bid of five."""
+    from bot.engine.variants import actions as act
+    from bot.engine.variants.rules import FRENCH, NAPOLEON
+
+    five = act.bid(5)
+    assert vv.action_label(five, NAPOLEON) == "Napoleon (all five)"
+    assert vv.said_text(five, NAPOLEON) == "went Napoleon (all five tricks)"
+    assert vv.action_label(act.bid(4), NAPOLEON) == "Bid four"
+    assert vv.action_label(five, FRENCH) == "Bid five"
+    assert vv.said_text(five, FRENCH) == "bid five"
