@@ -78,6 +78,21 @@ def commitment(seed: str, identity: str) -> str:
     return hashlib.sha256(_seed_bytes(seed) + identity.encode("utf-8")).hexdigest()
 
 
+def proof_fields(seed: str | None, identity: str | None, over: bool) -> dict[str, str]:
+    """The fields of a deal's record that let anyone verify it: its identity and commitment, and
+    its seed once the deal is over (until then the seed would show every hand).
+
+    Returns:
+        `deal_id`, `commitment` and (when `over`) `seed`; nothing for a deal dealt without a seed.
+    """
+    if seed is None or identity is None:
+        return {}
+    fields = {"deal_id": identity, "commitment": commitment(seed, identity)}
+    if over:
+        fields["seed"] = seed
+    return fields
+
+
 def _words(seed: bytes) -> Iterator[int]:
     """The 32-bit words of the seed's byte stream, in order."""
     counter = 0

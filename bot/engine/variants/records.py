@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.cards import parse_card
-from bot.engine.commitment import commitment
+from bot.engine.commitment import proof_fields
 from bot.engine.errors import CardError, IllegalAction, OptionsError, RecordError
 from bot.engine.variants.deal import PLAY, VariantDeal
 from bot.engine.variants.match import VariantMatch
@@ -80,13 +80,7 @@ def variant_deal_to_record(deal: VariantDeal, number: int) -> dict[str, Any]:
         "actions": [[seat, action] for seat, action in deal.history],
         "result": variant_result_to_dict(deal.result),
     }
-    if deal.seed is not None and deal.deal_id is not None:
-        # A deal anyone can verify (bot/engine/commitment.py). The seed is written only once
-        # the deal is over: until then it would show every hand.
-        record["deal_id"] = deal.deal_id
-        record["commitment"] = commitment(deal.seed, deal.deal_id)
-        if deal.is_over:
-            record["seed"] = deal.seed
+    record.update(proof_fields(deal.seed, deal.deal_id, deal.is_over))
     return record
 
 
