@@ -204,6 +204,11 @@ def _napoleon(game: str, parsed: act.Action) -> bool:
     return game == NAPOLEON and parsed.kind == act.KIND_BID and parsed.tricks == act.MAX_BID
 
 
+def _game(table: Table) -> str:
+    """The name of the variant a table plays ("" for none)."""
+    return table.variant.name if table.variant is not None else ""
+
+
 def said_text(action: str, game: str = "") -> str:
     """An action of the auction as the table hears it: `bid three in hearts`, `passed`.
 
@@ -301,9 +306,7 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: VariantDealView) -> N
         )
     if deal.trump:
         embed.add_field(name="Trump", value=trump_text(table, deal))
-    said = [
-        f"{seat_name(table, s)} {said_text(a, table.variant.name)}" for s, a in deal.declarations
-    ]
+    said = [f"{seat_name(table, s)} {said_text(a, _game(table))}" for s, a in deal.declarations]
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
     if deal.trick:
@@ -461,9 +464,7 @@ def review_embed(table: Table, number: int, deal: VariantDeal) -> discord.Embed:
     proof = deal_proof(deal)
     if proof:
         embed.add_field(name="Seed", value=_clip(proof), inline=False)
-    said = [
-        f"{seat_name(table, s)} {said_text(a, table.variant.name)}" for s, a in deal.declarations
-    ]
+    said = [f"{seat_name(table, s)} {said_text(a, _game(table))}" for s, a in deal.declarations]
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said)), inline=False)
     for i, (winner, trick) in enumerate(deal.tricks, start=1):
@@ -486,9 +487,7 @@ def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed
         embed.add_field(name="Turn-up", value=card_text(deal.turn_up))
     if deal.discard:
         embed.add_field(name="You discarded", value=card_text(deal.discard))
-    said = [
-        f"{seat_name(table, s)} {said_text(a, table.variant.name)}" for s, a in deal.declarations
-    ]
+    said = [f"{seat_name(table, s)} {said_text(a, _game(table))}" for s, a in deal.declarations]
     if said and deal.phase != PLAY:
         embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
     if deal.trick:
@@ -593,7 +592,7 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
                     table.match_no,
                     number,
                     action,
-                    label=action_label(action, table.variant.name),
+                    label=action_label(action, _game(table)),
                     style=discord.ButtonStyle.secondary
                     if action == act.PASS
                     else discord.ButtonStyle.primary,
@@ -602,8 +601,7 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
             )
     else:
         options = [
-            discord.SelectOption(label=action_label(a, table.variant.name), value=a)
-            for a in deal.legal
+            discord.SelectOption(label=action_label(a, _game(table)), value=a) for a in deal.legal
         ]
         items.add_item(HandSelect(table.id, table.match_no, number, options[:25], row=2))
     return items
