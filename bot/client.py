@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import os
+import socket
 import time
 from collections.abc import Callable
 
@@ -19,6 +22,8 @@ from discord.ext import commands
 from bot.collector import keep_settled
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
+from bot.metrics import Metrics, MetricsServer
+from bot.storage import processes
 from bot.storage.bot_state import claim_identify
 from bot.storage.database import Database
 from bot.tables.fixtures import FixtureScheduler
@@ -35,6 +40,8 @@ log = logging.getLogger(__name__)
 
 # Seconds between two gateway session starts in one rate-limit bucket (Discord: 5 per bucket).
 IDENTIFY_SPACING = 5.0
+# Seconds between two reports of this process's figures to the database (/admin status).
+REPORT_EVERY = 15.0
 
 EXTENSIONS = (
     "cogs.errors",
@@ -89,6 +96,9 @@ class EuchreBot(commands.AutoShardedBot):
             kwargs.setdefault("shard_count", settings.shard_count)
         if settings.shard_ids is not None:
             kwargs.setdefault("shard_ids", list(settings.shard_ids))
+        # Every answer of Discord's REST API is counted (429s by scope) for /admin status.
+        metrics = Metrics()
+        kwargs.setdefault("http_trace", metrics.trace_config())
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -97,6 +107,11 @@ class EuchreBot(commands.AutoShardedBot):
             **kwargs,
         )
         self.settings = settings
+        self.metrics = metrics
+        self.process_name = f"{socket.gethostname()}:{os.getpid()}"
+        self._events_rate = 0.0  # stored events per second, at the last report
+        self._reporting: asyncio.Task[None] | None = None
+        self._metrics_server: MetricsServer | None = None
         self._db: Database | None = database
         self._manager: TableManager | None = None
         self._fixtures: FixtureScheduler | None = None
@@ -152,6 +167,9 @@ class EuchreBot(commands.AutoShardedBot):
         )
         # Before the gateway connects: the first interaction finds every table in place.
         self._loaded = await self.manager.load(self.settings.serves)
+        if self.settings.metrics_port is not None:
+            self._metrics_server = MetricsServer(self.metrics, self.figures)
+            self._metrics_server.start(self.settings.metrics_port, self.settings.metrics_host)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -200,7 +218,42 @@ class EuchreBot(commands.AutoShardedBot):
             self.fixtures.start()
             if self._settle_memory:
                 self._settling = asyncio.create_task(keep_settled(), name="settle-memory")
+            self._reporting = asyncio.create_task(self._keep_reporting(), name="report-status")
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
+
+    def figures(self) -> processes.ProcessFigures:
+        """This process's figures now (events per second as of the last report)."""
+        manager = self._manager
+        latency = self.latency
+        return processes.ProcessFigures(
+            shards=tuple(sorted(self.shards)) or tuple(self.settings.shard_ids or ()),
+            tables=len(manager.tables) if manager is not None else 0,
+            events_total=manager.stored_events if manager is not None else 0,
+            events_per_second=self._events_rate,
+            rest_requests=self.metrics.rest_requests,
+            rest_429=self.metrics.rest_429,
+            rest_global_429=self.metrics.rest_global_429,
+            latency_ms=None if math.isnan(latency) or math.isinf(latency) else latency * 1000,
+            started=self.metrics.started,
+        )
+
+    async def report_status(self) -> None:
+        """Store this process's figures for `/admin status`, through the tables' writer."""
+        self._events_rate = self.metrics.events_per_second(self.manager.stored_events)
+        figures, name, now = self.figures(), self.process_name, time.time()
+
+        async def work(db: Database) -> None:
+            await processes.report(db, name, figures, now)
+
+        await self.manager.writer.write(work)
+
+    async def _keep_reporting(self) -> None:
+        while True:
+            try:
+                await self.report_status()
+            except Exception:  # a full disk or a closing writer: the next report tries again
+                log.warning("reporting this process's figures failed", exc_info=True)
+            await asyncio.sleep(REPORT_EVERY)
 
     async def close(self) -> None:
         """Stop the tables' clocks and computer players, flush the queued writes, end the worker
@@ -220,6 +273,10 @@ class EuchreBot(commands.AutoShardedBot):
         # longer be shown.
         if self._settling is not None:
             self._settling.cancel()
+        if self._reporting is not None:
+            self._reporting.cancel()
+        if self._metrics_server is not None:
+            self._metrics_server.stop()
         if self._fixtures is not None:
             await self._fixtures.stop()
         if self._manager is not None:

@@ -44,6 +44,8 @@ class Settings:
     gateway_url: str = DISCORD_GATEWAY_URL
     shard_count: int | None = None  # None: as many as Discord recommends, all in this process
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
+    metrics_port: int | None = None  # None: no Prometheus metrics are served
+    metrics_host: str = "127.0.0.1"
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves a guild: Discord puts it on shard (id >> 22) % count."""
@@ -84,6 +86,10 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}")
     shard_count, shard_ids = _shards(env)
+    metrics_text = env.get("METRICS_PORT", "").strip()
+    metrics_port = _int("METRICS_PORT", metrics_text) if metrics_text else None
+    if metrics_port is not None and not 1 <= metrics_port <= 65_535:
+        raise ConfigError("METRICS_PORT must be a port from 1 to 65535")
     return Settings(
         token=token,
         database_path=Path(env.get("DATABASE_PATH", "").strip() or "euchre.db"),
@@ -96,6 +102,8 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
         gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or DISCORD_GATEWAY_URL,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        metrics_port=metrics_port,
+        metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
 
 

@@ -2,10 +2,13 @@
 
 The bot syncs its commands by itself at start when they changed (`bot/command_sync.py`);
 `/admin sync` forces a sync, for instance after the commands were removed on Discord's side.
+`/admin status` shows what every process of the bot is doing (shards, tables, actions per
+second, Discord's 429s), from the reports they store (`bot/storage/processes.py`).
 """
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,14 +16,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_sync import sync_commands
+from bot.storage import processes
 from bot.ui.respond import answer
+from bot.ui.status import status_embed
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
 
 
 class Admin(commands.Cog):
-    """Syncing slash commands."""
+    """Syncing slash commands, and the bot's status."""
 
     admin = app_commands.Group(
         name="admin",
@@ -52,6 +57,18 @@ class Admin(commands.Cog):
         else:
             synced = await sync_commands(self.bot.tree, db, None)
         await interaction.followup.send(f"Synced {len(synced)} commands ({scope}).", ephemeral=True)
+
+    @admin.command(name="status")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """What every process of the bot is doing (bot owners only)."""
+        if not self._is_owner(interaction.user.id):
+            await answer(interaction, "Only the bot's owners (OWNER_IDS) can see its status.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.report_status()  # this process's own line is as of now
+        reports = await processes.reports(self.bot.db)
+        embed = status_embed(reports, time.time(), self.bot.process_name)
+        await interaction.followup.send(embed=embed, ephemeral=True)
 
 
 async def setup(bot: EuchreBot) -> None:

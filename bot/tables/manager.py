@@ -177,6 +177,8 @@ class TableManager:
         # outside the table's lock, so an observer may call back into the manager.
         self.observers: list[Callable[[Change], Awaitable[None]]] = []
         self._observing: set[asyncio.Task[None]] = set()
+        # Accepted requests stored since start (/admin status and metrics give their rate).
+        self.stored_events = 0
         # The last deal a table plays, by table id (a euchre night's round): once it is over,
         # no further deal is played and the table waits to be closed by whoever set it.
         self.last_deals: dict[int, int] = {}
@@ -843,6 +845,7 @@ class TableManager:
             raise TableError(
                 "that could not be saved, so it did not happen: please try again"
             ) from None
+        self.stored_events += 1
         self._saved_decks[table.id] = (match_no, len(table.decks))
         if write_state:
             self._state_keys[table.id] = key
@@ -885,6 +888,7 @@ class TableManager:
             # event number taken above, so memory matches storage again.
             await self._reload(table)
             raise TableError(UNSAVED) from None
+        self.stored_events += 1
         self.tables.pop(table.channel_id, None)
         self.last_deals.pop(table.id, None)
         table.status = "closed"

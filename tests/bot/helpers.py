@@ -38,9 +38,8 @@ async def running_bot(fake: FakeDiscord, db_path: Path, **kwargs) -> AsyncIterat
     # The fake does not hold session starts apart unless a test asks it to, so bots restarted
     # in a test need not wait Discord's 5 s (the service's own spacing: test_shards_e2e.py).
     kwargs.setdefault("identify_spacing", 0.0)
-    bot = EuchreBot(
-        settings_for(fake, db_path), computer_delay=0, timers=kwargs.pop("timers", False), **kwargs
-    )
+    settings = settings_for(fake, db_path, **kwargs.pop("settings", {}))
+    bot = EuchreBot(settings, computer_delay=0, timers=kwargs.pop("timers", False), **kwargs)
     with logged_errors() as errors:
         bot.handler_errors = errors  # type: ignore[attr-defined]
         async with fake.running(bot) as running:

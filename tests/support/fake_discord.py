@@ -777,6 +777,15 @@ class FakeDiscord:
         self.identify_window = 0.0
         #: Every IDENTIFY as ``(monotonic time, shard_id, num_shards, accepted)``.
         self.identifies: list[tuple[float, int, int, bool]] = []
+        #: Discord's rate limits, when a test asks: the next ``rate_limit_next`` REST requests
+        #: (interaction callbacks aside) are answered 429, global ones when ``rate_limit_global``
+        #: is set, with ``retry_after`` seconds in the body and Discord's headers (``Via``
+        #: included: without it discord.py takes a 429 for a Cloudflare ban and gives up).
+        self.rate_limit_next = 0
+        self.rate_limit_global = False
+        self.rate_limit_retry_after = 0.01
+        #: Every 429 the fake gave, as ``"METHOD path"``.
+        self.rate_limited: list[str] = []
 
         self._connections: set[_GatewayConnection] = set()
         # True while the fake itself closes sockets, so a 1001 from us does not end sessions.
@@ -1848,6 +1857,11 @@ class FakeDiscord:
             if api and not path.startswith(("/interactions/", "/webhooks/")):
                 if request.headers.get("Authorization") != f"Bot {self.token}":
                     raise FakeHTTPError(401, 0, "401: Unauthorized")
+                if self.rate_limit_next > 0:
+                    self.rate_limit_next -= 1
+                    self.rate_limited.append(f"{request.method} {path}")
+                    self._notify()
+                    return self._too_many_requests()
             response = await handler(request)
         except FakeHTTPError as exc:
             if exc.status != 401:
@@ -1865,6 +1879,20 @@ class FakeDiscord:
             self.errors.append(f"{request.method} {path}: fake crashed: {exc!r}")
             response = _json({"message": f"fake crashed: {exc!r}", "code": 0}, status=400)
         self._notify()
+        return response
+
+    def _too_many_requests(self) -> web.StreamResponse:
+        scope = "global" if self.rate_limit_global else "user"
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": self.rate_limit_retry_after,
+            "global": self.rate_limit_global,
+        }
+        headers = {"Via": "1.1 google", "Retry-After": "1", "X-RateLimit-Scope": scope}
+        if self.rate_limit_global:
+            headers["X-RateLimit-Global"] = "true"
+        response = _json(body, status=429)
+        response.headers.update(headers)
         return response
 
     async def _unknown(self, request: web.Request) -> web.StreamResponse:

@@ -1,0 +1,107 @@
+"""`/admin status` and the Prometheus figures, through the real bot and the fake Discord: what a
+process reports of itself (shards, tables, stored actions, Discord's 429s), and who may see it."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+import urllib.request
+
+import discord
+import pytest
+
+from bot.storage import processes
+from bot.storage.database import Database
+from tests.bot.helpers import eventually, running_bot
+from tests.support.fake_discord import FakeDiscord
+
+pytest_plugins = ["tests.support.fixtures"]
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "euchre.db"
+
+
+async def reply(fake: FakeDiscord, name: str, command: str, **options) -> str:
+    if command.startswith("admin"):
+        # Discord offers /admin to those with Manage Server; the bot then asks for an owner.
+        fake.member(name).permissions |= discord.Permissions(manage_guild=True).value
+    message = await (
+        await fake.slash(fake.member(name), fake.channel, command, **options)
+    ).message()
+    assert message.ephemeral, message.text
+    return message.text
+
+
+async def test_admin_status_shows_this_process_its_tables_and_stored_actions(fake_discord, db):
+    fake = fake_discord
+    async with running_bot(fake, db) as bot:
+        assert "Your table is open" in await reply(fake, "alice", "table create")
+        await reply(fake, "bob", "table join")
+        text = await reply(fake, "mod", "admin status")
+        assert "1 running process" in text
+        assert f"{bot.process_name} (this one)" in text
+        assert "Shards 0 · 1 open tables" in text
+        # Creating the table and a member's sitting are two stored requests.
+        assert f"({bot.manager.stored_events:,} stored since start)" in text
+        assert bot.manager.stored_events >= 1
+
+
+async def test_admin_status_is_for_the_bots_owners_only(fake_discord, db):
+    """A server manager who is not one of the bot's owners sees nothing of its processes."""
+    fake = fake_discord
+    async with running_bot(fake, db):
+        text = await reply(fake, "alice", "admin status")
+        assert "Only the bot's owners" in text
+        assert "Shards" not in text and "process" not in text
+
+
+async def test_a_silent_process_is_shown_as_silent(fake_discord, db):
+    """Processes sharing the database each store a report; one that stopped reporting (a crash)
+    shows as silent, not as idle."""
+    fake = fake_discord
+    async with running_bot(fake, db) as bot:
+        figures = bot.figures()
+        stopped = dataclasses.replace(figures, shards=(1,), tables=7)
+
+        async def work(database: Database) -> None:
+            await processes.report(database, "other-host:4242", stopped, time.time() - 300)
+
+        await bot.manager.writer.write(work)
+        text = await reply(fake, "mod", "admin status")
+        assert "1 running process, 1 silent for over a minute" in text
+        assert "other-host:4242 — silent" in text
+        assert "Shards 1 · 7 open tables" in text
+
+
+async def test_discords_429s_are_counted_by_scope_and_the_request_still_goes_through(
+    fake_discord, db
+):
+    fake = fake_discord
+    async with running_bot(fake, db, settings={"metrics_port": 0}) as bot:
+        before = bot.metrics.rest_429
+        fake.rate_limit_next = 1
+        fake.rate_limit_global = True
+        # Creating a table posts its message through the REST API: the first try is refused
+        # (global 429), discord.py waits retry_after and sends it again.
+        assert "Your table is open" in await reply(fake, "alice", "table create")
+        await eventually(lambda: fake.rate_limited, what="the fake to answer 429")
+        fake.rate_limit_next, fake.rate_limit_global = 1, False
+        await reply(fake, "bob", "table join")
+        await eventually(lambda: bot.metrics.rest_429 - before >= 2, what="two 429s counted")
+        assert bot.metrics.rest_global_429 == 1
+        text = await reply(fake, "mod", "admin status")
+        assert "answered 429 (1 global)" in text
+
+        # The same figures for Prometheus, read as a scraper would.
+        server = bot._metrics_server
+        assert server is not None and server.port
+        url = f"http://127.0.0.1:{server.port}/metrics"
+        body = await asyncio.to_thread(lambda: urllib.request.urlopen(url, timeout=30).read())
+        scraped = body.decode()
+        assert 'euchre_rest_rate_limited_total{scope="global"} 1.0' in scraped
+        assert 'euchre_rest_rate_limited_total{scope="route"} 1.0' in scraped
+        assert "euchre_tables_open 1.0" in scraped
+        assert f"euchre_events_stored_total {float(bot.manager.stored_events)}" in scraped
