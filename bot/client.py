@@ -23,6 +23,7 @@ from bot.collector import keep_settled
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.metrics import Metrics, MetricsServer
+from bot.rest_budget import RestBudget, process_share
 from bot.storage import processes
 from bot.storage.bot_state import claim_identify
 from bot.storage.database import Database
@@ -98,7 +99,14 @@ class EuchreBot(commands.AutoShardedBot):
             kwargs.setdefault("shard_ids", list(settings.shard_ids))
         # Every answer of Discord's REST API is counted (429s by scope) for /admin status.
         metrics = Metrics()
-        kwargs.setdefault("http_trace", metrics.trace_config())
+        trace = metrics.trace_config()
+        # This process keeps to its share of the bot's REST budget (REST_BUDGET=0: a proxy does).
+        self.rest_budget: RestBudget | None = None
+        if settings.rest_budget > 0:
+            share = process_share(settings.rest_budget, settings.shard_count, settings.shard_ids)
+            self.rest_budget = RestBudget(share)
+            self.rest_budget.install(trace)
+        kwargs.setdefault("http_trace", trace)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,

@@ -45,6 +45,7 @@ class Settings:
     shard_count: int | None = None  # None: as many as Discord recommends, all in this process
     shard_ids: tuple[int, ...] | None = None  # None: every shard of shard_count
     metrics_port: int | None = None  # None: no Prometheus metrics are served
+    rest_budget: float = 40.0  # the bot's REST requests per second, over all its processes
     metrics_host: str = "127.0.0.1"
 
     def serves(self, guild_id: int) -> bool:
@@ -90,6 +91,10 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
     metrics_port = _int("METRICS_PORT", metrics_text) if metrics_text else None
     if metrics_port is not None and not 1 <= metrics_port <= 65_535:
         raise ConfigError("METRICS_PORT must be a port from 1 to 65535")
+    budget_text = env.get("REST_BUDGET", "").strip()
+    budget = _int("REST_BUDGET", budget_text) if budget_text else 40
+    if not 0 <= budget <= 10_000:
+        raise ConfigError("REST_BUDGET must be from 0 (no limit: behind a REST proxy) to 10000")
     return Settings(
         token=token,
         database_path=Path(env.get("DATABASE_PATH", "").strip() or "euchre.db"),
@@ -103,6 +108,7 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
         shard_count=shard_count,
         shard_ids=shard_ids,
         metrics_port=metrics_port,
+        rest_budget=float(budget),
         metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
 

@@ -31,6 +31,7 @@ from prometheus_client import CollectorRegistry, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from bot.rest_budget import is_rest
 from bot.storage.processes import ProcessFigures
 
 log = logging.getLogger(__name__)
@@ -66,7 +67,8 @@ class Metrics:
             context: SimpleNamespace,
             params: aiohttp.TraceRequestEndParams,
         ) -> None:
-            self.rest_answered(params.response.status, params.response.headers)
+            if is_rest(params.url.path):
+                self.rest_answered(params.response.status, params.response.headers)
 
         trace = aiohttp.TraceConfig()
         trace.on_request_end.append(on_request_end)

@@ -1,0 +1,91 @@
+"""This process's share of Discord's global REST budget, spent in order.
+
+Discord allows a bot 50 REST requests a second in all, whatever the number of its processes
+(interaction responses and follow-ups aside: they are not bound to that limit). A bot split over
+processes must share it, or each process may go past it on its own while the sum is over; then
+every process gets global 429s. Each process therefore keeps to its share of `REST_BUDGET`
+(40 a second by default, a margin under Discord's 50): the share of the bot's shards it runs.
+Behind a REST proxy that keeps the global limit for every process (`DISCORD_API_BASE`),
+`REST_BUDGET=0` turns this off.
+
+The budget is a GCRA ("virtual scheduling"): each request takes the next slot, 1/rate seconds
+after the one before, and up to `burst` requests may go at once after a quiet spell. A slot is
+taken before the request waits, so requests leave in the order they asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
+
+import aiohttp
+
+# Requests that Discord does not count against the global limit.
+EXEMPT_PATHS = ("/interactions/", "/webhooks/")
+
+
+def is_rest(path: str) -> bool:
+    """Whether a URL path is a request to Discord's REST API (not the gateway, not the CDN)."""
+    return "/api/" in path
+
+
+def counts_globally(path: str) -> bool:
+    """Whether a REST request counts against the bot's global limit."""
+    return is_rest(path) and not any(part in path for part in EXEMPT_PATHS)
+
+
+def process_share(
+    budget: float, shard_count: int | None, shard_ids: tuple[int, ...] | None
+) -> float:
+    """The requests per second this process may send: its shards' share of the bot's budget."""
+    if shard_count is None or shard_ids is None:
+        return budget  # one process runs every shard
+    return budget * len(shard_ids) / shard_count
+
+
+class RestBudget:
+    """A rate in requests per second, spent in order; `acquire` waits for this request's slot."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        if rate <= 0:
+            raise ValueError("a budget needs a positive rate")
+        self.rate = rate
+        self.burst = max(1, int(rate) if burst is None else burst)
+        self._clock = clock
+        self._sleep = sleep
+        self._next = 0.0  # when the next slot is free, ignoring the burst allowance
+        self.waited = 0.0  # seconds requests have waited in all (for the benchmarks)
+
+    def reserve(self) -> float:
+        """Take the next slot; the seconds to wait before sending."""
+        now = self._clock()
+        slot = max(self._next, now)
+        self._next = slot + 1.0 / self.rate
+        return max(0.0, slot - now - (self.burst - 1) / self.rate)
+
+    async def acquire(self) -> None:
+        wait = self.reserve()
+        if wait > 0:
+            self.waited += wait
+            await self._sleep(wait)
+
+    def install(self, trace: aiohttp.TraceConfig) -> None:
+        """Make every counted REST request of discord.py's session wait for its slot."""
+
+        async def on_request_start(
+            session: aiohttp.ClientSession,
+            context: SimpleNamespace,
+            params: aiohttp.TraceRequestStartParams,
+        ) -> None:
+            if counts_globally(params.url.path):
+                await self.acquire()
+
+        trace.on_request_start.append(on_request_start)
