@@ -116,7 +116,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-async def run(players: int, rounds: int, deals: int) -> bool:
+async def run(players: int, rounds: int, deals: int, rest_budget: float) -> bool:
     tables_a_round = players // 4
     clocked = Clocked()
     names = [f"p{n:03}" for n in range(players)]
@@ -131,7 +131,7 @@ async def run(players: int, rounds: int, deals: int) -> bool:
             for name in names:
                 fake.add_member(fake.guild, name)
             started = time.perf_counter()
-            async with running_bot(fake, db) as bot:
+            async with running_bot(fake, db, settings={"rest_budget": rest_budget}) as bot:
                 bot.manager.observers.append(clocked.deal_ended)
                 await slash(fake, "organiser", "league create", name="Big Night", preset="modern")
                 for name in names:
@@ -165,7 +165,10 @@ async def run(players: int, rounds: int, deals: int) -> bool:
                 before = {t.id: len(t.actions) for t in tables[half:]}
                 totals_before = await nights.totals(bot.db, night.id)
                 bot.manager.observers.remove(clocked.deal_ended)
-            async with running_bot(fake, db) as bot:
+                rest = [
+                    (bot.metrics.rest_requests, bot.rest_budget.waited if bot.rest_budget else 0)
+                ]
+            async with running_bot(fake, db, settings={"rest_budget": rest_budget}) as bot:
                 bot.manager.observers.append(clocked.deal_ended)
                 resumed = {t.id: t for t in bot.manager.tables.values() if t.id in before}
                 kept = len(resumed) == len(before) and all(
@@ -186,6 +189,9 @@ async def run(players: int, rounds: int, deals: int) -> bool:
                     timeout=120,
                 )
                 final = await nights.totals(bot.db, night.id)
+                rest.append(
+                    (bot.metrics.rest_requests, bot.rest_budget.waited if bot.rest_budget else 0)
+                )
             wall = time.perf_counter() - started
     played = len(clocked.deal_ends)
     every_deal = all(t.deals == rounds * deals for t in final) and played == (
@@ -202,6 +208,12 @@ async def run(players: int, rounds: int, deals: int) -> bool:
             f"p99 {percentile(waits, 0.99) * 1000:.0f} ms, max {max(waits) * 1000:.0f} ms,"
             f" mean {statistics.fmean(waits) * 1000:.0f} ms over {len(waits)} deals (target 2 s)"
         )
+    requests, waited = sum(r for r, _ in rest), sum(w for _, w in rest)
+    budget = f"REST_BUDGET {rest_budget:g}/s" if rest_budget else "no REST budget"
+    print(
+        f"  REST: {requests} requests, {requests / wall:.1f}/s on average;"
+        f" {budget}: requests waited {waited:.1f} s in all"
+    )
     print(f"  restart in the middle of round 2: nothing lost: {kept}")
     print(f"  wall time: {wall:.1f} s")
     return bool(waits) and max(waits) < 2.0 and kept and every_deal and len(waits) == played
@@ -212,9 +224,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--deals", type=int, default=2)
+    parser.add_argument(
+        "--rest-budget", type=float, default=40.0, help="REST_BUDGET (0: no limit, as with a proxy)"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
-    ok = asyncio.run(run(args.players, args.rounds, args.deals))
+    ok = asyncio.run(run(args.players, args.rounds, args.deals, args.rest_budget))
     sys.exit(0 if ok else 1)
 
 
