@@ -294,6 +294,8 @@ class EuchreBot(commands.AutoShardedBot):
         # member's request already under way is still answered and shown.
         if self._manager is not None:
             await self._manager.close()
+        if self.rest_budget is not None:
+            self.rest_budget.release()  # requests still waiting go now, before the session ends
         await super().close()
         # After Discord is closed: what is still answered above keeps the cards' pictures.
         await self.card_emojis.close()

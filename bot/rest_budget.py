@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import aiohttp
@@ -53,14 +53,14 @@ class RestBudget:
         rate: float,
         burst: int | None = None,
         clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         if rate <= 0:
             raise ValueError("a budget needs a positive rate")
         self.rate = rate
         self.burst = max(1, int(rate) if burst is None else burst)
         self._clock = clock
-        self._sleep = sleep
+        # Set when the bot stops: what still waits goes at once, before the session closes.
+        self._released = asyncio.Event()
         self._next = 0.0  # when the next slot is free, ignoring the burst allowance
         self.waited = 0.0  # seconds requests have waited in all (for the benchmarks)
 
@@ -72,10 +72,19 @@ class RestBudget:
         return max(0.0, slot - now - (self.burst - 1) / self.rate)
 
     async def acquire(self) -> None:
+        """Wait for this request's slot (at once once the budget is released)."""
         wait = self.reserve()
-        if wait > 0:
+        if wait > 0 and not self._released.is_set():
             self.waited += wait
-            await self._sleep(wait)
+            try:
+                await asyncio.wait_for(self._released.wait(), wait)
+            except TimeoutError:
+                pass  # the slot came
+
+    def release(self) -> None:
+        """Let every request go without waiting from now on: the bot is stopping, and a request
+        still waiting for its slot would find discord.py's session closed."""
+        self._released.set()
 
     def install(self, trace: aiohttp.TraceConfig) -> None:
         """Make every counted REST request of discord.py's session wait for its slot."""

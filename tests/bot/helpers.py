@@ -26,6 +26,9 @@ def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
         gateway_url=fake.gateway_url,
         turn_timeout=120,
         owner_ids=frozenset({fake.member("mod").id}),
+        # The fake Discord has no global rate limit, and tests play as fast as the bot answers:
+        # the process's REST budget is tested on its own (test_status_e2e.py), not in every test.
+        rest_budget=0.0,
     )
     values.update(overrides)
     return Settings(**values)
