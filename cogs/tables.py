@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine.quoting import quoted
 from bot.engine.rules import PRESETS
 from bot.engine.variants import VARIANT_NAMES
 from bot.leagues.counting import option_differences
@@ -98,10 +99,10 @@ class Tables(commands.Cog):
         """Open a Euchre table in this channel and sit at it as its host."""
         if variant is not None and variant != FOUR_HANDED and variant not in VARIANT_NAMES:
             raise TableError(
-                f"unknown game “{variant}”: choose {FOUR_HANDED}, {', '.join(VARIANT_NAMES)}"
+                f"unknown game {quoted(variant)}: choose {FOUR_HANDED}, {', '.join(VARIANT_NAMES)}"
             )
         if preset is not None and preset not in PRESETS:
-            raise TableError(f"unknown preset “{preset}”: choose {', '.join(PRESETS)}")
+            raise TableError(f"unknown preset {quoted(preset)}: choose {', '.join(PRESETS)}")
         # Discord checks these ranges only in its own client: a request may still carry others.
         if points is not None and not 1 <= points <= 100:
             raise TableError("points for a game must be from 1 to 100")

@@ -19,6 +19,9 @@ QUOTE_LIMIT = 40
 # Python refuses to write an int of more than 4,300 digits; about 3.3 bits make a digit.
 _MAX_SHOWN_BITS = 4_000
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# What Discord reads as a mention (@everyone, @here, <@id>, <@&role>); a zero-width space after
+# the @ keeps it from being one wherever a quotation is shown, whatever the message allows.
+_MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]+)")
 
 
 class _Shown(reprlib.Repr):
@@ -41,20 +44,21 @@ _SHOWN = _Shown()
 
 def shown(value: Any) -> str:
     """`repr(value)` cut to a few dozen characters: `'zzzz...zz'`, `[[[...]]]`, never an error."""
-    return _SHOWN.repr(value)
+    return _writable(_SHOWN.repr(value))
 
 
 def quoted(text: str) -> str:
     """What a member typed, in quotation marks and cut short: `“queen of cups”`.
 
     Members read these, so the marks are the page's, not Python's (`'pass'` reads as code). A
-    lone surrogate (which JSON can escape, and no output can write) shows as `�`.
+    lone surrogate (which JSON can escape, and no output can write) shows as `�`, and a mention
+    (`@everyone`, `<@id>`) is broken by a zero-width space so it pings no one.
     """
     return f"“{_writable(clip(text, QUOTE_LIMIT))}”"
 
 
 def _writable(text: str) -> str:
-    return _SURROGATE.sub("\ufffd", text)
+    return _MENTION.sub("@\u200b\\1", _SURROGATE.sub("\ufffd", text))
 
 
 def clip(text: str, limit: int) -> str:

@@ -25,7 +25,7 @@ from bot.engine.cutting import Cut, cut_for_partners, cut_for_table, who_goes_ou
 from bot.engine.deal import Deal, HandResult
 from bot.engine.errors import EuchreError
 from bot.engine.match import Match, MatchView
-from bot.engine.quoting import QuotesNames
+from bot.engine.quoting import QuotesNames, quoted
 from bot.engine.rules import Options, options_from_dict
 from bot.engine.variants import Variant, VariantDeal, VariantMatch, VariantMatchView
 from bot.engine.variants.rules import variant_from_options
@@ -99,11 +99,13 @@ def parse_seat(text: str | int, seats: int = SEATS) -> int:
             return SEAT_NAMES.index(name)
         if name[:1] in ("n", "e", "s", "w") and len(name) == 1:
             return "nesw".index(name)
-        raise TableError(f"unknown seat “{text}”: choose north, east, south or west")
+        raise TableError(f"unknown seat {quoted(str(text))}: choose north, east, south or west")
     number = name.removeprefix("seat").strip()
     if number.isascii() and number.isdigit() and 1 <= int(number) <= seats:
         return int(number) - 1
-    raise TableError(f"unknown seat “{text}”: this table has {seats} seats, seat 1 to seat {seats}")
+    raise TableError(
+        f"unknown seat {quoted(str(text))}: this table has {seats} seats, seat 1 to seat {seats}"
+    )
 
 
 def bot_occupant(user_id: int, level: str, held_for: int | None = None) -> Occupant:

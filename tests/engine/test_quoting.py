@@ -31,3 +31,11 @@ def test_any_value_is_shown_briefly():
 
 def test_clip_marks_a_cut():
     assert clip("abc", 3) == "abc" and clip("abcd", 3) == "ab…"
+
+
+def test_a_quoted_mention_pings_no_one():
+    """A refusal that quotes `@everyone` or `<@123>` must not be a mention wherever it is shown."""
+    for typed in ("@everyone", "@here", "<@123456789012345678>", "<@&42>", "<@!7>"):
+        assert "@\u200b" in quoted(typed), typed
+        assert "@\u200b" in shown(typed), typed
+    assert quoted("me@home") == "“me@home”"  # an @ that mentions no one stays as typed
