@@ -47,6 +47,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "bot.proofs",
     "bot.leagues.cli",
     "bot.coach_cli",
+    "bot.invite",
 )
 
 Subparsers = Any  # argparse's private _SubParsersAction
