@@ -38,7 +38,7 @@ from bot.ui.respond import answer, guild_id_of
 Format = Literal["ladder", "fixtures", "progressive"]
 Standing = Literal["rubber_points", "rubbers", "games", "points"]
 Side = Literal["north-south", "east-west"]
-Export = Literal["standings", "ratings", "games"]
+Export = Literal["standings", "ratings", "fixtures", "games"]
 Leaver = Literal["forfeit", "no_contest"]
 SIDES: dict[str, int] = {"north-south": 0, "east-west": 1}
 
@@ -379,7 +379,7 @@ class Leagues(commands.Cog):
     @league.command(name="export")
     @app_commands.describe(
         league="the league",
-        what="standings or ratings (CSV), or every game (EGN files in a zip)",
+        what="standings, ratings or fixtures (CSV), or every game (EGN files in a zip)",
         season="a season's number or name (standings default to the running season's, ratings"
         " to today's)",
     )
@@ -390,7 +390,7 @@ class Leagues(commands.Cog):
         what: Export,
         season: str | None = None,
     ) -> None:
-        """Standings, ratings or games as a file."""
+        """Standings, ratings, fixtures or games as a file."""
         found = await self._league(interaction, league)
         if what == "standings":
             data = await league_exports.standings_csv(self.db, found, season)
@@ -398,11 +398,14 @@ class Leagues(commands.Cog):
         elif what == "ratings":
             data = await league_exports.ratings_csv(self.db, found, season)
             name, note = "ratings.csv", "Every rated player as CSV."
+        elif what == "fixtures":
+            data = await league_exports.fixtures_csv(self.db, found)
+            name, note = "fixtures.csv", "Every fixture the league made, as CSV."
         elif what == "games":
             data, count = await league_exports.games_zip(self.db, found)
             name, note = "games.zip", f"{count} games as EGN 1.4, one file a game."
         else:
-            raise LeagueError("an export is standings, ratings or games, not {}", what)
+            raise LeagueError("an export is standings, ratings, fixtures or games, not {}", what)
         if len(data) > interaction.filesize_limit:
             raise LeagueError(
                 f"that export is {len(data):,} bytes, more than Discord takes here"

@@ -296,6 +296,15 @@ async def latest_series(db: Database, league_id: int) -> Series | None:
     return _series(row) if row is not None else None
 
 
+async def league_series(db: Database, league_id: int) -> list[Series]:
+    """Every making of the league's fixtures, the first first."""
+    rows = await db.fetchall(
+        f"SELECT {_SERIES_COLUMNS} FROM fixture_series WHERE league_id = ? ORDER BY id",
+        (league_id,),
+    )
+    return [_series(r) for r in rows]
+
+
 async def series_by_id(db: Database, series_id: int) -> Series | None:
     row = await db.fetchone(
         f"SELECT {_SERIES_COLUMNS} FROM fixture_series WHERE id = ?", (series_id,)

@@ -1,4 +1,4 @@
-"""A league's exports: standings and ratings as CSV, every league game as EGN.
+"""A league's exports: standings, ratings and fixtures as CSV, every league game as EGN.
 
 Standings and ratings are those `/league standings` and `/league ratings` show (an ended
 season's as stored); the ratings file lists every rated player, with whether the table lists
@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 
 from bot.engine.egn import match_to_egn
 from bot.engine.records import RecordError, match_from_record
+from bot.storage import fixtures
 from bot.storage.database import Database
 from bot.storage.league_ratings import stored_ratings
 from bot.storage.league_seasons import (
@@ -30,7 +31,7 @@ from bot.storage.league_seasons import (
 from bot.storage.leagues import League
 from bot.storage.seasons import timestamp
 
-EXPORTS = ("standings", "ratings", "games")
+EXPORTS = ("standings", "ratings", "fixtures", "games")
 
 
 def _cell(value: object) -> object:
@@ -38,6 +39,13 @@ def _cell(value: object) -> object:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
         return "'" + value
     return value
+
+
+def _utc(seconds: int | None) -> str:
+    """A Unix time as ISO 8601 in UTC, or empty."""
+    if seconds is None:
+        return ""
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
 
 
 def _csv(header: list[str], rows: list[list[object]]) -> bytes:
@@ -178,3 +186,44 @@ async def games_zip(db: Database, league: League) -> tuple[bytes, int]:
                 archive.writestr(f"M{row['id']}-game{number}.egn", json.dumps(document, indent=2))
                 count += 1
     return out.getvalue(), count
+
+
+async def fixtures_csv(db: Database, league: League) -> bytes:
+    """Every fixture the league ever made, series by series and round by round: who against
+    whom, its window (UTC), and how it ended (the winner, the games each pair won, the match)."""
+    header = [
+        "fixture", "series", "format", "round", "bracket_slot", "first_pair", "second_pair",
+        "opens_at_utc", "closes_at_utc", "extended", "state", "winner", "first_games",
+        "second_games", "match", "deadline_rule",
+    ]  # fmt: skip
+    made = [
+        (series, f)
+        for series in await fixtures.league_series(db, league.id)
+        for f in await fixtures.series_fixtures(db, series.id)
+    ]
+    ids = {p for _, f in made for p in (f.first_pair, f.second_pair) if p is not None}
+    # Withdrawn pairs too: their fixtures still name them.
+    pairs = {i: p.name for i, p in (await fixtures.pairs_by_id(db, ids)).items()}
+    rows: list[list[object]] = []
+    for series, f in made:
+        rows.append(
+            [
+                f"F{f.id}",
+                series.id,
+                series.kind,
+                f.round,
+                f.slot or "",
+                pairs.get(f.first_pair, ""),
+                pairs.get(f.second_pair, "") if f.second_pair is not None else "(bye)",
+                _utc(f.opens_at),
+                _utc(f.closes_at),
+                "yes" if f.extended else "no",
+                f.state,
+                pairs.get(f.winner_pair, "") if f.winner_pair is not None else "",
+                "" if f.first_games is None else f.first_games,
+                "" if f.second_games is None else f.second_games,
+                f"M{f.match_id}" if f.match_id is not None else "",
+                series.deadline,
+            ]
+        )
+    return _csv(header, rows)

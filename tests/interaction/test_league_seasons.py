@@ -383,6 +383,9 @@ async def test_exports_are_csv_and_egn_files(interactions):
     assert len(rows) == 4 and all(
         float(r["mu"]) - 3 * float(r["sigma"]) == pytest.approx(float(r["rating"])) for r in rows
     )
+    exchange = await h.command("bob", "league export", league=LEAGUE, what="fixtures")
+    assert exchange.ephemeral and exchange.reply.attachments[0].filename.endswith("fixtures.csv")
+    assert exchange.reply.attachments[0].data.decode().startswith("fixture,series,format,round")
     exchange = await h.command("bob", "league export", league=LEAGUE, what="games")
     archive = zipfile.ZipFile(io.BytesIO(exchange.reply.attachments[0].data))
     names = archive.namelist()

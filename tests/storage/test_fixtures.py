@@ -183,3 +183,44 @@ def test_fixture_ids_read_as_typed(text, number):
 def test_a_bad_fixture_id_is_refused(text):
     with pytest.raises(FixtureError, match="is not a fixture id"):
         parse_fixture_id(text)
+
+
+async def test_the_fixtures_export_lists_every_fixture_with_its_window_and_result(db):
+    from bot.storage.league_exports import fixtures_csv
+
+    league = await league_with(db, 1, 2, 3, 4, 5, 6)
+    a = await register(db, league, 1, 2)
+    b = await register(db, league, 3, 4)
+    c = await register(db, league, 5, 6)
+    async with db.transaction():
+        series = await store.create_series(
+            db, league.id, "round_robin", 86400, "forfeit", 50, [a.id, b.id, c.id], 1, NOW
+        )
+        played, bye, later = await store.add_fixtures(
+            db,
+            series.id,
+            [
+                NewFixture(1, a.id, b.id, NOW, NOW + 86400),
+                NewFixture(1, c.id, None, NOW, NOW + 86400),
+                NewFixture(2, b.id, c.id, NOW + 86400, NOW + 2 * 86400),
+            ],
+        )
+        assert await store.decide(db, played, "played", b.id, (1, 2), 7, NOW + 60)
+        await store.withdraw_pair(db, league, 5, NOW + 120)  # its fixtures still name it
+    lines = (await fixtures_csv(db, league)).decode().splitlines()
+    assert lines[0].startswith("fixture,series,format,round,bracket_slot,first_pair,second_pair")
+    assert lines[1:] == [
+        f"F{played},{series.id},round_robin,1,,m1 & m2,m3 & m4,2023-11-14T22:13:20+00:00,"
+        "2023-11-15T22:13:20+00:00,no,played,m3 & m4,1,2,M7,forfeit",
+        f"F{bye},{series.id},round_robin,1,,m5 & m6,(bye),2023-11-14T22:13:20+00:00,"
+        "2023-11-15T22:13:20+00:00,no,bye,,,,,forfeit",
+        f"F{later},{series.id},round_robin,2,,m3 & m4,m5 & m6,2023-11-15T22:13:20+00:00,"
+        "2023-11-16T22:13:20+00:00,no,open,,,,,forfeit",
+    ]
+
+
+async def test_a_league_without_fixtures_exports_the_header_alone(db):
+    from bot.storage.league_exports import fixtures_csv
+
+    league = await league_with(db, 1, 2)
+    assert (await fixtures_csv(db, league)).decode().count("\n") == 1
