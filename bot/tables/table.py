@@ -829,8 +829,11 @@ class Table:
         table.league_name = state.get("league_name")
         table.reserved = {int(k): tuple(v) for k, v in state.get("reserved", {}).items()}
         table.hints = state.get("hints", True)
-        if state["status"] == PLAYING:
-            table.status = PLAYING
+        playing = state["status"] == PLAYING
+        # Between matches the last one is replayed too, as the table held it when it ended: its
+        # result stays on the table message and its deals in reach, restart or not. Its end was
+        # applied to the seats before they were stored, so it is not applied again.
+        if playing or (table.match_no > 0 and actions):
             table.first_dealer = state["first_dealer"]
             table.decks = [list(d) for d in decks]
             table.seeds = list(seeds) if seeds is not None else [None] * len(decks)
@@ -847,8 +850,10 @@ class Table:
                 match.apply(action, seat)
                 table.actions.append((seat, action))
             table.hinted = {int(k): set(v) for k, v in state.get("hinted", {}).items()}
-            if match.over:
-                table._end_match()
+            if playing:
+                table.status = PLAYING
+                if match.over:
+                    table._end_match()  # stored before the state that says it ended
         table.match_id = state.get("match_id")
         table.flagged = state.get("flagged", False)
         return table

@@ -177,3 +177,30 @@ async def test_a_restored_table_whose_computer_is_to_act_plays_on(tmp_path: Path
         ] == again.actions
     finally:
         await shut(db, manager)
+
+
+async def test_a_restart_between_matches_keeps_the_last_match_and_its_result(tmp_path: Path):
+    """Found by members doing anything at once (tests/interaction/test_chaos.py): a table between
+    rubbers showed the last one's result and deals until a restart, and nothing after it."""
+    path = tmp_path / "euchre.db"
+    rng = random.Random(75)
+    db, manager = await open_manager(path)
+    table = await seated_table(manager, 75, points=1)
+    await play_to_end_of_hand(manager, table, rng)  # a game to 1 is over in one hand
+    assert not table.playing and table.match.over
+    before = seen(table)
+    seats = table.to_state()["seats"]
+    await shut(db, manager)
+
+    db, manager = await open_manager(path)
+    try:
+        await manager.restore()
+        again = manager.table_in(75)
+        assert not again.playing and again.match.over
+        assert seen(again) == before
+        # The match's end (substitutes and held seats given back) is not applied twice.
+        assert again.to_state()["seats"] == seats
+        await manager.start(75, again.host_id)  # and the next match begins as usual
+        assert again.playing and again.match_no == 2 and again.actions == []
+    finally:
+        await shut(db, manager)
