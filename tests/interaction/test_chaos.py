@@ -15,7 +15,7 @@ import pytest
 
 from bot.engine.cards import make_pack
 from tests.interaction.helpers import command_for
-from tests.support.interactions import InteractionHarness
+from tests.support.interactions import InteractionHarness, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -50,11 +50,13 @@ def lounge(h: InteractionHarness):
     return next(c for c in h.world.guild.channels.values() if c.name == "lounge")
 
 
-async def do_something(h: InteractionHarness, rng: random.Random, member: str) -> None:
+async def do_something(
+    h: InteractionHarness, rng: random.Random, member: str, game: str = "four-handed"
+) -> None:
     """One thing a member might do: often what the game asks of him, else a command with any
     values, or a click on any button he can see."""
     channel = h.channel if rng.random() < 0.8 else lounge(h)
-    if rng.random() < 0.6 and await do_the_sensible_thing(h, rng, member, channel):
+    if rng.random() < 0.6 and await do_the_sensible_thing(h, rng, member, channel, game):
         return
     if rng.random() < 0.5:
         seen = [
@@ -77,14 +79,18 @@ async def do_something(h: InteractionHarness, rng: random.Random, member: str) -
 
 
 async def do_the_sensible_thing(
-    h: InteractionHarness, rng: random.Random, member: str, channel
+    h: InteractionHarness, rng: random.Random, member: str, channel, game: str
 ) -> bool:
     """Open, join or start the channel's table, or take a legal action on one's turn (by
     command or by the hand's button); False when the game asks nothing of this member."""
     who = h.member(member)
     table = h.table(channel)
     if table is None:
-        await h.command(member, "table create", channel=channel, preset="modern", points=3)
+        if game == "four-handed":
+            await h.command(member, "table create", channel=channel, preset="modern", points=3)
+        else:
+            options = {"seats": 4} if game in ("napoleon", "set-back") else {}
+            await h.command(member, "table create", channel=channel, variant=game, **options)
         return True
     if not table.playing:
         if table.seat_of(who.id) is None and not table.full:
@@ -94,14 +100,27 @@ async def do_the_sensible_thing(
             await h.command(member, "table start", channel=channel)
             return True
         return False
-    match = table.match
-    if match is None or match.to_act is None or table.seats[match.to_act] is None:
+    match = table.any_match
+    if match is None or match.over:
         return False
-    if table.seats[match.to_act].user_id != who.id:
+    turn = match.to_act
+    if turn is None or table.seats[turn] is None or table.seats[turn].user_id != who.id:
         return False
-    action = rng.choice(list(match.deal.legal_actions()))
-    name, options = command_for(action, match.deal.phase)
-    await h.command(member, name, channel=channel, **options)
+    if table.variant is None and rng.random() < 0.5:
+        action = rng.choice(list(match.deal.legal_actions()))
+        name, options = command_for(action, match.deal.phase)
+        await h.command(member, name, channel=channel, **options)
+        return True
+    # Any game: the hand's own buttons (or its select, for six-handed's 21 bids).
+    hand = (await h.command(member, "hand", channel=channel)).reply
+    ids = enabled_ids(hand, "euchre:hand:") + enabled_ids(hand, "euchre:pick:")
+    selects = [c for c in hand.all_components() if c.get("options")]
+    if selects and (not ids or rng.random() < 0.5):
+        menu = rng.choice(selects)
+        value = rng.choice(menu["options"])["value"]
+        await h.click(member, menu["custom_id"], message=hand, values=[value])
+    elif ids:
+        await h.click(member, rng.choice(ids), message=hand)
     return True
 
 
@@ -120,19 +139,22 @@ def stored_tables(h: InteractionHarness) -> dict[int, tuple[Any, ...]]:
     return held
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-async def test_members_doing_anything_at_once_break_nothing(tmp_path, seed: int):
+@pytest.mark.parametrize(
+    ("seed", "game"), [(1, "four-handed"), (2, "four-handed"), (3, "napoleon"), (4, "six-handed")]
+)
+async def test_members_doing_anything_at_once_break_nothing(tmp_path, seed: int, game: str):
     rng = random.Random(seed)
     h = await InteractionHarness.open(tmp_path / "euchre.db")
     try:
         for _step in range(STEPS):
             crowd = rng.sample(MEMBERS, rng.randint(1, 3))
             for table in list(h.bot.manager.tables.values()):
-                turn = table.match.to_act if table.playing and table.match else None
+                match = table.any_match
+                turn = match.to_act if table.playing and match else None
                 seated = table.seats[turn] if turn is not None else None
                 if seated is not None and not seated.is_bot and rng.random() < 0.7:
                     crowd.append(h.world.guild.members[seated.user_id].name)
-            await asyncio.gather(*(do_something(h, rng, who) for who in crowd))
+            await asyncio.gather(*(do_something(h, rng, who, game) for who in crowd))
             print(
                 len(h.exchanges),
                 len(h.bot.manager.tables),
@@ -148,7 +170,8 @@ async def test_members_doing_anything_at_once_break_nothing(tmp_path, seed: int)
         )
         hands = await h.bot.db.fetchval("SELECT COUNT(*) FROM hands", (), 0)
         # The chaos still plays: cards are played and hands end (and are scored).
-        assert played > 50 and hands >= 2, (played, hands)
+        assert played > 50, played
+        assert hands >= 2 or game != "four-handed", hands
     finally:
         await h.close()
     assert h.problems() == []
