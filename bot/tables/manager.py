@@ -35,7 +35,7 @@ from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
 from bot.storage.errors import WriterClosed
 from bot.tables.computer import ComputerSeats
-from bot.tables.results import ResultsRecorder, seat_names, seat_players
+from bot.tables.results import ResultsRecorder, names_of, players_of, seated_now
 from bot.tables.table import (
     CLOSED,
     DEFAULT_LEVEL,
@@ -671,7 +671,7 @@ class TableManager:
         games_before = len(match.games) if match else 0
         deal_no = len(match.deals) if match else 0
         # Who sits where as this action is taken: the end of a match gives held seats back.
-        players, names = seat_players(table), seat_names(table)
+        seated = seated_now(table)
         if seat is None:
             if user_id is None:
                 raise ValueError("an action is taken by a member or for a seat")
@@ -686,6 +686,7 @@ class TableManager:
         match_over = match.over
 
         async def results(db: Database) -> None:
+            players, names = players_of(seated), names_of(seated, table.seat_count)
             if result is not None:
                 await self.results.hand(db, table, match, result, players)
             for number, game in enumerate(games, start=games_before):
@@ -725,7 +726,7 @@ class TableManager:
         ends (the variants keep no per-deal or per-game results of their own)."""
         match = table.variant_match
         deal_no = len(match.deals) if match else 0
-        players, names = seat_players(table), seat_names(table)
+        seated = seated_now(table)
         if seat is None:
             if user_id is None:
                 raise ValueError("an action is taken by a member or for a seat")
@@ -739,6 +740,7 @@ class TableManager:
 
         async def results(db: Database) -> None:
             assert match is not None
+            players, names = players_of(seated), names_of(seated, table.seat_count)
             await self.results.variant_game(db, table, match, players, names)
 
         await self._save(table, "game", seat, user_id, taken, after=results if over else None)
@@ -791,7 +793,10 @@ class TableManager:
         If the write fails, the table is reloaded from storage so memory never runs ahead of
         what is stored, and the member is told to try again.
         """
-        problem = table.seating_problem()
+        # A card or declaration moves no one, unless it ends the match (held seats go back):
+        # only requests that may change who sits where are checked.
+        seating_may_change = kind != "game" or not table.playing
+        problem = table.seating_problem() if seating_may_change else None
         if problem is not None:
             # A bug in a seating path: never store it. Put the table back as stored.
             log.error("table %s: refused %r: %s", table.id, action, problem)

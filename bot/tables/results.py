@@ -34,6 +34,34 @@ def seat_names(table: Table) -> list[str]:
     return [o.name if o else "" for o in table.seats]
 
 
+# Who sits where, as plain values: (seat, user id, name, computer, substitute).
+Seated = tuple[tuple[int, int, str, bool, bool], ...]
+
+
+def seated_now(table: Table) -> Seated:
+    """Who sits where as an action is taken, cheaply: the end of a match changes the seats in
+    place (held seats go back), so every action takes this, and only one that records a result
+    turns it into `players_of` and `names_of`."""
+    return tuple(
+        (seat, o.user_id, o.name, o.is_bot, o.substitute)
+        for seat, o in enumerate(table.seats)
+        if o is not None
+    )
+
+
+def players_of(seated: Seated) -> tuple[stats.SeatPlayer, ...]:
+    """`seat_players` as it was when `seated` was taken."""
+    return tuple(stats.SeatPlayer(*s) for s in seated)
+
+
+def names_of(seated: Seated, seats: int) -> list[str]:
+    """`seat_names` as it was when `seated` was taken."""
+    names = [""] * seats
+    for seat, _user, name, _bot, _sub in seated:
+        names[seat] = name
+    return names
+
+
 class ResultsRecorder:
     """Writes results through `bot.storage.stats`, inside the caller's transaction."""
 
@@ -213,7 +241,15 @@ class ResultsRecorder:
             )
 
 
-__all__ = ["ResultsRecorder", "seat_names", "seat_players"]
+__all__ = [
+    "ResultsRecorder",
+    "Seated",
+    "names_of",
+    "players_of",
+    "seat_names",
+    "seat_players",
+    "seated_now",
+]
 
 
 def _match_id(table: Table) -> int:
