@@ -248,9 +248,14 @@ async def test_a_latecomer_plays_from_the_next_round_at_an_extra_table(fake_disc
         assert people(bot, fake, schedule_table) == {"ann", "ben", "cat", "dan"}
         assert people(bot, fake, extra) == {"eve", "fay"}
         assert sum(o.is_bot for o in extra.seats) == 2
-        mentions = " ".join(m.text for m in fake.public_messages(extra.channel_id))
         for name in ("eve", "fay"):  # the thread's first message mentions them
-            assert f"<@{fake.member(name).id}>" in mentions
+            mention = f"<@{fake.member(name).id}>"
+            await fake.wait_for(
+                lambda m=mention: next(
+                    (x for x in fake.public_messages(extra.channel_id) if m in x.text), None
+                ),
+                what=f"{name} mentioned in the extra table's thread",
+            )
 
         # One more during round 2 takes a computer's seat at the extra table from round 3.
         told = await slash(fake, "gus", "night join")
