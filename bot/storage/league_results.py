@@ -397,7 +397,9 @@ async def correct(
 ) -> Corrected:
     """Void, award (to `side`), mark to be replayed or un-void a league match, with a reason
     (in the caller's transaction): its audit row, the season's totals and the ratings from
-    the match's first game on.
+    the match's first game on (at once when that is short; else the league is marked and
+    `Corrected.ratings_pending` says the caller runs `league_ratings.catch_up` after the
+    commit).
 
     Raises:
         LeagueError: a bad reason or side; a match not of this league or server, one that does
