@@ -15,6 +15,7 @@ from bot.numbers import parse_whole
 from bot.storage import league_exports, league_ratings, league_results, league_seasons, leagues
 from bot.storage.database import Database
 from bot.storage.leagues import LeagueError
+from bot.tables.manager import Change
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import (
     audit_embed,
@@ -80,6 +81,28 @@ class Leagues(commands.Cog):
 
     def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
+        # A correction that reaches back far recomputes the ratings after its answer, in short
+        # writes, so the tables' clicks never wait long for the writer.
+        self.recomputer = league_ratings.Recomputer(bot.db, bot.manager.writer.write)
+
+    async def cog_load(self) -> None:
+        self.bot.manager.observers.append(self._match_ended)
+        await self.recomputer.resume()  # what a stop cut short
+
+    async def cog_unload(self) -> None:
+        await self.shutdown()
+
+    async def shutdown(self) -> None:
+        """Stop the recomputes under way (each carries on at the next start)."""
+        if self._match_ended in self.bot.manager.observers:
+            self.bot.manager.observers.remove(self._match_ended)
+        await self.recomputer.close()
+
+    async def _match_ended(self, change: Change) -> None:
+        """A league match that ended may have marked its league's ratings (a leaver's match
+        taken out of a long history): recompute them."""
+        if (change.match_over or change.kind == "closed") and change.table.league_id is not None:
+            self.recomputer.wake(change.table.league_id)
 
     @property
     def db(self) -> Database:
@@ -327,6 +350,8 @@ class Leagues(commands.Cog):
             )
 
         corrected = await self.bot.manager.writer.write(work)
+        if corrected.ratings_pending:
+            self.recomputer.wake(found.id)
         await answer(interaction, correction_text(found, corrected))
 
     @league.command(name="void")

@@ -204,7 +204,12 @@ class Nights(commands.Cog):
             await nights.register(db, night, user.id, user.display_name)
 
         await self.bot.manager.writer.write(work)
-        await answer(interaction, texts.joined_text(night))
+        place = await self.runner.late_place(night, user.id)
+        instead = None
+        if place is not None and place.instead_of is not None:
+            registered = {p.user_id: p.name for p in await nights.players(self.db, night.id)}
+            instead = registered.get(place.instead_of)
+        await answer(interaction, texts.joined_text(night, place, instead))
         await self.show(night)
         self.runner.wake(night.id)
 

@@ -10,8 +10,10 @@ Players who come and go (Keller's progressive euchre has none; a club night has 
 handled one of two ways, the organiser's choice:
 
 - ``computer``: the plan stays as it was drawn at the start. A player who leaves keeps their
-  place, played by a computer, and a latecomer takes over the first such place from the next
-  round (or waits for one).
+  place, played by a computer. A latecomer plays from the next round, never later, without
+  moving anyone else (`seat_latecomers`): in the first place a computer plays (a leaver's, in
+  place order, then a computer's seat at an extra table), else at an extra table of latecomers,
+  computers in its seats until more come.
 - ``bye``: the plan follows the players present. Whenever they changed, the next round is
   drawn again: by the schedule, a fresh schedule for those present; by winners move up, the
   round the rule gives, its gaps filled by those waiting (the players sitting out first), and
@@ -21,6 +23,7 @@ handled one of two ways, the organiser's choice:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.leagues.progressive import schedule, winners_move_up
@@ -95,6 +98,76 @@ def take_over_places(plan: dict[str, Any], present: Sequence[int]) -> list[int]:
         if player not in here and waiting:
             places[index] = waiting.pop(0)
     return waiting
+
+
+def seat_latecomers(plan: dict[str, Any], present: Sequence[int]) -> list[Table]:
+    """Seat the ``computer`` way's latecomers from the next round, in the order they came.
+
+    Why this way: the schedule of those who came on time is the night's promise to them (every
+    two partners once), so a latecomer never reshapes it. A place a computer plays is a place
+    a person should have: a leaver's place in the schedule first (in place order), then a
+    computer's seat at an extra table. Whoever still waits forms extra tables of four, at the
+    foot (computers in the seats nobody takes), which play every round beside the schedule's,
+    their partners turning each round (`extra_tables`). Everyone scores their own side's
+    points, as at every table, so a latecomer's total is comparable with everyone's (only
+    shorter). Places of computers are None in ``plan["players"]``.
+
+    Returns:
+        The extra tables formed now, in places (each ``((a, b), (c, d))``).
+    """
+    waiting = take_over_places(plan, present)
+    places = plan["players"]
+    extra = plan.setdefault("extra", [])
+    formed: list[Table] = []
+    while waiting:
+        group, waiting = waiting[:4], waiting[4:]
+        first = len(places)
+        places.extend([*group, *[None] * (4 - len(group))])
+        extra.append([first, first + 1, first + 2, first + 3])
+        formed.append(((first, first + 1), (first + 2, first + 3)))
+    return formed
+
+
+def extra_tables(plan: dict[str, Any], number: int) -> tuple[Table, ...]:
+    """The extra tables of latecomers in round `number`: the same four places, the partners
+    turning round by round (each of the three ways to pair four, in turn)."""
+    tables = []
+    for a, b, c, d in plan.get("extra", []):
+        pairings = (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c)))
+        tables.append(pairings[number % 3])
+    return tuple(tables)
+
+
+@dataclass(frozen=True, slots=True)
+class LatePlace:
+    """Where a latecomer will sit from the next round: in the place of a leaver (`instead_of`,
+    a user id), at a computer's seat of an extra table, or at a new extra table with
+    `computers` computers (0-3)."""
+
+    kind: str  # "place", "extra_seat" or "new_table"
+    instead_of: int | None = None
+    computers: int = 0
+
+
+def late_place(plan: dict[str, Any], present: Sequence[int], user_id: int) -> LatePlace | None:
+    """Where `user_id`, registered late, sits from the next round if nobody else comes or goes
+    meanwhile (`seat_latecomers` on a copy of the plan); None when he has a place already."""
+    if user_id in plan["players"]:
+        return None
+    trial = {**plan, "players": list(plan["players"]), "extra": [*plan.get("extra", [])]}
+    before = list(trial["players"])
+    formed = seat_latecomers(trial, present)
+    index = trial["players"].index(user_id)
+    if index < len(before):
+        instead = before[index]
+        if any(index in table for table in plan.get("extra", [])):
+            return LatePlace("extra_seat")
+        return LatePlace("place", instead_of=instead)
+    for (a, b), (c, d) in formed:
+        if index in (a, b, c, d):
+            computers = sum(1 for p in (a, b, c, d) if trial["players"][p] is None)
+            return LatePlace("new_table", computers=computers)
+    raise AssertionError("a latecomer is always seated")  # pragma: no cover
 
 
 def redrawn(

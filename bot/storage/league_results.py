@@ -5,9 +5,10 @@ stores the match) it counts as played, or, when a player left it or a computer t
 (and the league does not allow substitutes), as the league's rule for leavers says: a forfeit
 by that side or no contest. Organisers correct a match afterwards (`correct`): void it, award it
 to a side at a fixed score, or mark it to be replayed; an un-void gives back what it was. Each
-writes an audit row, rebuilds the season's totals from the stored results and recomputes the
-ratings from the match's first game, so a correction and its undoing leave exactly what was
-there. Nothing here commits on its own.
+writes an audit row, moves the season's totals by the match's old and new result and recomputes the
+ratings from the match's first game (at once when that is short, else marked for
+`league_ratings.catch_up`, which the caller runs after the commit), so a correction and its
+undoing leave exactly what was there. Nothing here commits on its own.
 """
 
 from __future__ import annotations
@@ -251,31 +252,39 @@ def _effective(result: Result) -> tuple[Any, ...]:
 
 
 async def _add_totals(
-    db: Database, league_id: int, season_id: int, match_id: int, result: Result
+    db: Database, league_id: int, season_id: int, match_id: int, result: Result, sign: int = 1
 ) -> None:
-    """Add a counting match to its players' season totals."""
+    """Add a counting match to its players' season totals (`sign` -1: take it away again)."""
     for side in (0, 1):
         await db.execute(
             "INSERT INTO league_totals (league_id, season_id, user_id, rubber_points, rubbers,"
             " games, points, points_against, played)"
-            " SELECT ?, ?, user_id, ?, ?, ?, ?, ?, 1 FROM league_result_players"
+            " SELECT ?, ?, user_id, ?, ?, ?, ?, ?, ? FROM league_result_players"
             " WHERE match_id = ? AND side = ?"
             " ON CONFLICT (league_id, season_id, user_id) DO UPDATE SET"
             " rubber_points = rubber_points + excluded.rubber_points,"
             " rubbers = rubbers + excluded.rubbers, games = games + excluded.games,"
             " points = points + excluded.points,"
-            " points_against = points_against + excluded.points_against, played = played + 1",
+            " points_against = points_against + excluded.points_against,"
+            " played = played + excluded.played",
             (
                 league_id,
                 season_id,
-                result.rubber_points[side],
-                int(result.winner == side),
-                result.games[side],
-                result.points[side],
-                result.points[1 - side],
+                sign * result.rubber_points[side],
+                sign * int(result.winner == side),
+                sign * result.games[side],
+                sign * result.points[side],
+                sign * result.points[1 - side],
+                sign,
                 match_id,
                 side,
             ),
+        )
+    if sign < 0:  # a player with no counting match left has no row, as a rebuild gives
+        await db.execute(
+            "DELETE FROM league_totals WHERE league_id = ? AND season_id = ? AND played = 0"
+            " AND user_id IN (SELECT user_id FROM league_result_players WHERE match_id = ?)",
+            (league_id, season_id, match_id),
         )
 
 
@@ -329,10 +338,21 @@ async def check_league(db: Database, league_id: int) -> list[str]:
     return sorted(problems) + await league_ratings.check(db, league_id)
 
 
-async def _unrate(db: Database, league_id: int, match_id: int) -> None:
-    first = await league_ratings.set_rated(db, match_id, False)
+async def _rerate(db: Database, league_id: int, match_id: int, rated: bool) -> bool:
+    """Rate a match's games or stop rating them, and recompute the ratings from its first
+    game on: here when that is short, else in `league_ratings.catch_up`'s short writes.
+
+    Returns:
+        Whether the ratings are left to `catch_up` (the league is marked).
+    """
+    first = await league_ratings.set_rated(db, match_id, rated)
     if first is not None:
-        await league_ratings.recompute_from(db, league_id, first)
+        return await league_ratings.redo_from(db, league_id, first)
+    return await league_ratings.pending(db, league_id) is not None
+
+
+async def _unrate(db: Database, league_id: int, match_id: int) -> bool:
+    return await _rerate(db, league_id, match_id, False)
 
 
 # -- corrections ----------------------------------------------------------------------------
@@ -345,6 +365,7 @@ class Corrected:
     match_id: int
     action: str
     result: Result
+    ratings_pending: bool = False  # the ratings are recomputed after the answer, in short steps
 
 
 def check_reason(reason: str) -> str:
@@ -376,7 +397,9 @@ async def correct(
 ) -> Corrected:
     """Void, award (to `side`), mark to be replayed or un-void a league match, with a reason
     (in the caller's transaction): its audit row, the season's totals and the ratings from
-    the match's first game on.
+    the match's first game on (at once when that is short; else the league is marked and
+    `Corrected.ratings_pending` says the caller runs `league_ratings.catch_up` after the
+    commit).
 
     Raises:
         LeagueError: a bad reason or side; a match not of this league or server, one that does
@@ -389,9 +412,9 @@ async def correct(
     if standing.league is None or standing.league.id != league.id:
         raise LeagueError(f"M{match_id} was not played for the league {{}}", league.name)
     row = await db.fetchone(
-        "SELECT season_id, correction, winner, played_winner, played_games_0, played_games_1,"
-        " played_points_0, played_points_1, played_rp_0, played_rp_1"
-        " FROM league_results WHERE match_id = ?",
+        "SELECT season_id, correction, counts, winner, games_0, games_1, points_0, points_1,"
+        " rp_0, rp_1, played_winner, played_games_0, played_games_1, played_points_0,"
+        " played_points_1, played_rp_0, played_rp_1 FROM league_results WHERE match_id = ?",
         (match_id,),
     )
     if row is None:
@@ -446,15 +469,22 @@ async def correct(
         " games_1 = ?, points_0 = ?, points_1 = ?, rp_0 = ?, rp_1 = ? WHERE match_id = ?",
         (new, *_effective(result), match_id),
     )
-    await rebuild_totals(db, league.id, season_id)
-    if new is None:
-        first = await league_ratings.set_rated(db, match_id, True)
-        if first is not None:
-            await league_ratings.recompute_from(db, league.id, first)
-    else:
-        await _unrate(db, league.id, match_id)
+    # The totals change by the match alone (its old result out, its new one in): exact, and
+    # short whatever the size of the season.
+    if row["counts"]:
+        was = Result(
+            True,
+            winner,
+            (row["games_0"], row["games_1"]),
+            (row["points_0"], row["points_1"]),
+            (row["rp_0"], row["rp_1"]),
+        )
+        await _add_totals(db, league.id, season_id, match_id, was, sign=-1)
+    if result.counts:
+        await _add_totals(db, league.id, season_id, match_id, result)
+    pending = await _rerate(db, league.id, match_id, new is None)
     await _audit(db, league.id, match_id, action, reason, by, before, now, side=side)
-    return Corrected(match_id, action, result)
+    return Corrected(match_id, action, result, pending)
 
 
 def _words(correction: str | None) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from bot.leagues.ratings import PlayerRating, RatingSettings
 from bot.leagues.standings import StandingRow, Totals, ranked
 from bot.storage.database import Database
-from bot.storage.league_ratings import stored_ratings
+from bot.storage.league_ratings import pending, stored_ratings
 from bot.storage.leagues import League, LeagueError, check_name
 from bot.storage.seasons import parse_timestamp, timestamp
 
@@ -181,12 +181,19 @@ async def end_season(db: Database, league: League, by: int, now: datetime | None
     caller's transaction).
 
     Raises:
-        LeagueError: no season is running.
+        LeagueError: no season is running; the ratings are being recomputed (a season keeps
+            them as they are when it ends, so they must be right).
     """
     season = await running_season(db, league.id)
     if season is None:
         raise LeagueError(
             "no season of {} is running: an organiser starts one with /league season start",
+            league.name,
+        )
+    if await pending(db, league.id) is not None:
+        raise LeagueError(
+            "the ratings of {} are being recomputed after a correction: end the season in a"
+            " moment, once they are",
             league.name,
         )
     moment = now or datetime.now(UTC)

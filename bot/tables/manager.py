@@ -172,8 +172,9 @@ class TableManager:
         self._closed = False
         self.pings: dict[int, tuple[str, int | None]] = {}  # members' own ping settings
         self._showing: set[asyncio.Future[None]] = set()  # stored moves being shown
-        # Called with every stored change that ends a deal, a game or a match, whoever acted
-        # (league nights and fixtures follow their tables this way). Each runs as its own task,
+        # Called with every stored change that ends a deal, a game or a match, whoever acted,
+        # and with the close of a table ("closed"), whoever closed it (league nights and
+        # fixtures follow their tables this way). Each runs as its own task,
         # outside the table's lock, so an observer may call back into the manager.
         self.observers: list[Callable[[Change], Awaitable[None]]] = []
         self._observing: set[asyncio.Task[None]] = set()
@@ -898,6 +899,7 @@ class TableManager:
         self.last_deals.pop(table.id, None)
         table.status = "closed"
         self._cancel(table)
+        self._tell_observers(Change(table, "closed", note=reason))
 
     # -- turns: timers and computer players ----------------------------------------------
 

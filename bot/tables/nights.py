@@ -3,8 +3,8 @@ after its deals or its time, moving on to the next round, and closing the night.
 
 One task per night (`_watch`) does everything that changes a night once it is played, one step
 at a time, so nothing about a night happens twice at once. It wakes when a deal ends at one of
-the night's tables (the manager's observers), when the round's time runs out, and every few
-seconds to notice a table closed by other means. Everything it decides is stored before it
+the night's tables or one of them is closed, by `/table close` or otherwise (the manager's
+observers), when the round's time runs out, and when a player comes or goes. Everything it decides is stored before it
 acts on it, so after a restart the same step finds where it was: a round half seated is seated
 on, a round whose time ran out while the bot was down is ended, and the tables themselves
 resume as every table does.
@@ -39,7 +39,11 @@ from bot.tables.table import CLOSED, Table, TableError
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 5.0  # how often a night looks for a table closed by other means
+# The night is woken by its tables' events (a deal ended, a table closed), so it need not poll.
+# A slow look remains as a safety net only: an observer runs as a task of its own, and one
+# that failed (logged) would otherwise leave a night waiting for an event already gone.
+SAFETY_POLL_SECONDS = 60.0
+RETRY_SECONDS = 5.0  # after a step that failed (a Discord error opening a thread, say)
 COMPUTER_LEVEL = "standard"
 ROUND_OVER = "the round is over"
 
@@ -210,10 +214,13 @@ class Nights:
     # -- following the tables ---------------------------------------------------------------
 
     async def _deal_ended(self, change: Change) -> None:
+        """A deal, game or match ended at a table, or the table was closed: the night's task
+        looks at once (a closed table is done for the round)."""
         night_id = self._night_of.get(change.table.id)
         if night_id is None:
             return
-        self.touch_standings(night_id)
+        if change.kind != "closed":
+            self.touch_standings(night_id)
         self.wake(night_id)
 
     def touch_standings(self, night_id: int) -> None:
@@ -255,7 +262,7 @@ class Nights:
                 raise
             except Exception:
                 log.exception("night %s: a step failed; trying again shortly", night_id)
-                wait = POLL_SECONDS
+                wait = RETRY_SECONDS
             if wait is None:
                 self._watchers.pop(night_id, None)
                 return
@@ -286,8 +293,8 @@ class Nights:
         if all(row.done for row in rows):
             return await self._seat_next(night)
         if rnd.deadline is not None and not rnd.time_up:
-            return max(0.0, min(POLL_SECONDS, rnd.deadline - self.clock()))
-        return POLL_SECONDS
+            return max(0.0, min(SAFETY_POLL_SECONDS, rnd.deadline - self.clock()))
+        return SAFETY_POLL_SECONDS
 
     def _table(self, row: NightTable) -> Table | None:
         table = self.manager.tables.get(row.thread_id)
@@ -336,9 +343,13 @@ class Nights:
         present = [p.user_id for p in await nights.players(self.db, night.id) if p.present]
         plan = dict(night.plan or plans.new_plan(present))
         seated = await self._round_by_movement(night, plan, number)
-        waiting: list[int] = []
         if night.late == plans.COMPUTER:
-            waiting = plans.take_over_places(plan, present)
+            # Latecomers play from this round: see `plans.seat_latecomers` for where.
+            formed = plans.seat_latecomers(plan, present)
+            if night.movement == plans.SCHEDULE:
+                seated = Round(seated.tables + plans.extra_tables(plan, number), seated.byes)
+            else:  # winners move up carries the extra tables on from the last round
+                seated = Round(seated.tables + tuple(formed), seated.byes)
         elif plans.changed(plan, present):
             redrawn = plans.redrawn(plan, present, number, night.movement, seated)
             if redrawn is None:
@@ -358,7 +369,7 @@ class Nights:
         rnd = await nights.round_of(self.db, night.id, number)
         assert rnd is not None  # stored just now
         await self._seat_tables(night, rnd, 0)
-        await self.listener.round_seated(night, number, await self._byes(night, rnd, waiting))
+        await self.listener.round_seated(night, number, await self._byes(night, rnd))
         self.touch_standings(night.id)
         return 0.0  # look at once: a table may have been done before it began
 
@@ -496,13 +507,20 @@ class Nights:
         await manager.start(thread_id, host, keep_seats=True)
         return table
 
-    async def _byes(self, night: Night, rnd: nights.NightRound, waiting: list[int]) -> list[str]:
-        """The names of those who sit out the round (and latecomers waiting for a place)."""
+    async def _byes(self, night: Night, rnd: nights.NightRound) -> list[str]:
+        """The names of those who sit out the round."""
         names = {p.user_id: p.name for p in await nights.players(self.db, night.id) if p.present}
         assert night.plan is not None
         places = night.plan["players"]
-        byes = [names[places[p]] for p in rnd.byes if places[p] in names]
-        return byes + [names[p] for p in waiting if p in names]
+        return [names[places[p]] for p in rnd.byes if places[p] in names]
+
+    async def late_place(self, night: Night, user_id: int) -> plans.LatePlace | None:
+        """Where a member registered during the night sits from the next round (if nobody
+        else comes or goes meanwhile); None before the night starts, or with a place already."""
+        if night.status != nights.PLAYING or night.plan is None or night.late != plans.COMPUTER:
+            return None
+        present = [p.user_id for p in await nights.players(self.db, night.id) if p.present]
+        return plans.late_place(night.plan, present, user_id)
 
     # -- closing ----------------------------------------------------------------------------
 

@@ -268,7 +268,13 @@ def correction_text(league: League, corrected: Corrected) -> str:
         )
     return (
         f"M{corrected.match_id} of **{safe(league.name)}** {ACTION_WORDS[corrected.action]}: "
-        f"{now}. Standings and ratings are updated; `/league audit` lists it."
+        f"{now}. Standings are updated; ratings "
+        + (
+            "are being recomputed from that match on and change in a moment"
+            if corrected.ratings_pending
+            else "are updated"
+        )
+        + "; `/league audit` lists it."
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.leagues.night import LatePlace
 from bot.storage.nights import Night, NightPlayer, Total
 from bot.ui.embeds import GOLD, plural, safe
 from bot.ui.errors import reply_error
@@ -22,7 +23,8 @@ DESCRIPTION_LIMIT = 4096  # an embed's description
 FILE_PREFIX = "euchre-night"
 
 LATE_WORDS = {
-    "computer": "a player who leaves is replaced by a computer; a latecomer takes such a place",
+    "computer": "a player who leaves is replaced by a computer; a latecomer plays from the next"
+    " round, in such a place or at an extra table",
     "bye": "the tables follow the players present: latecomers sit in, leavers' places go",
 }
 MOVEMENT_WORDS = {
@@ -129,11 +131,38 @@ def opened_text(night: Night, league_name: str) -> str:
     )
 
 
-def joined_text(night: Night) -> str:
+def joined_text(night: Night, place: LatePlace | None = None, instead_of: str | None = None) -> str:
+    """The private answer to a member who registers; during a ``late:computer`` night, when
+    and where he plays (`place`: `Nights.late_place`; `instead_of`: the leaver's name)."""
     if night.status == "open":
         return "You are registered for the euchre night."
-    when = "from the next round" if night.late == "computer" else "when the next round is seated"
-    return f"You are registered for the euchre night: you sit in {when}, as a place is free."
+    if night.late != "computer":
+        return (
+            "You are registered for the euchre night: you sit in when the next round is seated,"
+            " as a place is free."
+        )
+    after = night.round + 1
+    if night.rounds is not None and after > night.rounds:
+        return (
+            "You are registered for the euchre night, but this is its last round: there is no"
+            " round left for you to play."
+        )
+    if place is None:
+        where = "in your own place"
+    elif place.kind == "place":
+        who = safe(instead_of) if instead_of else "a player who left"
+        where = f"in the place of {who}, which a computer plays now"
+    elif place.kind == "extra_seat":
+        where = "at the extra table of latecomers, in a seat a computer plays now"
+    else:
+        where = "at an extra table of latecomers"
+        if place.computers:
+            where += f", with {plural(place.computers, 'computer')} until more latecomers come"
+    return (
+        f"You are registered for the euchre night: you play from round {after}, when round"
+        f" {night.round} ends, {where}. Everyone scores their own points, so your total counts"
+        " as anyone's. The table's thread mentions you when it is seated."
+    )
 
 
 def left_text(night: Night) -> str:

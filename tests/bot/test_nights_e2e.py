@@ -195,3 +195,108 @@ async def test_a_euchre_night_of_16_on_4_tables_over_3_rounds_with_a_restart(
         assert {int(k): v for k, v in scores.items()} == {t.user_id: t.points for t in totals}
         standings = fake.messages_by_id[(await nights.night_by_id(bot.db, night.id)).message_id]
         assert "final standings" in standings.text
+
+
+async def night_of(fake: FakeDiscord, bot, members: list[str], **options) -> nights.Night:
+    """A league of `members` and its night open in the channel, all of them registered."""
+    fake.add_member(
+        fake.guild, "organiser", permissions=discord.Permissions(manage_guild=True).value
+    )
+    await slash(fake, "organiser", "league create", name="Tuesday", preset="modern")
+    for name in members:
+        fake.add_member(fake.guild, name)
+        assert "You joined" in await slash(fake, name, "league join", name="Tuesday")
+    assert "is open" in await slash(fake, "organiser", "night open", league="Tuesday", **options)
+    night = await nights.open_night(bot.db, fake.channel.id)
+    for name in members[:4]:
+        assert "registered" in await slash(fake, name, "night join")
+    return night
+
+
+async def seated(bot, night_id: int, number: int, count: int) -> list:
+    """The round's tables once all `count` are seated and dealt."""
+
+    async def probe():
+        rows = await nights.tables_of(bot.db, night_id, number)
+        tables = [bot.manager.tables.get(r.thread_id) for r in rows]
+        if len(rows) == count and all(t is not None and t.playing for t in tables):
+            return tables
+        return None
+
+    return await eventually_async(probe, what=f"round {number} seated")
+
+
+def people(bot, fake: FakeDiscord, table) -> set[str]:
+    return {fake.guild.members[o.user_id].name for o in table.seats if not o.is_bot}
+
+
+async def test_a_latecomer_plays_from_the_next_round_at_an_extra_table(fake_discord, tmp_path):
+    fake = fake_discord
+    members = ["ann", "ben", "cat", "dan", "eve", "fay", "gus"]
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        night = await night_of(fake, bot, members, rounds=3, deals_per_round=1)
+        await slash(fake, "organiser", "night start")
+        (first,) = await seated(bot, night.id, 1, 1)
+
+        # Two come late, with no place free: from round 2, an extra table of their own.
+        told = await slash(fake, "eve", "night join")
+        assert "from round 2" in told and "extra table" in told and "3 computers" in told
+        told = await slash(fake, "fay", "night join")
+        assert "from round 2" in told and "extra table" in told and "2 computers" in told
+        await play_deal(bot, fake, first)
+        schedule_table, extra = await seated(bot, night.id, 2, 2)
+        assert people(bot, fake, schedule_table) == {"ann", "ben", "cat", "dan"}
+        assert people(bot, fake, extra) == {"eve", "fay"}
+        assert sum(o.is_bot for o in extra.seats) == 2
+        for name in ("eve", "fay"):  # the thread's first message mentions them
+            mention = f"<@{fake.member(name).id}>"
+            await fake.wait_for(
+                lambda m=mention: next(
+                    (x for x in fake.public_messages(extra.channel_id) if m in x.text), None
+                ),
+                what=f"{name} mentioned in the extra table's thread",
+            )
+
+        # One more during round 2 takes a computer's seat at the extra table from round 3.
+        told = await slash(fake, "gus", "night join")
+        assert "from round 3" in told and "a seat a computer plays now" in told
+        for table in (schedule_table, extra):
+            await play_deal(bot, fake, table)
+        schedule_table, extra = await seated(bot, night.id, 3, 2)
+        assert people(bot, fake, extra) == {"eve", "fay", "gus"}
+        for table in (schedule_table, extra):
+            await play_deal(bot, fake, table)
+        await fake.wait_for(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if "euchre night is over" in m.text),
+                None,
+            ),
+            what="the night's close",
+        )
+        totals = {t.user_id: t for t in await nights.totals(bot.db, night.id)}
+        deals = {fake.guild.members[u].name: t.deals for u, t in totals.items()}
+        assert deals == {"ann": 3, "ben": 3, "cat": 3, "dan": 3, "eve": 2, "fay": 2, "gus": 1}
+        assert not bot.handler_errors
+
+
+async def test_a_table_closed_by_table_close_is_noticed_without_waiting_for_a_poll(
+    fake_discord, tmp_path, monkeypatch
+):
+    from bot.tables import nights as night_runner
+
+    # The safety net's look would come only after the test's bound: the close must wake it.
+    monkeypatch.setattr(night_runner, "SAFETY_POLL_SECONDS", 3600.0)
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        night = await night_of(fake, bot, ["ann", "ben", "cat", "dan"], rounds=2, deals_per_round=3)
+        await slash(fake, "organiser", "night start")
+        (table,) = await seated(bot, night.id, 1, 1)
+        host = fake.guild.members[table.host_id]
+        thread = fake.find_channel(table.channel_id)
+        asked = await (await fake.slash(host, thread, "table close")).message()
+        await fake.click(host, asked, label="Close the table")
+        (second,) = await seated(bot, night.id, 2, 1)  # round 1 is over: round 2 is seated
+        assert second.id != table.id
+        rows = await nights.tables_of(bot.db, night.id, 1)
+        assert all(r.done for r in rows)
+        assert not bot.handler_errors

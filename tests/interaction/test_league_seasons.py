@@ -238,6 +238,27 @@ async def test_void_then_unvoid_gives_back_the_standings_and_ratings(interaction
     assert audit.index("un-voided") < audit.index("voided by") and "a mistake" in audit
 
 
+async def test_a_correction_reaching_far_back_answers_at_once_and_recomputes_ratings_after(
+    interactions, monkeypatch
+):
+    from bot.storage import league_ratings, league_results
+
+    monkeypatch.setattr(league_ratings, "IN_PLACE_GAMES", -1)  # never at once, as in a long league
+    h = interactions
+    await quick_league(h)
+    match_id = await played(h)
+    league_id = (await h.bot.db.fetchone("SELECT id FROM leagues"))["id"]
+    voided = await h.command(
+        "owner", "league void", league=LEAGUE, match=f"M{match_id}", reason="x"
+    )
+    assert voided.ephemeral and "being recomputed" in voided.text
+    assert "No match has counted yet" in await standings(h)  # standings at once
+    await h.bot.get_cog("Leagues").recomputer.settle(league_id)
+    assert await league_ratings.pending(h.bot.db, league_id) is None
+    assert await league_results.check_league(h.bot.db, league_id) == []
+    assert "No rated game yet" in (await ratings_text(h))[0]
+
+
 async def test_award_gives_the_match_to_a_side_at_the_fixed_score(interactions):
     h = interactions
     await quick_league(h)

@@ -79,6 +79,52 @@ def test_latecomers_take_the_places_of_leavers_in_order():
     assert plan["players"] == [1, 5, 3, 4] and waiting == [6]
 
 
+def test_a_latecomer_takes_a_leavers_place_first():
+    plan = plans.new_plan([1, 2, 3, 4])
+    formed = plans.seat_latecomers(plan, [1, 3, 4, 5])
+    assert plan["players"] == [1, 5, 3, 4] and formed == [] and plan["extra"] == []
+
+
+def test_latecomers_with_no_place_free_form_an_extra_table_with_computers():
+    plan = plans.new_plan([1, 2, 3, 4])
+    formed = plans.seat_latecomers(plan, [1, 2, 3, 4, 5, 6])
+    assert formed == [((4, 5), (6, 7))]
+    assert plan["players"] == [1, 2, 3, 4, 5, 6, None, None]  # two computers' places
+    # The schedule's own tables do not move.
+    assert plans.scheduled_round(plan, 2) == plans.scheduled_round(plans.new_plan([1, 2, 3, 4]), 2)
+
+
+def test_a_later_latecomer_takes_a_computers_seat_at_the_extra_table():
+    plan = plans.new_plan([1, 2, 3, 4])
+    plans.seat_latecomers(plan, [1, 2, 3, 4, 5])
+    assert plans.seat_latecomers(plan, [1, 2, 3, 4, 5, 6]) == []
+    assert plan["players"] == [1, 2, 3, 4, 5, 6, None, None]
+
+
+def test_nine_latecomers_form_three_extra_tables_the_last_with_three_computers():
+    plan = plans.new_plan([1, 2, 3, 4])
+    formed = plans.seat_latecomers(plan, list(range(1, 14)))
+    assert len(formed) == 3 and plan["players"][-3:] == [None, None, None]
+    assert all(p in plan["players"] for p in range(1, 14))  # everyone has a place
+
+
+def test_an_extra_tables_partners_turn_each_round():
+    plan = plans.new_plan([1, 2, 3, 4])
+    plans.seat_latecomers(plan, list(range(1, 9)))
+    partnerships = {frozenset(side) for n in (1, 2, 3) for side in plans.extra_tables(plan, n)[0]}
+    assert len(partnerships) == 6  # every two of the four are partners once in three rounds
+
+
+def test_late_place_says_where_a_latecomer_will_sit():
+    plan = plans.new_plan([1, 2, 3, 4])
+    assert plans.late_place(plan, [1, 3, 4, 5], 5) == plans.LatePlace("place", instead_of=2)
+    assert plans.late_place(plan, [1, 2, 3, 4, 5], 5) == plans.LatePlace("new_table", computers=3)
+    plans.seat_latecomers(plan, [1, 2, 3, 4, 5])
+    assert plans.late_place(plan, [1, 2, 3, 4, 5, 6], 6) == plans.LatePlace("extra_seat")
+    assert plans.late_place(plan, [1, 2, 3, 4, 5, 6], 5) is None  # he has his place
+    assert plan["players"] == [1, 2, 3, 4, 5, None, None, None]  # a look changes nothing
+
+
 def test_by_the_schedule_with_byes_a_fresh_schedule_is_drawn_for_those_present():
     plan = plans.new_plan([1, 2, 3, 4, 5])
     present = [2, 3, 4, 5, 6, 7, 8]

@@ -414,3 +414,31 @@ async def test_a_stop_between_a_tables_making_and_its_row_seats_nobody_twice(tmp
     finally:
         await runner.stop()
         await shut(db, manager)
+
+
+async def test_by_winners_move_up_a_latecomers_extra_table_moves_with_the_night(world):
+    manager, runner, recorder, _ = world
+    players = list(range(601, 605))
+    night, league = await open_night(manager, players, rounds=3, movement="winners_move_up")
+    await runner.start(night)
+    (table,) = await round_tables(manager, night.id, 1, 1)
+
+    async def latecomer(db: Database) -> None:
+        await leagues.join_league(db, league, 605, "p605")
+        fresh = await nights.night_by_id(db, night.id)
+        await nights.register(db, fresh, 605, "p605")
+
+    await manager.writer.write(latecomer)
+    await play_deal(manager, table)
+    second = await round_tables(manager, night.id, 2, 2)  # the extra table at the foot
+    humans = {o.user_id for t in second for o in t.seats if not o.is_bot}
+    assert humans == set(range(601, 606))
+    assert sum(o.is_bot for t in second for o in t.seats) == 3
+    for table in second:
+        await play_deal(manager, table)
+    third = await round_tables(manager, night.id, 3, 2)
+    assert {o.user_id for t in third for o in t.seats if not o.is_bot} == set(range(601, 606))
+    for table in third:
+        await play_deal(manager, table)
+    totals = {t.user_id: t for t in (await until(lambda: recorder.closed, "close"))[0][0]}
+    assert totals[605].deals == 2 and totals[601].deals == 3
