@@ -51,6 +51,7 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.stats",
     "cogs.leagues",
+    "cogs.league_roles",
     "cogs.fixtures",
     "cogs.nights",
     "cogs.help",
