@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import discord
 from discord.ext import commands
@@ -46,13 +46,16 @@ UNKNOWN_ROLE = 10011
 
 @dataclass
 class _Syncing:
-    """A league's sync in progress, and whether another result came in while it ran."""
+    """A league's sync in progress, whether another result came in while it ran, and how many
+    syncs were asked for and how many of those have run."""
 
     task: asyncio.Task[None] | None = None
     again: bool = False
+    asked: int = 0
+    done: int = 0
 
 
-class LeagueRoles(commands.Cog):
+class LeagueRoles(commands.Cog, name="LeagueRoles"):
     """Roles that follow a league's standings."""
 
     def __init__(self, bot: EuchreBot) -> None:
@@ -108,6 +111,7 @@ class LeagueRoles(commands.Cog):
     def request(self, league_id: int) -> None:
         """Sync a league's roles soon: now if it is not being synced, else right after."""
         state = self._syncing.setdefault(league_id, _Syncing())
+        state.asked += 1
         if state.task is not None and not state.task.done():
             state.again = True
             return
@@ -119,12 +123,19 @@ class LeagueRoles(commands.Cog):
     async def _run(self, league_id: int, state: _Syncing) -> None:
         while True:
             state.again = False
+            asked = state.asked  # this run covers every request made before it starts
             try:
                 await self.sync(league_id)
             except Exception:
                 log.exception("league %s: syncing its roles failed", league_id)
+            state.done = asked
             if not state.again or self._stopped:
                 return
+
+    def settled(self, league_id: int) -> bool:
+        """Whether every sync asked for the league has run (it has none due)."""
+        state = self._syncing.get(league_id)
+        return state is None or state.done == state.asked
 
     # -- the sync ----------------------------------------------------------------------------
 
@@ -263,8 +274,8 @@ class LeagueRoles(commands.Cog):
             )
 
         added = await self.bot.manager.writer.write(work)
-        await answer(interaction, added_text(found, added))
         self.request(found.id)
+        await answer(interaction, added_text(found, added))
 
     async def remove(
         self, interaction: discord.Interaction, league_name: str, role: discord.Role
@@ -285,19 +296,27 @@ class LeagueRoles(commands.Cog):
         await answer(interaction, roles_text(found, roles))
 
 
+# Found by name, not by class: an extension is loaded as a module of its own, so the class
+# another module imports from here is not the loaded cog's class.
+COG_NAME = "LeagueRoles"
+
+
 def role_sync(bot: EuchreBot) -> LeagueRoles:
-    """The bot's league roles (the cog is always loaded with the leagues')."""
-    cog = bot.get_cog(LeagueRoles.__cog_name__)
-    if not isinstance(cog, LeagueRoles):
+    """The bot's league roles (the cog is loaded with the leagues').
+
+    Raises:
+        RuntimeError: the cog is not loaded.
+    """
+    cog = bot.get_cog(COG_NAME)
+    if cog is None:
         raise RuntimeError("the league roles cog is not loaded")
-    return cog
+    return cast(LeagueRoles, cog)
 
 
 def request_sync(bot: EuchreBot, league_id: int) -> None:
     """Sync a league's roles after a result changed its standings (nothing if none are set)."""
-    cog = bot.get_cog(LeagueRoles.__cog_name__)
-    if isinstance(cog, LeagueRoles):
-        cog.request(league_id)
+    if bot.get_cog(COG_NAME) is not None:
+        role_sync(bot).request(league_id)
 
 
 async def setup(bot: EuchreBot) -> None:

@@ -211,8 +211,8 @@ class Leagues(commands.Cog):
             return await league_seasons.start_season(db, found, interaction.user.id, name)
 
         started = await self.bot.manager.writer.write(work)
+        request_sync(self.bot, found.id)  # in a task of its own, under way once answered
         await answer(interaction, season_started_text(found, started))
-        request_sync(self.bot, found.id)
 
     @season.command(name="end")
     @app_commands.describe(league="the league")
@@ -225,8 +225,8 @@ class Leagues(commands.Cog):
             return await league_seasons.end_season(db, found, interaction.user.id)
 
         ended = await self.bot.manager.writer.write(work)
+        request_sync(self.bot, found.id)  # in a task of its own, under way once answered
         await answer(interaction, season_ended_text(found, ended))
-        request_sync(self.bot, found.id)
 
     @league.command(name="standings")
     @app_commands.describe(
@@ -331,8 +331,8 @@ class Leagues(commands.Cog):
             )
 
         corrected = await self.bot.manager.writer.write(work)
+        request_sync(self.bot, found.id)  # in a task of its own, under way once answered
         await answer(interaction, correction_text(found, corrected))
-        request_sync(self.bot, found.id)
 
     @league.command(name="void")
     @app_commands.describe(league="the league", match="the match, like M12", reason="why")
