@@ -110,7 +110,7 @@ def why_not_manageable(manage_roles: bool, role: RoleFacts) -> str | None:
         role: the role's facts.
     """
     if role.everyone:
-        return "@everyone is every member's already: choose another role"
+        return "every member holds the everyone role already: choose another role"
     if role.managed:
         return f"the role {role.name} belongs to an integration: nobody can give it by hand"
     if not manage_roles:

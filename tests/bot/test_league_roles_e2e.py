@@ -164,7 +164,7 @@ async def test_bad_configurations_are_refused_privately_and_change_nothing(fake_
         )
         above = await add(role=admins)
         assert admins.mention in above and "not below the bot's highest role" in above
-        assert "every member's" in await add(role=everyone)
+        assert "holds the everyone role" in await add(role=everyone)
         assert "integration" in await add(role=integration)
         assert f"1 to {TOP_LIMIT}" in await add(top=0)
         assert f"1 to {TOP_LIMIT}" in await add(top=101)

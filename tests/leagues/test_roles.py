@@ -78,7 +78,7 @@ def test_a_role_above_the_bot_is_named():
 
 def test_everyone_cannot_be_a_league_role():
     problem = why_not_manageable(True, RoleFacts("@everyone", everyone=True))
-    assert problem is not None and "every member's" in problem
+    assert problem is not None and "holds the everyone role" in problem
 
 
 def test_an_integrations_role_cannot_be_a_league_role():

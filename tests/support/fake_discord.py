@@ -1889,9 +1889,12 @@ class FakeDiscord:
             _resolve_channel(self, resolved, value)
             out["value"] = str(value.id)
         elif otype == 8:
-            if isinstance(value, FakeRole):
-                resolved.setdefault("roles", {})[str(value.id)] = value.payload()
-            out["value"] = str(_id_of(value))
+            # Discord sends the role picked with the command, as it is now.
+            role_id = str(_id_of(value))
+            role = next((r for r in self._roles_payload(guild) if r["id"] == role_id), None)
+            if role is not None:
+                resolved.setdefault("roles", {})[role_id] = role
+            out["value"] = role_id
         elif otype == 11:
             if not isinstance(value, FakeUpload):
                 raise TypeError(f"option {name!r} takes a FakeUpload, got {value!r}")
