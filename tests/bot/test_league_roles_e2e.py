@@ -212,3 +212,23 @@ async def test_a_role_added_after_results_goes_to_the_leaders_at_once(fake_disco
         await private(fake, "organiser", "league roles add", league="Quick", role=champions, top=2)
         # The winners share first place; the losers share third: the top 2 is the winners.
         await fake.wait_for(lambda: champions.members == winners, what="the leaders' role")
+
+
+async def test_a_role_deleted_on_discord_is_forgotten_at_the_next_result(fake_discord, tmp_path):
+    fake = fake_discord
+    champions, _ = world(fake)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        await private(fake, "organiser", "league roles add", league="Quick", role=champions, top=1)
+        match_id, winners, _, _ = await play_league_game(bot, fake)
+        await fake.wait_for(lambda: champions.members == winners, what="the winners' role")
+        fake.delete_role(fake.guild, champions)
+        await eventually(lambda: bot.guilds[0].get_role(champions.id) is None, what="the delete")
+        await private(
+            fake, "organiser", "league void", league="Quick", match=f"M{match_id}", reason="test"
+        )
+        await settled(bot)
+        league_id = await league_id_of(bot)
+        assert await league_roles.rank_roles(bot.db, league_id) == []
+        assert await league_roles.holders(bot.db, league_id) == {}
+        assert warnings(fake) == [] and len(fake.role_edits) == 2

@@ -1122,6 +1122,13 @@ class FakeDiscord:
         )
         return role
 
+    def delete_role(self, guild: FakeGuild, role: FakeRole) -> None:
+        """Deletes a role made with ``add_role``; a connected bot gets GUILD_ROLE_DELETE."""
+        del guild.roles[role.id]
+        self._dispatch_soon(
+            "GUILD_ROLE_DELETE", {"guild_id": str(guild.id), "role_id": str(role.id)}
+        )
+
     def bot_role(self, guild: FakeGuild) -> int:
         """The id of the bot's own role in ``guild`` (as an invited bot has)."""
         if self.bot_user.id not in guild.member_roles:
