@@ -53,6 +53,7 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.stats",
     "cogs.leagues",
+    "cogs.league_roles",
     "cogs.fixtures",
     "cogs.nights",
     "cogs.help",

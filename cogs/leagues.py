@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot.engine.rules import build_options
 from bot.leagues.counting import reasons_not_counted
+from bot.leagues.roles import TOP_LIMIT
 from bot.numbers import parse_whole
 from bot.storage import league_exports, league_ratings, league_results, league_seasons, leagues
 from bot.storage.database import Database
@@ -35,6 +36,7 @@ from bot.ui.leagues import (
     standings_embed,
 )
 from bot.ui.respond import answer, guild_id_of
+from cogs.league_roles import request_sync, role_sync
 
 Format = Literal["ladder", "fixtures", "progressive"]
 Standing = Literal["rubber_points", "rubbers", "games", "points"]
@@ -232,6 +234,7 @@ class Leagues(commands.Cog):
             return await league_seasons.start_season(db, found, interaction.user.id, name)
 
         started = await self.bot.manager.writer.write(work)
+        request_sync(self.bot, found.id)  # in a task of its own, under way once answered
         await answer(interaction, season_started_text(found, started))
 
     @season.command(name="end")
@@ -245,6 +248,7 @@ class Leagues(commands.Cog):
             return await league_seasons.end_season(db, found, interaction.user.id)
 
         ended = await self.bot.manager.writer.write(work)
+        request_sync(self.bot, found.id)  # in a task of its own, under way once answered
         await answer(interaction, season_ended_text(found, ended))
 
     @league.command(name="standings")
@@ -352,6 +356,7 @@ class Leagues(commands.Cog):
         corrected = await self.bot.manager.writer.write(work)
         if corrected.ratings_pending:
             self.recomputer.wake(found.id)
+        request_sync(self.bot, found.id)  # in a task of its own, under way once answered
         await answer(interaction, correction_text(found, corrected))
 
     @league.command(name="void")
@@ -439,6 +444,45 @@ class Leagues(commands.Cog):
         filename = f"{found.id}-{name}"
         await answer(interaction, note, file=discord.File(io.BytesIO(data), filename=filename))
 
+    # -- roles ----------------------------------------------------------------------------
+    # The sync that keeps them is cogs/league_roles.py; these only take the organiser's word.
+
+    roles = app_commands.Group(
+        name="roles", description="Roles that follow a league's standings", parent=league
+    )
+
+    @roles.command(name="add")
+    @app_commands.describe(
+        league="the league",
+        role="the role to give",
+        top="who holds it: the members ranked 1 to top in the current standings",
+    )
+    async def roles_add(
+        self,
+        interaction: discord.Interaction,
+        league: str,
+        role: discord.Role,
+        top: app_commands.Range[int, 1, TOP_LIMIT],
+    ) -> None:
+        """Give a role to a league's top places, kept after every result (Manage Server)."""
+        organiser(interaction, "give a league's roles")
+        await role_sync(self.bot).add(interaction, league, role, top)
+
+    @roles.command(name="remove")
+    @app_commands.describe(league="the league", role="the role the league gives")
+    async def roles_remove(
+        self, interaction: discord.Interaction, league: str, role: discord.Role
+    ) -> None:
+        """Stop a league giving a role; who holds it keeps it (Manage Server)."""
+        organiser(interaction, "change a league's roles")
+        await role_sync(self.bot).remove(interaction, league, role)
+
+    @roles.command(name="list")
+    @app_commands.describe(league="the league")
+    async def roles_list(self, interaction: discord.Interaction, league: str) -> None:
+        """The roles a league gives, and to how many places."""
+        await role_sync(self.bot).show(interaction, league)
+
     @join.autocomplete("name")
     @leave.autocomplete("name")
     @info.autocomplete("name")
@@ -455,6 +499,9 @@ class Leagues(commands.Cog):
     @award.autocomplete("league")
     @audit.autocomplete("league")
     @export.autocomplete("league")
+    @roles_add.autocomplete("league")
+    @roles_remove.autocomplete("league")
+    @roles_list.autocomplete("league")
     async def name_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

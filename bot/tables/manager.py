@@ -68,7 +68,8 @@ class Change:
     Attributes:
         table: the table after the change.
         kind: what happened: `created`, `seating`, `started`, `action`, `timeout`,
-            `takeover`, `back`, `substitute`, `closed`.
+            `takeover`, `back`, `substitute`, `closed`; `abandoned` (to observers only): a
+            league's match was recorded as the table closed before it ended.
         seat: the seat that acted, if any.
         action: the action taken, if any.
         by_computer: a computer made the move.
@@ -899,6 +900,9 @@ class TableManager:
         self.last_deals.pop(table.id, None)
         table.status = "closed"
         self._cancel(table)
+        if match is not None and not match.over and table.league_id is not None:
+            # The league's rule for leavers may have counted it: its standings may have moved.
+            self._tell_observers(Change(table, "abandoned", match_no=table.match_no))
         self._tell_observers(Change(table, "closed", note=reason))
 
     # -- turns: timers and computer players ----------------------------------------------

@@ -175,6 +175,22 @@ def _event_guild(event: str, data: Mapping[str, Any]) -> int | None:
     return int(raw) if raw is not None else None
 
 
+def _role_payload(
+    role_id: int, name: str, permissions: int, position: int, managed: bool
+) -> dict[str, Any]:
+    return {
+        "id": str(role_id),
+        "name": name,
+        "permissions": str(permissions),
+        "position": position,
+        "color": 0,
+        "hoist": False,
+        "managed": managed,
+        "mentionable": False,
+        "flags": 0,
+    }
+
+
 def json_copy(value: Any) -> Any:
     """A copy of JSON data, as it would come back over the wire (and faster than a deepcopy)."""
     return json.loads(json.dumps(value))
@@ -313,6 +329,38 @@ class FakeChannel:
         return data
 
 
+@dataclass(frozen=True)
+class RoleEdit:
+    """A role the bot gave (``add``) or took from a member, with its audit-log reason."""
+
+    guild_id: int
+    user_id: int
+    role_id: int
+    add: bool
+    reason: str | None
+
+
+@dataclass(eq=False)
+class FakeRole:
+    """A role made with :meth:`FakeDiscord.add_role`: its place in the server's list (higher
+    is more powerful), its permissions and who holds it."""
+
+    id: int
+    guild_id: int
+    name: str
+    position: int
+    permissions: int = 0
+    managed: bool = False
+    members: set[int] = field(default_factory=set)
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+    def payload(self) -> dict[str, Any]:
+        return _role_payload(self.id, self.name, self.permissions, self.position, self.managed)
+
+
 @dataclass(eq=False)
 class FakeGuild:
     """A guild: its channels (and threads) and members, keyed by id."""
@@ -326,10 +374,17 @@ class FakeGuild:
     # One role per member with extra permissions, so the client's permission maths agree
     # with the ``permissions`` string sent in interactions. member id -> role id.
     member_roles: dict[int, int] = field(default_factory=dict)
+    #: Roles made with ``add_role``, by id, and positions set with ``move_role`` for the
+    #: members' own roles (which are otherwise placed 1, 2, ... in the order they were made).
+    roles: dict[int, FakeRole] = field(default_factory=dict)
+    role_positions: dict[int, int] = field(default_factory=dict)
 
     def permissions_of(self, member: FakeMember) -> int:
         """The guild-wide permissions Discord would compute for ``member``."""
         value = self.everyone_permissions | member.permissions
+        for role in self.roles.values():
+            if member.id in role.members:
+                value |= role.permissions
         if member.id == self.owner_id or value & ADMINISTRATOR:
             return ALL_PERMISSIONS
         return value
@@ -707,6 +762,10 @@ class FakeDiscord:
     - Sharding as Discord does it (see `shard_count`); no rate limits, no voice, no presences, no DMs, no reactions.
     - Permission overwrites are not modelled: a member's permissions are @everyone plus
       :attr:`FakeMember.permissions` (all of them for the owner or an administrator).
+    - Roles: each member with extra permissions has one role giving them, and
+      :meth:`add_role` makes others; a member's role is given and taken over REST as Discord
+      checks it (Manage Roles, a role of the bot's above it, no integration's role), each
+      recorded with its audit-log reason in :attr:`role_edits`.
     - Commands whose ``default_member_permissions`` the member lacks are refused by
       :meth:`slash` (as Discord's client hides them) unless ``enforce_default_permissions``
       is set to False; ``min``/``max``/``choices`` are not enforced, so tests can send what a
@@ -756,6 +815,8 @@ class FakeDiscord:
 
         #: Every message the bot created, edited or deleted, in order.
         self.log: list[MessageEvent] = []
+        #: Every role the bot gave or took (``PUT``/``DELETE`` of a member's role), in order.
+        self.role_edits: list[RoleEdit] = []
         #: Every REST request as ``(method, path)`` (path without the ``/api/v10`` prefix).
         self.requests: list[tuple[str, str]] = []
         #: Seconds an interaction token may edit its messages and send follow-ups (Discord:
@@ -1041,6 +1102,59 @@ class FakeDiscord:
             intent=INTENT_GUILD_MEMBERS,
         )
         return member
+
+    def add_role(
+        self,
+        guild: FakeGuild,
+        name: str,
+        *,
+        position: int = 1,
+        permissions: int = 0,
+        managed: bool = False,
+    ) -> FakeRole:
+        """Adds a role at ``position`` (the bot's own role is at 1 + its place among the
+        members' roles unless moved: see ``move_role``); a connected bot gets
+        GUILD_ROLE_CREATE."""
+        role = FakeRole(self.snowflake(), guild.id, name, position, permissions, managed)
+        guild.roles[role.id] = role
+        self._dispatch_soon(
+            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()}
+        )
+        return role
+
+    def delete_role(self, guild: FakeGuild, role: FakeRole) -> None:
+        """Deletes a role made with ``add_role``; a connected bot gets GUILD_ROLE_DELETE."""
+        del guild.roles[role.id]
+        self._dispatch_soon(
+            "GUILD_ROLE_DELETE", {"guild_id": str(guild.id), "role_id": str(role.id)}
+        )
+
+    def bot_role(self, guild: FakeGuild) -> int:
+        """The id of the bot's own role in ``guild`` (as an invited bot has)."""
+        if self.bot_user.id not in guild.member_roles:
+            guild.member_roles[self.bot_user.id] = self.snowflake()
+        return guild.member_roles[self.bot_user.id]
+
+    def move_role(self, guild: FakeGuild, role_id: int, position: int) -> None:
+        """Moves a role (one of ``add_role``'s or a member's own) to ``position``; a connected
+        bot gets GUILD_ROLE_UPDATE."""
+        if role_id in guild.roles:
+            guild.roles[role_id].position = position
+            payload = guild.roles[role_id].payload()
+        else:
+            guild.role_positions[role_id] = position
+            member_id = next(m for m, r in guild.member_roles.items() if r == role_id)
+            payload = self._member_role_payload(guild, member_id)
+        self._dispatch_soon("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": payload})
+
+    def set_bot_permissions(self, permissions: int) -> None:
+        """Changes what the bot's own role allows in every guild; a connected bot gets
+        GUILD_ROLE_UPDATE for each."""
+        self.bot_permissions = self.bot_user.permissions = permissions
+        for guild in self.guilds.values():
+            self.bot_role(guild)
+            payload = self._member_role_payload(guild, self.bot_user.id)
+            self._dispatch_soon("GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": payload})
 
     def seed(self) -> FakeDiscord:
         """A ready-made world: guild "Euchre Club", channel #euchre, players alice, bob,
@@ -1347,6 +1461,7 @@ class FakeDiscord:
 
     def _member_payload(self, guild: FakeGuild, member: FakeMember) -> dict[str, Any]:
         roles = [str(guild.member_roles[member.id])] if member.id in guild.member_roles else []
+        roles += [str(r.id) for r in guild.roles.values() if member.id in r.members]
         return {
             "user": member.user_payload(),
             "roles": roles,
@@ -1372,22 +1487,26 @@ class FakeDiscord:
                 "flags": 0,
             }
         ]
-        for position, (member_id, role_id) in enumerate(guild.member_roles.items(), start=1):
-            member = guild.members[member_id]
-            roles.append(
-                {
-                    "id": str(role_id),
-                    "name": f"perms:{member.name}",
-                    "permissions": str(member.permissions),
-                    "position": position,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": member.bot,
-                    "mentionable": False,
-                    "flags": 0,
-                }
-            )
+        for position, member_id in enumerate(guild.member_roles, start=1):
+            roles.append(self._member_role_payload(guild, member_id, position))
+        roles += [role.payload() for role in guild.roles.values()]
         return roles
+
+    def _member_role_payload(
+        self, guild: FakeGuild, member_id: int, position: int | None = None
+    ) -> dict[str, Any]:
+        """The role that gives a member its extra permissions (an invited bot's own role)."""
+        role_id = guild.member_roles[member_id]
+        if position is None:
+            position = list(guild.member_roles).index(member_id) + 1
+        member = guild.members[member_id]
+        return _role_payload(
+            role_id,
+            f"perms:{member.name}",
+            member.permissions,
+            guild.role_positions.get(role_id, position),
+            member.bot,
+        )
 
     def _guild_payload(self, guild: FakeGuild) -> dict[str, Any]:
         # The bot's permissions come from a role of its own, as for an invited bot.
@@ -1777,7 +1896,12 @@ class FakeDiscord:
             _resolve_channel(self, resolved, value)
             out["value"] = str(value.id)
         elif otype == 8:
-            out["value"] = str(_id_of(value))
+            # Discord sends the role picked with the command, as it is now.
+            role_id = str(_id_of(value))
+            role = next((r for r in self._roles_payload(guild) if r["id"] == role_id), None)
+            if role is not None:
+                resolved.setdefault("roles", {})[role_id] = role
+            out["value"] = role_id
         elif otype == 11:
             if not isinstance(value, FakeUpload):
                 raise TypeError(f"option {name!r} takes a FakeUpload, got {value!r}")
@@ -1822,6 +1946,12 @@ class FakeDiscord:
             ("GET", "/guilds/{guild_id}/channels", self._get_guild_channels),
             ("POST", "/guilds/{guild_id}/channels", self._post_guild_channel),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
+            ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", self._put_member_role),
+            (
+                "DELETE",
+                "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+                self._delete_member_role,
+            ),
             ("POST", "/interactions/{interaction_id}/{token}/callback", self._callback),
             ("POST", "/webhooks/{app_id}/{token}", self._post_followup),
             ("GET", "/webhooks/{app_id}/{token}/messages/{message_id}", self._get_webhook_message),
@@ -2104,6 +2234,51 @@ class FakeDiscord:
         if member is None:
             raise FakeHTTPError(404, 10007, "Unknown Member")
         return _json(self._member_payload(guild, member))
+
+    async def _put_member_role(self, request: web.Request) -> web.StreamResponse:
+        return self._edit_member_role(request, add=True)
+
+    async def _delete_member_role(self, request: web.Request) -> web.StreamResponse:
+        return self._edit_member_role(request, add=False)
+
+    def _edit_member_role(self, request: web.Request, *, add: bool) -> web.StreamResponse:
+        """Give or take a role as Discord checks it: the bot needs Manage Roles and a role of
+        its own above the role; nobody gives an integration's role."""
+        guild = self._guild(request)
+        member = guild.members.get(int(request.match_info["user_id"]))
+        if member is None:
+            raise FakeHTTPError(404, 10007, "Unknown Member")
+        role = guild.roles.get(int(request.match_info["role_id"]))
+        if role is None:
+            raise FakeHTTPError(404, 10011, "Unknown Role")
+        bot = self._bot_with_permissions()
+        allowed = guild.permissions_of(bot) & discord.Permissions(manage_roles=True).value
+        if not allowed or role.managed or role.position >= self.top_role_position(guild, bot):
+            raise FakeHTTPError(403, 50013, "Missing Permissions")
+        reason = request.headers.get("X-Audit-Log-Reason")
+        self.role_edits.append(
+            RoleEdit(
+                guild.id, member.id, role.id, add, urllib.parse.unquote(reason) if reason else None
+            )
+        )
+        if (member.id in role.members) != add:
+            if add:
+                role.members.add(member.id)
+            else:
+                role.members.discard(member.id)
+            self._dispatch_soon(
+                "GUILD_MEMBER_UPDATE",
+                {**self._member_payload(guild, member), "guild_id": str(guild.id)},
+                intent=INTENT_GUILD_MEMBERS,
+            )
+        return web.Response(status=204)
+
+    def top_role_position(self, guild: FakeGuild, member: FakeMember) -> int:
+        """The position of ``member``'s highest role (0: @everyone only)."""
+        positions = [r.position for r in guild.roles.values() if member.id in r.members]
+        if member.id in guild.member_roles:
+            positions.append(int(self._member_role_payload(guild, member.id)["position"]))
+        return max(positions, default=0)
 
     def _guild(self, request: web.Request) -> FakeGuild:
         guild = self.guilds.get(int(request.match_info["guild_id"]))

@@ -10,6 +10,7 @@ import pytest
 from bot.engine.rules import build_options
 from bot.storage import leagues
 from bot.tables.table import LeagueTableError, Occupant, Table
+from tests.bot.helpers import eventually
 from tests.tables.managers import GUILD, member, open_manager, seated_table, shut
 
 CHANNEL = 5
@@ -105,5 +106,32 @@ async def test_a_restored_league_table_still_seats_only_members(tmp_path: Path):
         await manager.join(CHANNEL, member(CHANNEL, 2), "member 2")
         with pytest.raises(LeagueTableError):
             await manager.join(CHANNEL, member(CHANNEL, 3), "member 3")
+    finally:
+        await shut(db, manager)
+
+
+async def test_observers_hear_when_a_league_match_is_abandoned_and_not_a_plain_one(
+    tmp_path: Path,
+):
+    db, manager = await open_manager(tmp_path / "euchre.db")
+    heard: list[tuple[str, int | None]] = []
+
+    async def observer(change) -> None:
+        heard.append((change.kind, change.table.league_id))
+
+    manager.observers.append(observer)
+    try:
+        league = await league_of(db, *(member(CHANNEL, k) for k in (1, 2, 3, 4)))
+        await seated_table(
+            manager, CHANNEL, league_id=league.id, league_name=league.name, preset="modern"
+        )
+        plain = CHANNEL + 1
+        await seated_table(manager, plain)
+        await manager.close_table(plain, member(plain, 1))
+        await manager.close_table(CHANNEL, member(CHANNEL, 1))
+        # Its standings may have moved (the league's rule for leavers): the observers are told.
+        await eventually(lambda: len(heard) == 3, what="the observer told")
+        assert [h for h in heard if h[0] != "closed"] == [("abandoned", league.id)]
+        assert [h for h in heard if h[0] == "closed"] == [("closed", None), ("closed", league.id)]
     finally:
         await shut(db, manager)
