@@ -51,8 +51,10 @@ log = logging.getLogger(__name__)
 # Sampled worlds per decision at a table. The play's searches are cheap once a few cards are
 # gone; the bidding searches every legal declaration in every world. Over the bench's 1,000
 # duplicate `modern` games against standard, 40 worlds won 59.9% (p95 131 ms a decision) and
-# 20 won 56.6% (p95 64 ms); the full benchmark at 40 still fits in its hour on 2 cores.
-DEFAULT_BUDGET = 40
+# 20 won 56.6% (p95 64 ms). Against OpenSpiel's ISMCTS at 1,000 simulations over 400 duplicate
+# deal pairs (bench/openspiel.py), 40 worlds scored +0.261 points a deal and 60 worlds +0.324
+# (95% interval +0.239 to +0.409) at a median decision 0.21 of ISMCTS's: the table plays 60.
+DEFAULT_BUDGET = 60
 _TIE = 1e-9
 # The head start of the standard (Somerset) choice, as a share of what the game in play is worth
 # now (`ScoreValue.game_swing`). With a couple of dozen worlds the averages are noisy, and the
