@@ -5,23 +5,34 @@ with one player sitting out each round (each once). Each design is developed fro
 round by a group (see `bot.leagues.whist_search` for how, and why that gives the property):
 
 - n a prime of the form 4m + 1: built here (`prime_starter`), for any size;
-- other n up to 64: found once by the search and shipped in `data/whist.json` (where the search
-  found one: `shipped_sizes()`).
+- other n: found once by the search and shipped in `data/whist.json` (where the search found
+  one: `shipped_sizes()`), or else built from two smaller designs (`bot.leagues.whist_product`)
+  where n - 1 or n factors as u * v with designs for u and v (or v + 1) players.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 from pathlib import Path
 
 from bot.leagues.groups import Group
 from bot.leagues.rounds import Round, Table
+from bot.leagues.whist_product import Developed, Starter, multipliers, product
 
 DATA = Path(__file__).with_name("data") / "whist.json"
 
-# The starting round's tables, each [a, b, c, d]: (a, b) against (c, d).
-Starter = list[list[int]]
+__all__ = [
+    "Developed",
+    "Starter",
+    "design",
+    "develop",
+    "modulus",
+    "gaussian_starter",
+    "prime_starter",
+    "starter",
+]
 
 
 def modulus(players: int) -> int:
@@ -71,12 +82,56 @@ def prime_starter(p: int) -> Starter:
     Raises:
         ValueError: p is not a prime of the form 4m + 1.
     """
-    if p < 5 or p % 4 != 1 or any(p % d == 0 for d in range(2, int(p**0.5) + 1)):
+    if p < 5 or p % 4 != 1 or not _is_prime(p):
         raise ValueError(f"{p} is not a prime of the form 4m + 1")
-    m = (p - 1) // 4
     x = next(g for g in range(2, p) if all(pow(g, (p - 1) // q, p) != 1 for q in _primes_of(p - 1)))
-    power = [pow(x, e, p) for e in range(4 * m)]
+    return _cyclotomic_starter([pow(x, e, p) for e in range(p - 1)])
+
+
+def gaussian_starter(p: int) -> Starter:
+    """The starting round of a whist design for p^2 players, p a prime of the form 4k + 3, over
+    Z_p x Z_p: the field Z_p[i] (i^2 = -1, which has no square root modulo such a p), whose
+    element a + bi is numbered a * p + b. The tables are those of `prime_starter`, with x a
+    generator of the field's multiplicative group: its proof uses only that x has order p^2 - 1.
+
+    Raises:
+        ValueError: p is not a prime of the form 4k + 3.
+    """
+    if p < 3 or p % 4 != 3 or not _is_prime(p):
+        raise ValueError(f"{p} is not a prime of the form 4k + 3")
+    order = p * p - 1
+
+    def times(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
+        (a, b), (c, d) = x, y
+        return (a * c - b * d) % p, (a * d + b * c) % p
+
+    def power(x: tuple[int, int], e: int) -> tuple[int, int]:
+        out = (1, 0)
+        for _ in range(e):
+            out = times(out, x)
+        return out
+
+    x = next(
+        g
+        for g in ((a, b) for a in range(p) for b in range(1, p))
+        if all(power(g, order // q) != (1, 0) for q in _primes_of(order))
+    )
+    powers, y = [], (1, 0)
+    for _ in range(order):
+        powers.append(y[0] * p + y[1])
+        y = times(y, x)
+    return _cyclotomic_starter(powers)
+
+
+def _cyclotomic_starter(power: list[int]) -> Starter:
+    """Tables (x^i, x^(i+2m)) against (x^(i+m), x^(i+3m)), 0 <= i < m, from the powers
+    x^0..x^(4m-1) of a generator of a field's multiplicative group (see `prime_starter`)."""
+    m = len(power) // 4
     return [[power[i], power[i + 2 * m], power[i + m], power[i + 3 * m]] for i in range(m)]
+
+
+def _is_prime(n: int) -> bool:
+    return n > 1 and all(n % d for d in range(2, int(n**0.5) + 1))
 
 
 def _primes_of(n: int) -> list[int]:
@@ -92,10 +147,44 @@ def _primes_of(n: int) -> list[int]:
 
 def design(players: int) -> list[Round] | None:
     """A whist design for `players`, or None when this module has none for that number."""
+    found = starter(players)
+    return None if found is None else develop(players, *found)
+
+
+@cache
+def starter(players: int) -> Developed | None:
+    """The group and starting round of a whist design for `players`, or None when there is
+    none here: the prime construction, else the shipped design, else a product of two."""
+    if players < 4 or players % 4 not in (0, 1):
+        return None
     try:
-        return develop(players, Group((players,)), prime_starter(players))
+        return Group((players,)), prime_starter(players)
     except ValueError:
-        return shipped_design(players)
+        pass
+    entry = _shipped().get(str(players))
+    if entry is not None:
+        factors, rows = entry["group"], entry["starter"]
+        assert isinstance(factors, list) and isinstance(rows, list)
+        return Group(tuple(factors)), rows
+    root = math.isqrt(players)
+    if root * root == players and root % 4 == 3 and _is_prime(root):
+        return Group((root, root)), gaussian_starter(root)
+    return _product_starter(players)
+
+
+def _product_starter(players: int) -> Developed | None:
+    """A product (`whist_product.product`) of designs for u and v (4m + 1 players: u * v = n)
+    or u and v + 1 (4m players: u * v = n - 1), u = 4a + 1; None when no factoring has both."""
+    fixed_player = players % 4 == 0
+    order = modulus(players)
+    for u in range(5, order // 3 + 1, 4):
+        if order % u:
+            continue
+        v = order // u
+        first, second = starter(u), starter(v + 1 if fixed_player else v)
+        if first is not None and second is not None and multipliers(second[0]) is not None:
+            return product(first, second, fixed_player)
+    return None
 
 
 @cache

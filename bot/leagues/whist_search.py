@@ -34,7 +34,7 @@ import sys
 import time
 
 from bot.leagues.groups import Group, whist_groups
-from bot.leagues.whist import DATA, Starter, modulus
+from bot.leagues.whist import DATA, Starter, modulus, starter
 
 
 class _Counts:
@@ -193,6 +193,122 @@ def search_symmetric(players: int, seed: int = 0, max_steps: int = 300_000) -> S
     return None
 
 
+def solve_starter(
+    players: int, group: Group, seconds: float = 600.0, seed: int = 0, workers: int = 1
+) -> Starter | None:
+    """A starting round found by an exact solver (OR-Tools CP-SAT, the optional `search`
+    extra), or None when it finds none within `seconds`.
+
+    The model: each class {d, -d} of non-zero differences chooses the one partnership
+    {x, x + d} that has it; the classes are paired at tables (for n = 4m, table 0 holds the
+    fixed player, its partner 0 and one class); and each class must be the difference of exactly
+    three pairs seated at one table, its partnership and two pairs of opponents. The tables are
+    numbered in the order of their first class, which leaves one of the m! numberings. With a
+    group of prime order, multiplying every player by a unit keeps the property, so the
+    partnership opposing the fixed player can be taken as {x, x + 1}.
+
+    Args:
+        players: 4m or 4m + 1, at least 4.
+        group: an abelian group of order `modulus(players)`.
+        seconds: the solver's time limit.
+        seed: the solver's random seed.
+        workers: the solver's threads.
+    """
+    from ortools.sat.python import cp_model  # the `search` extra; the bot never needs it
+
+    n = modulus(players)
+    if group.order != n:
+        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
+    add, sub = group.add_table(), group.sub_table()
+    fixed = players % 4 == 0
+    seated = list(range(n)) if fixed else list(range(1, n))  # 0 sits out, or partners N
+    chosen = [x for x in seated if x != 0]  # the players whose partner the model chooses
+    classes: list[int] = []
+    for d in range(1, n):
+        if sub[0][d] not in classes:
+            classes.append(d)
+    tables = players // 4
+    model = cp_model.CpModel()
+
+    # partnership[c][x]: the partnership of class c is {x, x + d}; holds[x][c]: x is in it.
+    partnership: list[dict[int, cp_model.IntVar]] = []
+    holds: dict[int, dict[int, list[cp_model.IntVar]]] = {x: {} for x in chosen}
+    for c, d in enumerate(classes):
+        row = {}
+        for x in chosen:
+            y = add[x][d]
+            if y != 0:
+                row[x] = model.new_bool_var(f"p{c}_{x}")
+                holds[x].setdefault(c, []).append(row[x])
+                holds[y].setdefault(c, []).append(row[x])
+        model.add_exactly_one(row.values())
+        partnership.append(row)
+    for x in chosen:
+        model.add_exactly_one(v for vs in holds[x].values() for v in vs)
+
+    # at[c][t]: class c's partnership sits at table t; seat[x][t]: player x does.
+    at = [[model.new_bool_var(f"a{c}_{t}") for t in range(tables)] for c in range(len(classes))]
+    for c in range(len(classes)):
+        model.add_exactly_one(at[c])
+    for t in range(tables):
+        model.add(sum(at[c][t] for c in range(len(classes))) == (1 if fixed and t == 0 else 2))
+    first = 2 if fixed else 1  # tables from here on are numbered by their first class
+    for c in range(len(classes)):
+        for t in range(first, tables):
+            model.add_bool_or([at[e][t - 1] for e in range(c)]).only_enforce_if(at[c][t])
+    if fixed and len(group.factors) == 1 and _is_prime(n) and n > 3:
+        model.add(at[0][0] == 1)  # classes[0] is 1
+    seat = {x: [model.new_bool_var(f"s{x}_{t}") for t in range(tables)] for x in seated}
+    for x in seated:
+        model.add_exactly_one(seat[x])
+    if fixed:
+        model.add(seat[0][0] == 1)
+    for x in chosen:
+        for c, vs in holds[x].items():
+            for t in range(tables):
+                for v in vs:
+                    model.add_bool_or([v.Not(), at[c][t].Not(), seat[x][t]])
+
+    # together: x and x + d sit at one table; three such pairs for each class.
+    for d in classes:
+        together = []
+        for x in seated:
+            y = add[x][d]
+            if y not in seat:
+                continue
+            both = model.new_bool_var(f"t{x}_{d}")
+            together.append(both)
+            for t in range(tables):
+                model.add_bool_or([seat[x][t].Not(), seat[y][t].Not(), both])
+                model.add_bool_or([both.Not(), seat[x][t].Not(), seat[y][t]])
+        model.add(sum(together) == 3)
+
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    pairs = {
+        c: [x, add[x][classes[c]]]
+        for c, row in enumerate(partnership)
+        for x, v in row.items()
+        if solver.value(v)
+    }
+    starter: Starter = []
+    for t in range(tables):
+        mine = [c for c in range(len(classes)) if solver.value(at[c][t])]
+        if fixed and t == 0:
+            starter.append([n, 0, *pairs[mine[0]]])
+        else:
+            starter.append([*pairs[mine[0]], *pairs[mine[1]]])
+    return starter
+
+
+def _is_prime(n: int) -> bool:
+    return n > 1 and all(n % d for d in range(2, int(n**0.5) + 1))
+
+
 def _swap(tables: list[list[int]], counts: _Counts, t1: int, i1: int, t2: int, i2: int) -> None:
     touched = (t1,) if t1 == t2 else (t1, t2)
     for t in touched:
@@ -203,43 +319,54 @@ def _swap(tables: list[list[int]], counts: _Counts, t1: int, i1: int, t2: int, i
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Search the designs missing from `data/whist.json` and add them to it."""
-    parser = argparse.ArgumentParser(description="Search cyclic whist tournament designs.")
+    """Search the designs that are neither built nor shipped and add them to `data/whist.json`."""
+    parser = argparse.ArgumentParser(description="Search whist tournament designs.")
     parser.add_argument("--upto", type=int, default=64, help="largest number of players")
     parser.add_argument("--only", type=int, nargs="*", help="just these numbers of players")
-    parser.add_argument("--seeds", type=int, default=20, help="seeds to try for each group")
-    parser.add_argument("--steps", type=int, default=300_000, help="moves for each seed")
+    parser.add_argument("--seconds", type=float, default=600, help="solver limit for each group")
+    parser.add_argument("--seed", type=int, default=0, help="the solver's random seed")
+    parser.add_argument("--workers", type=int, default=1, help="the solver's threads")
+    parser.add_argument(
+        "--annealing", action="store_true", help="simulated annealing instead of the solver"
+    )
     args = parser.parse_args(argv)
     found = json.loads(DATA.read_text()) if DATA.exists() else {}
     sizes = args.only or [n for n in range(4, args.upto + 1) if n % 4 in (0, 1)]
     for players in sizes:
-        if str(players) in found:
+        if str(players) in found or starter(players) is not None:
             continue
-        start = time.perf_counter()
-        result = None
-        for seed in range(args.seeds):
-            starter = search_symmetric(players, seed)
-            if starter is not None:
-                result = {"group": [modulus(players)], "seed": seed, "starter": starter}
+        for group in whist_groups(modulus(players)):
+            start = time.perf_counter()
+            if args.annealing:
+                rows, method = _anneal(players, group), "annealing"
+            else:
+                rows = solve_starter(players, group, args.seconds, args.seed, args.workers)
+                method = "cp-sat"
+            took = time.perf_counter() - start
+            print(f"{players} players, group {group.factors}: {rows is not None} in {took:.1f} s")
+            if rows is not None:
+                found[str(players)] = {
+                    "group": list(group.factors),
+                    "seed": args.seed,
+                    "method": method,
+                    "seconds": round(took, 1),
+                    "starter": rows,
+                }
+                DATA.write_text(json.dumps(found, sort_keys=True, separators=(",", ":")) + "\n")
+                starter.cache_clear()
                 break
-        for seed in range(args.seeds if result is None else 0):
-            for group in whist_groups(modulus(players)):
-                starter = search_starter(players, group, seed, max_steps=args.steps)
-                if starter is not None:
-                    result = {"group": list(group.factors), "seed": seed, "starter": starter}
-                    break
-            if result:
-                break
-        took = time.perf_counter() - start
-        print(
-            f"{players}: {result and ('group', result['group'], 'seed', result['seed'])} "
-            f"in {took:.1f} s",
-            flush=True,
-        )
-        if result is not None:
-            found[str(players)] = result
-            DATA.write_text(json.dumps(found, sort_keys=True, separators=(",", ":")) + "\n")
+        sys.stdout.flush()
     return 0
+
+
+def _anneal(players: int, group: Group, seeds: int = 20) -> Starter | None:
+    """The annealing searches, the symmetric one first, over a few seeds."""
+    for seed in range(seeds):
+        found = search_symmetric(players, seed) if len(group.factors) == 1 else None
+        found = found or search_starter(players, group, seed, max_steps=300_000)
+        if found is not None:
+            return found
+    return None
 
 
 if __name__ == "__main__":
