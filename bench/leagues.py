@@ -5,6 +5,7 @@ Prints, with the targets:
 - a progressive schedule for every n from 4 to 64 (wall and CPU time of `schedule(n)`, from a
   fresh cache of the shipped designs), whether it is perfect (a whist design) and its
   repeated partnerships; targets: perfect for n <= 17 within 1 s, any n <= 64 within 10 s;
+  then which n = 4m, 4m + 1 up to 200 have a whist design, and the slowest to build;
 - an OpenSkill rating update per game (`Ratings.record`, 2 v 2, among 2,000 players):
   median and p95, target p95 under 2 ms;
 - the full recompute of `--games` games (default 100,000) by `replay`, on one core,
@@ -54,6 +55,7 @@ def bench_schedules(largest: int) -> bool:
     worst_perfect = worst_any = 0.0
     for players in range(4, largest + 1):
         whist._shipped.cache_clear()
+        whist.starter.cache_clear()
         wall, cpu = time.perf_counter(), time.process_time()
         plan = schedule(players)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -71,7 +73,29 @@ def bench_schedules(largest: int) -> bool:
         f"  perfect schedules n <= 17: all perfect {ok}, slowest {worst_perfect:.3f} s (target 1 s)"
     )
     print(f"  any n <= {largest}: slowest {worst_any:.3f} s (target 10 s)")
+    bench_whist_designs()
     return ok and worst_perfect < 1 and worst_any < 10
+
+
+def bench_whist_designs() -> None:
+    """Which numbers of players 4m and 4m + 1 up to 200 have a whist design, and the slowest to
+    build and develop from a cold cache (products build on smaller designs)."""
+    sizes = [n for n in range(4, 201) if n % 4 in (0, 1)]
+    missing, slowest = [], (0.0, 0)
+    for players in sizes:
+        whist._shipped.cache_clear()
+        whist.starter.cache_clear()
+        wall = time.perf_counter()
+        rounds = whist.design(players)
+        wall = time.perf_counter() - wall
+        if rounds is None:
+            missing.append(players)
+        slowest = max(slowest, (wall, players))
+    print(
+        f"Whist designs, 4m and 4m + 1 players up to 200: {len(sizes) - len(missing)} of "
+        f"{len(sizes)}, slowest {slowest[0] * 1000:.1f} ms (n = {slowest[1]}); none yet for "
+        + ", ".join(map(str, missing))
+    )
 
 
 def random_games(count: int, players: int, seed: int) -> list[GameResult]:
