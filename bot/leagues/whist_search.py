@@ -13,15 +13,22 @@ Adding g keeps every difference between two players, so the whole design has the
 exactly when the starting round's partner differences (x - y and y - x, over its partnerships)
 cover every non-zero element once and its opponent differences cover each twice. The cyclic
 group Z_N is tried first; there is no cyclic design for 9 players, whose design is over
-Z_3 x Z_3. The search is simulated annealing over the starting round, seeded, so that running
-it again finds the same designs: ``python -m bot.leagues.whist_search [--upto 64]``.
+Z_3 x Z_3.
 
-A smaller search is tried first (`search_symmetric`): starting rounds whose tables are (a, -a)
-against (b, -b) (for n = 4m, the fixed player and 0 against one such pair). Their partner differences are +-2a and +-2b, so taking each
-pair {a, -a} once covers every difference once as partners whatever the tables; and the
-opponent differences of such a table are +-(a - b) and +-(a + b), twice each. So only the
-pairing of the pairs {a, -a} into tables is searched: the pairs of (a - b, a + b) (and the pair
-opposing the fixed player) must take each {d, -d} once.
+Only the sizes that `bot.leagues.whist.starter` cannot build (no prime or field construction,
+no product of smaller designs) are searched: ``python -m bot.leagues.whist_search --only 44
+--seconds 1800``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
+`search` extra: ``pip install -e '.[search]'``); each design found is stored with its group,
+the solver's seed and the seconds it took. The older searches are simulated annealing over the
+starting round, seeded, so that running them again finds the same designs (``--annealing``).
+
+With `--annealing` a smaller search is tried first (`search_symmetric`): starting rounds whose
+tables are (a, -a) against (b, -b) (for n = 4m, the fixed player and 0 against one such pair).
+Their partner differences are +-2a and +-2b, so taking each pair {a, -a} once covers every
+difference once as partners whatever the tables; and the opponent differences of such a table
+are +-(a - b) and +-(a + b), twice each. So only the pairing of the pairs {a, -a} into tables
+is searched: the pairs of (a - b, a + b) (and the pair opposing the fixed player) must take
+each {d, -d} once.
 """
 
 from __future__ import annotations
@@ -194,7 +201,12 @@ def search_symmetric(players: int, seed: int = 0, max_steps: int = 300_000) -> S
 
 
 def solve_starter(
-    players: int, group: Group, seconds: float = 600.0, seed: int = 0, workers: int = 1
+    players: int,
+    group: Group,
+    seconds: float = 600.0,
+    seed: int = 0,
+    workers: int = 1,
+    multiplier: int = 1,
 ) -> Starter | None:
     """A starting round found by an exact solver (OR-Tools CP-SAT, the optional `search`
     extra), or None when it finds none within `seconds`.
@@ -207,12 +219,21 @@ def solve_starter(
     group of prime order, multiplying every player by a unit keeps the property, so the
     partnership opposing the fixed player can be taken as {x, x + 1}.
 
+    A `multiplier` h (prime to the group's order) asks for a starting round that multiplying
+    by h maps onto itself: h maps partnerships to partnerships and two players at one table to
+    two at one table. That cuts the search to the orbits of h: for 88 players over Z_87, h = 7
+    (1 modulo 3, of order 7 modulo 29) leaves 3 tables to find instead of 21 (the fixed player's
+    table then holds 0, 29 and 58, the subgroup of order 3, which h fixes). The order of h must
+    be odd: were some power of h to be -1 on the differences (0, e), each orbit of tables would
+    give them an even number of partnerships.
+
     Args:
         players: 4m or 4m + 1, at least 4.
         group: an abelian group of order `modulus(players)`.
         seconds: the solver's time limit.
         seed: the solver's random seed.
         workers: the solver's threads.
+        multiplier: an automorphism x -> hx the round must be invariant under (1: none).
     """
     from ortools.sat.python import cp_model  # the `search` extra; the bot never needs it
 
@@ -270,18 +291,38 @@ def solve_starter(
                     model.add_bool_or([v.Not(), at[c][t].Not(), seat[x][t]])
 
     # together: x and x + d sit at one table; three such pairs for each class.
-    for d in classes:
-        together = []
+    together: dict[tuple[int, int], cp_model.IntVar] = {}
+    for c, d in enumerate(classes):
         for x in seated:
             y = add[x][d]
             if y not in seat:
                 continue
-            both = model.new_bool_var(f"t{x}_{d}")
-            together.append(both)
+            both = together[x, c] = model.new_bool_var(f"t{x}_{d}")
             for t in range(tables):
                 model.add_bool_or([seat[x][t].Not(), seat[y][t].Not(), both])
                 model.add_bool_or([both.Not(), seat[x][t].Not(), seat[y][t]])
-        model.add(sum(together) == 3)
+        model.add(sum(together[x, c] for x in seated if (x, c) in together) == 3)
+
+    if multiplier != 1:
+        times = [group.number(tuple(multiplier * r for r in group.digits(x))) for x in range(n)]
+        if sorted(times) != list(range(n)):
+            raise ValueError(f"multiplying by {multiplier} is not an automorphism of {group}")
+        class_of = {d: c for c, d in enumerate(classes)}
+
+        def image(x: int, c: int) -> tuple[int, int]:
+            """The pair {x, x + d} multiplied by h, as (its first player, its class)."""
+            e = times[classes[c]]
+            if e in class_of:
+                return times[x], class_of[e]
+            return add[times[x]][e], class_of[sub[0][e]]
+
+        for c, row in enumerate(partnership):
+            for x, v in row.items():
+                y, e = image(x, c)
+                model.add(v == partnership[e][y] if y in partnership[e] else v == 0)
+        for (x, c), v in together.items():
+            y, e = image(x, c)
+            model.add(v == together[y, e] if (y, e) in together else v == 0)
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
@@ -327,6 +368,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the solver's random seed")
     parser.add_argument("--workers", type=int, default=1, help="the solver's threads")
     parser.add_argument(
+        "--multiplier",
+        type=int,
+        default=1,
+        help="a unit the starting round must be invariant under",
+    )
+    parser.add_argument(
         "--annealing", action="store_true", help="simulated annealing instead of the solver"
     )
     args = parser.parse_args(argv)
@@ -340,8 +387,12 @@ def main(argv: list[str] | None = None) -> int:
             if args.annealing:
                 rows, method = _anneal(players, group), "annealing"
             else:
-                rows = solve_starter(players, group, args.seconds, args.seed, args.workers)
-                method = "cp-sat"
+                rows = solve_starter(
+                    players, group, args.seconds, args.seed, args.workers, args.multiplier
+                )
+                method = (
+                    "cp-sat" if args.multiplier == 1 else f"cp-sat, multiplier {args.multiplier}"
+                )
             took = time.perf_counter() - start
             print(f"{players} players, group {group.factors}: {rows is not None} in {took:.1f} s")
             if rows is not None:
