@@ -4,8 +4,8 @@ Each round seats floor(n / 4) tables of two partnerships; the others sit out.
 
 - n = 4m: n - 1 rounds, and n = 4m + 1: n rounds with one player sitting out each (each player
   once), in which every two players are partners exactly once and opponents exactly twice: the
-  whist tournament designs of `bot.leagues.whist` (for primes 4m + 1, and those shipped).
-- Any other n, and those above the shipped sizes: the partnerships of each round come from the
+  whist tournament designs of `bot.leagues.whist` (where it has one: `whist.starter`).
+- Any other n, and those 4m or 4m + 1 with no design: the partnerships of each round come from the
   circle method's rounds (a round robin of the players, `fixtures.circle_rounds`), so nobody
   partners anyone twice; the players sitting out are spread evenly (their counts differ by at
   most one); and each round's partnerships are paired at tables so that the pairs of players

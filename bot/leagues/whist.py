@@ -4,7 +4,8 @@ A design for n = 4m players has n - 1 rounds of m tables; for n = 4m + 1, n roun
 with one player sitting out each round (each once). Each design is developed from one starting
 round by a group (see `bot.leagues.whist_search` for how, and why that gives the property):
 
-- n a prime of the form 4m + 1: built here (`prime_starter`), for any size;
+- n a prime of the form 4m + 1: built here (`prime_starter`), for any size; likewise n = p^2
+  for a prime p of the form 4k + 3 (`gaussian_starter`);
 - other n: found once by the search and shipped in `data/whist.json` (where the search found
   one: `shipped_sizes()`), or else built from two smaller designs (`bot.leagues.whist_product`)
   where n - 1 or n factors as u * v with designs for u and v (or v + 1) players.
@@ -154,7 +155,8 @@ def design(players: int) -> list[Round] | None:
 @cache
 def starter(players: int) -> Developed | None:
     """The group and starting round of a whist design for `players`, or None when there is
-    none here: the prime construction, else the shipped design, else a product of two."""
+    none here: the prime construction, else the shipped design, else the field of p^2
+    (`gaussian_starter`), else a product of two smaller designs."""
     if players < 4 or players % 4 not in (0, 1):
         return None
     try:
