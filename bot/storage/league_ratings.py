@@ -109,8 +109,10 @@ async def _store(db: Database, league_id: int, game_id: int, after: Iterable[Pla
         if r.last_played is not None
     ]
     await db.executemany(
-        "INSERT OR REPLACE INTO league_ratings (league_id, user_id, mu, sigma, games, last_played)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO league_ratings (league_id, user_id, mu, sigma, games, last_played)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (league_id, user_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+        " last_played = excluded.last_played",
         rows,
     )
     await db.executemany(

@@ -262,11 +262,12 @@ async def _add_totals(
             " SELECT ?, ?, user_id, ?, ?, ?, ?, ?, ? FROM league_result_players"
             " WHERE match_id = ? AND side = ?"
             " ON CONFLICT (league_id, season_id, user_id) DO UPDATE SET"
-            " rubber_points = rubber_points + excluded.rubber_points,"
-            " rubbers = rubbers + excluded.rubbers, games = games + excluded.games,"
-            " points = points + excluded.points,"
-            " points_against = points_against + excluded.points_against,"
-            " played = played + excluded.played",
+            " rubber_points = league_totals.rubber_points + excluded.rubber_points,"
+            " rubbers = league_totals.rubbers + excluded.rubbers,"
+            " games = league_totals.games + excluded.games,"
+            " points = league_totals.points + excluded.points,"
+            " points_against = league_totals.points_against + excluded.points_against,"
+            " played = league_totals.played + excluded.played",
             (
                 league_id,
                 season_id,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.database import Database, load_migrations
-from bot.storage.errors import MigrationError
+from bot.storage.errors import IntegrityError, MigrationError
 
 
 def write(directory: Path, name: str, sql: str) -> None:
@@ -159,11 +159,10 @@ async def test_nested_transactions_are_savepoints(tmp_path: Path, migrations: Pa
 
 
 async def test_foreign_keys_are_enforced(tmp_path: Path, migrations: Path) -> None:
-    import sqlite3
 
     db = await Database.open(tmp_path / "t.db", migrations=migrations)
     try:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             await db.execute("INSERT INTO b (a_id) VALUES (42)")
     finally:
         await db.close()
