@@ -31,6 +31,7 @@ from bot.storage.database import Database
 from bot.storage.errors import StorageError
 from bot.storage.leaderboard import METRICS, leaderboard, leaderboard_rows
 from bot.storage.seasons import PERIODS
+from bot.storage.url import DatabaseUrl
 from bot.storage.verify import verify
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ def register_commands(subparsers: Any) -> None:
     board = subparsers.add_parser(
         "leaderboard", help="print a server's leaderboard (CSV with --csv)"
     )
-    board.add_argument("--db", required=True, type=Path, help="the bot's database file")
+    board.add_argument("--db", required=True, help=DB_HELP)
     board.add_argument("--guild", required=True, type=_id, help="the server (guild) id")
     board.add_argument(
         "--metric", default="rubbers_won", help=f"one of {', '.join(METRICS)} (default rubbers_won)"
@@ -82,7 +83,7 @@ def register_commands(subparsers: Any) -> None:
     check = tools.add_parser(
         "verify", help="recompute every player's totals from the results and list differences"
     )
-    check.add_argument("--db", required=True, type=Path, help="the bot's database file")
+    check.add_argument("--db", required=True, help=DB_HELP)
     check.add_argument("--guild", type=_id, default=None, help="one server only")
     check.set_defaults(handler=_verify)
     from bot.storage.league_cli import register_recompute  # it builds on this module
@@ -142,12 +143,21 @@ def _check_file(path: Path) -> None:
         raise BadDatabase(f"{path} is not a database of this bot (it has no schema version)")
 
 
-async def _open(path: Path) -> Database:
-    _check_file(path)
+async def _open(target: str | Path) -> Database:
+    """The bot's database at `target` (a file or a URL), refused with a message if it is not one."""
     try:
-        return await Database.open(path)
+        url = DatabaseUrl.parse(target)
+    except StorageError as error:
+        raise BadDatabase(str(error)) from None
+    if url.path is not None:
+        _check_file(url.path)
+    try:
+        return await Database.open(url)
     except (sqlite3.Error, StorageError) as error:
-        raise BadDatabase(f"{path}: {error}") from None
+        raise BadDatabase(f"{url.display}: {error}") from None
+
+
+DB_HELP = "the bot's database: its file, or a URL (sqlite:///euchre.db, postgresql://...)"
 
 
 def _fail(message: str) -> int:
@@ -248,7 +258,7 @@ def _verify(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _verify_async(path: Path, guild_id: int | None) -> list[str]:
+async def _verify_async(path: str | Path, guild_id: int | None) -> list[str]:
     db = await _open(path)
     try:
         return await verify(db, guild_id)

@@ -119,7 +119,9 @@ class Database:
 
     # ----------------------------------------------------------------- opening and closing
     @classmethod
-    async def open(cls, target: str | Path, *, migrations: Path | None = None) -> Database:
+    async def open(
+        cls, target: str | Path | DatabaseUrl, *, migrations: Path | None = None
+    ) -> Database:
         """Open (or create) the database and bring its schema up to date.
 
         Args:

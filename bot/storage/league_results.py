@@ -309,7 +309,8 @@ async def rebuild_totals(db: Database, league_id: int, season_id: int) -> None:
     )
     await db.execute(
         "INSERT INTO league_totals (league_id, season_id, user_id, rubber_points, rubbers, games,"
-        f" points, points_against, played) {_TOTALS} AND m.season_id = ? GROUP BY p.user_id",
+        f" points, points_against, played) {_TOTALS} AND m.season_id = ?"
+        " GROUP BY m.league_id, m.season_id, p.user_id",
         (league_id, season_id),
     )
 
@@ -328,7 +329,9 @@ async def check_league(db: Database, league_id: int) -> list[str]:
     }
     again = {
         tuple(r)
-        for r in await db.fetchall(f"{_TOTALS} GROUP BY m.season_id, p.user_id", (league_id,))
+        for r in await db.fetchall(
+            f"{_TOTALS} GROUP BY m.league_id, m.season_id, p.user_id", (league_id,)
+        )
     }
     problems = [
         f"season {row[1]}, player {row[2]}: stored totals {row[3:]}" for row in stored - again

@@ -12,7 +12,8 @@ READ COMMITTED each statement of the one holding the lock sees everything the wr
 committed. The code relies on that: it reads totals, then writes them back (a leaderboard's
 counters, a league's standings), which two concurrent writers would otherwise both base on the
 same old value. A read-only transaction is a REPEATABLE READ snapshot that takes no lock, as
-SQLite's deferred ``BEGIN`` is.
+SQLite's deferred ``BEGIN`` is (not READ ONLY: ``db verify`` builds temporary tables in its
+snapshot, which PostgreSQL counts as writes).
 
 Types. ``SUM`` over the integer columns is ``numeric`` in PostgreSQL (a Python ``Decimal``); the
 bot stores no decimals, so ``numeric`` is read back as SQLite gives it: ``int`` when whole, else
@@ -133,7 +134,7 @@ class PostgresDatabase(Database):
     # ----------------------------------------------------------------- primitives
     async def _begin(self, read_only: bool) -> None:
         if read_only:
-            await self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            await self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         else:
             await self._conn.execute("BEGIN")
             await self._conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)

@@ -31,7 +31,7 @@ GAME_PREFIX = "V"  # a variant game's id in /history and /record: V12
 _NAMES = (
     "INSERT INTO player_names (guild_id, user_id, name) VALUES (?, ?, ?)"
     " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name"
-    " WHERE name != excluded.name"
+    " WHERE player_names.name != excluded.name"
 )
 
 
@@ -219,7 +219,7 @@ async def variant_board(
         " FROM variant_totals t LEFT JOIN player_names n"
         " ON n.guild_id = t.guild_id AND n.user_id = t.user_id"
         f" WHERE t.guild_id = ? AND t.variant = ? AND t.flagged IN ({marks})"
-        f" GROUP BY t.user_id ORDER BY {_order(variant)}, t.user_id",
+        f" GROUP BY t.user_id, n.name ORDER BY {_order(variant)}, t.user_id",
         (guild_id, variant, *flags),
     )
     ranked = tuple(

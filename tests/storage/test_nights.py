@@ -120,13 +120,15 @@ async def test_rounds_and_tables_are_stored_and_read_back(db):
 
 async def hand(db: Database, table_id: int, deal: int, points: tuple[int, int], seats) -> None:
     """A stored hand of a table, with who sat where (None: a computer)."""
-    match_id = await db.execute(
-        "INSERT INTO matches (guild_id, table_id, started_at) VALUES (1, ?, 'x')", (table_id,)
+    match_id = await db.fetchval(
+        "INSERT INTO matches (guild_id, table_id, started_at) VALUES (1, ?, 'x') RETURNING id",
+        (table_id,),
     )
-    hand_id = await db.execute(
+    hand_id = await db.fetchval(
         "INSERT INTO hands (match_id, guild_id, table_id, game_number, deal_number, dealer,"
         " tricks_0, tricks_1, points_0, points_1, outcome, preset, options, record, played_at,"
-        " day) VALUES (?, 1, ?, 0, ?, 0, 3, 2, ?, ?, 'made', 'modern', '{}', '{}', 'x', 'x')",
+        " day) VALUES (?, 1, ?, 0, ?, 0, 3, 2, ?, ?, 'made', 'modern', '{}', '{}', 'x', 'x')"
+        " RETURNING id",
         (match_id, table_id, deal, *points),
     )
     for seat, user_id in enumerate(seats):
