@@ -200,3 +200,39 @@ async def events(db: Database, table_id: int, kind: str | None = None) -> list[t
         (table_id, kind) if kind else (table_id,),
     )
     return [tuple(r) for r in rows]
+
+
+async def refuse_writes(
+    db: Database, name: str, event: str, table: str, when: str = "", *, disk_full: bool = False
+) -> None:
+    """Make some writes fail for real, in the database itself (so every connection sees it): a
+    trigger named `name` on `event` ("INSERT", "UPDATE OF status") of `table`, for the rows
+    where `when` (a condition on NEW) holds. The failure is a refusal by the trigger, or with
+    `disk_full` an error of a full disk's class (SQLite: an OperationalError from a statement
+    that fails as it runs; PostgreSQL: SQLSTATE 53100 disk_full)."""
+    if db.dialect == "sqlite":
+        fail = "SELECT json('no room')" if disk_full else "SELECT RAISE(ABORT, 'refused')"
+        condition = f" WHEN {when}" if when else ""
+        await db.execute(
+            f"CREATE TRIGGER {name} BEFORE {event} ON {table}{condition} BEGIN {fail}; END"
+        )
+        return
+    code = " USING ERRCODE = 'disk_full'" if disk_full else ""
+    await db.execute(
+        f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql"
+        f" AS $$ BEGIN RAISE EXCEPTION 'refused by the test'{code}; END $$"
+    )
+    condition = f" WHEN ({when})" if when else ""
+    await db.execute(
+        f"CREATE TRIGGER {name} BEFORE {event} ON {table} FOR EACH ROW{condition}"
+        f" EXECUTE FUNCTION {name}()"
+    )
+
+
+async def allow_writes(db: Database, name: str, table: str) -> None:
+    """Remove the trigger of :func:`refuse_writes`."""
+    if db.dialect == "sqlite":
+        await db.execute(f"DROP TRIGGER {name}")
+        return
+    await db.execute(f"DROP TRIGGER {name} ON {table}")
+    await db.execute(f"DROP FUNCTION {name}()")
