@@ -126,6 +126,13 @@ class Server:
         self.created[key] = name
         return self.dsn(name)
 
+    async def empty_database(self, key: str) -> str:
+        """The URL of a new database with nothing in it (for the migration runner's tests)."""
+        name = f"empty_{len(self.created) + 1}"
+        await self._admin(f"CREATE DATABASE {name}")
+        self.created[key] = name
+        return self.dsn(name)
+
     async def drop_all(self) -> None:
         """Drop every test's database (the template stays): a test's data is gone after it."""
         names, self.created = list(self.created.values()), {}
