@@ -171,6 +171,22 @@ class Database:
         best suited to it; what it yields runs statements in that transaction."""
         return self.transaction()
 
+    # ----------------------------------------------------------------- catalogue
+    async def tables(self) -> list[str]:
+        """The names of the database's tables (the bot's, and ``schema_migrations``)."""
+        raise NotImplementedError
+
+    async def columns(self, table: str) -> list[str]:
+        """A table's column names, in order."""
+        raise NotImplementedError
+
+    async def references(self) -> dict[str, set[str]]:
+        """Each table's foreign keys: the tables whose rows its rows refer to."""
+        raise NotImplementedError
+
+    async def ids_restart(self, table: str) -> None:
+        """After rows were written with their ids (a copy): new rows get ids after them."""
+
     # ----------------------------------------------------------------- backend primitives
     async def _close(self) -> None:
         raise NotImplementedError

@@ -131,6 +131,43 @@ class PostgresDatabase(Database):
             except asyncpg.PostgresError as error:
                 raise MigrationError(f"Migration {migration.name} failed: {error}") from error
 
+    # ----------------------------------------------------------------- catalogue
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            " ORDER BY table_name"
+        )
+        return [r[0] for r in rows]
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        )
+        return [r[0] for r in rows]
+
+    async def references(self) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {table: set() for table in await self.tables()}
+        rows = await self.fetchall(
+            "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint"
+            " WHERE contype = 'f' AND connamespace = current_schema()::regnamespace"
+        )
+        for table, referred in rows:
+            found.setdefault(table, set()).add(referred)
+        return found
+
+    async def ids_restart(self, table: str) -> None:
+        """Move the identity of ``table.id`` (if it has one) past the highest id stored."""
+        if "id" not in await self.columns(table):
+            return
+        sequence = await self.fetchval("SELECT pg_get_serial_sequence(?, 'id')", (table,))
+        if sequence is not None:
+            await self.fetchval(
+                f"SELECT setval(?, COALESCE(MAX(id), 0) + 1, false) FROM {table}", (sequence,)
+            )
+
     # ----------------------------------------------------------------- primitives
     async def _begin(self, read_only: bool) -> None:
         if read_only:

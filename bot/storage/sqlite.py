@@ -176,6 +176,23 @@ class SqliteDatabase(Database):
                 [(m.number, m.name, _now()) for m in known if m.number <= version],
             )
 
+    # ----------------------------------------------------------------- catalogue
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            " ORDER BY name"
+        )
+        return [r[0] for r in rows]
+
+    async def columns(self, table: str) -> list[str]:
+        return [r[1] for r in await self.fetchall(f"PRAGMA table_info({table})")]
+
+    async def references(self) -> dict[str, set[str]]:
+        return {
+            table: {r[2] for r in await self.fetchall(f"PRAGMA foreign_key_list({table})")}
+            for table in await self.tables()
+        }
+
     # ----------------------------------------------------------------- primitives
     async def _begin(self, read_only: bool) -> None:
         await self._conn.execute("BEGIN" if read_only else "BEGIN IMMEDIATE")
