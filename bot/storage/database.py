@@ -39,7 +39,7 @@ Params = Sequence[Any] | dict[str, Any]
 class Row(Protocol):
     """A row read back: its columns by name or by position (``sqlite3.Row``, ``asyncpg.Record``)."""
 
-    def __getitem__(self, key: int | str, /) -> Any: ...
+    def __getitem__(self, key: int | str | slice, /) -> Any: ...
 
     def __iter__(self) -> Any: ...
 
@@ -304,12 +304,12 @@ class Database:
         async with self._turn():
             await self._run_many(sql, rows)
 
-    async def fetchone(self, sql: str, params: Params = ()) -> Any:
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         """Run a query and return its first row (a :class:`Row`), or None."""
         async with self._turn():
             return await self._row(sql, params)
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[Any]:
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
         """Run a query and return all its rows (each a :class:`Row`)."""
         async with self._turn():
             return await self._rows(sql, params)
