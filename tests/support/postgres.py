@@ -122,7 +122,9 @@ class Server:
             await db.close()
             self.template_ready = True
         name = f"test_{len(self.created) + 1}"
-        await self._admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        # FILE_COPY copies the template's files at once: about twice as fast as PostgreSQL 15's
+        # default (WAL_LOG, block by block), its checkpoint cheap with fsync off.
+        await self._admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE} STRATEGY = FILE_COPY")
         self.created[key] = name
         return self.dsn(name)
 
