@@ -8,8 +8,9 @@ is stopped, and its directory removed, when the test session ends (:func:`stop`)
 
 The suites choose their backend with ``EUCHRE_TEST_DATABASE``: ``sqlite`` (the default) or
 ``postgres``. :func:`database_for` turns a test's SQLite path into the database the test uses:
-the path itself, or under ``postgres`` a fresh database (copied from a template that has every
-migration applied) that the same path finds again when the test reopens it (restart tests).
+the path itself, or under ``postgres`` an empty database of the test's own (a copy of a template
+that has every migration applied, emptied after each test for the next one) that the same path
+finds again when the test reopens it (restart tests).
 """
 
 from __future__ import annotations
