@@ -164,7 +164,7 @@ class EuchreBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         if self._db is None:
-            self._db = await Database.open(self.settings.database_path)
+            self._db = await Database.open(self.settings.database)
         self._manager = TableManager(
             self.db,
             turn_timeout=self.settings.turn_timeout,

@@ -14,6 +14,7 @@ from dotenv import load_dotenv
 from bot.engine.errors import OptionsError
 from bot.engine.rules import PRESETS
 from bot.numbers import parse_whole
+from bot.storage.url import DatabaseUrl, DatabaseUrlError
 
 DISCORD_API_BASE = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
@@ -35,6 +36,8 @@ class Settings:
 
     token: str = field(repr=False)
     database_path: Path = Path("euchre.db")
+    # DATABASE_URL when it names PostgreSQL (an SQLite URL sets database_path instead).
+    database_url: str = ""
     dev_guild_id: int | None = None
     owner_ids: frozenset[int] = frozenset()
     log_level: str = "INFO"
@@ -47,6 +50,11 @@ class Settings:
     metrics_port: int | None = None  # None: no Prometheus metrics are served
     rest_budget: float = 40.0  # the bot's REST requests per second, over all its processes
     metrics_host: str = "127.0.0.1"
+
+    @property
+    def database(self) -> str | Path:
+        """Where the data is, as `Database.open` takes it: the PostgreSQL URL or the file."""
+        return self.database_url or self.database_path
 
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves a guild: Discord puts it on shard (id >> 22) % count."""
@@ -95,9 +103,11 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
     budget = _int("REST_BUDGET", budget_text) if budget_text else 40
     if not 0 <= budget <= 10_000:
         raise ConfigError("REST_BUDGET must be from 0 (no limit: behind a REST proxy) to 10000")
+    database_path, database_url = _database(env)
     return Settings(
         token=token,
-        database_path=Path(env.get("DATABASE_PATH", "").strip() or "euchre.db"),
+        database_path=database_path,
+        database_url=database_url,
         dev_guild_id=_int("DEV_GUILD_ID", guild) if guild else None,
         owner_ids=frozenset(_int("OWNER_IDS", o) for o in owners),
         log_level=level,
@@ -111,6 +121,24 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
         rest_budget=float(budget),
         metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
+
+
+def _database(env: dict[str, str]) -> tuple[Path, str]:
+    """DATABASE_URL (sqlite:///path or postgresql://...), or DATABASE_PATH (a file), or the
+    default euchre.db: the SQLite path and the PostgreSQL URL (one of them used)."""
+    url = env.get("DATABASE_URL", "").strip()
+    path = env.get("DATABASE_PATH", "").strip()
+    if url and path:
+        raise ConfigError("set DATABASE_URL or DATABASE_PATH, not both (DATABASE_URL is the newer)")
+    if not url:
+        return Path(path or "euchre.db"), ""
+    try:
+        parsed = DatabaseUrl.parse(url)
+    except DatabaseUrlError as error:
+        raise ConfigError(f"DATABASE_URL: {error}") from None
+    if parsed.path is not None:
+        return parsed.path, ""
+    return Path("euchre.db"), url
 
 
 def _shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:

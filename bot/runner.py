@@ -16,12 +16,14 @@ import sqlite3
 import sys
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 
 from bot.config import TOKEN_HELP, ConfigError, Settings, load_settings
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
+from bot.storage.url import DatabaseUrl
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ async def serve(settings: Settings) -> None:
     """
     from bot.client import EuchreBot
 
-    db = await Database.open(settings.database_path)
+    db = await Database.open(settings.database)
     point_at(settings)
     bot = EuchreBot(settings, database=db, settle_memory=True)
     loop = asyncio.get_running_loop()
@@ -88,8 +90,9 @@ def run() -> int:
             file=sys.stderr,
         )
         return 2
-    except (StorageError, sqlite3.DatabaseError) as error:
-        # sqlite3's own errors come from reading the tables back (a file damaged inside).
+    except (StorageError, sqlite3.DatabaseError, asyncpg.PostgresError) as error:
+        # The backends' own errors come from reading the tables back (a file damaged inside,
+        # a PostgreSQL database changed by hand).
         print(f"euchre-bot: {_database_problem(settings, error)}", file=sys.stderr)
         return 2
     except (OSError, aiohttp.ClientError) as error:
@@ -106,5 +109,5 @@ def run() -> int:
 def _database_problem(settings: Settings, error: Exception) -> str:
     """One line that names the database file and what is wrong with it."""
     text = str(error)
-    path = str(settings.database_path)
+    path = DatabaseUrl.parse(settings.database).display
     return text if path in text else f"cannot use the database {path}: {text}"

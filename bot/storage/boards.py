@@ -50,7 +50,7 @@ _INSERT = (
     f" VALUES (?, ?, ?, ?, {', '.join('?' for _ in COUNTERS)})"
     " ON CONFLICT (guild_id, board, flagged, user_id) DO UPDATE SET "
 )
-UPSERT = _INSERT + ", ".join(f"{c} = {c} + excluded.{c}" for c in COUNTERS)
+UPSERT = _INSERT + ", ".join(f"{c} = board_totals.{c} + excluded.{c}" for c in COUNTERS)
 
 
 @cache
@@ -61,7 +61,7 @@ def upsert_changing(changed: tuple[int, ...]) -> str:
     leaderboards' partial indexes are many, so a row update names only what it changes.
     """
     return _INSERT + ", ".join(
-        f"{COUNTERS[i]} = {COUNTERS[i]} + excluded.{COUNTERS[i]}" for i in changed
+        f"{COUNTERS[i]} = board_totals.{COUNTERS[i]} + excluded.{COUNTERS[i]}" for i in changed
     )
 
 
@@ -100,7 +100,7 @@ async def _fill_from_days(
         " WHERE t.guild_id = ? AND t.bucket BETWEEN ? AND ?"
         " GROUP BY t.guild_id, t.flagged, t.user_id"
         " ON CONFLICT (guild_id, board, flagged, user_id) DO UPDATE SET "
-        + ", ".join(f"{c} = {c} + excluded.{c}" for c in COUNTERS),
+        + ", ".join(f"{c} = board_totals.{c} + excluded.{c}" for c in COUNTERS),
         (board, guild_id, DAY_PREFIX + low, DAY_PREFIX + high),
     )
 

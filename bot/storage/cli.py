@@ -3,7 +3,9 @@
 ``python -m bot leaderboard --db PATH --guild ID [--metric M] [--period P] [--csv]`` prints a
 server's leaderboard (every row as CSV for a spreadsheet, or one page as text), and
 ``python -m bot db verify --db PATH`` recomputes every player's totals from the recorded hands,
-games and matches and lists any difference.
+games and matches and lists any difference, and ``python -m bot db copy --from DB --to DB``
+copies every row to another database (SQLite to PostgreSQL, say) and compares the two. Every
+``--db`` takes a file or a URL (``sqlite:///euchre.db``, ``postgresql://...``).
 
 Exit codes: 0 on success (verify: the totals are consistent), 1 when verify finds differences,
 2 on a bad file or argument, with the reason on standard error.
@@ -27,10 +29,12 @@ from typing import Any
 
 from bot.engine.quoting import shown
 from bot.numbers import SQLITE_MAX, parse_whole
+from bot.storage.copy import Copied, CopyError, copy, differences
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 from bot.storage.leaderboard import METRICS, leaderboard, leaderboard_rows
 from bot.storage.seasons import PERIODS
+from bot.storage.url import DatabaseUrl
 from bot.storage.verify import verify
 
 log = logging.getLogger(__name__)
@@ -56,7 +60,7 @@ def register_commands(subparsers: Any) -> None:
     board = subparsers.add_parser(
         "leaderboard", help="print a server's leaderboard (CSV with --csv)"
     )
-    board.add_argument("--db", required=True, type=Path, help="the bot's database file")
+    board.add_argument("--db", required=True, help=DB_HELP)
     board.add_argument("--guild", required=True, type=_id, help="the server (guild) id")
     board.add_argument(
         "--metric", default="rubbers_won", help=f"one of {', '.join(METRICS)} (default rubbers_won)"
@@ -82,9 +86,18 @@ def register_commands(subparsers: Any) -> None:
     check = tools.add_parser(
         "verify", help="recompute every player's totals from the results and list differences"
     )
-    check.add_argument("--db", required=True, type=Path, help="the bot's database file")
+    check.add_argument("--db", required=True, help=DB_HELP)
     check.add_argument("--guild", type=_id, default=None, help="one server only")
     check.set_defaults(handler=_verify)
+    move = tools.add_parser(
+        "copy",
+        help="copy every row to another database (replacing its rows), then compare the two",
+    )
+    move.add_argument("--from", dest="source", required=True, help=DB_HELP)
+    move.add_argument(
+        "--to", dest="target", required=True, help="the database to fill (made if it is a new file)"
+    )
+    move.set_defaults(handler=_copy)
     from bot.storage.league_cli import register_recompute  # it builds on this module
 
     register_recompute(tools)
@@ -142,12 +155,21 @@ def _check_file(path: Path) -> None:
         raise BadDatabase(f"{path} is not a database of this bot (it has no schema version)")
 
 
-async def _open(path: Path) -> Database:
-    _check_file(path)
+async def _open(target: str | Path) -> Database:
+    """The bot's database at `target` (a file or a URL), refused with a message if it is not one."""
     try:
-        return await Database.open(path)
+        url = DatabaseUrl.parse(target)
+    except StorageError as error:
+        raise BadDatabase(str(error)) from None
+    if url.path is not None:
+        _check_file(url.path)
+    try:
+        return await Database.open(url)
     except (sqlite3.Error, StorageError) as error:
-        raise BadDatabase(f"{path}: {error}") from None
+        raise BadDatabase(f"{url.display}: {error}") from None
+
+
+DB_HELP = "the bot's database: its file, or a URL (sqlite:///euchre.db, postgresql://...)"
 
 
 def _fail(message: str) -> int:
@@ -248,12 +270,56 @@ def _verify(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _verify_async(path: Path, guild_id: int | None) -> list[str]:
+async def _verify_async(path: str | Path, guild_id: int | None) -> list[str]:
     db = await _open(path)
     try:
         return await verify(db, guild_id)
     finally:
         await db.close()
+
+
+# ------------------------------------------------------------------------------ db copy
+
+
+def _copy(args: argparse.Namespace) -> int:
+    try:
+        copied, problems = asyncio.run(_copy_async(args.source, args.target))
+    except (BadDatabase, CopyError) as error:
+        return _fail(str(error))
+    for each in copied:
+        print(f"{each.table}: {each.rows} row{'s' if each.rows != 1 else ''}")
+    total = sum(each.rows for each in copied)
+    print(f"Copied {total} rows of {len(copied)} tables.")
+    if problems:
+        print(f"{len(problems)} difference{'s' if len(problems) != 1 else ''} after the copy:")
+        for line in problems:
+            print(f"  {line}")
+        return EXIT_DIFFERENCES
+    print("The target holds exactly the source's rows.")
+    return EXIT_OK
+
+
+async def _copy_async(source: str, target: str) -> tuple[list[Copied], list[str]]:
+    if DatabaseUrl.parse(source) == DatabaseUrl.parse(target):
+        raise BadDatabase("the source and the target are the same database")
+    origin = await _open(source)
+    try:
+        try:
+            url = DatabaseUrl.parse(target)
+        except StorageError as error:
+            raise BadDatabase(str(error)) from None
+        try:
+            # The target may be new (a file, or an empty PostgreSQL database): opening migrates it.
+            destination = await Database.open(url)
+        except (sqlite3.Error, StorageError) as error:
+            raise BadDatabase(f"{url.display}: {error}") from None
+        try:
+            copied = await copy(origin, destination)
+            return copied, await differences(origin, destination)
+        finally:
+            await destination.close()
+    finally:
+        await origin.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,12 +1,17 @@
-"""The bot's one SQLite connection: opening, schema migrations and transactions.
+"""The bot's database: one interface, an SQLite file or a PostgreSQL server behind it.
 
 Every repository function in ``bot/storage`` and ``bot/tables`` takes a :class:`Database`. A
 repository function never commits on its own: the caller groups writes with
 ``async with db.transaction():`` so that one game action (and the results it finishes) is written
 all at once or not at all.
 
-The connection runs in autocommit mode at the sqlite3 level (``isolation_level=None``) so that the
-only transactions are the ones opened here, explicitly.
+:meth:`Database.open` takes where the data is (``DATABASE_URL``): ``sqlite:///euchre.db`` or a
+plain path for an SQLite file (``bot/storage/sqlite.py``), ``postgresql://...`` for PostgreSQL
+through asyncpg (``bot/storage/postgres.py``). Both backends hold one connection and run one
+transaction at a time on it, so the code above them sees the same behaviour from either. The
+SQL is written once, with ``?`` parameters (``bot/storage/dialect.py`` turns it into
+PostgreSQL's); the numbered migrations are one list for both, and the migrations applied are
+recorded in the ``schema_migrations`` table of either.
 """
 
 from __future__ import annotations
@@ -14,23 +19,33 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-import aiosqlite
-
-from bot.storage.errors import DatabaseFileError, MigrationError
+from bot.storage.errors import MigrationError
+from bot.storage.url import DatabaseUrl
 
 log = logging.getLogger(__name__)
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_\-]+\.sql$")
 
 Params = Sequence[Any] | dict[str, Any]
+
+
+class Row(Protocol):
+    """A row read back: its columns by name or by position (``sqlite3.Row``, ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: int | str | slice, /) -> Any: ...
+
+    def __iter__(self) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    def keys(self) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,26 +96,22 @@ def load_migrations(directory: Path | None = None) -> list[Migration]:
     return migrations
 
 
-def _check_place(path: Path) -> None:
-    """Refuse a path SQLite cannot make a database of, with a message that says why (SQLite's own
-    is "unable to open database file" for all of these)."""
-    if path.is_dir():
-        raise DatabaseFileError(f"{path} is a directory, not a database file")
-    if not path.parent.is_dir():
-        raise DatabaseFileError(f"{path}: the directory {path.parent} does not exist")
-
-
 class Database:
-    """One aiosqlite connection in WAL mode with foreign keys on, and its transactions.
+    """The bot's database: statements, transactions and the schema, whatever the backend.
 
     Use :meth:`open` to get one. Statements from tasks other than the one holding a transaction
     wait until that transaction ends, so a reader never sees another task's uncommitted writes and
     a writer's statement never slips into another task's transaction.
+
+    A backend subclass provides the connection's primitives (the ``_run_*`` methods, ``_begin``,
+    ``_commit``, ``_rollback``, schema versions and migrations, and :meth:`batch`).
     """
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
-        self._conn = conn
-        self.path = path
+    #: "sqlite" or "postgresql".
+    dialect: str = ""
+
+    def __init__(self, url: DatabaseUrl) -> None:
+        self.url = url
         # One transaction at a time on the connection; the owner task may nest (savepoints).
         self._lock = asyncio.Lock()
         self._owner: asyncio.Task[Any] | None = None
@@ -108,11 +119,14 @@ class Database:
 
     # ----------------------------------------------------------------- opening and closing
     @classmethod
-    async def open(cls, path: str | Path, *, migrations: Path | None = None) -> Database:
-        """Open (or create) the database file and bring its schema up to date.
+    async def open(
+        cls, target: str | Path | DatabaseUrl, *, migrations: Path | None = None
+    ) -> Database:
+        """Open (or create) the database and bring its schema up to date.
 
         Args:
-            path: the SQLite file; ``":memory:"`` works for throwaway use, but WAL needs a file.
+            target: an SQLite file's path, or a URL: ``sqlite:///path``,
+                ``postgresql://user@host:port/name``. ``":memory:"`` works for throwaway use.
             migrations: a directory of ``NNNN_*.sql`` files to apply instead of the bot's own
                 (tests of the migration runner use it).
 
@@ -120,48 +134,27 @@ class Database:
             The open database, with every migration applied.
 
         Raises:
-            MigrationError: the migrations are inconsistent, or the file has a newer schema than
-                this bot knows.
-            DatabaseFileError: the file cannot be opened as a database (its directory is
-                missing, it is a directory, or it is not an SQLite file); the message names it.
+            MigrationError: the migrations are inconsistent, or the database has a newer schema
+                than this bot knows.
+            DatabaseFileError: the database cannot be opened or is not one the bot can use
+                (a missing directory, a file that is not SQLite, a server that refuses); the
+                message names it.
+            DatabaseUrlError: the URL's scheme is neither sqlite nor postgresql.
         """
-        path = Path(path)
-        if str(path) != ":memory:":
-            _check_place(path)
-        try:
-            conn = await aiosqlite.connect(str(path), isolation_level=None)
-        except sqlite3.Error as error:
-            raise DatabaseFileError(f"{path} cannot be opened: {error}") from None
-        try:
-            conn.row_factory = aiosqlite.Row
-            # First: processes opening the file together (shards) wait for each other's locks,
-            # even the one that switching to WAL takes, rather than fail at once.
-            await conn.execute("PRAGMA busy_timeout=5000")
-            db = cls(conn, path)
-            known = load_migrations(migrations)
-            # Before anything writes to the file (WAL mode changes its header): a file from a
-            # newer bot, or not a database at all, is refused untouched.
-            await db._check_version(known)
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA synchronous=NORMAL")
-            # 32 MiB of page cache (the default is 2): leaderboard and /stats pages stay in it.
-            await conn.execute("PRAGMA cache_size=-32768")
-            await db._migrate(known)
-        except BaseException as error:
-            await conn.close()
-            if isinstance(error, sqlite3.DatabaseError):
-                # "file is not a database", "database disk image is malformed", ...
-                raise DatabaseFileError(
-                    f"{path} is not a database the bot can use: {error}"
-                ) from None
-            raise
-        return db
+        url = DatabaseUrl.parse(target)
+        known = load_migrations(migrations)
+        if url.scheme == "postgresql":
+            from bot.storage.postgres import PostgresDatabase
+
+            return await PostgresDatabase.connect(url, known)
+        from bot.storage.sqlite import SqliteDatabase
+
+        return await SqliteDatabase.connect(url, known)
 
     async def close(self) -> None:
         """Close the connection (waits for a running transaction to end first)."""
         async with self._lock:
-            await self._conn.close()
+            await self._close()
 
     async def __aenter__(self) -> Database:
         return self
@@ -169,52 +162,59 @@ class Database:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
-    @property
-    def conn(self) -> aiosqlite.Connection:
-        """The raw aiosqlite connection; prefer the helpers, which respect transactions."""
-        return self._conn
-
     async def schema_version(self) -> int:
-        """The number of the last migration applied (``PRAGMA user_version``)."""
-        row = await self.fetchone("PRAGMA user_version")
-        assert row is not None
-        return int(row[0])
+        """The number of the last migration applied."""
+        raise NotImplementedError
 
-    async def _check_version(self, migrations: list[Migration]) -> None:
-        current = await self.schema_version()
-        latest = migrations[-1].number if migrations else 0
-        if current > latest:
-            raise MigrationError(
-                f"The database file {self.path} is at schema {current}, newer than this bot's "
-                f"{latest}; update the bot before opening it."
-            )
+    def batch(self) -> AbstractAsyncContextManager[Database]:
+        """One transaction for a batch of writes (``bot/storage/batch.py``), on the connection
+        best suited to it; what it yields runs statements in that transaction."""
+        return self.transaction()
 
-    async def _migrate(self, migrations: list[Migration]) -> None:
-        await self._check_version(migrations)
-        current = await self.schema_version()
-        for migration in migrations:
-            if migration.number <= current:
-                continue
-            log.info("applying migration %s", migration.name)
-            # executescript runs the whole file; wrapping it in BEGIN/COMMIT makes the file and
-            # its user_version bump one transaction, so a failed migration leaves no trace.
-            script = (
-                "BEGIN IMMEDIATE;\n"
-                f"{migration.sql}\n;\n"
-                f"PRAGMA user_version = {migration.number:d};\n"
-                "COMMIT;\n"
-            )
-            try:
-                await self._conn.executescript(script)
-            except sqlite3.Error as error:
-                if self._conn.in_transaction:
-                    await self._conn.execute("ROLLBACK")
-                # Processes that share the file (shards) may start together: one applied it
-                # while this one waited for the write lock.
-                if await self.schema_version() >= migration.number:
-                    log.info("migration %s was applied by another process", migration.name)
-                    continue
-                raise MigrationError(f"Migration {migration.name} failed: {error}") from error
+    # ----------------------------------------------------------------- catalogue
+    async def tables(self) -> list[str]:
+        """The names of the database's tables (the bot's, and ``schema_migrations``)."""
+        raise NotImplementedError
+
+    async def columns(self, table: str) -> list[str]:
+        """A table's column names, in order."""
+        raise NotImplementedError
+
+    async def references(self) -> dict[str, set[str]]:
+        """Each table's foreign keys: the tables whose rows its rows refer to."""
+        raise NotImplementedError
+
+    async def ids_restart(self, table: str) -> None:
+        """After rows were written with their ids (a copy): new rows get ids after them."""
+
+    # ----------------------------------------------------------------- backend primitives
+    async def _close(self) -> None:
+        raise NotImplementedError
+
+    async def _begin(self, read_only: bool) -> None:
+        raise NotImplementedError
+
+    async def _commit(self) -> None:
+        raise NotImplementedError
+
+    async def _rollback(self) -> None:
+        raise NotImplementedError
+
+    async def _run(self, sql: str, params: Params) -> int:
+        """Run a statement; return the last inserted rowid where the backend knows it, else 0."""
+        raise NotImplementedError
+
+    async def _run_rowcount(self, sql: str, params: Params) -> int:
+        raise NotImplementedError
+
+    async def _run_many(self, sql: str, rows: Iterable[Params]) -> None:
+        raise NotImplementedError
+
+    async def _rows(self, sql: str, params: Params) -> list[Any]:
+        raise NotImplementedError
+
+    async def _row(self, sql: str, params: Params) -> Any:
+        raise NotImplementedError
 
     # ----------------------------------------------------------------- transactions
     def _owns_transaction(self) -> bool:
@@ -224,12 +224,14 @@ class Database:
     async def transaction(self, *, read_only: bool = False) -> AsyncIterator[Database]:
         """Group statements into one transaction: ``async with db.transaction(): ...``.
 
-        The outermost use runs ``BEGIN IMMEDIATE`` and ``COMMIT`` (``ROLLBACK`` when the block
-        raises). With ``read_only`` it runs a deferred ``BEGIN`` instead: a consistent snapshot
-        for long reads that does not hold the write lock, so other connections (the running bot,
-        when a command-line tool reads its file) keep writing meanwhile. A nested use in the same task becomes a savepoint, so a repository function may
-        open its own transaction and still be called inside the game manager's: an error inside
-        the inner block undoes only that block if the caller catches it, and everything if not.
+        The outermost use begins a write transaction (writers are serialised: SQLite's
+        ``BEGIN IMMEDIATE``, PostgreSQL's transaction lock) and commits it (rolls back when the
+        block raises). With ``read_only`` it begins a consistent snapshot for long reads that
+        does not hold the write lock, so other connections (the running bot, when a
+        command-line tool reads its database) keep writing meanwhile. A nested use in the same
+        task becomes a savepoint, so a repository function may open its own transaction and
+        still be called inside the game manager's: an error inside the inner block undoes only
+        that block if the caller catches it, and everything if not.
 
         Other tasks wait for the transaction to end. A child task started inside a transaction
         and awaited there would wait for ever: do the work in the task holding the transaction.
@@ -237,15 +239,15 @@ class Database:
         if self._owns_transaction():
             self._depth += 1
             savepoint = f"sp_{self._depth}"
-            await self._conn.execute(f"SAVEPOINT {savepoint}")
+            await self._run(f"SAVEPOINT {savepoint}", ())
             try:
                 yield self
             except BaseException:
-                await self._conn.execute(f"ROLLBACK TO {savepoint}")
-                await self._conn.execute(f"RELEASE {savepoint}")
+                await self._run(f"ROLLBACK TO SAVEPOINT {savepoint}", ())
+                await self._run(f"RELEASE SAVEPOINT {savepoint}", ())
                 raise
             else:
-                await self._conn.execute(f"RELEASE {savepoint}")
+                await self._run(f"RELEASE SAVEPOINT {savepoint}", ())
             finally:
                 self._depth -= 1
             return
@@ -254,15 +256,14 @@ class Database:
             self._owner = asyncio.current_task()
             self._depth = 0
             try:
-                await self._conn.execute("BEGIN" if read_only else "BEGIN IMMEDIATE")
+                await self._begin(read_only)
                 try:
                     yield self
                 except BaseException:
-                    if self._conn.in_transaction:
-                        await self._conn.execute("ROLLBACK")
+                    await self._rollback()
                     raise
                 else:
-                    await self._conn.execute("COMMIT")
+                    await self._commit()
             finally:
                 self._owner = None
 
@@ -286,36 +287,68 @@ class Database:
         """Run one statement.
 
         Returns:
-            The rowid of the last inserted row (``lastrowid``), or 0 when nothing was inserted.
+            On SQLite, the rowid of the last inserted row (``lastrowid``), or 0 when nothing was
+            inserted; 0 on PostgreSQL. For an inserted row's id, write ``INSERT ... RETURNING
+            id`` and use :meth:`fetchval`, which works on both.
         """
         async with self._turn():
-            async with self._conn.execute(sql, params) as cursor:
-                return cursor.lastrowid or 0
+            return await self._run(sql, params)
 
     async def execute_rowcount(self, sql: str, params: Params = ()) -> int:
         """Run one statement and return how many rows it changed."""
         async with self._turn():
-            async with self._conn.execute(sql, params) as cursor:
-                return cursor.rowcount
+            return await self._run_rowcount(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement once per parameter row."""
         async with self._turn():
-            await self._conn.executemany(sql, rows)
+            await self._run_many(sql, rows)
 
-    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        """Run a query and return its first row, or None."""
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        """Run a query and return its first row (a :class:`Row`), or None."""
         async with self._turn():
-            async with self._conn.execute(sql, params) as cursor:
-                return await cursor.fetchone()
+            return await self._row(sql, params)
 
-    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        """Run a query and return all its rows."""
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run a query and return all its rows (each a :class:`Row`)."""
         async with self._turn():
-            async with self._conn.execute(sql, params) as cursor:
-                return list(await cursor.fetchall())
+            return await self._rows(sql, params)
 
     async def fetchval(self, sql: str, params: Params = (), default: Any = None) -> Any:
         """Run a query and return the first column of its first row (``default`` when no row)."""
         row = await self.fetchone(sql, params)
         return default if row is None else row[0]
+
+    # ----------------------------------------------------------------- migrations
+    async def _migrate(self, migrations: list[Migration]) -> None:
+        """Apply the migrations not applied yet, each in its own transaction."""
+        await self._check_version(migrations)
+        current = await self.schema_version()
+        for migration in migrations:
+            if migration.number <= current:
+                continue
+            log.info("applying migration %s", migration.name)
+            await self._apply(migration)
+
+    async def _apply(self, migration: Migration) -> None:
+        raise NotImplementedError
+
+    async def _check_version(self, migrations: list[Migration]) -> None:
+        current = await self.schema_version()
+        latest = migrations[-1].number if migrations else 0
+        if current > latest:
+            raise MigrationError(
+                f"The database {self.url.display} is at schema {current}, newer than this bot's "
+                f"{latest}; update the bot before opening it."
+            )
+
+
+#: The table that records which migrations were applied, on both backends (SQLite also keeps
+#: ``PRAGMA user_version``, which files made before this table existed have alone).
+MIGRATIONS_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    number      INTEGER PRIMARY KEY,
+    name        TEXT    NOT NULL,
+    applied_at  TEXT    NOT NULL
+)
+"""

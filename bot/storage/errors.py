@@ -21,3 +21,21 @@ class DatabaseFileError(StorageError):
 
 class WriterClosed(StorageError):
     """A write asked for once the bot has begun to stop: nothing of it is stored."""
+
+
+class IntegrityError(Exception):
+    """A statement broke a constraint (unique, foreign key, check), whichever the backend.
+
+    ``constraint`` names what was broken where the backend says: SQLite's message names the
+    columns (``tables.channel_id``), PostgreSQL's error the constraint or index
+    (``tables_one_open_per_channel``); :meth:`concerns` checks either.
+    """
+
+    def __init__(self, message: str, constraint: str | None = None) -> None:
+        super().__init__(message)
+        self.constraint = constraint
+
+    def concerns(self, *names: str) -> bool:
+        """Whether the message or the constraint names any of `names`."""
+        text = f"{self} {self.constraint or ''}"
+        return any(name in text for name in names)

@@ -200,9 +200,9 @@ async def register_pair(
                 taken.name,
                 league.name,
             )
-    pair_id = await db.execute(
+    pair_id = await db.fetchval(
         "INSERT INTO fixture_pairs (league_id, first_id, first_name, second_id, second_name,"
-        " alternate_id, alternate_name, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        " alternate_id, alternate_name, registered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             league.id,
             member[0],
@@ -348,9 +348,9 @@ async def create_series(
         raise FixtureError(
             "the league's fixtures are still being played: new ones are made once they finish"
         )
-    series_id = await db.execute(
+    series_id = await db.fetchval(
         "INSERT INTO fixture_series (league_id, kind, window_seconds, deadline, channel_id,"
-        " entrants, made_by, made_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        " entrants, made_by, made_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             league_id,
             kind,
@@ -377,9 +377,9 @@ async def add_fixtures(db: Database, series_id: int, new: Sequence[NewFixture]) 
     ids = []
     for f in new:
         ids.append(
-            await db.execute(
+            await db.fetchval(
                 "INSERT INTO fixtures (series_id, round, slot, first_pair, second_pair, opens_at,"
-                " closes_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " closes_at, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     series_id,
                     f.round,
@@ -506,7 +506,8 @@ async def set_table(
 async def add_seat(db: Database, fixture_id: int, user_id: int, pair_id: int) -> None:
     """Record that a player sat down for a fixture."""
     await db.execute(
-        "INSERT OR IGNORE INTO fixture_seats (fixture_id, user_id, pair_id) VALUES (?, ?, ?)",
+        "INSERT INTO fixture_seats (fixture_id, user_id, pair_id) VALUES (?, ?, ?)"
+        " ON CONFLICT DO NOTHING",
         (fixture_id, user_id, pair_id),
     )
 
@@ -550,11 +551,10 @@ async def decide(
 
 async def mark_reminded(db: Database, fixture_id: int, day: bool, hour: bool) -> None:
     """Record the reminders sent (so none is sent twice, across restarts too)."""
-    await db.execute(
-        "UPDATE fixtures SET reminded_day = MAX(reminded_day, ?),"
-        " reminded_hour = MAX(reminded_hour, ?) WHERE id = ?",
-        (int(day), int(hour), fixture_id),
-    )
+    sent = [column for column, now in (("reminded_day", day), ("reminded_hour", hour)) if now]
+    if sent:
+        marks = ", ".join(f"{column} = 1" for column in sent)
+        await db.execute(f"UPDATE fixtures SET {marks} WHERE id = ?", (fixture_id,))
 
 
 async def extend(db: Database, fixture_id: int, closes_at: int) -> None:

@@ -9,7 +9,7 @@ async def count_hint(db: Database, guild_id: int, user_id: int) -> None:
     """Count one hint given to a member (in the caller's transaction, if any)."""
     await db.execute(
         "INSERT INTO hint_counts (guild_id, user_id, hints) VALUES (?, ?, 1)"
-        " ON CONFLICT (guild_id, user_id) DO UPDATE SET hints = hints + 1",
+        " ON CONFLICT (guild_id, user_id) DO UPDATE SET hints = hint_counts.hints + 1",
         (guild_id, user_id),
     )
 

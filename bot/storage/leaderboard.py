@@ -253,7 +253,7 @@ async def _source(
                 f" UNION ALL SELECT user_id, {_negated(metric)} FROM player_totals"
                 "  WHERE guild_id = :guild AND bucket BETWEEN :drop_low AND :drop_high"
                 "  AND flagged <= :flagged {viewer}"
-                ") GROUP BY user_id"
+                ") AS totals GROUP BY user_id"
             )
             params = {
                 **base,
@@ -265,7 +265,7 @@ async def _source(
     sql = (
         f"SELECT user_id, {_sums(metric)} FROM player_totals {{index}}"
         " WHERE guild_id = :guild AND bucket BETWEEN :low AND :high AND flagged <= :flagged"
-        " AND (:preset IS NULL OR preset = :preset) {viewer} GROUP BY user_id"
+        " AND (CAST(:preset AS TEXT) IS NULL OR preset = :preset) {viewer} GROUP BY user_id"
     )
     return _Source(sql, {**base, "low": span.low, "high": span.high, "preset": preset}, "detail")
 
@@ -290,7 +290,7 @@ def _ranked_sql(metric: Metric, source: _Source, viewer: bool) -> str:
     inner = source.sql.replace("{viewer}", "AND user_id = :viewer" if viewer else "")
     # One player's detailed rows come by the per-player index, not a walk through the bucket.
     inner = inner.replace("{index}", "INDEXED BY player_totals_by_user" if viewer else "")
-    return f"SELECT {columns} FROM ({inner}) WHERE {metric.qualify}"
+    return f"SELECT {columns} FROM ({inner}) AS totals WHERE {metric.qualify}"
 
 
 async def _page_rows(
@@ -349,10 +349,11 @@ def _counts_sql(metric: Metric, source: _Source) -> str:
         )
     # One pass over the summed rows.
     return (
-        "SELECT count(*), COALESCE(SUM(value > :top), 0),"
-        " COALESCE(SUM(value > :viewer_value), 0),"
-        " COALESCE(SUM(value = :viewer_value AND user_id < :viewer_id), 0)"
-        f" FROM ({_ranked_sql(metric, source, False)})"
+        "SELECT count(*), COALESCE(SUM(CASE WHEN value > :top THEN 1 ELSE 0 END), 0),"
+        " COALESCE(SUM(CASE WHEN value > :viewer_value THEN 1 ELSE 0 END), 0),"
+        " COALESCE(SUM(CASE WHEN value = :viewer_value AND user_id < :viewer_id"
+        " THEN 1 ELSE 0 END), 0)"
+        f" FROM ({_ranked_sql(metric, source, False)}) AS ranked"
     )
 
 
@@ -502,7 +503,8 @@ async def leaderboard_rows(
     chosen, _, source = await _prepare(
         db, guild_id, metric, period, preset, include_bots, now, detail
     )
-    rows = await _page_rows(db, chosen, source, 0, -1)
+    # A page as long as any board (SQLite's LIMIT -1 is no limit; PostgreSQL refuses it).
+    rows = await _page_rows(db, chosen, source, 0, 2**62)
     names = await _names(db, guild_id, {r["user_id"] for r in rows})
     listed = []
     rank = 0
@@ -682,7 +684,7 @@ async def player_stats(
         # INDEXED BY: the planner would otherwise walk the whole bucket by the primary key.
         + " FROM player_totals INDEXED BY player_totals_by_user"
         " WHERE guild_id = ? AND user_id = ? AND bucket BETWEEN ? AND ?"
-        " AND (? IS NULL OR preset = ?) GROUP BY flagged",
+        " AND (CAST(? AS TEXT) IS NULL OR preset = ?) GROUP BY flagged",
         (guild_id, user_id, span.low, span.high, preset, preset),
     )
     by_flag = {r[0]: Totals.of(r[1:]) for r in rows}
@@ -703,11 +705,12 @@ async def player_stats(
     games = await db.fetchall(
         "SELECT g.id, g.winner, me.seat AS my_seat, o.seat, o.user_id, o.is_bot"
         " FROM game_players AS me"
-        " CROSS JOIN games AS g ON g.id = me.game_id"
+        " CROSS JOIN games AS g"
         " JOIN matches AS m ON m.id = g.match_id"
         " JOIN game_players AS o ON o.game_id = g.id AND o.seat != me.seat"
-        " WHERE me.user_id = ? AND g.guild_id = ? AND g.day >= ? AND g.day <= ?"
-        " AND m.flagged <= ? AND (? IS NULL OR g.preset = ?)",
+        " WHERE g.id = me.game_id AND me.user_id = ? AND g.guild_id = ?"
+        " AND g.day >= ? AND g.day <= ?"
+        " AND m.flagged <= ? AND (CAST(? AS TEXT) IS NULL OR g.preset = ?)",
         (
             user_id,
             guild_id,
@@ -846,8 +849,8 @@ async def history(
         # CROSS JOIN keeps the member's own rows as the outer loop (index by user), rather than
         # a walk through every match of the server.
         "SELECT count(DISTINCT mp.match_id) FROM match_players AS mp"
-        " CROSS JOIN matches AS m ON m.id = mp.match_id"
-        " WHERE mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'",
+        " CROSS JOIN matches AS m"
+        " WHERE m.id = mp.match_id AND mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'",
         (user_id, guild_id),
         0,
     )
@@ -862,8 +865,8 @@ async def history(
     matches = await db.fetchall(
         "SELECT DISTINCT m.id, m.kind, m.status, m.flagged, m.preset, m.played_at, m.winner,"
         " m.rubber_points_0, m.rubber_points_1"
-        " FROM match_players AS mp CROSS JOIN matches AS m ON m.id = mp.match_id"
-        " WHERE mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'"
+        " FROM match_players AS mp CROSS JOIN matches AS m"
+        " WHERE m.id = mp.match_id AND mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'"
         " ORDER BY m.played_at DESC, m.id DESC LIMIT ? OFFSET ?",
         (user_id, guild_id, page_size, (page - 1) * page_size),
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.numbers import parse_whole
-from bot.storage.cli import EXIT_DIFFERENCES, EXIT_OK, BadDatabase, _fail, _open
+from bot.storage.cli import DB_HELP, EXIT_DIFFERENCES, EXIT_OK, BadDatabase, _fail, _open
 from bot.storage.league_results import check_league
 from bot.storage.leagues import league_by_id
 
@@ -20,7 +20,7 @@ def register_recompute(tools: Any) -> None:
         "recompute-league",
         help="recompute a league's totals and ratings from its stored results and compare",
     )
-    check.add_argument("db", type=Path, help="the bot's database file")
+    check.add_argument("db", help=DB_HELP)
     check.add_argument("league", type=_league_id, help="the league's id")
     check.set_defaults(handler=lambda args: recompute(args.db, args.league))
 
@@ -32,7 +32,7 @@ def _league_id(text: str) -> int:
     return number
 
 
-def recompute(path: Path, league_id: int) -> int:
+def recompute(path: str | Path, league_id: int) -> int:
     """Print whether the league's stored totals and ratings are exactly what its results
     give; returns the exit code (0 the same, 1 differences, 2 a bad file or league)."""
     try:
@@ -54,7 +54,7 @@ def recompute(path: Path, league_id: int) -> int:
     return EXIT_OK
 
 
-async def _check(path: Path, league_id: int) -> tuple[str, int, list[str]] | None:
+async def _check(path: str | Path, league_id: int) -> tuple[str, int, list[str]] | None:
     db = await _open(path)
     try:
         league = await league_by_id(db, league_id)

@@ -109,8 +109,10 @@ async def _store(db: Database, league_id: int, game_id: int, after: Iterable[Pla
         if r.last_played is not None
     ]
     await db.executemany(
-        "INSERT OR REPLACE INTO league_ratings (league_id, user_id, mu, sigma, games, last_played)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO league_ratings (league_id, user_id, mu, sigma, games, last_played)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (league_id, user_id) DO UPDATE SET"
+        " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games,"
+        " last_played = excluded.last_played",
         rows,
     )
     await db.executemany(
@@ -247,7 +249,7 @@ async def redo_from(db: Database, league_id: int, game_id: int) -> bool:
     if await pending(db, league_id) is None:
         later = await db.fetchval(
             "SELECT COUNT(*) FROM (SELECT 1 FROM league_games WHERE league_id = ?"
-            " AND game_id >= ? AND rated = 1 LIMIT ?)",
+            " AND game_id >= ? AND rated = 1 LIMIT ?) AS later",
             (league_id, game_id, IN_PLACE_GAMES + 1),
         )
         if later <= IN_PLACE_GAMES:
@@ -257,8 +259,10 @@ async def redo_from(db: Database, league_id: int, game_id: int) -> bool:
     # change is written.
     await db.execute(
         "INSERT INTO league_rating_marks (league_id, from_game) VALUES (?, ?)"
-        " ON CONFLICT (league_id) DO UPDATE SET from_game = MIN(from_game, excluded.from_game),"
-        " version = version + 1",
+        " ON CONFLICT (league_id) DO UPDATE SET from_game = CASE"
+        " WHEN excluded.from_game < league_rating_marks.from_game THEN excluded.from_game"
+        " ELSE league_rating_marks.from_game END,"
+        " version = league_rating_marks.version + 1",
         (league_id, game_id),
     )
     return True

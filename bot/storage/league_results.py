@@ -262,11 +262,12 @@ async def _add_totals(
             " SELECT ?, ?, user_id, ?, ?, ?, ?, ?, ? FROM league_result_players"
             " WHERE match_id = ? AND side = ?"
             " ON CONFLICT (league_id, season_id, user_id) DO UPDATE SET"
-            " rubber_points = rubber_points + excluded.rubber_points,"
-            " rubbers = rubbers + excluded.rubbers, games = games + excluded.games,"
-            " points = points + excluded.points,"
-            " points_against = points_against + excluded.points_against,"
-            " played = played + excluded.played",
+            " rubber_points = league_totals.rubber_points + excluded.rubber_points,"
+            " rubbers = league_totals.rubbers + excluded.rubbers,"
+            " games = league_totals.games + excluded.games,"
+            " points = league_totals.points + excluded.points,"
+            " points_against = league_totals.points_against + excluded.points_against,"
+            " played = league_totals.played + excluded.played",
             (
                 league_id,
                 season_id,
@@ -308,7 +309,8 @@ async def rebuild_totals(db: Database, league_id: int, season_id: int) -> None:
     )
     await db.execute(
         "INSERT INTO league_totals (league_id, season_id, user_id, rubber_points, rubbers, games,"
-        f" points, points_against, played) {_TOTALS} AND m.season_id = ? GROUP BY p.user_id",
+        f" points, points_against, played) {_TOTALS} AND m.season_id = ?"
+        " GROUP BY m.league_id, m.season_id, p.user_id",
         (league_id, season_id),
     )
 
@@ -327,7 +329,9 @@ async def check_league(db: Database, league_id: int) -> list[str]:
     }
     again = {
         tuple(r)
-        for r in await db.fetchall(f"{_TOTALS} GROUP BY m.season_id, p.user_id", (league_id,))
+        for r in await db.fetchall(
+            f"{_TOTALS} GROUP BY m.league_id, m.season_id, p.user_id", (league_id,)
+        )
     }
     problems = [
         f"season {row[1]}, player {row[2]}: stored totals {row[3:]}" for row in stored - again

@@ -104,8 +104,9 @@ async def set_holder(db: Database, league_id: int, role_id: int, user_id: int, h
     transaction). A role the league no longer has is not noted."""
     if holds:
         await db.execute(
-            "INSERT OR IGNORE INTO league_role_holders (league_id, role_id, user_id)"
-            " SELECT league_id, role_id, ? FROM league_roles WHERE league_id = ? AND role_id = ?",
+            "INSERT INTO league_role_holders (league_id, role_id, user_id)"
+            " SELECT league_id, role_id, ? FROM league_roles WHERE league_id = ? AND role_id = ?"
+            " ON CONFLICT DO NOTHING",
             (user_id, league_id, role_id),
         )
     else:

@@ -85,8 +85,10 @@ async def change_settings(
         old.leaver if leaver is None else leaver,
     )
     await db.execute(
-        "INSERT OR REPLACE INTO league_settings (league_id, min_games, hide_after_days, leaver)"
-        " VALUES (?, ?, ?, ?)",
+        "INSERT INTO league_settings (league_id, min_games, hide_after_days, leaver)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (league_id) DO UPDATE SET"
+        " min_games = excluded.min_games, hide_after_days = excluded.hide_after_days,"
+        " leaver = excluded.leaver",
         (league.id, new.min_games, new.hide_after_days, new.leaver),
     )
     return new
@@ -168,9 +170,9 @@ async def start_season(
         if season.name.casefold() == name.casefold():
             raise LeagueError("the league {} already has a season named {}", league.name, name)
     started_at = timestamp(now or datetime.now(UTC))
-    season_id = await db.execute(
+    season_id = await db.fetchval(
         "INSERT INTO league_seasons (league_id, number, name, started_at, started_by)"
-        " VALUES (?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?) RETURNING id",
         (league.id, number, name, started_at, by),
     )
     return Season(season_id, league.id, number, name, started_at, None)

@@ -137,9 +137,9 @@ async def create_league(
     if taken is not None:
         raise LeagueError("this server already has a league named {}", taken)
     created_at = timestamp(now or datetime.now(UTC))
-    league_id = await db.execute(
+    league_id = await db.fetchval(
         "INSERT INTO leagues (guild_id, name, name_key, preset, options, format, standing,"
-        " substitutes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " substitutes, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             guild_id,
             name,
@@ -194,11 +194,11 @@ async def league_names(db: Database, guild_id: int, typed: str) -> list[str]:
     """The server's league names that contain what was typed (any case), those that start with
     it first, at most 25: the autocomplete choices."""
     key = name_key(typed)
-    pattern = "%" + key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    escaped = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     rows = await db.fetchall(
         "SELECT name FROM leagues WHERE guild_id = ? AND name_key LIKE ? ESCAPE '\\'"
-        " ORDER BY instr(name_key, ?) != 1, name_key LIMIT ?",
-        (guild_id, pattern, key, CHOICES_LIMIT),
+        " ORDER BY name_key NOT LIKE ? ESCAPE '\\', name_key LIMIT ?",
+        (guild_id, f"%{escaped}%", f"{escaped}%", CHOICES_LIMIT),
     )
     return [r["name"] for r in rows]
 

@@ -162,10 +162,10 @@ async def create_night(
         raise NightError(
             "a euchre night is already open in this channel: close it with /night close first"
         )
-    night_id = await db.execute(
+    night_id = await db.fetchval(
         "INSERT INTO nights (guild_id, channel_id, league_id, organiser_id, rounds,"
         " deals_per_round, minutes_per_round, late, movement, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             guild_id,
             channel_id,
@@ -349,8 +349,9 @@ async def note_thread(
 ) -> None:
     """The thread opened for a table of a round, before the table is made in it."""
     await db.execute(
-        "INSERT OR REPLACE INTO night_threads (night_id, round, position, thread_id)"
-        " VALUES (?, ?, ?, ?)",
+        "INSERT INTO night_threads (night_id, round, position, thread_id)"
+        " VALUES (?, ?, ?, ?) ON CONFLICT (night_id, round, position)"
+        " DO UPDATE SET thread_id = excluded.thread_id",
         (night_id, round_number, position, thread_id),
     )
 

@@ -258,7 +258,7 @@ _UPSERT = (
     + ") VALUES (?, ?, ?, ?, ?, "
     + ", ".join("?" for _ in COUNTERS)
     + ") ON CONFLICT (guild_id, bucket, user_id, preset, flagged) DO UPDATE SET "
-    + ", ".join(f"{c} = {c} + excluded.{c}" for c in COUNTERS)
+    + ", ".join(f"{c} = player_totals.{c} + excluded.{c}" for c in COUNTERS)
 )
 _ZERO = " AND ".join(f"{c} = 0" for c in COUNTERS)
 
@@ -346,8 +346,8 @@ async def new_match_id(
     Returns:
         The match id that the hands, games and the match's own record will carry.
     """
-    return await db.execute(
-        "INSERT INTO matches (guild_id, table_id, status, started_at) VALUES (?, ?, 'playing', ?)",
+    return await db.fetchval(
+        "INSERT INTO matches (guild_id, table_id, status, started_at) VALUES (?, ?, 'playing', ?) RETURNING id",
         (guild_id, table_id, timestamp(now or datetime.now(UTC))),
     )
 
@@ -476,7 +476,7 @@ async def _stored_match_counts(db: Database, match_id: int) -> list[tuple[int, s
 _NAMES = (
     "INSERT INTO player_names (guild_id, user_id, name) VALUES (?, ?, ?)"
     " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name"
-    " WHERE name != excluded.name"
+    " WHERE player_names.name != excluded.name"
 )
 
 
@@ -517,11 +517,11 @@ async def record_hand(db: Database, hand: HandRecord) -> int:
     if not flagged and (hand.flagged or _flagged_by(hand.players)):
         flagged = await flag_match(db, hand.match_id)
         anchors = None  # moving counts may have moved the windows: read them again
-    hand_id = await db.execute(
+    hand_id = await db.fetchval(
         "INSERT INTO hands (match_id, guild_id, table_id, game_number, deal_number, dealer, maker,"
         " trump, alone, defender, tricks_0, tricks_1, points_0, points_1, outcome, preset,"
         " options, record, played_at, day)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             hand.match_id,
             hand.guild_id,
@@ -590,9 +590,9 @@ async def record_game(db: Database, game: GameRecord) -> int:
     if not flagged and (game.flagged or _flagged_by(game.players)):
         flagged = await flag_match(db, game.match_id)
         anchors = None  # moving counts may have moved the windows: read them again
-    game_id = await db.execute(
+    game_id = await db.fetchval(
         "INSERT INTO games (match_id, guild_id, table_id, game_number, score_0, score_1, winner,"
-        " value, preset, options, played_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " value, preset, options, played_at, day) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             game.match_id,
             game.guild_id,
@@ -667,8 +667,8 @@ async def record_match(db: Database, match: MatchRecord) -> int:
         ),
     )
     await db.executemany(
-        "INSERT OR IGNORE INTO match_players (match_id, seat, user_id, name, is_bot, substitute)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO match_players (match_id, seat, user_id, name, is_bot, substitute)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
         _player_rows(match.match_id, match.players),
     )
     await db.executemany(_NAMES, _name_rows(match.guild_id, match.players))

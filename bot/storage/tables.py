@@ -42,9 +42,9 @@ async def create_table(
 ) -> int:
     """Insert an open table and return its id."""
     stamp = now.isoformat()
-    return await db.execute(
+    return await db.fetchval(
         "INSERT INTO tables (guild_id, channel_id, host_id, status, options, state, created_at, updated_at)"
-        " VALUES (?, ?, ?, 'open', ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, 'open', ?, ?, ?, ?) RETURNING id",
         (guild_id, channel_id, host_id, json.dumps(options), json.dumps(state), stamp, stamp),
     )
 

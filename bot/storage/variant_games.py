@@ -31,7 +31,7 @@ GAME_PREFIX = "V"  # a variant game's id in /history and /record: V12
 _NAMES = (
     "INSERT INTO player_names (guild_id, user_id, name) VALUES (?, ?, ?)"
     " ON CONFLICT (guild_id, user_id) DO UPDATE SET name = excluded.name"
-    " WHERE name != excluded.name"
+    " WHERE player_names.name != excluded.name"
 )
 
 
@@ -79,9 +79,9 @@ async def new_game_id(
     db: Database, guild_id: int, table_id: int, variant: str, players: int
 ) -> int:
     """Allocate a variant's game as it starts; its result is recorded with `record_game`."""
-    return await db.execute(
+    return await db.fetchval(
         "INSERT INTO variant_games (guild_id, table_id, variant, players, status, started_at)"
-        " VALUES (?, ?, ?, ?, 'playing', ?)",
+        " VALUES (?, ?, ?, ?, 'playing', ?) RETURNING id",
         (guild_id, table_id, variant, players, timestamp(datetime.now(UTC))),
     )
 
@@ -118,9 +118,12 @@ async def record_game(db: Database, game: VariantGameRecord) -> int:
         ),
     )
     await db.executemany(
-        "INSERT OR REPLACE INTO variant_game_players"
+        "INSERT INTO variant_game_players"
         " (game_id, seat, user_id, name, is_bot, substitute, side, score, won)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, seat) DO UPDATE SET"
+        " user_id = excluded.user_id, name = excluded.name, is_bot = excluded.is_bot,"
+        " substitute = excluded.substitute, side = excluded.side, score = excluded.score,"
+        " won = excluded.won",
         [
             (
                 game.game_id,
@@ -145,8 +148,9 @@ async def record_game(db: Database, game: VariantGameRecord) -> int:
         " (guild_id, variant, user_id, flagged, games_played, games_won, points)"
         " VALUES (?, ?, ?, ?, 1, ?, ?)"
         " ON CONFLICT (guild_id, variant, user_id, flagged) DO UPDATE SET"
-        " games_played = games_played + 1, games_won = games_won + excluded.games_won,"
-        " points = points + excluded.points",
+        " games_played = variant_totals.games_played + 1,"
+        " games_won = variant_totals.games_won + excluded.games_won,"
+        " points = variant_totals.points + excluded.points",
         [
             (
                 game.guild_id,
@@ -215,7 +219,7 @@ async def variant_board(
         " FROM variant_totals t LEFT JOIN player_names n"
         " ON n.guild_id = t.guild_id AND n.user_id = t.user_id"
         f" WHERE t.guild_id = ? AND t.variant = ? AND t.flagged IN ({marks})"
-        f" GROUP BY t.user_id ORDER BY {_order(variant)}, t.user_id",
+        f" GROUP BY t.user_id, n.name ORDER BY {_order(variant)}, t.user_id",
         (guild_id, variant, *flags),
     )
     ranked = tuple(

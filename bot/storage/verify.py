@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.storage.boards import rebuild_boards
+from bot.storage.boards import first_day, rebuild_boards
 from bot.storage.database import Database
-from bot.storage.seasons import SEASON_KEY_SQL
+from bot.storage.seasons import DAY_PREFIX, SEASON_KEY_SQL
 from bot.storage.stats import COUNTERS
 
 log = logging.getLogger(__name__)
@@ -26,16 +26,19 @@ WITH hand_counts AS (
         0 AS games_played, 0 AS games_won,
         CASE WHEN hp.seat % 2 = 0 THEN h.points_0 ELSE h.points_1 END AS points,
         1 AS hands_played,
-        hp.seat = h.maker AS makes,
-        hp.seat = h.maker AND h.outcome IN ('made', 'march') AS makes_won,
-        hp.seat = h.maker AND h.outcome = 'euchred' AS euchres_suffered,
-        hp.seat % 2 != h.maker % 2 AND h.outcome = 'euchred'
-            AND (h.defender IS NULL OR h.defender = hp.seat) AS euchres_inflicted,
-        hp.seat % 2 = h.maker % 2 AND h.outcome = 'march'
-            AND (h.alone IS NULL OR h.alone = hp.seat) AS marches,
-        h.alone IS NOT NULL AND h.alone = hp.seat AS lone_tried,
-        h.alone IS NOT NULL AND h.alone = hp.seat
-            AND h.outcome IN ('made', 'march') AS lone_made
+        CASE WHEN hp.seat = h.maker THEN 1 ELSE 0 END AS makes,
+        CASE WHEN hp.seat = h.maker AND h.outcome IN ('made', 'march') THEN 1 ELSE 0 END
+            AS makes_won,
+        CASE WHEN hp.seat = h.maker AND h.outcome = 'euchred' THEN 1 ELSE 0 END
+            AS euchres_suffered,
+        CASE WHEN hp.seat % 2 != h.maker % 2 AND h.outcome = 'euchred'
+            AND (h.defender IS NULL OR h.defender = hp.seat) THEN 1 ELSE 0 END
+            AS euchres_inflicted,
+        CASE WHEN hp.seat % 2 = h.maker % 2 AND h.outcome = 'march'
+            AND (h.alone IS NULL OR h.alone = hp.seat) THEN 1 ELSE 0 END AS marches,
+        CASE WHEN h.alone IS NOT NULL AND h.alone = hp.seat THEN 1 ELSE 0 END AS lone_tried,
+        CASE WHEN h.alone IS NOT NULL AND h.alone = hp.seat
+            AND h.outcome IN ('made', 'march') THEN 1 ELSE 0 END AS lone_made
     FROM hands AS h
     JOIN hand_players AS hp ON hp.hand_id = h.id
     JOIN matches AS m ON m.id = h.match_id
@@ -43,7 +46,7 @@ WITH hand_counts AS (
 ),
 game_counts AS (
     SELECT g.guild_id, g.day, g.preset, m.flagged, gp.user_id,
-        0, 0, 0, 1, gp.seat % 2 = g.winner, 0, 0, 0, 0, 0, 0, 0, 0, 0
+        0, 0, 0, 1, CASE WHEN gp.seat % 2 = g.winner THEN 1 ELSE 0 END, 0, 0, 0, 0, 0, 0, 0, 0, 0
     FROM games AS g
     JOIN game_players AS gp ON gp.game_id = g.id
     JOIN matches AS m ON m.id = g.match_id
@@ -51,7 +54,7 @@ game_counts AS (
 ),
 match_counts AS (
     SELECT m.guild_id, m.day, m.preset, m.flagged, mp.user_id,
-        1, mp.seat % 2 = m.winner,
+        1, CASE WHEN mp.seat % 2 = m.winner THEN 1 ELSE 0 END,
         CASE WHEN mp.seat % 2 = 0 THEN m.rubber_points_0 ELSE m.rubber_points_1 END,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
     FROM matches AS m
@@ -81,15 +84,15 @@ SELECT guild_id, day, user_id, preset, flagged, {_SUMS}
 # Step 2: the buckets, from those days: all time, the day's season, and the day itself.
 _BUCKETS = f"""
 SELECT guild_id, 'all' AS bucket, user_id, preset, flagged, {_SUMS}
-    FROM temp.expected_days GROUP BY guild_id, user_id, preset, flagged
+    FROM expected_days GROUP BY guild_id, user_id, preset, flagged
 UNION ALL
 SELECT guild_id, 'season:' || season, user_id, preset, flagged, {_SUMS}
     FROM (SELECT d.*, {SEASON_KEY_SQL.format(guild="d.guild_id", day="d.day")} AS season
-          FROM temp.expected_days AS d)
+          FROM expected_days AS d) AS dated
     GROUP BY guild_id, season, user_id, preset, flagged
 UNION ALL
 SELECT guild_id, 'day:' || day, user_id, preset, flagged, {_COLUMNS}
-    FROM temp.expected_days
+    FROM expected_days
 """
 
 
@@ -105,19 +108,33 @@ def _days_sql(guild_id: int | None) -> tuple[str, tuple[int, ...]]:
 
 
 async def _recompute(db: Database, guild_id: int | None) -> None:
-    """Fill temp.expected_days and temp.expected_totals from the result rows."""
+    """Fill expected_days and expected_totals from the result rows."""
     sql, params = _days_sql(guild_id)
-    await db.execute("DROP TABLE IF EXISTS temp.expected_days")
-    await db.execute("DROP TABLE IF EXISTS temp.expected_totals")
+    await db.execute("DROP TABLE IF EXISTS expected_days")
+    await db.execute("DROP TABLE IF EXISTS expected_totals")
     await db.execute(f"CREATE TEMP TABLE expected_days AS {sql}", params)
     await db.execute(
-        f"CREATE TEMP TABLE expected_totals AS SELECT * FROM ({_BUCKETS}) WHERE {_NONZERO}"
+        f"CREATE TEMP TABLE expected_totals AS SELECT * FROM ({_BUCKETS}) AS b WHERE {_NONZERO}"
+    )
+
+
+async def _windows(db: Database) -> None:
+    """Fill expected_windows: each server's windows as ranges of day buckets (worked out here:
+    SQLite and PostgreSQL have no date arithmetic in common)."""
+    await db.execute("DROP TABLE IF EXISTS expected_windows")
+    await db.execute(
+        "CREATE TEMP TABLE expected_windows (guild_id BIGINT, days BIGINT, low TEXT, high TEXT)"
+    )
+    windows = await db.fetchall("SELECT guild_id, days, anchor_day FROM board_windows")
+    await db.executemany(
+        "INSERT INTO expected_windows (guild_id, days, low, high) VALUES (?, ?, ?, ?)",
+        [(w[0], w[1], DAY_PREFIX + first_day(w[2], w[1]), DAY_PREFIX + w[2]) for w in windows],
     )
 
 
 async def _drop_temp(db: Database) -> None:
-    for table in ("expected_days", "expected_totals", "expected_boards"):
-        await db.execute(f"DROP TABLE IF EXISTS temp.{table}")
+    for table in ("expected_days", "expected_totals", "expected_windows", "expected_boards"):
+        await db.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 _KEY = ("guild_id", "bucket", "user_id", "preset", "flagged")
@@ -127,15 +144,13 @@ _BOARD_KEY = ("guild_id", "board", "flagged", "user_id")
 # per flag, and each server's windows over the days up to its anchor.
 _EXPECTED_BOARDS = f"""
 SELECT t.guild_id, t.bucket AS board, t.flagged, t.user_id, {_SUMS}
-FROM temp.expected_totals AS t
+FROM expected_totals AS t
 WHERE t.bucket = 'all' OR t.bucket >= 'season:' AND t.bucket < 'season;'
 GROUP BY t.guild_id, t.bucket, t.flagged, t.user_id
 UNION ALL
 SELECT t.guild_id, w.days || 'd', t.flagged, t.user_id, {_SUMS}
-FROM board_windows AS w
-JOIN temp.expected_totals AS t ON t.guild_id = w.guild_id
-    AND t.bucket BETWEEN 'day:' || date(w.anchor_day, printf('-%d days', w.days - 1))
-    AND 'day:' || w.anchor_day
+FROM expected_windows AS w
+JOIN expected_totals AS t ON t.guild_id = w.guild_id AND t.bucket BETWEEN w.low AND w.high
 GROUP BY t.guild_id, w.days, t.flagged, t.user_id
 """
 
@@ -196,21 +211,20 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
         # A consistent snapshot of both sides, without the write lock; the temp tables live on
         # this connection only.
         await _recompute(db, guild_id)
-        await db.execute("DROP TABLE IF EXISTS temp.expected_boards")
+        await _windows(db)
+        await db.execute("DROP TABLE IF EXISTS expected_boards")
         await db.execute(f"CREATE TEMP TABLE expected_boards AS {_EXPECTED_BOARDS}")
-        totals = await _differences(db, "temp.expected_totals", "player_totals", _KEY, guild_id)
-        boards = await _differences(
-            db, "temp.expected_boards", "board_totals", _BOARD_KEY, guild_id
-        )
+        totals = await _differences(db, "expected_totals", "player_totals", _KEY, guild_id)
+        boards = await _differences(db, "expected_boards", "board_totals", _BOARD_KEY, guild_id)
         unflagged = await db.fetchall(
             "SELECT m.id FROM matches AS m WHERE m.flagged = 0"
             + ("" if guild_id is None else " AND m.guild_id = ?")
             + " AND (EXISTS (SELECT 1 FROM hands AS h JOIN hand_players AS p ON p.hand_id = h.id"
-            "   WHERE h.match_id = m.id AND (p.is_bot OR p.substitute))"
+            "   WHERE h.match_id = m.id AND (p.is_bot = 1 OR p.substitute = 1))"
             " OR EXISTS (SELECT 1 FROM games AS g JOIN game_players AS p ON p.game_id = g.id"
-            "   WHERE g.match_id = m.id AND (p.is_bot OR p.substitute))"
+            "   WHERE g.match_id = m.id AND (p.is_bot = 1 OR p.substitute = 1))"
             " OR EXISTS (SELECT 1 FROM match_players AS p"
-            "   WHERE p.match_id = m.id AND (p.is_bot OR p.substitute)))"
+            "   WHERE p.match_id = m.id AND (p.is_bot = 1 OR p.substitute = 1)))"
             " ORDER BY m.id",
             stored_params,
         )
@@ -254,7 +268,7 @@ async def rebuild(db: Database, guild_id: int | None = None) -> int:
             await db.execute("DELETE FROM player_totals WHERE guild_id = ?", (guild_id,))
         await db.execute(
             f"INSERT INTO player_totals ({', '.join(_KEY)}, {_COLUMNS})"
-            " SELECT * FROM temp.expected_totals"
+            " SELECT * FROM expected_totals"
         )
         await _drop_temp(db)
         if guild_id is None:

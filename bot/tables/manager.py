@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -33,7 +32,7 @@ from bot.storage import hints, leagues, members
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
-from bot.storage.errors import WriterClosed
+from bot.storage.errors import IntegrityError, WriterClosed
 from bot.tables.computer import ComputerSeats
 from bot.tables.results import ResultsRecorder, names_of, players_of, seated_now
 from bot.tables.table import (
@@ -1053,7 +1052,9 @@ def _state_key(table: Table) -> tuple[Any, ...]:
 
 def _is_open_table_conflict(error: Exception) -> bool:
     """True for the unique index of one open table per channel (`tables_one_open_per_channel`)."""
-    return isinstance(error, sqlite3.IntegrityError) and "tables.channel_id" in str(error)
+    return isinstance(error, IntegrityError) and error.concerns(
+        "tables.channel_id", "tables_one_open_per_channel"
+    )
 
 
 def _log_task_end(task: asyncio.Task[Any]) -> None:

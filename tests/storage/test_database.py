@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage.database import Database, load_migrations
-from bot.storage.errors import MigrationError
+from bot.storage.errors import IntegrityError, MigrationError
 
 
 def write(directory: Path, name: str, sql: str) -> None:
@@ -159,11 +159,10 @@ async def test_nested_transactions_are_savepoints(tmp_path: Path, migrations: Pa
 
 
 async def test_foreign_keys_are_enforced(tmp_path: Path, migrations: Path) -> None:
-    import sqlite3
 
     db = await Database.open(tmp_path / "t.db", migrations=migrations)
     try:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(IntegrityError):
             await db.execute("INSERT INTO b (a_id) VALUES (42)")
     finally:
         await db.close()
@@ -197,5 +196,34 @@ async def test_other_tasks_wait_for_a_transaction(tmp_path: Path, migrations: Pa
             await task
         await read
         assert seen == [0], "the reader never saw the uncommitted row"
+    finally:
+        await db.close()
+
+
+async def test_a_file_migrated_by_user_version_alone_opens_and_records_its_migrations(
+    tmp_path: Path,
+) -> None:
+    """A file made before migrations were recorded in a table (at 0012, `PRAGMA user_version`
+    only) opens as it was, and its migrations are recorded, so both backends keep one history."""
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    known = [m for m in load_migrations() if m.number <= 12]
+    conn = sqlite3.connect(path)
+    for migration in known:
+        conn.executescript(migration.sql)
+    conn.execute("PRAGMA user_version = 12")
+    conn.execute("INSERT INTO bot_state (key, value, updated_at) VALUES ('k', 'kept', 'x')")
+    conn.commit()
+    before = conn.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
+    conn.close()
+    db = await Database.open(path)
+    try:
+        assert await db.schema_version() == load_migrations()[-1].number
+        assert await db.fetchval("SELECT value FROM bot_state WHERE key = 'k'") == "kept"
+        recorded = await db.fetchall("SELECT number, name FROM schema_migrations ORDER BY number")
+        assert [tuple(r) for r in recorded] == [(m.number, m.name) for m in load_migrations()]
+        after = await db.fetchall("SELECT name, sql FROM sqlite_master ORDER BY name")
+        assert set(before) <= {tuple(r) for r in after}
     finally:
         await db.close()

@@ -43,7 +43,7 @@ async def register(db, league, first, second, alternate=None):
 
 
 async def rows(db, table: str) -> list[tuple]:
-    return [tuple(r) for r in await db.fetchall(f"SELECT * FROM {table} ORDER BY rowid")]
+    return [tuple(r) for r in await db.fetchall(f"SELECT * FROM {table} ORDER BY id")]
 
 
 async def test_a_registered_pair_keeps_its_partners_and_alternate(db):

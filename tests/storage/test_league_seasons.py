@@ -261,7 +261,7 @@ async def test_db_recompute_league_checks_the_stored_totals_and_ratings(db, tmp_
     await league_match(db, league, (1, 2, 3, 4), winner=0)
     match_id = await league_match(db, league, (1, 5, 2, 6), winner=1)
     await correct(db, league, match_id, "void")
-    path = str(tmp_path / "euchre.db")
+    path = db.url.dsn or str(tmp_path / "euchre.db")  # the file, or the PostgreSQL database
     assert await asyncio.to_thread(main, ["db", "recompute-league", path, str(league.id)]) == 0
     assert "exactly what its results give (2 rated games replayed)" in capsys.readouterr().out
     await db.execute("UPDATE league_ratings SET mu = mu + 1e-12 WHERE user_id = 1")

@@ -7,6 +7,7 @@ import pytest
 
 from bot.storage import nights
 from bot.storage.database import Database
+from bot.storage.errors import IntegrityError
 from bot.storage.nights import NightError
 
 LEAGUE_OPTIONS = '{"preset": "modern"}'
@@ -16,10 +17,10 @@ async def league(db: Database) -> int:
     found = await db.fetchval("SELECT id FROM leagues WHERE name_key = 'club'")
     if found is not None:
         return int(found)
-    return await db.execute(
+    return await db.fetchval(
         "INSERT INTO leagues (guild_id, name, name_key, preset, options, format, standing,"
         " created_by, created_at) VALUES (1, 'Club', 'club', 'modern', ?, 'progressive',"
-        " 'points', 1, '2026-01-01T00:00:00Z')",
+        " 'points', 1, '2026-01-01T00:00:00Z') RETURNING id",
         (LEAGUE_OPTIONS,),
     )
 
@@ -54,9 +55,8 @@ async def test_one_open_night_per_channel(db):
 
 
 async def test_a_night_is_deals_or_minutes_not_both(db):
-    import sqlite3
 
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         await a_night(db, deals_per_round=2, minutes_per_round=10)
 
 
@@ -120,13 +120,15 @@ async def test_rounds_and_tables_are_stored_and_read_back(db):
 
 async def hand(db: Database, table_id: int, deal: int, points: tuple[int, int], seats) -> None:
     """A stored hand of a table, with who sat where (None: a computer)."""
-    match_id = await db.execute(
-        "INSERT INTO matches (guild_id, table_id, started_at) VALUES (1, ?, 'x')", (table_id,)
+    match_id = await db.fetchval(
+        "INSERT INTO matches (guild_id, table_id, started_at) VALUES (1, ?, 'x') RETURNING id",
+        (table_id,),
     )
-    hand_id = await db.execute(
+    hand_id = await db.fetchval(
         "INSERT INTO hands (match_id, guild_id, table_id, game_number, deal_number, dealer,"
         " tricks_0, tricks_1, points_0, points_1, outcome, preset, options, record, played_at,"
-        " day) VALUES (?, 1, ?, 0, ?, 0, 3, 2, ?, ?, 'made', 'modern', '{}', '{}', 'x', 'x')",
+        " day) VALUES (?, 1, ?, 0, ?, 0, 3, 2, ?, ?, 'made', 'modern', '{}', '{}', 'x', 'x')"
+        " RETURNING id",
         (match_id, table_id, deal, *points),
     )
     for seat, user_id in enumerate(seats):

@@ -19,6 +19,7 @@ from bot.storage.seasons import PERIODS, start_season
 from bot.storage.stats import SeatPlayer
 from bot.storage.verify import verify
 from tests.storage.builders import GUILD, game, hand, match
+from tests.support.postgres import database_for
 
 PEOPLE = (1, 2, 3, 4, 5, 6)
 BOTS = (-1, -2)
@@ -93,7 +94,7 @@ script = st.lists(
 async def play(
     path: Path, first_table: tuple[SeatPlayer, ...], actions: list, metric: str
 ) -> list[str]:
-    db = await Database.open(path)
+    db = await Database.open(await database_for(path))
     try:
         match_id: int | None = None
         players = first_table

@@ -3,13 +3,11 @@ computer-player/substitute flag, abandoned and single-game matches, and refusals
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.storage import stats
 from bot.storage.database import Database
-from bot.storage.errors import StorageError
+from bot.storage.errors import IntegrityError, StorageError
 from bot.storage.verify import verify
 from tests.storage.builders import GUILD, TABLE, at, game, hand, match, seats, totals
 
@@ -400,6 +398,6 @@ async def test_refusals(db: Database) -> None:
     async with db.transaction():
         m2 = await stats.new_match_id(db, GUILD, TABLE)
         await stats.record_hand(db, hand(m2, players, deal=0, maker=0))
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with db.transaction():
             await stats.record_hand(db, hand(m2, players, deal=0, maker=0))

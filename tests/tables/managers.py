@@ -17,9 +17,17 @@ from typing import Any
 from bot.storage.database import Database
 from bot.tables.manager import Change, TableManager
 from bot.tables.table import Table
+from tests.support.postgres import database_for
 
 GUILD = 7
-STORED_TABLES = ("tables", "table_deals", "table_events", "matches", "hands")
+# Each stored table and its key, the order its rows are compared in.
+STORED_TABLES = {
+    "tables": "id",
+    "table_deals": "table_id, match_no, deal_no",
+    "table_events": "table_id, seq",
+    "matches": "id",
+    "hands": "id",
+}
 
 
 def member(channel: int, k: int) -> int:
@@ -104,8 +112,11 @@ class HeldPool:
 
 
 async def open_manager(path: Path, **kwargs: Any) -> tuple[Database, TableManager]:
-    """The database at `path` and a manager on it: timers off, computers at once, `modern`."""
-    db = await Database.open(path)
+    """The database at `path` and a manager on it: timers off, computers at once, `modern`.
+
+    When the suite runs on PostgreSQL, `path` names a PostgreSQL database instead (the same one
+    each time the test opens it)."""
+    db = await Database.open(await database_for(path))
     options: dict[str, Any] = {"timers": False, "computer_delay": 0, "default_preset": "modern"}
     options.update(kwargs)
     return db, TableManager(db, **options)
@@ -175,8 +186,8 @@ def in_memory(manager: TableManager, table: Table) -> tuple[Any, ...]:
 async def stored(db: Database) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of the live-table and result tables, in order."""
     return {
-        name: [tuple(r) for r in await db.fetchall(f"SELECT * FROM {name} ORDER BY rowid")]
-        for name in STORED_TABLES
+        name: [tuple(r) for r in await db.fetchall(f"SELECT * FROM {name} ORDER BY {key}")]
+        for name, key in STORED_TABLES.items()
     }
 
 
@@ -189,3 +200,39 @@ async def events(db: Database, table_id: int, kind: str | None = None) -> list[t
         (table_id, kind) if kind else (table_id,),
     )
     return [tuple(r) for r in rows]
+
+
+async def refuse_writes(
+    db: Database, name: str, event: str, table: str, when: str = "", *, disk_full: bool = False
+) -> None:
+    """Make some writes fail for real, in the database itself (so every connection sees it): a
+    trigger named `name` on `event` ("INSERT", "UPDATE OF status") of `table`, for the rows
+    where `when` (a condition on NEW) holds. The failure is a refusal by the trigger, or with
+    `disk_full` an error of a full disk's class (SQLite: an OperationalError from a statement
+    that fails as it runs; PostgreSQL: SQLSTATE 53100 disk_full)."""
+    if db.dialect == "sqlite":
+        fail = "SELECT json('no room')" if disk_full else "SELECT RAISE(ABORT, 'refused')"
+        condition = f" WHEN {when}" if when else ""
+        await db.execute(
+            f"CREATE TRIGGER {name} BEFORE {event} ON {table}{condition} BEGIN {fail}; END"
+        )
+        return
+    code = " USING ERRCODE = 'disk_full'" if disk_full else ""
+    await db.execute(
+        f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql"
+        f" AS $$ BEGIN RAISE EXCEPTION 'refused by the test'{code}; END $$"
+    )
+    condition = f" WHEN ({when})" if when else ""
+    await db.execute(
+        f"CREATE TRIGGER {name} BEFORE {event} ON {table} FOR EACH ROW{condition}"
+        f" EXECUTE FUNCTION {name}()"
+    )
+
+
+async def allow_writes(db: Database, name: str, table: str) -> None:
+    """Remove the trigger of :func:`refuse_writes`."""
+    if db.dialect == "sqlite":
+        await db.execute(f"DROP TRIGGER {name}")
+        return
+    await db.execute(f"DROP TRIGGER {name} ON {table}")
+    await db.execute(f"DROP FUNCTION {name}()")

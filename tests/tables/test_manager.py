@@ -23,12 +23,14 @@ from tests.tables.managers import (
     HeldPool,
     act,
     act_randomly,
+    allow_writes,
     events,
     in_memory,
     member,
     not_to_act,
     open_manager,
     play_to_end_of_hand,
+    refuse_writes,
     seated_table,
     shut,
     stored,
@@ -357,14 +359,11 @@ async def test_a_request_on_a_closed_table_is_refused(manager):
 
 async def test_a_request_that_cannot_be_stored_did_not_happen(manager):
     table = await seated_table(manager, 50)
-    # A real SQLite failure of the event insert (a trigger), not a stand-in.
-    await manager.db.execute(
-        "CREATE TRIGGER refuse_pass BEFORE INSERT ON table_events WHEN NEW.action = 'pass'"
-        " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
-    )
+    # A real failure of the event insert, in the database (a trigger), not a stand-in.
+    await refuse_writes(manager.db, "refuse_pass", "INSERT", "table_events", "NEW.action = 'pass'")
     await refused(manager, table, lambda: act(manager, table, "pass"), "could not be saved")
     assert manager.table_in(50) is table  # put back in place, not replaced
-    await manager.db.execute("DROP TRIGGER refuse_pass")
+    await allow_writes(manager.db, "refuse_pass", "table_events")
     await act(manager, table, "pass")
     assert (
         [(s, a) for _, _, s, _, a in await events(manager.db, table.id, "game")]
@@ -375,9 +374,8 @@ async def test_a_request_that_cannot_be_stored_did_not_happen(manager):
 
 async def test_a_failed_write_in_a_batch_does_not_lose_the_others(manager):
     tables = [await seated_table(manager, 60 + n) for n in range(4)]
-    await manager.db.execute(
-        f"CREATE TRIGGER refuse_one BEFORE INSERT ON table_events WHEN NEW.table_id = {tables[0].id}"
-        " BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+    await refuse_writes(
+        manager.db, "refuse_one", "INSERT", "table_events", f"NEW.table_id = {tables[0].id}"
     )
     results = await asyncio.gather(
         *(act(manager, t, "pass") for t in tables), return_exceptions=True

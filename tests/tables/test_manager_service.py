@@ -13,21 +13,24 @@ from tests.tables.managers import (
     GUILD,
     Listener,
     act,
+    allow_writes,
     events,
     in_memory,
     member,
     open_manager,
+    refuse_writes,
     seated_table,
     shut,
     stored,
 )
 
 
-async def fail_writes(manager: TableManager, name: str, when: str) -> None:
-    """Make some writes fail with a real SQLite OperationalError, the class of a full disk's
-    "database or disk is full": a trigger, seen by every connection, whose statement fails as
-    it runs ("malformed JSON")."""
-    await manager.db.execute(f"CREATE TRIGGER {name} {when} BEGIN SELECT json('no room'); END")
+async def fail_writes(
+    manager: TableManager, name: str, event: str, table: str, when: str = ""
+) -> None:
+    """Make some writes fail with a real error of the class of a full disk's (a trigger, seen
+    by every connection: see `refuse_writes`)."""
+    await refuse_writes(manager.db, name, event, table, when, disk_full=True)
 
 
 async def nothing_changes(manager: TableManager, table: Table | None, request) -> None:
@@ -46,14 +49,14 @@ async def nothing_changes(manager: TableManager, table: Table | None, request) -
 
 
 async def test_create_when_the_table_cannot_be_stored_is_refused_and_changes_nothing(manager):
-    await fail_writes(manager, "full_at_create", "BEFORE INSERT ON tables")
+    await fail_writes(manager, "full_at_create", "INSERT", "tables")
     await nothing_changes(
         manager, None, lambda: manager.create(GUILD, 90, member(90, 1), "host", preset="modern")
     )
     with pytest.raises(TableError, match="no table in this channel"):
         manager.table_in(90)
     # Once storage works again, the same request succeeds.
-    await manager.db.execute("DROP TRIGGER full_at_create")
+    await allow_writes(manager.db, "full_at_create", "tables")
     table = (await manager.create(GUILD, 90, member(90, 1), "host")).table
     assert manager.table_in(90) is table
 
@@ -62,13 +65,13 @@ async def test_close_when_it_cannot_be_stored_is_refused_and_changes_nothing(man
     table = await seated_table(manager, 91)
     await act(manager, table, "pass")
     await fail_writes(
-        manager, "full_at_close", "BEFORE UPDATE OF status ON tables WHEN NEW.status = 'closed'"
+        manager, "full_at_close", "UPDATE OF status", "tables", "NEW.status = 'closed'"
     )
     await nothing_changes(manager, table, lambda: manager.close_table(91, member(91, 1)))
     assert manager.table_in(91) is table and table.playing
     # The table plays on, its events numbered on from the last stored one.
     await act(manager, table, "pass")
-    await manager.db.execute("DROP TRIGGER full_at_close")
+    await allow_writes(manager.db, "full_at_close", "tables")
     await manager.close_table(91, member(91, 1))
     numbers = [seq for seq, *_ in await events(manager.db, table.id)]
     assert numbers == list(range(1, len(numbers) + 1))
@@ -78,7 +81,7 @@ async def test_close_when_it_cannot_be_stored_is_refused_and_changes_nothing(man
 async def test_the_last_member_leaving_when_the_close_cannot_be_stored_stays(manager):
     table = (await manager.create(GUILD, 92, member(92, 1), "host")).table
     await fail_writes(
-        manager, "full_at_close", "BEFORE UPDATE OF status ON tables WHEN NEW.status = 'closed'"
+        manager, "full_at_close", "UPDATE OF status", "tables", "NEW.status = 'closed'"
     )
     await nothing_changes(manager, table, lambda: manager.leave(92, member(92, 1)))
     assert manager.table_in(92) is table and table.seat_of(member(92, 1)) is not None

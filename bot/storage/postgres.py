@@ -1,0 +1,229 @@
+"""The PostgreSQL backend: one asyncpg connection behind the :class:`Database` interface.
+
+Statements arrive as the repository modules write them and go through
+``bot/storage/dialect.py`` (``?`` parameters to ``$n``, ``REAL`` to ``DOUBLE PRECISION``), then
+to asyncpg, which prepares each once and keeps it (the statement cache).
+
+Isolation. Within one process, one connection and the :class:`Database` lock run one transaction
+at a time, as on SQLite. Processes sharing the database (shards) are serialised the way SQLite's
+``BEGIN IMMEDIATE`` serialises them: every write transaction first takes one transaction-level
+advisory lock (:data:`WRITE_LOCK`), so writers run one after another, and as transactions are
+READ COMMITTED each statement of the one holding the lock sees everything the writers before it
+committed. The code relies on that: it reads totals, then writes them back (a leaderboard's
+counters, a league's standings), which two concurrent writers would otherwise both base on the
+same old value. A read-only transaction is a REPEATABLE READ snapshot that takes no lock, as
+SQLite's deferred ``BEGIN`` is (not READ ONLY: ``db verify`` builds temporary tables in its
+snapshot, which PostgreSQL counts as writes).
+
+Types. ``SUM`` over the integer columns is ``numeric`` in PostgreSQL (a Python ``Decimal``); the
+bot stores no decimals, so ``numeric`` is read back as SQLite gives it: ``int`` when whole, else
+``float``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+import asyncpg
+
+from bot.storage import dialect
+from bot.storage.database import MIGRATIONS_TABLE, Database, Migration, Params
+from bot.storage.errors import DatabaseFileError, IntegrityError, MigrationError
+from bot.storage.url import DatabaseUrl
+
+log = logging.getLogger(__name__)
+
+#: The advisory lock every write transaction holds (any fixed number; "euch" in ASCII).
+WRITE_LOCK = 0x65756368
+
+#: Prepared statements kept per connection: the bot has a few hundred distinct statements.
+STATEMENT_CACHE = 1024
+
+
+def _numeric(text: str) -> int | float:
+    """A ``numeric`` value as SQLite would give it: an int when whole, else a float."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _integrity(error: asyncpg.IntegrityConstraintViolationError) -> IntegrityError:
+    constraint = getattr(error, "constraint_name", None)
+    return IntegrityError(str(error), constraint)
+
+
+class PostgresDatabase(Database):
+    """A PostgreSQL database behind the :class:`Database` interface."""
+
+    dialect = "postgresql"
+
+    def __init__(self, conn: asyncpg.Connection, url: DatabaseUrl) -> None:
+        super().__init__(url)
+        self._conn = conn
+
+    @classmethod
+    async def connect(cls, url: DatabaseUrl, known: list[Migration]) -> PostgresDatabase:
+        """Connect, check the schema version and migrate (see :meth:`Database.open`)."""
+        try:
+            conn = await asyncpg.connect(url.dsn, statement_cache_size=STATEMENT_CACHE)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise DatabaseFileError(f"{url.display} cannot be opened: {error}") from None
+        try:
+            await conn.set_type_codec(
+                "numeric", encoder=str, decoder=_numeric, schema="pg_catalog", format="text"
+            )
+            db = cls(conn, url)
+            await db._check_version(known)
+            await db._migrate(known)
+        except BaseException as error:
+            await conn.close()
+            if isinstance(error, asyncpg.PostgresError):
+                raise DatabaseFileError(
+                    f"{url.display} is not a database the bot can use: {error}"
+                ) from None
+            raise
+        return db
+
+    @property
+    def conn(self) -> asyncpg.Connection:
+        """The raw asyncpg connection; prefer the helpers, which respect transactions."""
+        return self._conn
+
+    async def _close(self) -> None:
+        await self._conn.close()
+
+    # ----------------------------------------------------------------- schema
+    async def schema_version(self) -> int:
+        """The number of the last migration applied (from ``schema_migrations``)."""
+        async with self._turn():
+            if await self._conn.fetchval("SELECT to_regclass('schema_migrations')") is None:
+                return 0
+            return int(
+                await self._conn.fetchval("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
+            )
+
+    async def _apply(self, migration: Migration) -> None:
+        # The script, its record and the check that no other process applied it meanwhile
+        # (shards starting together) are one transaction under the write lock.
+        async with self._lock:
+            try:
+                async with self._conn.transaction():
+                    await self._conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+                    await self._conn.execute(dialect.schema(MIGRATIONS_TABLE))
+                    done = await self._conn.fetchval(
+                        "SELECT 1 FROM schema_migrations WHERE number = $1", migration.number
+                    )
+                    if done:
+                        log.info("migration %s was applied by another process", migration.name)
+                        return
+                    await self._conn.execute(dialect.schema(migration.sql))
+                    await self._conn.execute(
+                        "INSERT INTO schema_migrations (number, name, applied_at)"
+                        " VALUES ($1, $2, $3)",
+                        migration.number,
+                        migration.name,
+                        datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    )
+            except asyncpg.PostgresError as error:
+                raise MigrationError(f"Migration {migration.name} failed: {error}") from error
+
+    # ----------------------------------------------------------------- catalogue
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            " ORDER BY table_name"
+        )
+        return [r[0] for r in rows]
+
+    async def columns(self, table: str) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position",
+            (table,),
+        )
+        return [r[0] for r in rows]
+
+    async def references(self) -> dict[str, set[str]]:
+        found: dict[str, set[str]] = {table: set() for table in await self.tables()}
+        rows = await self.fetchall(
+            "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint"
+            " WHERE contype = 'f' AND connamespace = current_schema()::regnamespace"
+        )
+        for table, referred in rows:
+            found.setdefault(table, set()).add(referred)
+        return found
+
+    async def ids_restart(self, table: str) -> None:
+        """Move the identity of ``table.id`` (if it has one) past the highest id stored."""
+        if "id" not in await self.columns(table):
+            return
+        sequence = await self.fetchval("SELECT pg_get_serial_sequence(?, 'id')", (table,))
+        if sequence is not None:
+            await self.fetchval(
+                f"SELECT setval(?, COALESCE(MAX(id), 0) + 1, false) FROM {table}", (sequence,)
+            )
+
+    # ----------------------------------------------------------------- primitives
+    async def _begin(self, read_only: bool) -> None:
+        if read_only:
+            await self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        else:
+            await self._conn.execute("BEGIN")
+            await self._conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+
+    async def _commit(self) -> None:
+        await self._conn.execute("COMMIT")
+
+    async def _rollback(self) -> None:
+        if not self._conn.is_closed() and self._conn.is_in_transaction():
+            await self._conn.execute("ROLLBACK")
+
+    async def _run(self, sql: str, params: Params) -> int:
+        text, args = dialect.statement(sql, params)
+        try:
+            await self._conn.execute(text, *args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise _integrity(error) from error
+        return 0
+
+    async def _run_rowcount(self, sql: str, params: Params) -> int:
+        text, args = dialect.statement(sql, params)
+        try:
+            status = await self._conn.execute(text, *args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise _integrity(error) from error
+        # "UPDATE 3", "DELETE 0", "INSERT 0 1": the count is the last word.
+        last = status.rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+    async def _run_many(self, sql: str, rows: Iterable[Params]) -> None:
+        text: str | None = None
+        args: list[list[Any]] = []
+        for row in rows:
+            text, values = dialect.statement(sql, row)
+            args.append(values)
+        if text is None:
+            return
+        try:
+            await self._conn.executemany(text, args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise _integrity(error) from error
+
+    async def _row(self, sql: str, params: Params) -> Any:
+        text, args = dialect.statement(sql, params)
+        try:
+            return await self._conn.fetchrow(text, *args)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise _integrity(error) from error
+
+    async def _rows(self, sql: str, params: Params) -> list[Any]:
+        text, args = dialect.statement(sql, params)
+        try:
+            return list(await self._conn.fetch(text, *args))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise _integrity(error) from error

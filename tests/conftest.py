@@ -1,0 +1,39 @@
+"""Session-wide test set-up: the throwaway PostgreSQL server of ``tests/support/postgres.py``.
+
+It is started only by a test that needs it (the PostgreSQL tests, or every storage and manager
+test when ``EUCHRE_TEST_DATABASE=postgres``), each test's databases are dropped after it, and
+the server is stopped when the session ends. When it cannot start, the tests that need it skip
+and the summary says so in capitals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support import postgres
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _postgres_server_stops() -> Iterator[None]:
+    yield
+    postgres.stop()
+
+
+@pytest.fixture(autouse=True)
+def _postgres_databases_dropped() -> Iterator[None]:
+    yield
+    postgres.forget_databases()
+
+
+def pytest_report_header() -> str:
+    return f"database backend of the storage and manager suites: {postgres.BACKEND}"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    reason = postgres.failure()
+    if reason is not None:
+        terminalreporter.write_line(
+            f"POSTGRESQL COULD NOT START: ITS TESTS WERE SKIPPED. {reason}", red=True, bold=True
+        )

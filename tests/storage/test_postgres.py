@@ -1,0 +1,201 @@
+"""The PostgreSQL backend on a real throwaway server (tests/support/postgres.py): migrations,
+transactions, writers of several connections, the batch writer, errors.
+
+These run in every test session (the server starts on first use); they skip, saying so, only
+when PostgreSQL cannot start on the machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.storage.batch import BatchWriter
+from bot.storage.database import Database, load_migrations
+from bot.storage.errors import DatabaseFileError, IntegrityError, MigrationError
+from tests.support.postgres import postgres_server
+
+
+def write(directory: Path, name: str, sql: str) -> None:
+    (directory / name).write_text(sql, encoding="utf-8")
+
+
+@pytest.fixture
+def migrations(tmp_path: Path) -> Path:
+    directory = tmp_path / "migrations"
+    directory.mkdir()
+    write(directory, "0001_first.sql", "CREATE TABLE a (id INTEGER PRIMARY KEY, v TEXT);")
+    write(
+        directory,
+        "0002_second.sql",
+        "CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INTEGER NOT NULL REFERENCES a (id),"
+        " big INTEGER, UNIQUE (a_id)) WITHOUT ROWID;",
+    )
+    return directory
+
+
+async def empty(tmp_path: Path) -> str:
+    return await postgres_server().empty_database(str(tmp_path))
+
+
+async def test_postgres_migrations_are_applied_and_recorded(tmp_path, migrations) -> None:
+    url = await empty(tmp_path)
+    db = await Database.open(url, migrations=migrations)
+    try:
+        assert db.dialect == "postgresql"
+        assert await db.schema_version() == 2
+        rows = await db.fetchall("SELECT number, name FROM schema_migrations ORDER BY number")
+        assert [tuple(r) for r in rows] == [(1, "0001_first.sql"), (2, "0002_second.sql")]
+        # INTEGER is 8 bytes on both backends: a Discord id fits.
+        a = await db.fetchval("INSERT INTO a (v) VALUES (?) RETURNING id", ("x",))
+        await db.execute("INSERT INTO b (id, a_id, big) VALUES (?, ?, ?)", (1, a, 2**62))
+        assert await db.fetchval("SELECT big FROM b") == 2**62
+    finally:
+        await db.close()
+
+
+async def test_postgres_reopen_applies_only_new_migrations(tmp_path, migrations) -> None:
+    url = await empty(tmp_path)
+    db = await Database.open(url, migrations=migrations)
+    await db.execute("INSERT INTO a (v) VALUES (?)", ("kept",))
+    await db.close()
+    write(migrations, "0003_third.sql", "ALTER TABLE a ADD COLUMN w INTEGER NOT NULL DEFAULT 7;")
+    db = await Database.open(url, migrations=migrations)
+    try:
+        assert await db.schema_version() == 3
+        row = await db.fetchone("SELECT v, w FROM a")
+        assert (row["v"], row["w"]) == ("kept", 7)
+    finally:
+        await db.close()
+
+
+async def test_postgres_shards_opening_together_apply_each_migration_once(tmp_path) -> None:
+    url = await empty(tmp_path)
+    opened = await asyncio.gather(*(Database.open(url) for _ in range(3)))
+    try:
+        latest = load_migrations()[-1].number
+        assert [await db.schema_version() for db in opened] == [latest] * 3
+        count = await opened[0].fetchval("SELECT COUNT(*) FROM schema_migrations")
+        assert count == latest
+    finally:
+        for db in opened:
+            await db.close()
+
+
+async def test_postgres_failed_migration_leaves_no_trace(tmp_path, migrations) -> None:
+    url = await empty(tmp_path)
+    await (await Database.open(url, migrations=migrations)).close()
+    write(migrations, "0003_bad.sql", "CREATE TABLE c (x INTEGER);\nSELECT no_such_column FROM a;")
+    with pytest.raises(MigrationError, match="0003_bad.sql failed"):
+        await Database.open(url, migrations=migrations)
+    (migrations / "0003_bad.sql").unlink()
+    db = await Database.open(url, migrations=migrations)
+    try:
+        assert await db.schema_version() == 2
+        assert await db.fetchval("SELECT to_regclass('c')") is None
+    finally:
+        await db.close()
+
+
+async def test_postgres_newer_database_than_code_is_refused(tmp_path, migrations) -> None:
+    url = await empty(tmp_path)
+    db = await Database.open(url, migrations=migrations)
+    await db.execute(
+        "INSERT INTO schema_migrations (number, name, applied_at) VALUES (9, 'x', 'y')"
+    )
+    await db.close()
+    with pytest.raises(MigrationError, match="newer"):
+        await Database.open(url, migrations=migrations)
+
+
+async def test_postgres_unreachable_server_is_named(tmp_path) -> None:
+    server = postgres_server()
+    url = f"postgresql://postgres@127.0.0.1:{server.port}/no_such_database"
+    with pytest.raises(DatabaseFileError, match="no_such_database"):
+        await Database.open(url)
+
+
+async def test_postgres_transactions_commit_roll_back_and_nest(tmp_path, migrations) -> None:
+    db = await Database.open(await empty(tmp_path), migrations=migrations)
+    try:
+        async with db.transaction():
+            await db.execute("INSERT INTO a (id, v) VALUES (1, 'kept')")
+            with pytest.raises(RuntimeError):
+                async with db.transaction():
+                    await db.execute("INSERT INTO a (id, v) VALUES (2, 'undone')")
+                    raise RuntimeError
+        with pytest.raises(RuntimeError):
+            async with db.transaction():
+                await db.execute("INSERT INTO a (id, v) VALUES (3, 'undone')")
+                raise RuntimeError
+        assert [r["v"] for r in await db.fetchall("SELECT v FROM a ORDER BY id")] == ["kept"]
+        with pytest.raises(IntegrityError) as error:
+            await db.execute("INSERT INTO b (id, a_id) VALUES (1, 99)")
+        assert error.value.concerns("b_a_id_fkey")
+    finally:
+        await db.close()
+
+
+async def test_postgres_writers_of_two_connections_are_serialised(tmp_path, migrations) -> None:
+    """Read, then write back: every increment counts, though two connections interleave (each
+    task yields between its read and its write)."""
+    url = await empty(tmp_path)
+    first = await Database.open(url, migrations=migrations)
+    second = await Database.open(url, migrations=migrations)
+    try:
+        await first.execute("INSERT INTO a (id, v) VALUES (1, '0')")
+
+        async def increment(db: Database) -> None:
+            async with db.transaction():
+                value = int(await db.fetchval("SELECT v FROM a WHERE id = 1"))
+                await asyncio.sleep(0)
+                await db.execute("UPDATE a SET v = ? WHERE id = 1", (str(value + 1),))
+
+        await asyncio.gather(*(increment(db) for _ in range(10) for db in (first, second)))
+        assert await first.fetchval("SELECT v FROM a WHERE id = 1") == "20"
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_postgres_sums_read_back_as_sqlite_gives_them(tmp_path, migrations) -> None:
+    db = await Database.open(await empty(tmp_path), migrations=migrations)
+    try:
+        await db.executemany("INSERT INTO b (id, a_id, big) VALUES (?, ?, ?)", [])
+        await db.execute("INSERT INTO a (id, v) VALUES (1, 'x'), (2, 'y')")
+        await db.executemany(
+            "INSERT INTO b (id, a_id, big) VALUES (?, ?, ?)", [(1, 1, 3), (2, 2, 4)]
+        )
+        total, mean = tuple(await db.fetchone("SELECT SUM(big), AVG(big) FROM b"))
+        assert (total, type(total), mean) == (7, int, 3.5)
+    finally:
+        await db.close()
+
+
+async def test_postgres_batch_writer_commits_each_callers_write(tmp_path, migrations) -> None:
+    db = await Database.open(await empty(tmp_path), migrations=migrations)
+    writer = BatchWriter(db)
+    try:
+
+        async def work(d: Database, n: int) -> int:
+            return int(await d.fetchval("INSERT INTO a (v) VALUES (?) RETURNING id", (str(n),)))
+
+        async def refused(d: Database) -> None:
+            await d.execute("INSERT INTO b (id, a_id) VALUES (1, 12345)")
+
+        results = await asyncio.gather(
+            *(writer.write(lambda d, n=n: work(d, n)) for n in range(20)),
+            writer.write(refused),
+            writer.write(rows=[("INSERT INTO a (v) VALUES (?)", ("row",))]),
+            return_exceptions=True,
+        )
+        assert isinstance(results[20], IntegrityError)
+        assert sorted(results[:20]) == sorted(
+            r[0] for r in await db.fetchall("SELECT id FROM a WHERE v != 'row'")
+        )
+        assert await db.fetchval("SELECT COUNT(*) FROM a WHERE v = 'row'") == 1
+    finally:
+        await writer.close()
+        await db.close()
