@@ -39,6 +39,9 @@ from bot.storage.url import DatabaseUrl
 
 log = logging.getLogger(__name__)
 
+BUSY_MS = 5_000  # how long a statement waits for another connection's lock
+OPEN_BUSY_MS = 60_000  # the same while the file is opened and migrated
+
 BUSY_TIMEOUT = 5.0  # seconds a batch waits for another connection's write to end
 BUSY_RETRY = 0.002  # seconds between tries meanwhile
 CHECKPOINT_EVERY = 1.0  # seconds between checkpoints while batches commit
@@ -85,8 +88,11 @@ class SqliteDatabase(Database):
         try:
             conn.row_factory = aiosqlite.Row
             # First: processes opening the file together (shards) wait for each other's locks,
-            # even the one that switching to WAL takes, rather than fail at once.
-            await conn.execute("PRAGMA busy_timeout=5000")
+            # even the one that switching to WAL takes, rather than fail at once. While opening
+            # they may wait for all of a new file's migrations, which one of them applies: on a
+            # loaded machine that took over 5 s ("database is locked"), so the wait is longer
+            # until the file is migrated, and 5 s after.
+            await conn.execute(f"PRAGMA busy_timeout={OPEN_BUSY_MS}")
             db = cls(conn, url)
             # Before anything writes to the file (WAL mode changes its header): a file from a
             # newer bot, or not a database at all, is refused untouched.
@@ -98,6 +104,7 @@ class SqliteDatabase(Database):
             await conn.execute("PRAGMA cache_size=-32768")
             await db._migrate(known)
             await db._record_history(known)
+            await conn.execute(f"PRAGMA busy_timeout={BUSY_MS}")
         except BaseException as error:
             await conn.close()
             if isinstance(error, sqlite3.DatabaseError):
