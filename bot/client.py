@@ -172,6 +172,7 @@ class EuchreBot(commands.AutoShardedBot):
             computer_delay=self._computer_delay,
             listener=self.table_messages,
             timers=self._timers,
+            owner=self.settings.lease_owner,
         )
         self._fixtures = FixtureScheduler(
             self.manager, clock=self._fixture_clock, listener=FixtureAnnouncer(self)

@@ -56,6 +56,14 @@ class Settings:
         """Where the data is, as `Database.open` takes it: the PostgreSQL URL or the file."""
         return self.database_url or self.database_path
 
+    @property
+    def lease_owner(self) -> str:
+        """This process's name as the holder of its tables' leases: the same each time a process
+        with these shards starts, so a restart takes its tables back at once."""
+        if self.shard_count is None or self.shard_ids is None:
+            return "the bot"
+        return f"shards {','.join(map(str, self.shard_ids))} of {self.shard_count}"
+
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves a guild: Discord puts it on shard (id >> 22) % count."""
         if self.shard_count is None or self.shard_ids is None:

@@ -21,8 +21,9 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from bot.storage import leases
 from bot.storage.database import Database
-from bot.storage.errors import WriterClosed
+from bot.storage.errors import AlreadyApplied, LeaseLost, WriterClosed
 
 log = logging.getLogger(__name__)
 
@@ -31,14 +32,21 @@ Row = tuple[str, Sequence[Any]]
 
 
 class _Item:
-    __slots__ = ("work", "rows", "future")
+    __slots__ = ("work", "rows", "future", "fence", "request")
 
     def __init__(
-        self, work: Write | None, rows: Sequence[Row], future: asyncio.Future[Any]
+        self,
+        work: Write | None,
+        rows: Sequence[Row],
+        future: asyncio.Future[Any],
+        fence: tuple[int, int] | None,
+        request: int | None,
     ) -> None:
         self.work = work
         self.rows = rows
         self.future = future
+        self.fence = fence
+        self.request = request
 
 
 _STOP = None  # queued by close(): the writer commits what is ahead of it, then ends
@@ -65,13 +73,29 @@ class BatchWriter:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="euchre-batch-writer")
 
-    async def write(self, work: Write | None = None, rows: Sequence[Row] = ()) -> Any:
+    async def write(
+        self,
+        work: Write | None = None,
+        rows: Sequence[Row] = (),
+        *,
+        fence: tuple[int, int] | None = None,
+        request: int | None = None,
+    ) -> Any:
         """Queue `work(db)` and/or `rows`, and wait until the transaction holding them commits.
+
+        Args:
+            fence: (table id, fence) when the write is a table's: it is stored only if the
+                table's fence is still that one, checked in the same transaction
+                (`bot.storage.leases`).
+            request: the Discord interaction the write applies, when one asked for it: it is
+                stored only if no event of that interaction is stored yet.
 
         Returns:
             What `work` returned (None without a work).
 
         Raises:
+            LeaseLost: the table's fence moved on: another process owns the table now.
+            AlreadyApplied: the interaction was applied before.
             Whatever `work` or a row raised; the rest of its batch is committed without it.
         """
         if self._closed:
@@ -79,7 +103,7 @@ class BatchWriter:
             raise WriterClosed("the bot is restarting: please try again in a moment")
         self.start()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Item(work, rows, future))
+        self._queue.put_nowait(_Item(work, rows, future, fence, request))
         return await future
 
     async def _run(self) -> None:
@@ -129,12 +153,41 @@ class BatchWriter:
         return grouped
 
     async def _commit_batch(self, batch: list[_Item]) -> list[Any]:
-        """One batch, one transaction."""
+        """One batch, one transaction. A write whose table was taken over, or whose interaction
+        was applied before, is left out (its caller gets the error) before anything runs."""
         async with self.db.batch() as db:
-            results = [await item.work(db) if item.work is not None else None for item in batch]
-            for sql, rows in self._grouped(batch).items():
+            refused = await self._refused(db, batch)
+            kept = [item for item in batch if id(item) not in refused]
+            results = {
+                id(item): await item.work(db) if item.work is not None else None for item in kept
+            }
+            for sql, rows in self._grouped(kept).items():
                 await db.executemany(sql, rows)
-        return results
+        for item in batch:
+            error = refused.get(id(item))
+            if error is not None and not item.future.done():
+                item.future.set_exception(error)
+        return [results.get(id(item)) for item in batch]
+
+    @staticmethod
+    async def _refused(db: Database, batch: list[_Item]) -> dict[int, Exception]:
+        """The writes of the batch that must not be stored, by `id()`, each with its error:
+        one query for the fences of the whole batch, one for its interactions."""
+        tables = [item.fence[0] for item in batch if item.fence is not None]
+        requests = [item.request for item in batch if item.request is not None]
+        if not tables and not requests:
+            return {}
+        stored = await leases.fences(db, tables)
+        seen = await leases.applied(db, requests)
+        refused: dict[int, Exception] = {}
+        for item in batch:
+            if item.fence is not None and stored.get(item.fence[0]) != item.fence[1]:
+                refused[id(item)] = LeaseLost("another process of the bot serves this table now")
+            elif item.request is not None and item.request in seen:
+                refused[id(item)] = AlreadyApplied("that was already done")
+            elif item.request is not None:
+                seen.add(item.request)  # the same interaction twice in one batch: once
+        return refused
 
     async def close(self) -> None:
         """Commit everything queued (and the batch being committed), then stop."""

@@ -39,3 +39,13 @@ class IntegrityError(Exception):
         """Whether the message or the constraint names any of `names`."""
         text = f"{self} {self.constraint or ''}"
         return any(name in text for name in names)
+
+
+class LeaseLost(StorageError):
+    """A table's write came from a process that no longer holds the table's lease (another
+    process took the table over): nothing of it is stored."""
+
+
+class AlreadyApplied(StorageError):
+    """A request's Discord interaction was applied before (delivered twice): nothing of it is
+    stored the second time."""

@@ -39,13 +39,27 @@ async def create_table(
     options: dict[str, Any],
     state: dict[str, Any],
     now: datetime,
+    owner: str | None = None,
+    lease_until: float = 0,
 ) -> int:
-    """Insert an open table and return its id."""
+    """Insert an open table, held by `owner` until `lease_until` with fence 1, and return its
+    id."""
     stamp = now.isoformat()
     return await db.fetchval(
-        "INSERT INTO tables (guild_id, channel_id, host_id, status, options, state, created_at, updated_at)"
-        " VALUES (?, ?, ?, 'open', ?, ?, ?, ?) RETURNING id",
-        (guild_id, channel_id, host_id, json.dumps(options), json.dumps(state), stamp, stamp),
+        "INSERT INTO tables (guild_id, channel_id, host_id, status, options, state, created_at,"
+        " updated_at, owner, fence, lease_until)"
+        " VALUES (?, ?, ?, 'open', ?, ?, ?, ?, ?, 1, ?) RETURNING id",
+        (
+            guild_id,
+            channel_id,
+            host_id,
+            json.dumps(options),
+            json.dumps(state),
+            stamp,
+            stamp,
+            owner,
+            lease_until,
+        ),
     )
 
 
@@ -55,8 +69,9 @@ _ADD_DEAL = (
     " VALUES (?, ?, ?, ?, ?, ?)"
 )
 _ADD_EVENT = (
-    "INSERT INTO table_events (table_id, seq, match_no, kind, seat, user_id, action, at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO table_events"
+    " (table_id, seq, match_no, kind, seat, user_id, action, at, interaction_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -93,9 +108,11 @@ def event_row(
     user_id: int | None,
     action: str,
     at: str,
+    interaction_id: int | None = None,
 ) -> Row:
-    """One `table_events` row for the group-commit writer."""
-    return _ADD_EVENT, (table_id, seq, match_no, kind, seat, user_id, action, at)
+    """One `table_events` row for the group-commit writer; `interaction_id` is the Discord
+    interaction that asked for it, if one did."""
+    return _ADD_EVENT, (table_id, seq, match_no, kind, seat, user_id, action, at, interaction_id)
 
 
 async def add_deal(
@@ -106,7 +123,8 @@ async def add_deal(
 
 
 async def add_events(db: Database, rows: list[tuple[Any, ...]]) -> None:
-    """Append events: (table_id, seq, match_no, kind, seat, user_id, action, at)."""
+    """Append events: (table_id, seq, match_no, kind, seat, user_id, action, at,
+    interaction_id)."""
     await db.executemany(_ADD_EVENT, rows)
 
 

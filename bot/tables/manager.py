@@ -28,12 +28,13 @@ from bot.engine.rules import build_options
 from bot.engine.variants import make_variant
 from bot.engine.variants.rules import VARIANT_ONLY_OPTIONS, no_such_option
 from bot.engine.variants.scoring import VariantResult
-from bot.storage import hints, leagues, members
+from bot.storage import hints, leagues, leases, members
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
-from bot.storage.errors import IntegrityError, WriterClosed
+from bot.storage.errors import AlreadyApplied, IntegrityError, LeaseLost, WriterClosed
 from bot.tables.computer import ComputerSeats
+from bot.tables.requests import take_interaction
 from bot.tables.results import ResultsRecorder, names_of, players_of, seated_now
 from bot.tables.table import (
     CLOSED,
@@ -58,6 +59,14 @@ DEFAULT_PING_AFTER = 30  # seconds a member may think before the bot pings them
 # A member's request whose write failed (a full disk, a locked or broken file), as `_save`
 # words it: memory is put back as stored, and the member may simply try again.
 UNSAVED = "that could not be saved, so it did not happen: please try again"
+# A request reaching a process that has just lost the table to another process of the bot.
+MOVED = "this table has just moved to another part of the bot: please try again in a moment"
+# The same Discord interaction delivered a second time: the first was applied.
+TWICE = "that was already done (your click reached the bot twice)"
+
+# Seconds a process's lease on a table lasts: how soon another process may take over the tables
+# of one that stopped without a word (killed, cut off). It is renewed every third of that.
+LEASE_SECONDS = 8.0
 
 
 @dataclass
@@ -135,6 +144,10 @@ class TableManager:
         computers: who chooses computer moves (a thread pool by default).
         computer_delay: seconds a computer waits before moving, so players can follow.
         clock: wall-clock seconds (tests pass their own).
+        owner: this process's name as a tables' lease holder: the same for the same process
+            started again (its shards), so a restart takes its tables back at once.
+        lease_seconds: how long a lease lasts without renewal.
+        lease_clock: Unix seconds, for leases (shared by every process).
     """
 
     def __init__(
@@ -148,6 +161,9 @@ class TableManager:
         clock: Callable[[], float] = time.time,
         listener: TableListener | None = None,
         timers: bool = True,
+        owner: str = "the bot",
+        lease_seconds: float = LEASE_SECONDS,
+        lease_clock: Callable[[], float] = time.time,
     ) -> None:
         self.db = db
         self.turn_timeout = turn_timeout
@@ -157,6 +173,13 @@ class TableManager:
         self.clock = clock
         self.listener: TableListener = listener or _Silent()
         self.timers_on = timers
+        self.owner = owner
+        self.lease_seconds = lease_seconds
+        self.lease_clock = lease_clock
+        self._fences: dict[int, int] = {}  # the fence of each table this process holds, by id
+        self._gone: set[int] = set()  # channels whose table another process took over
+        self._serves: Callable[[int], bool] | None = None
+        self._leasing: asyncio.Task[None] | None = None
         self.writer = BatchWriter(db)
         self.results = ResultsRecorder()
         self.tables: dict[int, Table] = {}  # by channel id
@@ -202,19 +225,43 @@ class TableManager:
             serves: whether this process serves a guild (its shards' guilds, when the bot runs
                 in several processes); by default every table is loaded.
         """
-        loaded = []
+        self._serves = serves
         self.pings = await members.load_pings(self.db)
-        for row in await store.open_tables(self.db):
-            if serves is not None and not serves(row.guild_id):
-                continue  # another process's shard: its tables are that process's
+        return await self._take(await store.open_tables(self.db))
+
+    async def _take(self, rows: list[store.TableRow]) -> list[Table]:
+        """Take the lease of each of these stored tables that this process serves and no other
+        process holds, and rebuild them; the others are left to their holders."""
+        loaded = []
+        for row in rows:
+            if row.id in self._fences or (
+                self._serves is not None and not self._serves(row.guild_id)
+            ):
+                continue  # held here already, or another process's shard
+            fence = await self._claim(row.id)
+            if fence is None:
+                continue  # another process holds it: it is taken over only once its lease ends
             try:
                 table = await self._load(row)
             except Exception:
                 log.exception("table %s could not be restored; it stays in storage", row.id)
                 continue
+            self._fences[table.id] = fence
+            self._gone.discard(table.channel_id)
             loaded.append(table)
             self.last_activity[table.id] = self.clock()
         return loaded
+
+    async def _claim(self, table_id: int) -> int | None:
+        # Through the writer: a claim and another process's batches are serialised by the
+        # database's writer lock, so no batch writes between its fence check and its commit.
+        owner, now, lease = self.owner, self.lease_clock(), self.lease_seconds
+
+        async def work(db: Database) -> int | None:
+            return await leases.claim(db, table_id, owner, now, lease)
+
+        fence: int | None = await self.writer.write(work)
+        return fence
 
     async def resume(self, tables: list[Table]) -> list[Table]:
         """Start the clocks and computer moves of loaded tables, tell their channels, and start
@@ -231,7 +278,69 @@ class TableManager:
         if self.timers_on and self._sweeper is None and not self._closed:
             self._sweeper = asyncio.create_task(self._sweep_idle(), name="euchre-idle-sweeper")
             self._sweeper.add_done_callback(_log_task_end)
+        if self.timers_on and self._leasing is None and not self._closed:
+            self._leasing = asyncio.create_task(self._keep_leases(), name="euchre-leases")
+            self._leasing.add_done_callback(_log_task_end)
         return tables
+
+    # -- leases: one owner per table -------------------------------------------------------
+
+    async def _keep_leases(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            try:
+                await self.tend_leases()
+            except WriterClosed:
+                return
+            except Exception:  # a locked or unreachable database: the next round tries again
+                log.warning("renewing the tables' leases failed", exc_info=True)
+
+    async def tend_leases(self) -> list[Table]:
+        """Renew this process's leases, let go of tables another process took, and take over
+        the tables of this process's servers whose holder's lease ran out (a process that
+        stopped without a word, or the shards moved here): they resume here, and their channels
+        are told. Returns the tables taken over."""
+        owner, now, lease = self.owner, self.lease_clock(), self.lease_seconds
+
+        async def work(db: Database) -> tuple[dict[int, int], list[int]]:
+            return await leases.renew(db, owner, now, lease), await leases.unclaimed(db, now)
+
+        held, free = await self.writer.write(work)
+        for table in list(self.tables.values()):
+            fence = self._fences.get(table.id)
+            if fence is not None and held.get(table.id) != fence:
+                self.let_go(table)
+        wanted = [i for i in free if i not in self._fences]
+        if not wanted or self._closed:
+            return []
+        rows = [row for row in await store.open_tables(self.db) if row.id in set(wanted)]
+        taken = await self._take(rows)
+        return await self.resume(taken) if taken else []
+
+    def let_go(self, table: Table) -> None:
+        """Forget a table another process took over: its clock and computer moves stop here,
+        and requests for it are refused until its channel's process has it."""
+        if self._fences.pop(table.id, None) is None:
+            return
+        log.warning("table %s is served by another process now: letting it go", table.id)
+        if self.tables.get(table.channel_id) is table:
+            del self.tables[table.channel_id]
+        self._gone.add(table.channel_id)
+        self._cancel(table)
+        self.last_deals.pop(table.id, None)
+
+    async def _release(self) -> None:
+        """End this process's leases at a clean stop, so another process may take its tables
+        at once (the same process started again takes them back whatever the lease)."""
+        held, owner = list(self._fences), self.owner
+
+        async def work(db: Database) -> None:
+            await leases.release(db, owner, held)
+
+        try:
+            await self.writer.write(work)
+        except Exception:
+            log.warning("releasing the tables' leases failed; they run out by themselves")
 
     async def _load(self, row: store.TableRow) -> Table:
         table = await self._build(row)
@@ -258,6 +367,8 @@ class TableManager:
         tasks = [*self._timers.values(), *self._computer_tasks.values()]
         if self._sweeper:
             tasks.append(self._sweeper)
+        if self._leasing:
+            tasks.append(self._leasing)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -271,6 +382,7 @@ class TableManager:
         """Stop timers and computer moves, flush what is queued and end the computer players'
         worker processes; the tables stay in storage."""
         await self.stop_turns()
+        await self._release()
         await self.writer.close()
         await self.computers.aclose()
 
@@ -284,6 +396,8 @@ class TableManager:
         """
         table = self.tables.get(channel_id)
         if table is None:
+            if channel_id in self._gone:
+                raise TableError(MOVED)
             raise TableError("there is no table in this channel: start one with /table create")
         if table.id not in self._locks:  # claimed by `create`, not yet stored
             raise TableError("this table is still being opened: try again in a moment")
@@ -302,6 +416,8 @@ class TableManager:
         async with self.lock_for(table):
             if table.status == CLOSED:
                 raise TableError("this table has closed: start a new one with /table create")
+            if table.id not in self._fences:
+                raise TableError(MOVED)  # let go while the request waited
             yield
 
     # -- table requests -------------------------------------------------------------------
@@ -379,18 +495,30 @@ class TableManager:
         table.ping_after = ping_after
         self.tables[channel_id] = table  # claim the channel before the first await
         try:
+            interaction_id = take_interaction()
+            lease_until = self.lease_clock() + self.lease_seconds
 
             async def insert(db: Database) -> int:
                 table_id = await store.create_table(
-                    db, guild_id, channel_id, user_id, options.to_dict(), table.to_state(), _now()
+                    db,
+                    guild_id,
+                    channel_id,
+                    user_id,
+                    options.to_dict(),
+                    table.to_state(),
+                    _now(),
+                    self.owner,
+                    lease_until,
                 )
                 table.id = table_id
-                await store.add_events(
-                    db, [(table_id, 1, 0, "table", 0, user_id, "create", _now().isoformat())]
-                )
+                event = (table_id, 1, 0, "table", 0, user_id, "create", _now().isoformat())
+                await store.add_events(db, [(*event, interaction_id)])
                 return table_id
 
-            await self.writer.write(insert)
+            await self.writer.write(insert, request=interaction_id)
+        except AlreadyApplied:
+            self.tables.pop(channel_id, None)
+            raise TableError(TWICE) from None
         except Exception as error:
             self.tables.pop(channel_id, None)
             if _is_open_table_conflict(error):
@@ -406,6 +534,8 @@ class TableManager:
             self.tables.pop(channel_id, None)
             raise
         self._locks[table.id] = asyncio.Lock()
+        self._fences[table.id] = 1
+        self._gone.discard(channel_id)
         self._seq[table.id] = 1
         self._saved_decks[table.id] = (table.match_no, 0)
         self.last_activity[table.id] = self.clock()
@@ -561,12 +691,20 @@ class TableManager:
         async with self.lock_for(table):
             if table.status == CLOSED:
                 return
+            if table.id not in self._fences:
+                return  # another process shows this table now
             table.message_id, table.message_deal = message_id, deal_number
-            await self.writer.write(
-                rows=[
-                    store.state_row(table.id, table.host_id, json.dumps(table.to_state()), _now())
-                ]
-            )
+            try:
+                await self.writer.write(
+                    rows=[
+                        store.state_row(
+                            table.id, table.host_id, json.dumps(table.to_state()), _now()
+                        )
+                    ],
+                    fence=self._fence_of(table),
+                )
+            except LeaseLost:
+                self.let_go(table)
 
     # -- hints ----------------------------------------------------------------------------
 
@@ -593,7 +731,7 @@ class TableManager:
                 await hints.count_hint(db, table.guild_id, user_id)
                 await store.save_state(db, table.id, table.host_id, state, _now())
 
-            await self.writer.write(work)
+            await self.writer.write(work, fence=self._fence_of(table))
 
     # -- a limited number of deals (a euchre night's round) --------------------------------
 
@@ -818,8 +956,19 @@ class TableManager:
             )
             for number, deck in enumerate(table.decks[saved:], start=saved)
         ]
+        interaction_id = take_interaction() if user_id is not None else None
         rows.append(
-            store.event_row(table.id, seq, match_no, kind, seat, user_id, action, now.isoformat())
+            store.event_row(
+                table.id,
+                seq,
+                match_no,
+                kind,
+                seat,
+                user_id,
+                action,
+                now.isoformat(),
+                interaction_id,
+            )
         )
         key = _state_key(table)
         work: Callable[[Database], Awaitable[None]] | None = None
@@ -838,11 +987,17 @@ class TableManager:
             rows.append(store.state_row(table.id, table.host_id, json.dumps(table.to_state()), now))
 
         try:
-            await self.writer.write(work, rows)
+            await self.writer.write(work, rows, fence=self._fence_of(table), request=interaction_id)
         except WriterClosed as error:
             # The bot is stopping: what memory holds now is dropped with it, and the next
             # start reads the tables as stored, without this request.
             raise TableError(str(error)) from None
+        except LeaseLost:
+            self.let_go(table)
+            raise TableError(MOVED) from None
+        except AlreadyApplied:
+            await self._reload(table)  # memory applied it a second time: back to what is stored
+            raise TableError(TWICE) from None
         except Exception:
             log.exception(
                 "table %s: storing %r failed; reloading the table from storage", table.id, action
@@ -857,6 +1012,11 @@ class TableManager:
             self._state_keys[table.id] = key
         self.last_activity[table.id] = self.clock()
 
+    def _fence_of(self, table: Table) -> tuple[int, int] | None:
+        """What the writer checks before storing a write of this table (see `leases`)."""
+        fence = self._fences.get(table.id)
+        return None if fence is None else (table.id, fence)
+
     async def _reload(self, table: Table) -> None:
         """Put the table back as stored, in place: requests waiting for its lock hold this object."""
         rows = [r for r in await store.open_tables(self.db) if r.id == table.id]
@@ -870,6 +1030,7 @@ class TableManager:
         match = table.any_match if table.playing else None
         now = _now()
         self._seq[table.id] += 1
+        interaction_id = take_interaction() if user_id is not None else None
         event = store.event_row(
             table.id,
             self._seq[table.id],
@@ -879,6 +1040,7 @@ class TableManager:
             user_id,
             "close",
             now.isoformat(),
+            interaction_id,
         )
 
         async def work(db: Database) -> None:
@@ -887,7 +1049,15 @@ class TableManager:
             await store.close_table(db, table.id, reason, now)
 
         try:
-            await self.writer.write(work, [event])
+            await self.writer.write(
+                work, [event], fence=self._fence_of(table), request=interaction_id
+            )
+        except LeaseLost:
+            self.let_go(table)
+            raise TableError(MOVED) from None
+        except AlreadyApplied:
+            await self._reload(table)
+            raise TableError(TWICE) from None
         except Exception:
             log.exception("table %s: storing its close failed; reloading it from storage", table.id)
             # Put back what the caller changed before closing (a member's leave) and the

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands as ext
 
 from bot.engine.rules import LEFT_OF_LONER, Options
+from bot.tables.requests import current_interaction
 
 # Discord's limits for one embed (and the whole message, which holds one embed here).
 DESCRIPTION_LIMIT = 4096
@@ -56,6 +57,12 @@ class CommandTree(app_commands.CommandTree):
         synced = await super().sync(guild=guild)
         self.command_ids[guild.id if guild else None] = {c.name: c.id for c in synced}
         return synced
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # A command may ask the tables for something: the game manager applies one interaction
+        # once (bot.tables.requests). The check runs in the task that then runs the command.
+        current_interaction.set(interaction.id)
+        return True
 
     def mention(self, name: str, guild_id: int | None = None) -> str:
         """`</table create:123>` where the command's id is known, else `/table create`.

@@ -52,7 +52,7 @@ from bot.tables.table import Table
 from bot.ui.cards import card_button, card_style, card_text, cards_text, suit_text
 from bot.ui.embeds import GOLD, GREEN, GREY, proof_text, safe
 from bot.ui.errors import reply_error
-from bot.ui.views import Buttons, HandButton, deal_number
+from bot.ui.views import Buttons, HandButton, Requesting, deal_number
 
 FIELD = 1024  # what an embed field may hold
 MAX_BUTTONS = 10  # declaration buttons under the two rows of cards; more go in a select menu
@@ -512,6 +512,7 @@ _ACTION = re.compile(r"[A-Za-z0-9:_]+")
 
 
 class HandSelect(
+    Requesting,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template=r"euchre:pick:(?P<table>[0-9]+):(?P<match>[0-9]+):(?P<deal>[0-9]+)",
 ):

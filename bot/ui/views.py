@@ -15,6 +15,7 @@ import discord
 
 from bot.engine.deal import DISCARD, PLAY
 from bot.engine.match import MatchView
+from bot.tables.requests import current_interaction
 from bot.tables.table import Table
 from bot.ui.cards import action_label, card_button, card_style
 from bot.ui.errors import reply_error
@@ -37,6 +38,16 @@ class Buttons(discord.ui.View):
         self.stop()
 
 
+class Requesting:
+    """A button that asks the tables for something: it names its interaction to the game
+    manager, which applies one interaction once (`bot.tables.requests`). discord.py runs an
+    item's `interaction_check` in the task that then runs its callback."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        current_interaction.set(interaction.id)
+        return True
+
+
 def deal_number(table: Table) -> int:
     """The number of the deal being played (0 before any), as written into button ids."""
     match = table.any_match
@@ -44,6 +55,7 @@ def deal_number(table: Table) -> int:
 
 
 class HandButton(
+    Requesting,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"euchre:hand:(?P<table>[0-9]+):(?P<match>[0-9]+):(?P<deal>[0-9]+):(?P<action>{_ACTION})",
 ):
@@ -117,6 +129,7 @@ class OldHandButton(
 
 
 class TableButton(
+    Requesting,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"euchre:table:(?P<table>[0-9]+):(?P<what>hand|join|start|consent)",
 ):
@@ -192,6 +205,7 @@ class ReviewButton(
 
 
 class CloseButton(
+    Requesting,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"euchre:close:(?P<table>[0-9]+):(?P<answer>yes|no)",
 ):

@@ -1630,6 +1630,14 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return InteractionHandle(self, record)
 
+    async def redeliver(self, handle: InteractionHandle) -> InteractionHandle:
+        """Delivers an interaction's INTERACTION_CREATE once more, the same id and token, as a
+        gateway that replays events after a resumed session may. Its answers go to the same
+        interaction (a second acknowledgement is refused with 40060, as Discord refuses it)."""
+        record = handle.interaction
+        await self.dispatch("INTERACTION_CREATE", record.payload)
+        return handle
+
     # ---- the test side: users acting ---------------------------------------------------------
 
     async def slash(

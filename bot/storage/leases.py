@@ -1,0 +1,82 @@
+"""Table leases: each open table has one owning process, and a fence number that proves it
+(migration 0016).
+
+A process takes a table by adding one to its fence, which it may do when no one holds the
+table, when the holder's lease ran out, or when the holder has the process's own name (the
+same process started again). Each batch the writer commits first checks that every table it
+writes for still has the fence its writer took (`fences`), so a process that lost a table can
+never write to it again. The owner renews all its leases in one statement while it runs.
+
+Lease times are Unix seconds from the processes' own clocks: the processes are expected to
+keep their clocks in step (NTP), to much better than a lease.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.storage.database import Database
+
+
+async def claim(db: Database, table_id: int, owner: str, now: float, lease: float) -> int | None:
+    """Take the table for `owner` until `now + lease` and return its new fence; None when
+    another process holds a live lease on it (or it is no longer open)."""
+    return await db.fetchval(
+        "UPDATE tables SET owner = ?, fence = fence + 1, lease_until = ?"
+        " WHERE id = ? AND status = 'open' AND (owner IS NULL OR owner = ? OR lease_until < ?)"
+        " RETURNING fence",
+        (owner, now + lease, table_id, owner, now),
+    )
+
+
+async def renew(db: Database, owner: str, now: float, lease: float) -> dict[int, int]:
+    """Extend every lease `owner` holds on an open table, and return those tables' fences."""
+    await db.execute(
+        "UPDATE tables SET lease_until = ? WHERE owner = ? AND status = 'open'",
+        (now + lease, owner),
+    )
+    rows = await db.fetchall(
+        "SELECT id, fence FROM tables WHERE owner = ? AND status = 'open'", (owner,)
+    )
+    return {r["id"]: r["fence"] for r in rows}
+
+
+async def release(db: Database, owner: str, table_ids: Iterable[int]) -> None:
+    """End `owner`'s leases on these tables now (a clean stop), so another process may take
+    them at once. A table someone else took meanwhile is left alone."""
+    await db.executemany(
+        "UPDATE tables SET lease_until = 0 WHERE id = ? AND owner = ?",
+        [(table_id, owner) for table_id in table_ids],
+    )
+
+
+async def fences(db: Database, table_ids: Iterable[int]) -> dict[int, int]:
+    """The stored fence of each of these tables (a table no longer stored is left out)."""
+    ids = tuple(set(table_ids))
+    if not ids:
+        return {}
+    marks = ", ".join("?" * len(ids))
+    rows = await db.fetchall(f"SELECT id, fence FROM tables WHERE id IN ({marks})", ids)
+    return {r["id"]: r["fence"] for r in rows}
+
+
+async def applied(db: Database, interaction_ids: Iterable[int]) -> set[int]:
+    """Of these Discord interactions, those an event was already stored for."""
+    ids = tuple(interaction_ids)
+    if not ids:
+        return set()
+    marks = ", ".join("?" * len(ids))
+    rows = await db.fetchall(
+        f"SELECT interaction_id FROM table_events WHERE interaction_id IN ({marks})", ids
+    )
+    return {r["interaction_id"] for r in rows}
+
+
+async def unclaimed(db: Database, now: float) -> list[int]:
+    """Open tables no live lease holds: those a process may take now (with `claim`)."""
+    rows = await db.fetchall(
+        "SELECT id FROM tables WHERE status = 'open' AND (owner IS NULL OR lease_until < ?)"
+        " ORDER BY id",
+        (now,),
+    )
+    return [r["id"] for r in rows]
