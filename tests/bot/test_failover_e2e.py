@@ -80,9 +80,7 @@ def told(fake: FakeDiscord, channel: FakeChannel) -> int:
     return sum(RESTORED in m.text for m in fake.public_messages(channel))
 
 
-async def test_tables_resume_on_their_new_owners_after_a_kill_and_a_reshard(
-    fake_discord, tmp_path
-):
+async def test_tables_resume_on_their_new_owners_after_a_kill_and_a_reshard(fake_discord, tmp_path):
     fake, db = fake_discord, tmp_path / "euchre.db"
     fake.shard_count = 2
     fake.identify_window = 5.0
