@@ -15,6 +15,12 @@ same old value. A read-only transaction is a REPEATABLE READ snapshot that takes
 SQLite's deferred ``BEGIN`` is (not READ ONLY: ``db verify`` builds temporary tables in its
 snapshot, which PostgreSQL counts as writes).
 
+Reconnecting. A connection the server closed (a restart, a failover to a standby, an idle
+connection cut by a proxy) is opened again at the next transaction or statement: a statement
+outside a transaction, or the BEGIN of one, is retried once on the new connection. A transaction
+whose connection dies midway fails (nothing of it is committed) and its caller is told, as for
+any failed write: the game manager puts the table back as stored and the member tries again.
+
 Types. ``SUM`` over the integer columns is ``numeric`` in PostgreSQL (a Python ``Decimal``); the
 bot stores no decimals, so ``numeric`` is read back as SQLite gives it: ``int`` when whole, else
 ``float``.
@@ -23,9 +29,9 @@ bot stores no decimals, so ``numeric`` is read back as SQLite gives it: ``int`` 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -41,6 +47,18 @@ WRITE_LOCK = 0x65756368
 
 #: Prepared statements kept per connection: the bot has a few hundred distinct statements.
 STATEMENT_CACHE = 1024
+
+#: What asyncpg raises when the server closed the connection, or shut the session down.
+_LOST = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.InterfaceError,  # only once the connection is found closed (see `_retried`)
+    ConnectionError,
+)
+
+T = TypeVar("T")
 
 
 def _numeric(text: str) -> int | float:
@@ -64,18 +82,30 @@ class PostgresDatabase(Database):
     def __init__(self, conn: asyncpg.Connection, url: DatabaseUrl) -> None:
         super().__init__(url)
         self._conn = conn
+        self._closing = False
+        self._in_transaction = False
+        self.reconnects = 0  # connections opened again after the server closed one
+
+    @staticmethod
+    async def _new_connection(url: DatabaseUrl) -> asyncpg.Connection:
+        conn = await asyncpg.connect(url.dsn, statement_cache_size=STATEMENT_CACHE)
+        try:
+            await conn.set_type_codec(
+                "numeric", encoder=str, decoder=_numeric, schema="pg_catalog", format="text"
+            )
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
 
     @classmethod
     async def connect(cls, url: DatabaseUrl, known: list[Migration]) -> PostgresDatabase:
         """Connect, check the schema version and migrate (see :meth:`Database.open`)."""
         try:
-            conn = await asyncpg.connect(url.dsn, statement_cache_size=STATEMENT_CACHE)
+            conn = await cls._new_connection(url)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise DatabaseFileError(f"{url.display} cannot be opened: {error}") from None
         try:
-            await conn.set_type_codec(
-                "numeric", encoder=str, decoder=_numeric, schema="pg_catalog", format="text"
-            )
             db = cls(conn, url)
             await db._check_version(known)
             await db._migrate(known)
@@ -94,7 +124,33 @@ class PostgresDatabase(Database):
         return self._conn
 
     async def _close(self) -> None:
+        self._closing = True
         await self._conn.close()
+
+    async def _reconnect(self) -> None:
+        """Open a new connection in place of one the server closed."""
+        if self._closing:
+            raise asyncpg.InterfaceError("the database is closed")
+        if not self._conn.is_closed():
+            self._conn.terminate()
+        self._conn = await self._new_connection(self.url)
+        self.reconnects += 1
+        log.warning("the PostgreSQL connection was lost and is open again")
+
+    async def _retried(self, run: Callable[[], Awaitable[T]]) -> T:
+        """`run()`, on a new connection if the server closed the old one; retried only where
+        no transaction is open (a statement alone, or a BEGIN), so nothing runs twice."""
+        if self._conn.is_closed() and not self._in_transaction:
+            await self._reconnect()
+        try:
+            return await run()
+        except _LOST as error:
+            lost = not isinstance(error, asyncpg.InterfaceError) or self._conn.is_closed()
+            if not lost or self._in_transaction or self._closing:
+                raise
+            log.warning("PostgreSQL: %s; connecting again", error)
+            await self._reconnect()
+            return await run()
 
     # ----------------------------------------------------------------- schema
     async def schema_version(self) -> int:
@@ -170,23 +226,25 @@ class PostgresDatabase(Database):
 
     # ----------------------------------------------------------------- primitives
     async def _begin(self, read_only: bool) -> None:
-        if read_only:
-            await self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
-        else:
-            await self._conn.execute("BEGIN")
+        begin = "BEGIN ISOLATION LEVEL REPEATABLE READ" if read_only else "BEGIN"
+        await self._retried(lambda: self._conn.execute(begin))
+        self._in_transaction = True
+        if not read_only:
             await self._conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
 
     async def _commit(self) -> None:
+        self._in_transaction = False
         await self._conn.execute("COMMIT")
 
     async def _rollback(self) -> None:
+        self._in_transaction = False
         if not self._conn.is_closed() and self._conn.is_in_transaction():
             await self._conn.execute("ROLLBACK")
 
     async def _run(self, sql: str, params: Params) -> int:
         text, args = dialect.statement(sql, params)
         try:
-            await self._conn.execute(text, *args)
+            await self._retried(lambda: self._conn.execute(text, *args))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise _integrity(error) from error
         return 0
@@ -194,7 +252,7 @@ class PostgresDatabase(Database):
     async def _run_rowcount(self, sql: str, params: Params) -> int:
         text, args = dialect.statement(sql, params)
         try:
-            status = await self._conn.execute(text, *args)
+            status = await self._retried(lambda: self._conn.execute(text, *args))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise _integrity(error) from error
         # "UPDATE 3", "DELETE 0", "INSERT 0 1": the count is the last word.
@@ -210,20 +268,20 @@ class PostgresDatabase(Database):
         if text is None:
             return
         try:
-            await self._conn.executemany(text, args)
+            await self._retried(lambda: self._conn.executemany(text, args))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise _integrity(error) from error
 
     async def _row(self, sql: str, params: Params) -> Any:
         text, args = dialect.statement(sql, params)
         try:
-            return await self._conn.fetchrow(text, *args)
+            return await self._retried(lambda: self._conn.fetchrow(text, *args))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise _integrity(error) from error
 
     async def _rows(self, sql: str, params: Params) -> list[Any]:
         text, args = dialect.statement(sql, params)
         try:
-            return list(await self._conn.fetch(text, *args))
+            return list(await self._retried(lambda: self._conn.fetch(text, *args)))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise _integrity(error) from error

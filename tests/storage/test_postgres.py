@@ -199,3 +199,39 @@ async def test_postgres_batch_writer_commits_each_callers_write(tmp_path, migrat
     finally:
         await writer.close()
         await db.close()
+
+
+async def test_postgres_connection_closed_by_the_server_is_opened_again(tmp_path) -> None:
+    """The server ends the bot's session (a restart, a failover): the next statement, and the
+    next batch of writes, run on a new connection; a transaction cut midway stores nothing."""
+    url = await empty(tmp_path)
+    db = await Database.open(url)
+    other = await Database.open(url)
+    try:
+        assert db.dialect == "postgresql"
+
+        async def cut() -> None:
+            pid = await db.fetchval("SELECT pg_backend_pid()")
+            assert await other.fetchval("SELECT pg_terminate_backend(?)", (pid,))
+
+        await db.execute("CREATE TABLE kept (v INTEGER)")
+        await cut()
+        assert await db.fetchval("SELECT COUNT(*) FROM kept") == 0  # a read alone
+        await cut()
+        writer = BatchWriter(db)
+        await writer.write(rows=[("INSERT INTO kept (v) VALUES (?)", (1,))])  # a batch
+        await cut()
+        await db.execute("INSERT INTO kept (v) VALUES (2)")  # a write alone
+
+        with pytest.raises(Exception):  # noqa: B017 - whichever error the lost session gives
+            async with db.transaction():
+                await db.execute("INSERT INTO kept (v) VALUES (3)")
+                await cut()
+                await db.execute("INSERT INTO kept (v) VALUES (4)")
+        await writer.close()
+        rows = await db.fetchall("SELECT v FROM kept ORDER BY v")
+        assert [r[0] for r in rows] == [1, 2]
+        assert db.reconnects >= 4  # type: ignore[attr-defined]
+    finally:
+        await other.close()
+        await db.close()
