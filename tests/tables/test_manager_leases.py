@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,6 +45,22 @@ class LeaseClock:
         return self.now
 
 
+@asynccontextmanager
+async def two_processes(
+    tmp_path: Path, **b_options: Any
+) -> AsyncIterator[tuple[LeaseClock, TableManager, TableManager]]:
+    """Managers `a` and `b` on one database, as two processes of the bot, sharing a lease
+    clock; both shut at the end."""
+    path, clock = tmp_path / "euchre.db", LeaseClock()
+    db_a, a = await open_manager(path, owner="a", lease_clock=clock)
+    db_b, b = await open_manager(path, owner="b", lease_clock=clock, **b_options)
+    try:
+        yield clock, a, b
+    finally:
+        await shut(db_b, b)
+        await shut(db_a, a)
+
+
 async def owner_of(manager: TableManager, table_id: int) -> tuple[str | None, int]:
     row = await manager.db.fetchone("SELECT owner, fence FROM tables WHERE id = ?", (table_id,))
     assert row is not None
@@ -61,38 +80,29 @@ async def test_a_new_table_is_held_by_the_process_that_made_it(tmp_path: Path) -
 
 
 async def test_another_process_does_not_take_a_table_whose_lease_lives(tmp_path: Path) -> None:
-    path, clock = tmp_path / "euchre.db", LeaseClock()
-    db_a, a = await open_manager(path, owner="a", lease_clock=clock)
-    db_b, b = await open_manager(path, owner="b", lease_clock=clock)
-    try:
+    async with two_processes(tmp_path) as (clock, a, b):
         table = await seated_table(a, 11)
         clock.now += a.lease_seconds - 1
         assert await b.load() == [] and await b.tend_leases() == []
         assert await owner_of(a, table.id) == ("a", 1)
         await act(a, table, "pass")  # the holder plays on
-    finally:
-        await shut(db_b, b)
-        await shut(db_a, a)
 
 
 async def test_a_process_that_lost_a_table_cannot_write_to_it(tmp_path: Path) -> None:
     """Fencing: `a` stalls past its lease, `b` takes the table over (fence 2); `a`'s next write
     is refused in the transaction, nothing of it is stored, and `a` lets the table go."""
-    path, clock = tmp_path / "euchre.db", LeaseClock()
-    db_a, a = await open_manager(path, owner="a", lease_clock=clock)
-    db_b, b = await open_manager(path, owner="b", lease_clock=clock)
-    try:
+    async with two_processes(tmp_path) as (clock, a, b):
         table = await seated_table(a, 11)
         await act(a, table, "pass")
         clock.now += a.lease_seconds + 1
         (taken,) = await b.load()
         assert await owner_of(b, table.id) == ("b", 2)
-        stored = await events(db_a, table.id)
+        stored = await events(a.db, table.id)
 
         with pytest.raises(TableError) as refused:
             await act(a, table, "pass")
         assert str(refused.value) == MOVED
-        assert await events(db_a, table.id) == stored
+        assert await events(a.db, table.id) == stored
         with pytest.raises(TableError, match="moved to another part of the bot"):
             a.table_in(11)
 
@@ -100,10 +110,7 @@ async def test_a_process_that_lost_a_table_cannot_write_to_it(tmp_path: Path) ->
         assert list(taken.actions) == [(s, x) for s, x in table.actions[: len(taken.actions)]]
         assert taken.match.to_act == (taken.match.deal.dealer + 2) % 4
         await act(b, taken, "pass")
-        assert len(await events(db_b, table.id)) == len(stored) + 1
-    finally:
-        await shut(db_b, b)
-        await shut(db_a, a)
+        assert len(await events(b.db, table.id)) == len(stored) + 1
 
 
 async def test_the_same_process_started_again_takes_its_tables_back_at_once(
@@ -171,19 +178,13 @@ async def test_a_clean_stop_lets_another_process_take_the_tables_at_once(tmp_pat
 
 
 async def test_tending_the_leases_lets_go_of_a_table_another_process_took(tmp_path: Path) -> None:
-    path, clock = tmp_path / "euchre.db", LeaseClock()
-    db_a, a = await open_manager(path, owner="a", lease_clock=clock)
-    db_b, b = await open_manager(path, owner="b", lease_clock=clock)
-    try:
+    async with two_processes(tmp_path) as (clock, a, b):
         table = await seated_table(a, 11)
         clock.now += a.lease_seconds + 1
         await b.load()
         await a.tend_leases()
         assert 11 not in a.tables and a.deadlines.get(table.id) is None
         assert await owner_of(a, table.id) == ("b", 2)  # a renews only what it holds
-    finally:
-        await shut(db_b, b)
-        await shut(db_a, a)
 
 
 async def test_an_interaction_delivered_twice_is_applied_once(tmp_path: Path) -> None:
