@@ -72,11 +72,12 @@ async def applied(db: Database, interaction_ids: Iterable[int]) -> set[int]:
     return {r["interaction_id"] for r in rows}
 
 
-async def unclaimed(db: Database, now: float) -> list[int]:
-    """Open tables no live lease holds: those a process may take now (with `claim`)."""
+async def unclaimed(db: Database, now: float) -> list[tuple[int, int]]:
+    """Open tables no live lease holds, as (table id, guild id): those a process serving the
+    guild may take now (with `claim`)."""
     rows = await db.fetchall(
-        "SELECT id FROM tables WHERE status = 'open' AND (owner IS NULL OR lease_until < ?)"
-        " ORDER BY id",
+        "SELECT id, guild_id FROM tables WHERE status = 'open'"
+        " AND (owner IS NULL OR lease_until < ?) ORDER BY id",
         (now,),
     )
-    return [r["id"] for r in rows]
+    return [(r["id"], r["guild_id"]) for r in rows]

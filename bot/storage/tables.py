@@ -135,11 +135,17 @@ async def close_table(db: Database, table_id: int, reason: str, now: datetime) -
     )
 
 
-async def open_tables(db: Database) -> list[TableRow]:
-    """Every open table, oldest first."""
+async def open_tables(db: Database, ids: list[int] | None = None) -> list[TableRow]:
+    """Every open table (or those of `ids` still open), oldest first."""
+    chosen = ""
+    if ids is not None:
+        if not ids:
+            return []
+        chosen = f" AND id IN ({', '.join('?' * len(ids))})"
     rows = await db.fetchall(
         "SELECT id, guild_id, channel_id, options, state, updated_at FROM tables"
-        " WHERE status = 'open' ORDER BY id"
+        f" WHERE status = 'open'{chosen} ORDER BY id",
+        tuple(ids or ()),
     )
     return [
         TableRow(

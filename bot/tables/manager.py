@@ -302,7 +302,7 @@ class TableManager:
         are told. Returns the tables taken over."""
         owner, now, lease = self.owner, self.lease_clock(), self.lease_seconds
 
-        async def work(db: Database) -> tuple[dict[int, int], list[int]]:
+        async def work(db: Database) -> tuple[dict[int, int], list[tuple[int, int]]]:
             return await leases.renew(db, owner, now, lease), await leases.unclaimed(db, now)
 
         held, free = await self.writer.write(work)
@@ -310,11 +310,15 @@ class TableManager:
             fence = self._fences.get(table.id)
             if fence is not None and held.get(table.id) != fence:
                 self.let_go(table)
-        wanted = [i for i in free if i not in self._fences]
+        serves = self._serves
+        wanted = [
+            table_id
+            for table_id, guild_id in free
+            if table_id not in self._fences and (serves is None or serves(guild_id))
+        ]
         if not wanted or self._closed:
             return []
-        rows = [row for row in await store.open_tables(self.db) if row.id in set(wanted)]
-        taken = await self._take(rows)
+        taken = await self._take(await store.open_tables(self.db, wanted))
         return await self.resume(taken) if taken else []
 
     def let_go(self, table: Table) -> None:

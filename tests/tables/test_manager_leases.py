@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ import pytest
 from bot.storage import leases
 from bot.storage.batch import BatchWriter
 from bot.storage.errors import AlreadyApplied, LeaseLost
+from bot.tables.computer import ComputerSeats
 from bot.tables.manager import MOVED, TWICE, TableManager
 from bot.tables.requests import current_interaction
 from bot.tables.table import TableError
@@ -216,16 +218,23 @@ async def test_an_interaction_delivered_twice_is_applied_once(tmp_path: Path) ->
 
 async def test_an_interaction_names_one_event_only(tmp_path: Path) -> None:
     """The moves a member's request sets off (a computer's reply) do not carry its id."""
-    db, manager = await open_manager(tmp_path / "euchre.db")
+    pool = ThreadPoolExecutor(1)
+    db, manager = await open_manager(tmp_path / "euchre.db", computers=ComputerSeats(pool))
     try:
         await manager.create(7, 11, member(11, 1), "host")
         for seat in (1, 2, 3):
-            await manager.add_bot(11, member(11, 1), seat, None)
+            await manager.add_bot(11, member(11, 1), seat, "easy")
         current_interaction.set(777)
         change = await manager.start(11, member(11, 1))
         table = change.table
-        while table.match.to_act != 0 and not table.match.over:
-            await asyncio.sleep(0.01)  # the computers move in tasks of their own
+
+        # The computers move in tasks of their own, until it is the member's turn.
+        async def members_turn() -> None:
+            host = member(11, 1)  # the cut may have seated him anywhere
+            while table.seats[table.match.to_act].user_id != host and not table.match.over:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(members_turn(), 60)
         rows = await db.fetchall(
             "SELECT action FROM table_events WHERE table_id = ? AND interaction_id IS NOT NULL",
             (table.id,),
@@ -234,6 +243,7 @@ async def test_an_interaction_names_one_event_only(tmp_path: Path) -> None:
         assert current_interaction.get() is None
     finally:
         await shut(db, manager)
+        pool.shutdown()
 
 
 async def test_the_writer_refuses_a_stale_fence_and_a_repeated_interaction_alone(
