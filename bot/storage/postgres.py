@@ -55,6 +55,9 @@ _LOST = (
     asyncpg.exceptions.CrashShutdownError,
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.InterfaceError,  # only once the connection is found closed (see `_retried`)
+    # The server's notice that it ended the session, read between two statements, leaves the
+    # protocol in a state no statement can run from.
+    asyncpg.exceptions.InternalClientError,
     ConnectionError,
 )
 

@@ -201,9 +201,12 @@ async def test_postgres_batch_writer_commits_each_callers_write(tmp_path, migrat
         await db.close()
 
 
-async def test_postgres_connection_closed_by_the_server_is_opened_again(tmp_path) -> None:
+@pytest.mark.parametrize("pause", [0.0, 0.3], ids=["at-once", "notice-read-while-idle"])
+async def test_postgres_connection_closed_by_the_server_is_opened_again(tmp_path, pause) -> None:
     """The server ends the bot's session (a restart, a failover): the next statement, and the
-    next batch of writes, run on a new connection; a transaction cut midway stores nothing."""
+    next batch of writes, run on a new connection; a transaction cut midway stores nothing.
+    The next statement comes at once, or after the server's notice has reached the idle
+    connection."""
     url = await empty(tmp_path)
     db = await Database.open(url)
     other = await Database.open(url)
@@ -213,6 +216,7 @@ async def test_postgres_connection_closed_by_the_server_is_opened_again(tmp_path
         async def cut() -> None:
             pid = await db.fetchval("SELECT pg_backend_pid()")
             assert await other.fetchval("SELECT pg_terminate_backend(?)", (pid,))
+            await asyncio.sleep(pause)
 
         await db.execute("CREATE TABLE kept (v INTEGER)")
         await cut()
