@@ -15,6 +15,8 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
@@ -116,8 +118,23 @@ def grade_moves(decisions: list[Any], budget: int = REVIEW_BUDGET) -> list[Any]:
 def _worker_start() -> None:
     """In each worker: leave Ctrl-C to the bot. The terminal sends SIGINT to the whole process
     group; the bot then shuts its workers down in order, and a worker stopped by the signal
-    mid-search would only print a traceback."""
+    mid-search would only print a traceback. And end with the bot: see `_outlive_no_bot`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    threading.Thread(target=_outlive_no_bot, args=(parent,), name="bot-watch", daemon=True).start()
+
+
+# Seconds between a worker's looks at whether the bot that started it still runs.
+PARENT_CHECK_SECONDS = 1.0
+
+
+def _outlive_no_bot(parent: int) -> None:
+    """A bot killed outright (kill -9, out of memory) cannot end its workers: each would wait
+    for work for ever, holding its memory and the bot's standard error. A worker whose parent
+    is gone is given to another process (its parent id changes): it then ends at once."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 def default_workers() -> int:

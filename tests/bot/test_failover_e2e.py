@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 
 from tests.bot.helpers import enabled_actions, running_bot, table_of
-from tests.bot.test_service_e2e import START_SECONDS, BotProcess, reply
+from tests.bot.test_service_e2e import START_SECONDS, STOP_SECONDS, BotProcess, reply
 from tests.support.fake_discord import FakeChannel, FakeDiscord, FakeMember
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -76,6 +76,16 @@ async def play_turns(fake: FakeDiscord, member: FakeMember, channel: FakeChannel
         await asyncio.sleep(0.1)
 
 
+async def ended(process: BotProcess) -> None:
+    """Until the killed process is reaped. Not `wait()`, which also waits for its standard
+    error to close, and a process it started may hold that a moment longer."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + STOP_SECONDS
+    while process.process.returncode is None:
+        assert loop.time() < deadline, "the killed process was never reaped"
+        await asyncio.sleep(0.05)
+
+
 def told(fake: FakeDiscord, channel: FakeChannel) -> int:
     return sum(RESTORED in m.text for m in fake.public_messages(channel))
 
@@ -102,7 +112,7 @@ async def test_tables_resume_on_their_new_owners_after_a_kill_and_a_reshard(fake
 
         # kill -9 in the middle of a hand; the other process stops cleanly and lets go.
         killed.process.kill()
-        await killed.process.wait()
+        await ended(killed)
         assert await kept.stop(signal.SIGTERM) == 0, kept.stderr
         before = {c.id: stored_events(db, c) for c in (here, there)}
 
@@ -134,7 +144,13 @@ async def test_tables_resume_on_their_new_owners_after_a_kill_and_a_reshard(fake
             if process.process.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     process.process.send_signal(signal.SIGTERM)
-                await process.process.wait()
+                try:
+                    await asyncio.wait_for(process.process.wait(), STOP_SECONDS)
+                except TimeoutError:
+                    process.process.kill()
+                    await asyncio.wait_for(process.process.wait(), STOP_SECONDS)
+                    stuck = f"a bot did not stop on SIGTERM:\n{process.stderr}"
+                    raise AssertionError(stuck) from None
     for process in (kept, *new):
         assert "Traceback" not in process.stderr, process.stderr
 

@@ -252,3 +252,31 @@ def test_a_database_the_bot_cannot_use_is_refused_with_one_line_and_code_2(tmp_p
     assert str(path) in lines[0] and what in lines[0]
     assert (path.read_bytes() if path.is_file() else None) == before  # left as it was
     assert not (path.parent.exists() and path.parent.name == "no such directory")
+
+
+async def test_a_bot_killed_outright_leaves_no_worker_behind(fake_discord, tmp_path):
+    """kill -9 (or the out-of-memory killer) gives the bot no chance to end its workers: each
+    notices its parent is gone and ends by itself, letting go of the bot's standard error."""
+    fake, db = fake_discord, tmp_path / "euchre.db"
+    alice = fake.member("alice")
+    bot = await BotProcess.start(fake, tmp_path, db)
+    try:
+        await bot.wait_ready()
+        await reply(await fake.slash(alice, fake.channel, "table create", preset="modern"))
+        for _ in range(3):
+            await reply(await fake.slash(alice, fake.channel, "table addbot", level="standard"))
+        await reply(await fake.slash(alice, fake.channel, "table start"))
+        await play_until_workers_run(fake, bot, db)
+        workers = bot.workers()
+        bot.process.kill()
+        # The pipe of standard error closes once every worker holding it has ended.
+        await asyncio.wait_for(bot.process.wait(), STOP_SECONDS)
+        await asyncio.wait_for(bot._reader, STOP_SECONDS)
+    finally:
+        if bot.process.returncode is None:
+            bot.process.kill()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + STOP_SECONDS
+    while [pid for pid in workers if _alive(pid)]:
+        assert loop.time() < deadline, "a worker outlived the killed bot"
+        await asyncio.sleep(0.1)
