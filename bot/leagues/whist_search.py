@@ -37,8 +37,11 @@ import argparse
 import json
 import math
 import random
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from bot.leagues.groups import Group, whist_groups
 from bot.leagues.whist import DATA, Starter, modulus, starter
@@ -346,6 +349,62 @@ def solve_starter(
     return starter
 
 
+def anneal_c(
+    players: int,
+    group: Group,
+    multiplier: int = 1,
+    orbits: int = 0,
+    seed: int = 0,
+    seconds: float = 600.0,
+    temperatures: tuple[float, float, float] = (2.0, 0.15, 0.97),
+) -> tuple[Starter, int] | None:
+    """A starting round found by simulated annealing in C (`whist_anneal.c`, compiled here with
+    the system's `cc`), and the moves it took; None when none is found within `seconds`.
+
+    With a `multiplier` h (x -> hx on every factor, of odd order e), the round is the fixed
+    points of h (and the fixed player) and `orbits` orbits of h at tables of their own, and
+    base tables of one player from each other orbit, which h moves to e tables of the round.
+    A round of that shape has the whist property when its difference counts are right, which
+    needs the first part's counts to be invariant under h. When the fixed points are a
+    subgroup F with |F| + 1 = 4a (and `orbits` 0), the first part is a whist design on F and
+    the fixed player: h fixes every difference in F, so the base tables, each of which gives
+    its differences e times, can give none there. The base tables' moves change the cost in
+    steps of e, so the temperatures are best scaled by e. (With `orbits` 2 the first part is
+    too rigid: for a prime 4m - 1 and h of order 3 no such part has invariant counts.)
+    """
+    n = modulus(players)
+    if group.order != n:
+        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
+    times = [group.number(tuple(multiplier * r for r in group.digits(x))) for x in range(n)]
+    if sorted(times) != list(range(n)):
+        raise ValueError(f"multiplying by {multiplier} is not an automorphism of {group}")
+    order, power = 1, times[:]
+    while power != list(range(n)):
+        power = [times[x] for x in power]
+        order += 1
+    source = Path(__file__).with_name("whist_anneal.c")
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "whist_anneal"
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source), "-lm"], check=True)
+        fixed = players % 4 == 0
+        lines = [f"{n} {int(fixed)} {int(not fixed)} {order} {orbits} {seed} {seconds}"]
+        lines += [" ".join(map(str, row)) for row in group.sub_table()]
+        lines.append(" ".join(map(str, times)))
+        run = subprocess.run(
+            [str(binary), *map(str, temperatures)],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if run.returncode != 0:
+        return None
+    out = run.stdout.split("\n")
+    steps = int(next(line for line in out if line.startswith("steps")).split()[1])
+    rows = [[int(x) for x in line.split()] for line in out if line and line[0].isdigit()]
+    return rows, steps
+
+
 def _is_prime(n: int) -> bool:
     return n > 1 and all(n % d for d in range(2, int(n**0.5) + 1))
 
@@ -376,6 +435,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--annealing", action="store_true", help="simulated annealing instead of the solver"
     )
+    parser.add_argument(
+        "--anneal-c", action="store_true", help="the annealing in C (`anneal_c`) instead"
+    )
+    parser.add_argument("--orbits", type=int, default=0, help="orbits of h off the base tables")
+    parser.add_argument(
+        "--temperatures",
+        type=float,
+        nargs=3,
+        default=(2.0, 0.15, 0.97),
+        help="the C annealing's first and lowest temperature and cooling factor",
+    )
     args = parser.parse_args(argv)
     found = json.loads(DATA.read_text()) if DATA.exists() else {}
     sizes = args.only or [n for n in range(4, args.upto + 1) if n % 4 in (0, 1)]
@@ -384,7 +454,23 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for group in whist_groups(modulus(players)):
             start = time.perf_counter()
-            if args.annealing:
+            steps = None
+            if args.anneal_c:
+                temperatures = tuple(args.temperatures)
+                got = anneal_c(
+                    players,
+                    group,
+                    args.multiplier,
+                    args.orbits,
+                    args.seed,
+                    args.seconds,
+                    (temperatures[0], temperatures[1], temperatures[2]),
+                )
+                rows, steps = got if got is not None else (None, None)
+                method = f"annealing in C, multiplier {args.multiplier}, temperatures " + " ".join(
+                    f"{t:g}" for t in temperatures
+                )
+            elif args.annealing:
                 rows, method = _anneal(players, group), "annealing"
             else:
                 rows = solve_starter(
@@ -396,6 +482,7 @@ def main(argv: list[str] | None = None) -> int:
             took = time.perf_counter() - start
             print(f"{players} players, group {group.factors}: {rows is not None} in {took:.1f} s")
             if rows is not None:
+                found = json.loads(DATA.read_text()) if DATA.exists() else {}  # another run's
                 found[str(players)] = {
                     "group": list(group.factors),
                     "seed": args.seed,
@@ -403,6 +490,8 @@ def main(argv: list[str] | None = None) -> int:
                     "seconds": round(took, 1),
                     "starter": rows,
                 }
+                if steps is not None:
+                    found[str(players)]["steps"] = steps
                 DATA.write_text(json.dumps(found, sort_keys=True, separators=(",", ":")) + "\n")
                 starter.cache_clear()
                 break
