@@ -29,6 +29,17 @@ difference once as partners whatever the tables; and the opponent differences of
 are +-(a - b) and +-(a + b), twice each. So only the pairing of the pairs {a, -a} into tables
 is searched: the pairs of (a - b, a + b) (and the pair opposing the fixed player) must take
 each {d, -d} once.
+
+With `--anneal-c` the annealing runs in C (`whist_anneal.c`, some 3 million moves a second;
+`anneal_c`), with a multiplier h of odd order e (`--multiplier`) that the round is invariant
+under but for the tables of h's fixed points (and `--orbits` orbits of h): its other tables come
+in orbits of e, one "base" table of each searched. It found 76 over Z_75 (h = 16, fixing the
+multiples of 5: 0.4 s), 133 over Z_133 (h = 11, of order 3 modulo 7 and 19, so fixing only 0:
+56 s, temperatures 6 0.45 0.97, scaled by e as each base move changes the cost by e times as
+much), 196 over Z_195 (h = 16, fixing the multiples of 13: seed 2, 78 s) and 28 over
+Z_3 x Z_3 x Z_3 for the product 5 * 27 + 1 = 136. It found none in 45-60 s for 57 (h = 4, of
+order 9, two orbits beside 19 and 38), 77 (h = 15, 23 or 34) or for 44 with h of order 3 or 7
+(for 20 and 44, no two tables of infinity, 0 and two orbits of order 3 have invariant counts).
 """
 
 from __future__ import annotations
@@ -357,6 +368,7 @@ def anneal_c(
     seed: int = 0,
     seconds: float = 600.0,
     temperatures: tuple[float, float, float] = (2.0, 0.15, 0.97),
+    squared: bool = False,
 ) -> tuple[Starter, int] | None:
     """A starting round found by simulated annealing in C (`whist_anneal.c`, compiled here with
     the system's `cc`), and the moves it took; None when none is found within `seconds`.
@@ -371,6 +383,7 @@ def anneal_c(
     its differences e times, can give none there. The base tables' moves change the cost in
     steps of e, so the temperatures are best scaled by e. (With `orbits` 2 the first part is
     too rigid: for a prime 4m - 1 and h of order 3 no such part has invariant counts.)
+    `squared` counts the cost as the sum of squared distances from the targets.
     """
     n = modulus(players)
     if group.order != n:
@@ -391,7 +404,7 @@ def anneal_c(
         lines += [" ".join(map(str, row)) for row in group.sub_table()]
         lines.append(" ".join(map(str, times)))
         run = subprocess.run(
-            [str(binary), *map(str, temperatures)],
+            [str(binary), *map(str, temperatures), str(int(squared))],
             input="\n".join(lines) + "\n",
             capture_output=True,
             text=True,
@@ -439,6 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         "--anneal-c", action="store_true", help="the annealing in C (`anneal_c`) instead"
     )
     parser.add_argument("--orbits", type=int, default=0, help="orbits of h off the base tables")
+    parser.add_argument("--squared", action="store_true", help="the C annealing's squared cost")
     parser.add_argument(
         "--temperatures",
         type=float,
@@ -465,11 +479,14 @@ def main(argv: list[str] | None = None) -> int:
                     args.seed,
                     args.seconds,
                     (temperatures[0], temperatures[1], temperatures[2]),
+                    args.squared,
                 )
                 rows, steps = got if got is not None else (None, None)
                 method = f"annealing in C, multiplier {args.multiplier}, temperatures " + " ".join(
                     f"{t:g}" for t in temperatures
                 )
+                method += ", orbits " + str(args.orbits) if args.orbits else ""
+                method += ", squared cost" if args.squared else ""
             elif args.annealing:
                 rows, method = _anneal(players, group), "annealing"
             else:
