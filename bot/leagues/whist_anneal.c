@@ -9,9 +9,9 @@
  * count the cost as squares (sum of (count - target)^2) instead of absolute values.
  *
  * The players: 0..N-1 and, when `fixed`, the fixed player N; with `bye`, 0 sits out.
- * h (of odd order E) splits them into its fixed points and orbits of E. The starting round is
- * a "special" part, tables of any players, holding the fixed points (and the fixed player) and
- * K orbits; and "base" tables, one player of each other orbit, whose images under the powers
+ * h (of order E) splits them into its fixed points and shorter orbits, and orbits of E. The
+ * starting round is a "special" part, tables of any players, holding the fixed points and short
+ * orbits (and the fixed player) and K orbits of E; and "base" tables, one player of each other orbit, whose images under the powers
  * of h are in the round too. The cost is the distance of the round's partner and opponent
  * difference counts from the whist property (every non-zero difference once and twice); a move
  * swaps two players of the special part or of the base tables, moves a base player along its
@@ -100,7 +100,10 @@ int main(int argc, char **argv) {
         int sz = 1, y = h[x];
         while (y != x) { sz++; y = h[y]; }
         if (sz == 1) { orbit_of[x] = -1; if (!(bye && x == 0)) fixedlist[nfix++] = x; continue; }
-        if (sz != E) { fprintf(stderr, "orbit size %d != %d\n", sz, E); return 3; }
+        if (sz < E) { /* a short orbit: its players go to the special part, like fixed points */
+            for (int i = 0, y2 = x; i < sz; i++, y2 = h[y2]) { orbit_of[y2] = -1; fixedlist[nfix++] = y2; }
+            continue;
+        }
         if (bye && x == 0) { fprintf(stderr, "0 not fixed\n"); return 3; }
         for (int i = 0; i < E; i++) orbit_of[hp[i][x]] = norb;
         orbit_rep[norb++] = x;

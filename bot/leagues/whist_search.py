@@ -17,7 +17,7 @@ Z_3 x Z_3.
 
 Only the sizes that `bot.leagues.whist.starter` cannot build (no prime or field construction,
 no product of smaller designs) are searched: ``python -m bot.leagues.whist_search --only 44
---seconds 1800``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
+--seconds 1800``, or ``--only 133 --anneal-c --multiplier 11 --temperatures 6 0.45 0.97``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
 `search` extra: ``pip install -e '.[search]'``); each design found is stored with its group,
 the solver's seed and the seconds it took. The older searches are simulated annealing over the
 starting round, seeded, so that running them again finds the same designs (``--annealing``).
@@ -31,15 +31,17 @@ is searched: the pairs of (a - b, a + b) (and the pair opposing the fixed player
 each {d, -d} once.
 
 With `--anneal-c` the annealing runs in C (`whist_anneal.c`, some 3 million moves a second;
-`anneal_c`), with a multiplier h of odd order e (`--multiplier`) that the round is invariant
-under but for the tables of h's fixed points (and `--orbits` orbits of h): its other tables come
-in orbits of e, one "base" table of each searched. It found 76 over Z_75 (h = 16, fixing the
+`anneal_c`), with a multiplier h of order e (`--multiplier`) that the round is invariant under
+but for the tables of h's fixed points and shorter orbits (and `--orbits` orbits of e): its
+other tables come in orbits of e, one "base" table of each searched. (`--squared` counts the
+cost as squares, which found 40 over Z_39 within 30 s for three seeds in five.) It found 76 over Z_75 (h = 16, fixing the
 multiples of 5: 0.4 s), 133 over Z_133 (h = 11, of order 3 modulo 7 and 19, so fixing only 0:
 56 s, temperatures 6 0.45 0.97, scaled by e as each base move changes the cost by e times as
 much), 196 over Z_195 (h = 16, fixing the multiples of 13: seed 2, 78 s) and 28 over
-Z_3 x Z_3 x Z_3 for the product 5 * 27 + 1 = 136. It found none in 45-60 s for 57 (h = 4, of
-order 9, two orbits beside 19 and 38), 77 (h = 15, 23 or 34) or for 44 with h of order 3 or 7
-(for 20 and 44, no two tables of infinity, 0 and two orbits of order 3 have invariant counts).
+Z_3 x Z_3 x Z_3 for the product 5 * 27 + 1 = 136. It found none in 45-90 s for 57 (h = 4, of
+order 9, two orbits beside 19 and 38; h = 26, of order 6, two orbits beside the shorter ones),
+77 (h = 15, 23 or 34) or for 44 with h of order 3 or 7 (for 20 and 44, no two tables of
+infinity, 0 and two orbits of order 3 have invariant counts).
 """
 
 from __future__ import annotations
@@ -373,8 +375,9 @@ def anneal_c(
     """A starting round found by simulated annealing in C (`whist_anneal.c`, compiled here with
     the system's `cc`), and the moves it took; None when none is found within `seconds`.
 
-    With a `multiplier` h (x -> hx on every factor, of odd order e), the round is the fixed
-    points of h (and the fixed player) and `orbits` orbits of h at tables of their own, and
+    With a `multiplier` h (x -> hx on every factor, of order e), the round is the fixed points
+    and shorter orbits of h (and the fixed player) and `orbits` orbits of e at tables of their
+    own, and
     base tables of one player from each other orbit, which h moves to e tables of the round.
     A round of that shape has the whist property when its difference counts are right, which
     needs the first part's counts to be invariant under h. When the fixed points are a
