@@ -34,14 +34,16 @@ With `--anneal-c` the annealing runs in C (`whist_anneal.c`, some 3 million move
 `anneal_c`), with a multiplier h of order e (`--multiplier`) that the round is invariant under
 but for the tables of h's fixed points and shorter orbits (and `--orbits` orbits of e): its
 other tables come in orbits of e, one "base" table of each searched. (`--squared` counts the
-cost as squares, which found 40 over Z_39 within 30 s for three seeds in five.) It found 76 over Z_75 (h = 16, fixing the
+cost as squares: it found 44 over Z_43 with no multiplier, seed 2, in 81 s, where the absolute
+cost found none in four runs of 300 s; and 40 over Z_39 within 30 s for three seeds in five.) It found 76 over Z_75 (h = 16, fixing the
 multiples of 5: 0.4 s), 133 over Z_133 (h = 11, of order 3 modulo 7 and 19, so fixing only 0:
 56 s, temperatures 6 0.45 0.97, scaled by e as each base move changes the cost by e times as
 much), 196 over Z_195 (h = 16, fixing the multiples of 13: seed 2, 78 s) and 28 over
 Z_3 x Z_3 x Z_3 for the product 5 * 27 + 1 = 136. It found none in 45-90 s for 57 (h = 4, of
 order 9, two orbits beside 19 and 38; h = 26, of order 6, two orbits beside the shorter ones),
 77 (h = 15, 23 or 34) or for 44 with h of order 3 or 7 (for 20 and 44, no two tables of
-infinity, 0 and two orbits of order 3 have invariant counts).
+infinity, 0 and two orbits of order 3 have invariant counts), nor for 48 or 52 with no
+multiplier in 240-300 s.
 """
 
 from __future__ import annotations
