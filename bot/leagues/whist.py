@@ -7,8 +7,10 @@ round by a group (see `bot.leagues.whist_search` for how, and why that gives the
 - n a prime of the form 4m + 1: built here (`prime_starter`), for any size; likewise n = p^2
   for a prime p of the form 4k + 3 (`gaussian_starter`);
 - other n: found once by the search and shipped in `data/whist.json` (where the search found
-  one: `shipped_sizes()`), or else built from two smaller designs (`bot.leagues.whist_product`)
-  where n - 1 or n factors as u * v with designs for u and v (or v + 1) players.
+  one: `shipped_sizes()`; 136 = 5 * 27 + 1 ships as the product of the design for 5 and one for
+  28 over Z_3 x Z_3 x Z_3, the field of 27), or else built from two smaller designs
+  (`bot.leagues.whist_product`) where n - 1 or n factors as u * v with designs for u and v
+  (or v + 1) players.
 """
 
 from __future__ import annotations

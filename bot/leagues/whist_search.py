@@ -17,7 +17,7 @@ Z_3 x Z_3.
 
 Only the sizes that `bot.leagues.whist.starter` cannot build (no prime or field construction,
 no product of smaller designs) are searched: ``python -m bot.leagues.whist_search --only 44
---seconds 1800``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
+--seconds 1800``, or ``--only 133 --anneal-c --multiplier 11 --temperatures 6 0.45 0.97``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
 `search` extra: ``pip install -e '.[search]'``); each design found is stored with its group,
 the solver's seed and the seconds it took. The older searches are simulated annealing over the
 starting round, seeded, so that running them again finds the same designs (``--annealing``).
@@ -29,6 +29,21 @@ difference once as partners whatever the tables; and the opponent differences of
 are +-(a - b) and +-(a + b), twice each. So only the pairing of the pairs {a, -a} into tables
 is searched: the pairs of (a - b, a + b) (and the pair opposing the fixed player) must take
 each {d, -d} once.
+
+With `--anneal-c` the annealing runs in C (`whist_anneal.c`, some 3 million moves a second;
+`anneal_c`), with a multiplier h of order e (`--multiplier`) that the round is invariant under
+but for the tables of h's fixed points and shorter orbits (and `--orbits` orbits of e): its
+other tables come in orbits of e, one "base" table of each searched. (`--squared` counts the
+cost as squares: it found 44 over Z_43 with no multiplier, seed 2, in 81 s, where the absolute
+cost found none in four runs of 300 s; and 40 over Z_39 within 30 s for three seeds in five.) It found 76 over Z_75 (h = 16, fixing the
+multiples of 5: 0.4 s), 133 over Z_133 (h = 11, of order 3 modulo 7 and 19, so fixing only 0:
+56 s, temperatures 6 0.45 0.97, scaled by e as each base move changes the cost by e times as
+much), 196 over Z_195 (h = 16, fixing the multiples of 13: seed 2, 78 s) and 28 over
+Z_3 x Z_3 x Z_3 for the product 5 * 27 + 1 = 136. It found none in 45-90 s for 57 (h = 4, of
+order 9, two orbits beside 19 and 38; h = 26, of order 6, two orbits beside the shorter ones),
+77 (h = 15, 23 or 34) or for 44 with h of order 3 or 7 (for 20 and 44, no two tables of
+infinity, 0 and two orbits of order 3 have invariant counts), nor for 48 or 52 with no
+multiplier in 240-300 s.
 """
 
 from __future__ import annotations
@@ -37,8 +52,11 @@ import argparse
 import json
 import math
 import random
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from bot.leagues.groups import Group, whist_groups
 from bot.leagues.whist import DATA, Starter, modulus, starter
@@ -346,6 +364,65 @@ def solve_starter(
     return starter
 
 
+def anneal_c(
+    players: int,
+    group: Group,
+    multiplier: int = 1,
+    orbits: int = 0,
+    seed: int = 0,
+    seconds: float = 600.0,
+    temperatures: tuple[float, float, float] = (2.0, 0.15, 0.97),
+    squared: bool = False,
+) -> tuple[Starter, int] | None:
+    """A starting round found by simulated annealing in C (`whist_anneal.c`, compiled here with
+    the system's `cc`), and the moves it took; None when none is found within `seconds`.
+
+    With a `multiplier` h (x -> hx on every factor, of order e), the round is the fixed points
+    and shorter orbits of h (and the fixed player) and `orbits` orbits of e at tables of their
+    own, and
+    base tables of one player from each other orbit, which h moves to e tables of the round.
+    A round of that shape has the whist property when its difference counts are right, which
+    needs the first part's counts to be invariant under h. When the fixed points are a
+    subgroup F with |F| + 1 = 4a (and `orbits` 0), the first part is a whist design on F and
+    the fixed player: h fixes every difference in F, so the base tables, each of which gives
+    its differences e times, can give none there. The base tables' moves change the cost in
+    steps of e, so the temperatures are best scaled by e. (With `orbits` 2 the first part is
+    too rigid: for a prime 4m - 1 and h of order 3 no such part has invariant counts.)
+    `squared` counts the cost as the sum of squared distances from the targets.
+    """
+    n = modulus(players)
+    if group.order != n:
+        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
+    times = [group.number(tuple(multiplier * r for r in group.digits(x))) for x in range(n)]
+    if sorted(times) != list(range(n)):
+        raise ValueError(f"multiplying by {multiplier} is not an automorphism of {group}")
+    order, power = 1, times[:]
+    while power != list(range(n)):
+        power = [times[x] for x in power]
+        order += 1
+    source = Path(__file__).with_name("whist_anneal.c")
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "whist_anneal"
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source), "-lm"], check=True)
+        fixed = players % 4 == 0
+        lines = [f"{n} {int(fixed)} {int(not fixed)} {order} {orbits} {seed} {seconds}"]
+        lines += [" ".join(map(str, row)) for row in group.sub_table()]
+        lines.append(" ".join(map(str, times)))
+        run = subprocess.run(
+            [str(binary), *map(str, temperatures), str(int(squared))],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if run.returncode != 0:
+        return None
+    out = run.stdout.split("\n")
+    steps = int(next(line for line in out if line.startswith("steps")).split()[1])
+    rows = [[int(x) for x in line.split()] for line in out if line and line[0].isdigit()]
+    return rows, steps
+
+
 def _is_prime(n: int) -> bool:
     return n > 1 and all(n % d for d in range(2, int(n**0.5) + 1))
 
@@ -376,6 +453,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--annealing", action="store_true", help="simulated annealing instead of the solver"
     )
+    parser.add_argument(
+        "--anneal-c", action="store_true", help="the annealing in C (`anneal_c`) instead"
+    )
+    parser.add_argument("--orbits", type=int, default=0, help="orbits of h off the base tables")
+    parser.add_argument("--squared", action="store_true", help="the C annealing's squared cost")
+    parser.add_argument(
+        "--temperatures",
+        type=float,
+        nargs=3,
+        default=(2.0, 0.15, 0.97),
+        help="the C annealing's first and lowest temperature and cooling factor",
+    )
     args = parser.parse_args(argv)
     found = json.loads(DATA.read_text()) if DATA.exists() else {}
     sizes = args.only or [n for n in range(4, args.upto + 1) if n % 4 in (0, 1)]
@@ -384,7 +473,26 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for group in whist_groups(modulus(players)):
             start = time.perf_counter()
-            if args.annealing:
+            steps = None
+            if args.anneal_c:
+                temperatures = tuple(args.temperatures)
+                got = anneal_c(
+                    players,
+                    group,
+                    args.multiplier,
+                    args.orbits,
+                    args.seed,
+                    args.seconds,
+                    (temperatures[0], temperatures[1], temperatures[2]),
+                    args.squared,
+                )
+                rows, steps = got if got is not None else (None, None)
+                method = f"annealing in C, multiplier {args.multiplier}, temperatures " + " ".join(
+                    f"{t:g}" for t in temperatures
+                )
+                method += ", orbits " + str(args.orbits) if args.orbits else ""
+                method += ", squared cost" if args.squared else ""
+            elif args.annealing:
                 rows, method = _anneal(players, group), "annealing"
             else:
                 rows = solve_starter(
@@ -396,6 +504,7 @@ def main(argv: list[str] | None = None) -> int:
             took = time.perf_counter() - start
             print(f"{players} players, group {group.factors}: {rows is not None} in {took:.1f} s")
             if rows is not None:
+                found = json.loads(DATA.read_text()) if DATA.exists() else {}  # another run's
                 found[str(players)] = {
                     "group": list(group.factors),
                     "seed": args.seed,
@@ -403,6 +512,8 @@ def main(argv: list[str] | None = None) -> int:
                     "seconds": round(took, 1),
                     "starter": rows,
                 }
+                if steps is not None:
+                    found[str(players)]["steps"] = steps
                 DATA.write_text(json.dumps(found, sort_keys=True, separators=(",", ":")) + "\n")
                 starter.cache_clear()
                 break
