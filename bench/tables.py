@@ -127,12 +127,13 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-async def seat_table(manager: TableManager, number: int, points: int) -> int:
-    """Create table `number` with four members seated and dealt; returns its channel id."""
+async def seat_table(manager: TableManager, number: int, points: int, guild: int = GUILD) -> int:
+    """Create table `number` (in server `guild`) with four members seated and dealt; returns its
+    channel id. Its host is member 10,000 x (number + 1), the others the next three ids."""
     channel = 1_000_000 + number
     base = 10_000 * (number + 1)
     await manager.create(
-        GUILD, channel, base, f"host{number}", preset=PRESET, points=points, match="game"
+        guild, channel, base, f"host{number}", preset=PRESET, points=points, match="game"
     )
     for k in range(1, 4):
         await manager.join(channel, base + k, f"m{number}.{k}")

@@ -3,9 +3,9 @@
 
 A process takes a table by adding one to its fence, which it may do when no one holds the
 table, when the holder's lease ran out, or when the holder has the process's own name (the
-same process started again). Each batch the writer commits first checks that every table it
-writes for still has the fence its writer took (`fences`), so a process that lost a table can
-never write to it again. The owner renews all its leases in one statement while it runs.
+same process started again); it takes all the tables it may at once, in one statement. Each
+batch the writer commits first checks that every table it writes for still has the fence its
+writer took (`fences`), so a process that lost a table can never write to it again. The owner renews all its leases in one statement while it runs.
 
 Lease times are Unix seconds from the processes' own clocks: the processes are expected to
 keep their clocks in step (NTP), to much better than a lease.
@@ -18,15 +18,24 @@ from collections.abc import Iterable
 from bot.storage.database import Database
 
 
-async def claim(db: Database, table_id: int, owner: str, now: float, lease: float) -> int | None:
-    """Take the table for `owner` until `now + lease` and return its new fence; None when
-    another process holds a live lease on it (or it is no longer open)."""
-    return await db.fetchval(
-        "UPDATE tables SET owner = ?, fence = fence + 1, lease_until = ?"
-        " WHERE id = ? AND status = 'open' AND (owner IS NULL OR owner = ? OR lease_until < ?)"
-        " RETURNING fence",
-        (owner, now + lease, table_id, owner, now),
-    )
+async def claim(
+    db: Database, table_ids: Iterable[int], owner: str, now: float, lease: float
+) -> dict[int, int]:
+    """Take these tables for `owner` until `now + lease` and return the new fence of each one
+    taken; a table another process holds a live lease on (or no longer open) is left out."""
+    ids, fences = sorted(set(table_ids)), {}
+    for first in range(0, len(ids), 500):  # well under every backend's limit of parameters
+        chunk = ids[first : first + 500]
+        marks = ", ".join("?" * len(chunk))
+        rows = await db.fetchall(
+            "UPDATE tables SET owner = ?, fence = fence + 1, lease_until = ?"
+            f" WHERE id IN ({marks}) AND status = 'open'"
+            " AND (owner IS NULL OR owner = ? OR lease_until < ?)"
+            " RETURNING id, fence",
+            (owner, now + lease, *chunk, owner, now),
+        )
+        fences.update({r["id"]: r["fence"] for r in rows})
+    return fences
 
 
 async def renew(db: Database, owner: str, now: float, lease: float) -> dict[int, int]:

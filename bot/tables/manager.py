@@ -232,13 +232,18 @@ class TableManager:
     async def _take(self, rows: list[store.TableRow]) -> list[Table]:
         """Take the lease of each of these stored tables that this process serves and no other
         process holds, and rebuild them; the others are left to their holders."""
+        wanted = [
+            row
+            for row in rows
+            if row.id not in self._fences  # held here already
+            and (self._serves is None or self._serves(row.guild_id))  # else another's shard
+        ]
+        # All in one write: a write per table waits for a commit of its own, behind this
+        # process's traffic and every other process's (a thousand tables took seconds).
+        fences = await self._claim([row.id for row in wanted]) if wanted else {}
         loaded = []
-        for row in rows:
-            if row.id in self._fences or (
-                self._serves is not None and not self._serves(row.guild_id)
-            ):
-                continue  # held here already, or another process's shard
-            fence = await self._claim(row.id)
+        for row in wanted:
+            fence = fences.get(row.id)
             if fence is None:
                 continue  # another process holds it: it is taken over only once its lease ends
             try:
@@ -252,16 +257,16 @@ class TableManager:
             self.last_activity[table.id] = self.clock()
         return loaded
 
-    async def _claim(self, table_id: int) -> int | None:
+    async def _claim(self, table_ids: list[int]) -> dict[int, int]:
         # Through the writer: a claim and another process's batches are serialised by the
         # database's writer lock, so no batch writes between its fence check and its commit.
         owner, now, lease = self.owner, self.lease_clock(), self.lease_seconds
 
-        async def work(db: Database) -> int | None:
-            return await leases.claim(db, table_id, owner, now, lease)
+        async def work(db: Database) -> dict[int, int]:
+            return await leases.claim(db, table_ids, owner, now, lease)
 
-        fence: int | None = await self.writer.write(work)
-        return fence
+        fences: dict[int, int] = await self.writer.write(work)
+        return fences
 
     async def resume(self, tables: list[Table]) -> list[Table]:
         """Start the clocks and computer moves of loaded tables, tell their channels, and start
