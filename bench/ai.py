@@ -2,6 +2,7 @@
 
     python bench/ai.py                          # the full run: 1,000 modern games, 200 rubbers
     python bench/ai.py --games 40 --rubbers 10  # a quick look
+    python bench/ai.py --games 400 --workers 1 --expert-only   # expert v standard, modern only
 
 Prints, for each level, the median and 95th percentile of a decision's time (decisions with a
 choice only: a forced action takes no search), then for expert against standard and standard
@@ -48,7 +49,10 @@ def run(args: argparse.Namespace) -> dict:
         ("modern", max(1, args.games // 2)),
         ("somerset", max(1, args.rubbers // 2)),
     ]
-    for a, b in MARKS:
+    duels = [("expert", "standard")] if args.expert_only else list(MARKS)
+    if args.expert_only:
+        plans = plans[:1]
+    for a, b in duels:
         for preset, pairs in plans:
             start = time.perf_counter()
             result = run_duel(
@@ -113,6 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=None,
         help=f"expert worlds per decision (default the table's, {DEFAULT_BUDGET})",
+    )
+    parser.add_argument(
+        "--expert-only",
+        action="store_true",
+        help="only the expert against standard in modern (--rubbers and standard v easy skipped)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
     args = parser.parse_args(argv)
