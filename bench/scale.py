@@ -28,7 +28,7 @@ Phases:
 2. kill -9 of one worker in the middle of the load; its replacement starts at once with the same
    shards (as systemd's Restart= does): time to all its tables loaded and resumed, and to each
    having been played again. Then the replacement is killed too and a process of another name
-   takes the shards over (a standby; the lease-expiry path, `LEASE_SECONDS` = 8 s).
+   takes the shards over (a standby; the lease-expiry path, `LEASE_SECONDS` = 6 s).
 3. reshard: every worker stopped cleanly (SIGTERM: `manager.close` releases the leases), then
    `--reshard-to` workers with the new shard count: time to every open table resumed, and the
    check that each is held (lease, timer) by exactly one process.

@@ -66,7 +66,7 @@ TWICE = "that was already done (your click reached the bot twice)"
 
 # Seconds a process's lease on a table lasts: how soon another process may take over the tables
 # of one that stopped without a word (killed, cut off). It is renewed every third of that.
-LEASE_SECONDS = 8.0
+LEASE_SECONDS = 6.0
 
 
 @dataclass
