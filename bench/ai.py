@@ -8,8 +8,9 @@ Prints, for each level, the median and 95th percentile of a decision's time (dec
 choice only: a forced action takes no search), then for expert against standard and standard
 against easy: the share of games won with its 95% interval (duplicate: each pack order played
 twice, the sides swapped), matches won, points per hand, makers' success and lone hands; and
-whether the issue's marks are met (expert wins at least 75% of games against standard,
-standard at least 80% against easy, expert's decisions at most 1 second at p95).
+whether the marks are met (expert wins at least 63% of games against standard, the coach's
+issue, which measures the expert against an outside engine too: bench/openspiel.py; standard
+at least 80% against easy; expert's decisions at most 1 second at p95).
 
 It uses `--workers` processes (2 by default: the machines have two cores). Decision times are
 wall-clock times inside the worker processes; on a machine shared with other work they include
@@ -31,7 +32,7 @@ from bot.ai.duel import DuelResult, describe, run_duel
 from bot.ai.expert import DEFAULT_BUDGET
 from bot.engine.rules import build_options
 
-MARKS = {("expert", "standard"): 0.75, ("standard", "easy"): 0.80}
+MARKS = {("expert", "standard"): 0.63, ("standard", "easy"): 0.80}
 P95_MARK = 1.0
 
 
