@@ -144,18 +144,25 @@ async def play_until_workers_run(fake: FakeDiscord, bot: BotProcess, db: Path) -
         await asyncio.sleep(0.2)
 
 
+async def play_with_computers(fake: FakeDiscord, bot: BotProcess, db: Path) -> None:
+    """Once the bot is ready, alice opens a table with three computers and plays until their
+    worker processes run."""
+    alice = fake.member("alice")
+    await bot.wait_ready()
+    await reply(await fake.slash(alice, fake.channel, "table create", preset="modern"))
+    for _ in range(3):
+        await reply(await fake.slash(alice, fake.channel, "table addbot", level="standard"))
+    await reply(await fake.slash(alice, fake.channel, "table start"))
+    await play_until_workers_run(fake, bot, db)
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 async def test_a_signal_stops_the_bot_cleanly_and_the_table_resumes(fake_discord, tmp_path, signum):
     fake, db = fake_discord, tmp_path / "euchre.db"
     alice = fake.member("alice")
     bot = await BotProcess.start(fake, tmp_path, db)
     try:
-        await bot.wait_ready()
-        await reply(await fake.slash(alice, fake.channel, "table create", preset="modern"))
-        for _ in range(3):
-            await reply(await fake.slash(alice, fake.channel, "table addbot", level="standard"))
-        await reply(await fake.slash(alice, fake.channel, "table start"))
-        await play_until_workers_run(fake, bot, db)
+        await play_with_computers(fake, bot, db)
         workers = bot.workers()
         code = await bot.stop(signum)
     finally:
@@ -258,15 +265,9 @@ async def test_a_bot_killed_outright_leaves_no_worker_behind(fake_discord, tmp_p
     """kill -9 (or the out-of-memory killer) gives the bot no chance to end its workers: each
     notices its parent is gone and ends by itself, letting go of the bot's standard error."""
     fake, db = fake_discord, tmp_path / "euchre.db"
-    alice = fake.member("alice")
     bot = await BotProcess.start(fake, tmp_path, db)
     try:
-        await bot.wait_ready()
-        await reply(await fake.slash(alice, fake.channel, "table create", preset="modern"))
-        for _ in range(3):
-            await reply(await fake.slash(alice, fake.channel, "table addbot", level="standard"))
-        await reply(await fake.slash(alice, fake.channel, "table start"))
-        await play_until_workers_run(fake, bot, db)
+        await play_with_computers(fake, bot, db)
         workers = bot.workers()
         bot.process.kill()
         # The pipe of standard error closes once every worker holding it has ended.
