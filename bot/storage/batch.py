@@ -155,7 +155,9 @@ class BatchWriter:
     async def _commit_batch(self, batch: list[_Item]) -> list[Any]:
         """One batch, one transaction. A write whose table was taken over, or whose interaction
         was applied before, is left out (its caller gets the error) before anything runs."""
-        async with self.db.batch() as db:
+        # A batch of table rows alone (the moves of play) locks just those tables' rows.
+        owned = all(item.work is None and item.fence is not None for item in batch)
+        async with self.db.batch(owned_rows_only=owned) as db:
             refused = await self._refused(db, batch)
             kept = [item for item in batch if id(item) not in refused]
             results = {

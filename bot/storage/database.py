@@ -166,10 +166,15 @@ class Database:
         """The number of the last migration applied."""
         raise NotImplementedError
 
-    def batch(self) -> AbstractAsyncContextManager[Database]:
+    def batch(self, *, owned_rows_only: bool = False) -> AbstractAsyncContextManager[Database]:
         """One transaction for a batch of writes (``bot/storage/batch.py``), on the connection
-        best suited to it; what it yields runs statements in that transaction."""
-        return self.transaction()
+        best suited to it; what it yields runs statements in that transaction.
+
+        With `owned_rows_only` the batch writes only rows of tables this process holds by lease,
+        having locked those tables' rows first (`leases.fences`): it needs no database-wide
+        write lock, and on PostgreSQL takes none (see ``bot/storage/postgres.py``).
+        """
+        return self.transaction(locked=not owned_rows_only)
 
     # ----------------------------------------------------------------- catalogue
     async def tables(self) -> list[str]:
@@ -191,7 +196,9 @@ class Database:
     async def _close(self) -> None:
         raise NotImplementedError
 
-    async def _begin(self, read_only: bool) -> None:
+    async def _begin(self, read_only: bool, locked: bool = True) -> None:
+        """Begin a transaction; `locked` False: a write transaction that may skip the
+        database-wide write lock (a backend with one), its rows being locked one by one."""
         raise NotImplementedError
 
     async def _commit(self) -> None:
@@ -221,7 +228,9 @@ class Database:
         return self._owner is not None and self._owner is asyncio.current_task()
 
     @asynccontextmanager
-    async def transaction(self, *, read_only: bool = False) -> AsyncIterator[Database]:
+    async def transaction(
+        self, *, read_only: bool = False, locked: bool = True
+    ) -> AsyncIterator[Database]:
         """Group statements into one transaction: ``async with db.transaction(): ...``.
 
         The outermost use begins a write transaction (writers are serialised: SQLite's
@@ -256,7 +265,7 @@ class Database:
             self._owner = asyncio.current_task()
             self._depth = 0
             try:
-                await self._begin(read_only)
+                await self._begin(read_only, locked)
                 try:
                     yield self
                 except BaseException:

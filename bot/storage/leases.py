@@ -27,10 +27,12 @@ async def claim(
     for first in range(0, len(ids), 500):  # well under every backend's limit of parameters
         chunk = ids[first : first + 500]
         marks = ", ".join("?" * len(chunk))
+        # The rows are locked in the order of their ids, as `fences` locks them.
+        lock = " ORDER BY id FOR NO KEY UPDATE" if db.dialect == "postgresql" else ""
         rows = await db.fetchall(
             "UPDATE tables SET owner = ?, fence = fence + 1, lease_until = ?"
-            f" WHERE id IN ({marks}) AND status = 'open'"
-            " AND (owner IS NULL OR owner = ? OR lease_until < ?)"
+            f" WHERE id IN (SELECT id FROM tables WHERE id IN ({marks}) AND status = 'open'"
+            f" AND (owner IS NULL OR owner = ? OR lease_until < ?){lock})"
             " RETURNING id, fence",
             (owner, now + lease, *chunk, owner, now),
         )
@@ -60,12 +62,20 @@ async def release(db: Database, owner: str, table_ids: Iterable[int]) -> None:
 
 
 async def fences(db: Database, table_ids: Iterable[int]) -> dict[int, int]:
-    """The stored fence of each of these tables (a table no longer stored is left out)."""
-    ids = tuple(set(table_ids))
+    """The stored fence of each of these tables (a table no longer stored is left out).
+
+    On PostgreSQL the tables' rows stay locked until the transaction ends, so no takeover
+    (`claim`) can come between this check and the writes it allows. They are locked in the
+    order of their ids, as `claim` locks them, so two transactions never wait on each other.
+    """
+    ids = tuple(sorted(set(table_ids)))
     if not ids:
         return {}
     marks = ", ".join("?" * len(ids))
-    rows = await db.fetchall(f"SELECT id, fence FROM tables WHERE id IN ({marks})", ids)
+    lock = " FOR NO KEY UPDATE" if db.dialect == "postgresql" else ""
+    rows = await db.fetchall(
+        f"SELECT id, fence FROM tables WHERE id IN ({marks}) ORDER BY id{lock}", ids
+    )
     return {r["id"]: r["fence"] for r in rows}
 
 

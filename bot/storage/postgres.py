@@ -11,7 +11,12 @@ advisory lock (:data:`WRITE_LOCK`), so writers run one after another, and as tra
 READ COMMITTED each statement of the one holding the lock sees everything the writers before it
 committed. The code relies on that: it reads totals, then writes them back (a leaderboard's
 counters, a league's standings), which two concurrent writers would otherwise both base on the
-same old value. A read-only transaction is a REPEATABLE READ snapshot that takes no lock, as
+same old value. The one exception is the group-commit writer's batch of table rows alone
+(events, deals, a table's state: the moves of play, by far the most writes): it writes only
+rows of tables its process holds by lease, and locks those tables' rows first (``SELECT ...
+FOR NO KEY UPDATE`` in `leases.fences`), which orders it against a takeover of the same
+tables; other processes' batches write other tables' rows, so shards play on side by side
+instead of queueing for the one lock. A read-only transaction is a REPEATABLE READ snapshot that takes no lock, as
 SQLite's deferred ``BEGIN`` is (not READ ONLY: ``db verify`` builds temporary tables in its
 snapshot, which PostgreSQL counts as writes).
 
@@ -228,11 +233,11 @@ class PostgresDatabase(Database):
             )
 
     # ----------------------------------------------------------------- primitives
-    async def _begin(self, read_only: bool) -> None:
+    async def _begin(self, read_only: bool, locked: bool = True) -> None:
         begin = "BEGIN ISOLATION LEVEL REPEATABLE READ" if read_only else "BEGIN"
         await self._retried(lambda: self._conn.execute(begin))
         self._in_transaction = True
-        if not read_only:
+        if not read_only and locked:
             await self._conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
 
     async def _commit(self) -> None:

@@ -201,7 +201,7 @@ class SqliteDatabase(Database):
         }
 
     # ----------------------------------------------------------------- primitives
-    async def _begin(self, read_only: bool) -> None:
+    async def _begin(self, read_only: bool, locked: bool = True) -> None:
         await self._conn.execute("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
     async def _commit(self) -> None:
@@ -246,8 +246,9 @@ class SqliteDatabase(Database):
             raise IntegrityError(str(error)) from error
 
     # ----------------------------------------------------------------- batches
-    def batch(self) -> AbstractAsyncContextManager[Database]:
-        """A batch's transaction: on the batch connection for a file, else on this one."""
+    def batch(self, *, owned_rows_only: bool = False) -> AbstractAsyncContextManager[Database]:
+        """A batch's transaction: on the batch connection for a file, else on this one. (SQLite
+        has one writer at a time whatever the rows: `owned_rows_only` changes nothing.)"""
         if str(self.path) == ":memory:":
             return self.transaction()
         return self._batch_here()

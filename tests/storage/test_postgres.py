@@ -8,13 +8,15 @@ when PostgreSQL cannot start on the machine.
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from bot.storage import dialect, leases, tables
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database, load_migrations
-from bot.storage.errors import DatabaseFileError, IntegrityError, MigrationError
+from bot.storage.errors import DatabaseFileError, IntegrityError, LeaseLost, MigrationError
 from tests.support.postgres import postgres_server
 
 
@@ -239,3 +241,50 @@ async def test_postgres_connection_closed_by_the_server_is_opened_again(tmp_path
     finally:
         await other.close()
         await db.close()
+
+
+async def test_postgres_batches_of_two_processes_tables_do_not_queue(tmp_path) -> None:
+    """A batch of table rows alone takes no database-wide lock: while one process's batch is
+    held up, another process's batch for its own table commits; a takeover of the first table
+    waits for that batch, and the old owner's next batch is then refused."""
+    url = await empty(tmp_path)
+    a = await Database.open(url)
+    b = await Database.open(url)
+    c = await Database.open(url)
+    now = datetime.now(UTC)
+    writer_a, writer_b = BatchWriter(a), BatchWriter(b)
+    try:
+        ours = await tables.create_table(a, 1, 10, 100, {}, {}, now, "a", 10.0)
+        theirs = await tables.create_table(b, 1, 11, 101, {}, {}, now, "b", 10.0)
+        first = tables.event_row(ours, 1, 0, "game", 0, 100, "pass", "t")
+        # Another connection's uncommitted row of the same key holds a's batch up midway,
+        # after its checks, as a slow disk or a busy server would.
+        blocker = c.conn.transaction()
+        await blocker.start()
+        text, args = dialect.statement(*first)
+        await c.conn.execute(text, *args)
+        held = asyncio.create_task(writer_a.write(rows=[first], fence=(ours, 1)))
+        await asyncio.sleep(0.3)
+        assert not held.done()
+        # Process b plays on at its own table meanwhile.
+        row = tables.event_row(theirs, 1, 0, "game", 0, 101, "pass", "t")
+        await asyncio.wait_for(writer_b.write(rows=[row], fence=(theirs, 1)), timeout=30)
+        # Taking a's table over (its lease ran out) waits for a's batch to end.
+        takeover = asyncio.create_task(leases.claim(b, [ours], "b", now=20.0, lease=10.0))
+        await asyncio.sleep(0.3)
+        assert not takeover.done()
+        await blocker.rollback()
+        await asyncio.wait_for(held, timeout=30)
+        assert await asyncio.wait_for(takeover, timeout=30) == {ours: 2}
+        # a's next batch for the table finds the new fence: nothing of it is stored.
+        late = tables.event_row(ours, 2, 0, "game", 1, 100, "pass", "t")
+        with pytest.raises(LeaseLost):
+            await writer_a.write(rows=[late], fence=(ours, 1))
+        seqs = await a.fetchall("SELECT seq FROM table_events WHERE table_id = ?", (ours,))
+        assert [r["seq"] for r in seqs] == [1]
+    finally:
+        await c.close()  # first: a batch it still holds up goes on, so the writers can close
+        await writer_a.close()
+        await writer_b.close()
+        await a.close()
+        await b.close()
