@@ -120,9 +120,27 @@ class BatchWriter:
                     stop = True
                     break
                 batch.append(item)
-            await self._commit(batch)
+            # On SQLite every transaction has the one writer's lock: one is cheapest.
+            parts = self._parts(batch) if self.db.dialect == "postgresql" else [batch]
+            for part in parts:
+                await self._commit(part)
             if stop:
                 return
+
+    @staticmethod
+    def _parts(batch: list[_Item]) -> list[list[_Item]]:
+        """The batch as two transactions: first the tables whose writes are rows alone (the
+        moves of play), which lock only those tables' rows, then the rest (a hand's results,
+        anything without a table), which take the database-wide write lock on PostgreSQL (see
+        ``bot/storage/postgres.py``). A table with any other work in the batch has all its
+        writes in the second, in the order queued, so no table's writes are reordered."""
+        worked = {item.fence[0] for item in batch if item.work is not None and item.fence}
+        owned: list[_Item] = []
+        rest: list[_Item] = []
+        for item in batch:
+            alone = item.work is None and item.fence is not None and item.fence[0] not in worked
+            (owned if alone else rest).append(item)
+        return [part for part in (owned, rest) if part]
 
     async def _commit(self, batch: list[_Item]) -> None:
         try:

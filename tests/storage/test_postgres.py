@@ -17,6 +17,7 @@ from bot.storage import dialect, leases, tables
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database, load_migrations
 from bot.storage.errors import DatabaseFileError, IntegrityError, LeaseLost, MigrationError
+from bot.storage.postgres import WRITE_LOCK
 from tests.support.postgres import postgres_server
 
 
@@ -288,3 +289,36 @@ async def test_postgres_batches_of_two_processes_tables_do_not_queue(tmp_path) -
         await writer_b.close()
         await a.close()
         await b.close()
+
+
+async def test_postgres_a_hands_results_do_not_hold_up_other_tables_moves(tmp_path) -> None:
+    """In one batch, the moves of tables with nothing else to write commit on their own, while
+    the write that needs the database-wide lock (a hand's results) waits for it."""
+    url = await empty(tmp_path)
+    a = await Database.open(url)
+    c = await Database.open(url)
+    now = datetime.now(UTC)
+    writer = BatchWriter(a)
+    try:
+        ended = await tables.create_table(a, 1, 10, 100, {}, {}, now, "a", 10.0)
+        playing = await tables.create_table(a, 1, 11, 101, {}, {}, now, "a", 10.0)
+        # Another process holds the write lock (its own hand's results, say).
+        blocker = c.conn.transaction()
+        await blocker.start()
+        await c.conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+
+        async def results(db: Database) -> None:
+            await db.execute("UPDATE tables SET host_id = 200 WHERE id = ?", (ended,))
+
+        move = tables.event_row(playing, 1, 0, "game", 0, 101, "pass", "t")
+        hand_end = asyncio.create_task(writer.write(results, fence=(ended, 1)))
+        played = asyncio.create_task(writer.write(rows=[move], fence=(playing, 1)))
+        await asyncio.wait_for(played, timeout=30)
+        assert not hand_end.done()
+        await blocker.rollback()
+        await asyncio.wait_for(hand_end, timeout=30)
+        assert await a.fetchval("SELECT host_id FROM tables WHERE id = ?", (ended,)) == 200
+    finally:
+        await c.close()
+        await writer.close()
+        await a.close()
