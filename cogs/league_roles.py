@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 import discord
 from discord.ext import commands
 
 from bot.leagues.roles import RankRole, RoleChange, differences, wanted_holders, why_not_manageable
+from bot.rerun import Rerun
 from bot.storage import league_roles, leagues
 from bot.storage.database import Database
 from bot.storage.leagues import League, LeagueError
@@ -44,23 +44,12 @@ UNKNOWN_MEMBER = 10007
 UNKNOWN_ROLE = 10011
 
 
-@dataclass
-class _Syncing:
-    """A league's sync in progress, whether another result came in while it ran, and how many
-    syncs were asked for and how many of those have run."""
-
-    task: asyncio.Task[None] | None = None
-    again: bool = False
-    asked: int = 0
-    done: int = 0
-
-
 class LeagueRoles(commands.Cog, name="LeagueRoles"):
     """Roles that follow a league's standings."""
 
     def __init__(self, bot: EuchreBot) -> None:
         self.bot = bot
-        self._syncing: dict[int, _Syncing] = {}
+        self._syncing: dict[int, Rerun] = {}
         self._stopped = False
 
     @property
@@ -79,7 +68,7 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
         self._stopped = True
         if self._table_changed in self.bot.manager.observers:
             self.bot.manager.observers.remove(self._table_changed)
-        tasks = [s.task for s in self._syncing.values() if s.task and not s.task.done()]
+        tasks = [s.task for s in self._syncing.values() if s.task and s.running]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -110,32 +99,23 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
 
     def request(self, league_id: int) -> None:
         """Sync a league's roles soon: now if it is not being synced, else right after."""
-        state = self._syncing.setdefault(league_id, _Syncing())
-        state.asked += 1
-        if state.task is not None and not state.task.done():
-            state.again = True
-            return
-        if self._stopped:
-            return
-        state.again = False
-        state.task = asyncio.create_task(self._run(league_id, state), name="league-roles")
+        state = self._syncing.get(league_id)
+        if state is None:
 
-    async def _run(self, league_id: int, state: _Syncing) -> None:
-        while True:
-            state.again = False
-            asked = state.asked  # this run covers every request made before it starts
-            try:
-                await self.sync(league_id)
-            except Exception:
-                log.exception("league %s: syncing its roles failed", league_id)
-            state.done = asked
-            if not state.again or self._stopped:
-                return
+            async def run() -> bool:
+                try:
+                    await self.sync(league_id)
+                except Exception:
+                    log.exception("league %s: syncing its roles failed", league_id)
+                return not self._stopped
+
+            state = self._syncing[league_id] = Rerun(run, "league-roles")
+        state.request(start=not self._stopped)
 
     def settled(self, league_id: int) -> bool:
         """Whether every sync asked for the league has run (it has none due)."""
         state = self._syncing.get(league_id)
-        return state is None or state.done == state.asked
+        return state is None or state.settled
 
     # -- the sync ----------------------------------------------------------------------------
 

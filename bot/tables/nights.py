@@ -23,13 +23,13 @@ import logging
 import time
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from bot.leagues import night as plans
 from bot.leagues.night_export import PlayedTable, night_emn
 from bot.leagues.rounds import Round
+from bot.rerun import Rerun
 from bot.storage import leagues, nights
 from bot.storage import tables as table_store
 from bot.storage.database import Database
@@ -62,15 +62,6 @@ class NightListener(Protocol):
     ) -> None: ...
 
 
-@dataclass
-class _Standings:
-    """Coalesced redrawing of one night's standings: one drawing at a time, one waiting."""
-
-    task: asyncio.Task[None] | None = None
-    again: bool = False
-    drawn: list[float] = field(default_factory=list)  # when each drawing ended (for benchmarks)
-
-
 class Nights:
     """Every euchre night being played.
 
@@ -93,7 +84,7 @@ class Nights:
         self._locks: dict[int, asyncio.Lock] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._watchers: dict[int, asyncio.Task[None]] = {}
-        self._standings: dict[int, _Standings] = {}
+        self._standings: dict[int, Rerun] = {}
         self._stopped = False
         manager.observers.append(self._deal_ended)
 
@@ -225,29 +216,22 @@ class Nights:
 
     def touch_standings(self, night_id: int) -> None:
         """Redraw a night's standings soon: now if none is being drawn, else right after."""
-        state = self._standings.setdefault(night_id, _Standings())
-        if state.task is not None and not state.task.done():
-            state.again = True
-            return
-        if self._stopped:
-            return
-        state.again = False
-        state.task = asyncio.create_task(self._draw_standings(night_id, state), name="standings")
-        state.task.add_done_callback(_log_task_end)
+        state = self._standings.get(night_id)
+        if state is None:
+            state = self._standings[night_id] = Rerun(
+                lambda: self._draw_standings(night_id), "standings"
+            )
+        state.request(start=not self._stopped)
 
-    async def _draw_standings(self, night_id: int, state: _Standings) -> None:
-        while True:
-            state.again = False
-            night = await nights.night_by_id(self.db, night_id)
-            if night is None:
-                return
-            try:
-                await self.listener.standings(night, await nights.totals(self.db, night_id))
-            except Exception:
-                log.exception("night %s: drawing the standings failed", night_id)
-            state.drawn.append(self.clock())
-            if not state.again:
-                return
+    async def _draw_standings(self, night_id: int) -> bool:
+        night = await nights.night_by_id(self.db, night_id)
+        if night is None:
+            return False
+        try:
+            await self.listener.standings(night, await nights.totals(self.db, night_id))
+        except Exception:
+            log.exception("night %s: drawing the standings failed", night_id)
+        return True
 
     # -- the night's task ------------------------------------------------------------------
 
