@@ -322,3 +322,44 @@ async def test_postgres_a_hands_results_do_not_hold_up_other_tables_moves(tmp_pa
         await c.close()
         await writer.close()
         await a.close()
+
+
+async def test_postgres_a_tables_writes_keep_their_order_across_the_writers_lanes(tmp_path) -> None:
+    """A table's moves and its other work are committed on two connections, but never out of
+    the order they were queued in."""
+    url = await empty(tmp_path)
+    a = await Database.open(url)
+    c = await Database.open(url)
+    now = datetime.now(UTC)
+    writer = BatchWriter(a)
+    try:
+        table = await tables.create_table(a, 1, 10, 100, {}, {}, now, "a", 10.0)
+
+        async def count_moves(db: Database) -> int:
+            n = await db.fetchval("SELECT COUNT(*) FROM table_events WHERE table_id = ?", (table,))
+            return int(n)
+
+        # A move, then a work queued before the move commits: the work sees the move.
+        move = tables.event_row(table, 1, 0, "game", 0, 100, "pass", "t")
+        first = asyncio.create_task(writer.write(rows=[move], fence=(table, 1)))
+        seen = asyncio.create_task(writer.write(count_moves, fence=(table, 1)))
+        await asyncio.wait_for(first, timeout=30)
+        assert await asyncio.wait_for(seen, timeout=30) == 1
+        # A work held up by another process's write lock, then a move of the same table: the
+        # move waits behind the work instead of passing it.
+        blocker = c.conn.transaction()
+        await blocker.start()
+        await c.conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+        held = asyncio.create_task(writer.write(count_moves, fence=(table, 1)))
+        later = tables.event_row(table, 2, 0, "game", 1, 100, "pass", "t")
+        after = asyncio.create_task(writer.write(rows=[later], fence=(table, 1)))
+        await asyncio.sleep(0.3)
+        assert not held.done() and not after.done()
+        await blocker.rollback()
+        assert await asyncio.wait_for(held, timeout=30) == 1
+        await asyncio.wait_for(after, timeout=30)
+        assert await count_moves(a) == 2
+    finally:
+        await c.close()
+        await writer.close()
+        await a.close()
