@@ -187,49 +187,31 @@ def cpu_seconds(pid: int | str = "self") -> float:
 def instrument(manager: TableManager) -> dict[str, float]:
     """Time the writer's transactions, and (on PostgreSQL) the wait for the write lock that
     every process's transactions share and the statements (round trips) run in them."""
-    costs = {"commit_s": 0.0, "begin_s": 0.0, "statements": 0.0, "locked": 0.0}
+    costs = {"commit_s": 0.0, "begin_s": 0.0, "statements": 0.0}
     writer, db = manager.writer, manager.db
     commit_batch = writer._commit_batch
 
-    async def timed_commit(batch: Any, on: Any = None) -> Any:
+    async def timed_commit(batch: Any) -> Any:
         start = CLOCK()
         try:
-            return await commit_batch(batch, on)
+            return await commit_batch(batch)
         finally:
             costs["commit_s"] += CLOCK() - start
 
     writer._commit_batch = timed_commit  # type: ignore[method-assign]
     if db.dialect != "postgresql":
         return costs
-    _count_statements(db, costs)
-    second_writer = db.second_writer
-
-    async def counted_second_writer() -> Any:
-        # The writer's moves lane writes on a connection of its own: count its statements too.
-        second = await second_writer()
-        if second is not None:
-            _count_statements(second, costs)
-        return second
-
-    db.second_writer = counted_second_writer  # type: ignore[method-assign]
-    return costs
-
-
-def _count_statements(db: Any, costs: dict[str, float]) -> None:
-    """Count `db`'s statements, its write transactions under the shared lock and their BEGINs'
-    time (which is the wait for the lock)."""
     begin = db._begin
 
-    async def timed_begin(read_only: bool, locked: bool = True) -> None:
+    async def timed_begin(read_only: bool) -> None:
         start = CLOCK()
         try:
-            await begin(read_only, locked)
+            await begin(read_only)
         finally:
-            if not read_only and locked:
+            if not read_only:
                 costs["begin_s"] += CLOCK() - start
-                costs["locked"] += 1
 
-    db._begin = timed_begin
+    db._begin = timed_begin  # type: ignore[method-assign]
     for name in ("_run", "_run_rowcount", "_run_many", "_row", "_rows"):
         method = getattr(db, name)
 
@@ -238,6 +220,7 @@ def _count_statements(db: Any, costs: dict[str, float]) -> None:
             return await _method(*args)
 
         setattr(db, name, counted)
+    return costs
 
 
 async def worker(args: argparse.Namespace) -> None:
@@ -698,14 +681,13 @@ class Bench:
             writes = b["writes"] - a["writes"]
             commit = b["commit_s"] - a["commit_s"]
             lock = b["begin_s"] - a["begin_s"]
-            locked = max(1, b.get("locked", 0) - a.get("locked", 0))
             statements = b["statements"] - a["statements"]
             print(
                 f"  writer {w.name:<15}: {batches / seconds:,.0f} transactions/s,"
                 f" {writes / batches:.1f} writes each, {commit / batches * 1000:.1f} ms each"
-                f" ({commit / seconds:.0%} of the time); {locked / batches:.0%} of them under the"
-                f" shared write lock, BEGIN + the lock {lock / locked * 1000:.1f} ms each;"
-                f" {statements / batches:.1f} statements each (counted on PostgreSQL only)"
+                f" ({commit / seconds:.0%} of the time), of which BEGIN + the shared write lock"
+                f" {lock / batches * 1000:.1f} ms; {statements / batches:.1f} statements each"
+                " (counted on PostgreSQL only)"
             )
 
     def resume_lines(

@@ -12,19 +12,6 @@ grouped by statement and each statement runs once with `executemany`.
 Where a batch runs is the backend's choice (`Database.batch`): SQLite's uses a connection of
 its own in the event loop's thread (see ``bot/storage/sqlite.py``), PostgreSQL's a transaction on
 the bot's connection.
-
-On PostgreSQL the writer has two lanes, each with its queue, its task and its connection, so
-that the moves of play never wait behind a hand's results:
-
-- the moves lane commits the writes that are a table's rows alone (events, deals, the table's
-  state: most writes), on a second connection, locking only those tables' rows;
-- the main lane commits everything else (a hand's results, leaderboards, leagues, anything
-  without a table) on the bot's connection, under the database-wide write lock that
-  read-then-write-back code relies on (see ``bot/storage/postgres.py``).
-
-A table's writes stay in the order queued: one queued while the table has writes waiting in
-the main lane joins them there, and a `work` for a table with moves waiting first waits for
-those to commit.
 """
 
 from __future__ import annotations
@@ -65,16 +52,6 @@ class _Item:
 _STOP = None  # queued by close(): the writer commits what is ahead of it, then ends
 
 
-class _Lane:
-    """A queue of writes, the task committing them and the database it commits them to."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.queue: asyncio.Queue[_Item | None] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
-        self.db: Database | None = None  # the moves lane's own connection, once opened
-
-
 class BatchWriter:
     """Runs queued writes in batches, one transaction per batch.
 
@@ -86,19 +63,15 @@ class BatchWriter:
     def __init__(self, db: Database, max_batch: int = 2000) -> None:
         self.db = db
         self.max_batch = max_batch
-        self._main = _Lane("euchre-batch-writer")
-        # PostgreSQL's transactions run side by side on two connections; SQLite has one writer.
-        self._moves = _Lane("euchre-moves-writer") if db.dialect == "postgresql" else None
-        # Each table's writes not yet committed: the lane they are in, and the last one's future.
-        self._waiting: dict[int, tuple[_Lane, int, asyncio.Future[Any]]] = {}
+        self._queue: asyncio.Queue[_Item | None] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
         self.batches = 0
         self.writes = 0
         self._closed = False
 
     def start(self) -> None:
-        for lane in (self._main, self._moves):
-            if lane is not None and lane.task is None:
-                lane.task = asyncio.create_task(self._run(lane), name=lane.name)
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="euchre-batch-writer")
 
     async def write(
         self,
@@ -129,40 +102,12 @@ class BatchWriter:
             # A request that reaches the bot as it stops is refused, not left waiting for ever.
             raise WriterClosed("the bot is restarting: please try again in a moment")
         self.start()
-        table = fence[0] if fence is not None else None
-        lane = self._main
-        if self._moves is not None and table is not None:
-            waiting = self._waiting.get(table)
-            if work is None:
-                lane = waiting[0] if waiting is not None else self._moves
-            elif waiting is not None and waiting[0] is self._moves:
-                # A work runs on the main connection: the table's moves commit first.
-                await asyncio.wait([waiting[2]])
-                if self._closed:
-                    raise WriterClosed("the bot is restarting: please try again in a moment")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        if table is not None and self._moves is not None:
-            before = self._waiting.get(table)
-            count = before[1] + 1 if before is not None and before[0] is lane else 1
-            self._waiting[table] = (lane, count, future)
-        lane.queue.put_nowait(_Item(work, rows, future, fence, request))
-        try:
-            return await future
-        finally:
-            if table is not None and self._moves is not None:
-                self._done_with(table, lane)
+        self._queue.put_nowait(_Item(work, rows, future, fence, request))
+        return await future
 
-    def _done_with(self, table: int, lane: _Lane) -> None:
-        waiting = self._waiting.get(table)
-        if waiting is None or waiting[0] is not lane:
-            return
-        if waiting[1] <= 1:
-            del self._waiting[table]
-        else:
-            self._waiting[table] = (lane, waiting[1] - 1, waiting[2])
-
-    async def _run(self, lane: _Lane) -> None:
-        queue = lane.queue
+    async def _run(self) -> None:
+        queue = self._queue
         while True:
             first = await queue.get()
             if first is _STOP:
@@ -175,27 +120,31 @@ class BatchWriter:
                     stop = True
                     break
                 batch.append(item)
-            db = self.db
-            if lane is self._moves:
-                db = await self._moves_db(lane)
-            await self._commit(batch, db)
+            # On SQLite every transaction has the one writer's lock: one is cheapest.
+            parts = self._parts(batch) if self.db.dialect == "postgresql" else [batch]
+            for part in parts:
+                await self._commit(part)
             if stop:
                 return
 
-    async def _moves_db(self, lane: _Lane) -> Database:
-        """The moves lane's connection, opened at its first batch; the bot's own if a second
-        one cannot be had (the server's connection limit, say)."""
-        if lane.db is None:
-            try:
-                lane.db = await self.db.second_writer() or self.db
-            except Exception as error:
-                log.warning("no second connection for the moves (%s): they share the bot's", error)
-                lane.db = self.db
-        return lane.db
+    @staticmethod
+    def _parts(batch: list[_Item]) -> list[list[_Item]]:
+        """The batch as two transactions: first the tables whose writes are rows alone (the
+        moves of play), which lock only those tables' rows, then the rest (a hand's results,
+        anything without a table), which take the database-wide write lock on PostgreSQL (see
+        ``bot/storage/postgres.py``). A table with any other work in the batch has all its
+        writes in the second, in the order queued, so no table's writes are reordered."""
+        worked = {item.fence[0] for item in batch if item.work is not None and item.fence}
+        owned: list[_Item] = []
+        rest: list[_Item] = []
+        for item in batch:
+            alone = item.work is None and item.fence is not None and item.fence[0] not in worked
+            (owned if alone else rest).append(item)
+        return [part for part in (owned, rest) if part]
 
-    async def _commit(self, batch: list[_Item], db: Database | None = None) -> None:
+    async def _commit(self, batch: list[_Item]) -> None:
         try:
-            results = await self._commit_batch(batch, db)
+            results = await self._commit_batch(batch)
         except Exception as error:
             if len(batch) == 1:
                 if not batch[0].future.done():
@@ -205,7 +154,7 @@ class BatchWriter:
                 "a batch of %d writes failed (%s); committing them one by one", len(batch), error
             )
             for item in batch:
-                await self._commit([item], db)
+                await self._commit([item])
             return
         self.batches += 1
         self.writes += len(batch)
@@ -221,13 +170,12 @@ class BatchWriter:
                 grouped.setdefault(sql, []).append(params)
         return grouped
 
-    async def _commit_batch(self, batch: list[_Item], on: Database | None = None) -> list[Any]:
-        """One batch, one transaction (on `on`, else the bot's database). A write whose table
-        was taken over, or whose interaction was applied before, is left out (its caller gets
-        the error) before anything runs."""
+    async def _commit_batch(self, batch: list[_Item]) -> list[Any]:
+        """One batch, one transaction. A write whose table was taken over, or whose interaction
+        was applied before, is left out (its caller gets the error) before anything runs."""
         # A batch of table rows alone (the moves of play) locks just those tables' rows.
         owned = all(item.work is None and item.fence is not None for item in batch)
-        async with (on or self.db).batch(owned_rows_only=owned) as db:
+        async with self.db.batch(owned_rows_only=owned) as db:
             refused = await self._refused(db, batch)
             kept = [item for item in batch if id(item) not in refused]
             results = {
@@ -262,23 +210,17 @@ class BatchWriter:
         return refused
 
     async def close(self) -> None:
-        """Commit everything queued (and the batches being committed), then stop."""
+        """Commit everything queued (and the batch being committed), then stop."""
         self._closed = True
-        for lane in (self._moves, self._main):
-            if lane is None:
-                continue
-            task = lane.task
-            if task is not None:
-                # The lane may be in the middle of a batch: cancelling it would roll that batch
-                # back and leave its callers waiting for ever. Queue a stop behind the writes.
-                if not task.done():
-                    lane.queue.put_nowait(_STOP)
-                try:
-                    await task
-                except Exception:
-                    log.exception("the batch writer had stopped on an error")
-                finally:
-                    lane.task = None
-            if lane.db is not None and lane.db is not self.db:
-                await lane.db.close()
-                lane.db = None
+        task = self._task
+        if task is not None:
+            # The writer may be in the middle of a batch: cancelling it would roll that batch
+            # back and leave its callers waiting for ever. Queue a stop behind the writes.
+            if not task.done():
+                self._queue.put_nowait(_STOP)
+            try:
+                await task
+            except Exception:
+                log.exception("the batch writer had stopped on an error")
+            finally:
+                self._task = None

@@ -151,12 +151,6 @@ class Database:
 
         return await SqliteDatabase.connect(url, known)
 
-    async def second_writer(self) -> Database | None:
-        """A second connection to the same database, for batches written side by side with
-        this one's (`BatchWriter`'s second lane); None where the backend has one writer at a
-        time anyway (SQLite). The caller closes it."""
-        return None
-
     async def close(self) -> None:
         """Close the connection (waits for a running transaction to end first)."""
         async with self._lock:

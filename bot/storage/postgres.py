@@ -126,10 +126,6 @@ class PostgresDatabase(Database):
             raise
         return db
 
-    async def second_writer(self) -> PostgresDatabase:
-        """A new connection to the same database (the schema is this one's: no migrations)."""
-        return PostgresDatabase(await self._new_connection(self.url), self.url)
-
     @property
     def conn(self) -> asyncpg.Connection:
         """The raw asyncpg connection; prefer the helpers, which respect transactions."""
