@@ -42,8 +42,13 @@ async def claim(
 
 async def renew(db: Database, owner: str, now: float, lease: float) -> dict[int, int]:
     """Extend every lease `owner` holds on an open table, and return those tables' fences."""
+    # The rows are locked in the order of their ids, as every other write of several tables'
+    # rows locks them (`fences`, `claim`): in any other order a renewal and a batch of the same
+    # process, each holding a row the other wants, would wait for each other for ever.
+    lock = " ORDER BY id FOR NO KEY UPDATE" if db.dialect == "postgresql" else ""
     await db.execute(
-        "UPDATE tables SET lease_until = ? WHERE owner = ? AND status = 'open'",
+        "UPDATE tables SET lease_until = ? WHERE id IN (SELECT id FROM tables"
+        f" WHERE owner = ? AND status = 'open'{lock})",
         (now + lease, owner),
     )
     rows = await db.fetchall(
@@ -57,7 +62,7 @@ async def release(db: Database, owner: str, table_ids: Iterable[int]) -> None:
     them at once. A table someone else took meanwhile is left alone."""
     await db.executemany(
         "UPDATE tables SET lease_until = 0 WHERE id = ? AND owner = ?",
-        [(table_id, owner) for table_id in table_ids],
+        [(table_id, owner) for table_id in sorted(table_ids)],  # in id order, as `renew`
     )
 
 
