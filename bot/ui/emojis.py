@@ -114,6 +114,10 @@ class CardEmojis:
         try:
             emojis = await self.sync()
         except Exception:
+            if self.client.is_closed():
+                # The bot stopped in the middle (its session is gone): the next start goes on.
+                log.info("the bot stopped before the card emojis were all made")
+                return
             log.exception("card emojis could not be made; cards are shown as text")
             return
         if emojis is not None:

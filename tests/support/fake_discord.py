@@ -819,6 +819,8 @@ class FakeDiscord:
         self.role_edits: list[RoleEdit] = []
         #: Every REST request as ``(method, path)`` (path without the ``/api/v10`` prefix).
         self.requests: list[tuple[str, str]] = []
+        #: When each of them arrived (``time.monotonic()``), in the same order.
+        self.request_times: list[float] = []
         #: Seconds an interaction token may edit its messages and send follow-ups (Discord:
         #: 15 minutes); a test sets less to see what the bot does once a token has expired.
         self.token_lifetime = 15 * 60.0
@@ -1990,6 +1992,7 @@ class FakeDiscord:
         api = request.path.startswith("/api/")
         if api:
             self.requests.append((request.method, path))
+            self.request_times.append(time.monotonic())
         try:
             # Interaction callbacks and webhooks authenticate by the token in the URL.
             if api and not path.startswith(("/interactions/", "/webhooks/")):
