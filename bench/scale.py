@@ -187,7 +187,7 @@ def cpu_seconds(pid: int | str = "self") -> float:
 def instrument(manager: TableManager) -> dict[str, float]:
     """Time the writer's transactions, and (on PostgreSQL) the wait for the write lock that
     every process's transactions share and the statements (round trips) run in them."""
-    costs = {"commit_s": 0.0, "begin_s": 0.0, "statements": 0.0}
+    costs = {"commit_s": 0.0, "begin_s": 0.0, "statements": 0.0, "locked": 0.0}
     writer, db = manager.writer, manager.db
     commit_batch = writer._commit_batch
 
@@ -203,13 +203,14 @@ def instrument(manager: TableManager) -> dict[str, float]:
         return costs
     begin = db._begin
 
-    async def timed_begin(read_only: bool) -> None:
+    async def timed_begin(read_only: bool, locked: bool = True) -> None:
         start = CLOCK()
         try:
-            await begin(read_only)
+            await begin(read_only, locked)
         finally:
-            if not read_only:
+            if not read_only and locked:
                 costs["begin_s"] += CLOCK() - start
+                costs["locked"] += 1
 
     db._begin = timed_begin  # type: ignore[method-assign]
     for name in ("_run", "_run_rowcount", "_run_many", "_row", "_rows"):
@@ -681,13 +682,14 @@ class Bench:
             writes = b["writes"] - a["writes"]
             commit = b["commit_s"] - a["commit_s"]
             lock = b["begin_s"] - a["begin_s"]
+            locked = max(1, b.get("locked", 0) - a.get("locked", 0))
             statements = b["statements"] - a["statements"]
             print(
                 f"  writer {w.name:<15}: {batches / seconds:,.0f} transactions/s,"
                 f" {writes / batches:.1f} writes each, {commit / batches * 1000:.1f} ms each"
-                f" ({commit / seconds:.0%} of the time), of which BEGIN + the shared write lock"
-                f" {lock / batches * 1000:.1f} ms; {statements / batches:.1f} statements each"
-                " (counted on PostgreSQL only)"
+                f" ({commit / seconds:.0%} of the time); {locked / batches:.0%} of them under the"
+                f" shared write lock, BEGIN + the lock {lock / locked * 1000:.1f} ms each;"
+                f" {statements / batches:.1f} statements each (counted on PostgreSQL only)"
             )
 
     def resume_lines(
