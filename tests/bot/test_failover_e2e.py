@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import signal
 import sqlite3
 from pathlib import Path
@@ -141,16 +140,7 @@ async def test_tables_resume_on_their_new_owners_after_a_kill_and_a_reshard(fake
         assert told(fake, here) == told(fake, there) == 1
     finally:
         for process in (kept, killed, *new):
-            if process.process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.process.send_signal(signal.SIGTERM)
-                try:
-                    await asyncio.wait_for(process.process.wait(), STOP_SECONDS)
-                except TimeoutError:
-                    process.process.kill()
-                    await asyncio.wait_for(process.process.wait(), STOP_SECONDS)
-                    stuck = f"a bot did not stop on SIGTERM:\n{process.stderr}"
-                    raise AssertionError(stuck) from None
+            await process.end()
     for process in (kept, *new):
         assert "Traceback" not in process.stderr, process.stderr
 

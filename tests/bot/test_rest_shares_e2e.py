@@ -8,11 +8,9 @@ than it allows. (Interaction responses are exempt from the limit and are not cou
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
 
 from bot.rest_budget import counts_globally
-from tests.bot.test_service_e2e import STOP_SECONDS, BotProcess, reply
+from tests.bot.test_service_e2e import BotProcess, reply
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -75,13 +73,6 @@ async def test_two_processes_keep_together_within_the_bots_rest_budget(fake_disc
         assert not fake.rate_limited
     finally:
         for process in processes:
-            if process.process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    process.process.send_signal(signal.SIGTERM)
-                try:
-                    await asyncio.wait_for(process.process.wait(), STOP_SECONDS)
-                except TimeoutError:
-                    process.process.kill()
-                    await asyncio.wait_for(process.process.wait(), STOP_SECONDS)
+            await process.end()
     for process in processes:
         assert "Traceback" not in process.stderr, process.stderr

@@ -5,6 +5,7 @@ file it cannot use with one line and exit code 2."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sqlite3
@@ -81,6 +82,20 @@ class BotProcess:
         code = await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
         await self._reader
         return code
+
+    async def end(self) -> None:
+        """At a test's end: SIGTERM if it still runs, and kill -9 if that does not stop it (a
+        test failure: the bot must stop on SIGTERM)."""
+        if self.process.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
+        except TimeoutError:
+            self.process.kill()
+            await asyncio.wait_for(self.process.wait(), STOP_SECONDS)
+            raise AssertionError(f"a bot did not stop on SIGTERM:\n{self.stderr}") from None
 
     def workers(self) -> list[int]:
         """The pids of the computer players' worker processes (spawned children)."""
