@@ -11,7 +11,9 @@ grouped by statement and each statement runs once with `executemany`.
 
 Where a batch runs is the backend's choice (`Database.batch`): SQLite's uses a connection of
 its own in the event loop's thread (see ``bot/storage/sqlite.py``), PostgreSQL's a transaction on
-the bot's connection.
+the bot's connection. On PostgreSQL a batch is committed as two transactions (`_parts`): the
+moves of play, which lock only their own tables' rows, then whatever else it holds, under the
+database-wide write lock, so the moves never wait for another process's results.
 """
 
 from __future__ import annotations
