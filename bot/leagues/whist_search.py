@@ -423,6 +423,53 @@ def anneal_c(
     return rows, steps
 
 
+def tabu_c(
+    players: int,
+    group: Group,
+    seed: int = 0,
+    seconds: float = 600.0,
+    tenure: tuple[int, int] = (3, 3),
+    stall: int = 1_000_000,
+    kicks: int = 3,
+    squared: bool = True,
+    weights: tuple[int, int] = (0, 0),
+) -> tuple[Starter, int] | None:
+    """A starting round found by tabu search in C (`whist_tabu.c`, compiled here with the
+    system's `cc`), and the steps it took; None when none is found within `seconds`.
+
+    Each step makes the best swap of two players (of two tables, or re-pairing one table) among
+    those touching a wrong difference, but for swaps of players moved within the last
+    `tenure` steps (a base and a random extra) unless they reach a new best cost. After `stall`
+    steps with no new best, `kicks` random swaps. `squared` counts the cost as the sum of
+    squared distances from the targets; `weights` (every k steps, up to a cap) weighs the
+    differences that are wrong every k steps one more in the cost the moves see (0: never).
+    """
+    n = modulus(players)
+    if group.order != n:
+        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
+    source = Path(__file__).with_name("whist_tabu.c")
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "whist_tabu"
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
+        fixed = players % 4 == 0
+        lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
+        lines += [" ".join(map(str, row)) for row in group.sub_table()]
+        options = [*tenure, stall, kicks, int(squared), weights[0], weights[1] or 1 << 20]
+        run = subprocess.run(
+            [str(binary), *map(str, options)],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if run.returncode != 0:
+        return None
+    out = run.stdout.split("\n")
+    steps = int(next(line for line in out if line.startswith("steps")).split()[1])
+    rows = [[int(x) for x in line.split()] for line in out if line and line[0].isdigit()]
+    return rows, steps
+
+
 def _is_prime(n: int) -> bool:
     return n > 1 and all(n % d for d in range(2, int(n**0.5) + 1))
 
@@ -458,6 +505,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--orbits", type=int, default=0, help="orbits of h off the base tables")
     parser.add_argument("--squared", action="store_true", help="the C annealing's squared cost")
+    parser.add_argument("--tabu", action="store_true", help="tabu search in C (`tabu_c`)")
+    parser.add_argument(
+        "--tenure", type=int, nargs=2, default=(3, 3), help="tabu steps: a base, a random extra"
+    )
+    parser.add_argument("--stall", type=int, default=1_000_000, help="tabu steps to a kick")
+    parser.add_argument("--kicks", type=int, default=3, help="random swaps of a kick")
+    parser.add_argument(
+        "--weights",
+        type=int,
+        nargs=2,
+        default=(0, 0),
+        help="weigh wrong differences up every k tabu steps, up to a cap (0: never)",
+    )
     parser.add_argument(
         "--temperatures",
         type=float,
@@ -474,7 +534,23 @@ def main(argv: list[str] | None = None) -> int:
         for group in whist_groups(modulus(players)):
             start = time.perf_counter()
             steps = None
-            if args.anneal_c:
+            if args.tabu:
+                got = tabu_c(
+                    players,
+                    group,
+                    args.seed,
+                    args.seconds,
+                    (args.tenure[0], args.tenure[1]),
+                    args.stall,
+                    args.kicks,
+                    weights=(args.weights[0], args.weights[1]),
+                )
+                rows, steps = got if got is not None else (None, None)
+                method = f"tabu search in C, tenure {args.tenure[0]}+{args.tenure[1]}"
+                method += f", kick {args.kicks} swaps after {args.stall} steps, squared cost"
+                if args.weights[0]:
+                    method += f", weights every {args.weights[0]} steps up to {args.weights[1]}"
+            elif args.anneal_c:
                 temperatures = tuple(args.temperatures)
                 got = anneal_c(
                     players,
