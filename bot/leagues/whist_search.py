@@ -433,6 +433,7 @@ def tabu_c(
     kicks: int = 3,
     squared: bool = True,
     weights: tuple[int, int] = (0, 0),
+    sets: bool = True,
 ) -> tuple[Starter, int] | None:
     """A starting round found by tabu search in C (`whist_tabu.c`, compiled here with the
     system's `cc`), and the steps it took; None when none is found within `seconds`.
@@ -443,6 +444,13 @@ def tabu_c(
     steps with no new best, `kicks` random swaps. `squared` counts the cost as the sum of
     squared distances from the targets; `weights` (every k steps, up to a cap) weighs the
     differences that are wrong every k steps one more in the cost the moves see (0: never).
+
+    With `sets` the search is in two stages: the moves look only at which players share a
+    table, asking each difference of two players at one table three times (once as partners,
+    twice as opponents); each set of tables with that property is then paired, each table in
+    one of its three ways, by backtracking, so that every partner difference comes once (and
+    the round translated so that the fixed player partners 0). A set that cannot be paired is
+    left by a kick.
     """
     n = modulus(players)
     if group.order != n:
@@ -454,7 +462,8 @@ def tabu_c(
         fixed = players % 4 == 0
         lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
         lines += [" ".join(map(str, row)) for row in group.sub_table()]
-        options = [*tenure, stall, kicks, int(squared), weights[0], weights[1] or 1 << 20]
+        options = [*tenure, stall, kicks, int(squared), weights[0], weights[1] or 1 << 20, 0, 1]
+        options.append(int(sets))
         run = subprocess.run(
             [str(binary), *map(str, options)],
             input="\n".join(lines) + "\n",
@@ -512,6 +521,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stall", type=int, default=1_000_000, help="tabu steps to a kick")
     parser.add_argument("--kicks", type=int, default=3, help="random swaps of a kick")
     parser.add_argument(
+        "--direct",
+        action="store_true",
+        help="tabu over partner and opponent counts, not table sets first, then pairings",
+    )
+    parser.add_argument(
         "--weights",
         type=int,
         nargs=2,
@@ -544,10 +558,12 @@ def main(argv: list[str] | None = None) -> int:
                     args.stall,
                     args.kicks,
                     weights=(args.weights[0], args.weights[1]),
+                    sets=not args.direct,
                 )
                 rows, steps = got if got is not None else (None, None)
                 method = f"tabu search in C, tenure {args.tenure[0]}+{args.tenure[1]}"
                 method += f", kick {args.kicks} swaps after {args.stall} steps, squared cost"
+                method += "" if args.direct else ", table sets first, then pairings"
                 if args.weights[0]:
                     method += f", weights every {args.weights[0]} steps up to {args.weights[1]}"
             elif args.anneal_c:
