@@ -17,7 +17,8 @@ Z_3 x Z_3.
 
 Only the sizes that `bot.leagues.whist.starter` cannot build (no prime or field construction,
 no product of smaller designs) are searched: ``python -m bot.leagues.whist_search --only 44
---seconds 1800``, or ``--only 133 --anneal-c --multiplier 11 --temperatures 6 0.45 0.97``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
+--seconds 1800``, ``--only 133 --anneal-c --multiplier 11 --temperatures 6 0.45 0.97``, or
+``--only 52 --tabu --seed 1 --seconds 600``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
 `search` extra: ``pip install -e '.[search]'``); each design found is stored with its group,
 the solver's seed and the seconds it took. The older searches are simulated annealing over the
 starting round, seeded, so that running them again finds the same designs (``--annealing``).
@@ -44,6 +45,28 @@ order 9, two orbits beside 19 and 38; h = 26, of order 6, two orbits beside the 
 77 (h = 15, 23 or 34) or for 44 with h of order 3 or 7 (for 20 and 44, no two tables of
 infinity, 0 and two orbits of order 3 have invariant counts), nor for 48 or 52 with no
 multiplier in 240-300 s.
+
+With `--tabu` the search is a tabu search in C (`whist_tabu.c`, `tabu_c`) in two stages. Its
+moves, swaps of two players' seats, see only which players share a table: the cost asks every
+difference of two players at one table three times (the sum of squared distances). Each step
+makes the best swap touching a player in a wrong difference, the two players moved then tabu
+for 2-4 steps unless a swap of theirs reaches a new best, and every 100 steps each wrong
+difference weighs one more (all back to 1 past 20). Each set of tables with the property is
+paired by backtracking, each table one of its three ways, so that every partner difference
+comes once: about one set in ten to fifty pairs for 44 and 48, and a kick (three random
+swaps) leaves a set that does not. It found 44 for seeds 2 and 3 (8 and 4.5 s; seed 1 none in
+15 s, 65 sets), 48 for seed 2 (9 s; seed 1 none in 30 s; with tenure 3-6 and no weights,
+seeds 1 and 2 in 18 and 28 s) and 52 over Z_51 (seed 1, 400 s, 3.2 million steps); the same
+tabu search over the whole round's partner and opponent counts (`--direct`) found 44 about
+once in two minutes and 48 in none of six runs of 60 s, its walk staying at cost 12-20 with
+rare visits to 4. It found none for 57 (seed 1, 600 s) or 60 (seed 1, 1200 s: 208 sets of
+tables, none of which could be paired).
+Multipliers do not help for those: a round of the annealing's shape (fixed player and 0 with
+two or six orbits of h, base tables) was not found in 15-40 s for 68 (h = 29), 72 (h = 5,
+20) or 57 (h = 7), the annealing staying at cost 8-12, nor for 32 (h = 2, 5), which has a
+design without one; and for 77 an h of order 15 fixes only 0, but its short orbits (the ten
+non-zero multiples of 7 and the six of 11) would have to hold every partnership of a multiple
+of 7, five of them, at tables of their own, two a table.
 """
 
 from __future__ import annotations
@@ -428,11 +451,11 @@ def tabu_c(
     group: Group,
     seed: int = 0,
     seconds: float = 600.0,
-    tenure: tuple[int, int] = (3, 3),
+    tenure: tuple[int, int] = (2, 2),
     stall: int = 1_000_000,
     kicks: int = 3,
     squared: bool = True,
-    weights: tuple[int, int] = (0, 0),
+    weights: tuple[int, int] = (100, 20),
     sets: bool = True,
 ) -> tuple[Starter, int] | None:
     """A starting round found by tabu search in C (`whist_tabu.c`, compiled here with the
@@ -471,6 +494,8 @@ def tabu_c(
             text=True,
             check=False,
         )
+    for line in run.stderr.splitlines()[-1:]:
+        print(line, file=sys.stderr)  # the best cost, steps, unpaired table sets, seconds
     if run.returncode != 0:
         return None
     out = run.stdout.split("\n")
@@ -516,7 +541,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--squared", action="store_true", help="the C annealing's squared cost")
     parser.add_argument("--tabu", action="store_true", help="tabu search in C (`tabu_c`)")
     parser.add_argument(
-        "--tenure", type=int, nargs=2, default=(3, 3), help="tabu steps: a base, a random extra"
+        "--tenure", type=int, nargs=2, default=(2, 2), help="tabu steps: a base, a random extra"
     )
     parser.add_argument("--stall", type=int, default=1_000_000, help="tabu steps to a kick")
     parser.add_argument("--kicks", type=int, default=3, help="random swaps of a kick")
@@ -529,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
         "--weights",
         type=int,
         nargs=2,
-        default=(0, 0),
+        default=(100, 20),
         help="weigh wrong differences up every k tabu steps, up to a cap (0: never)",
     )
     parser.add_argument(
