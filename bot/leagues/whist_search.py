@@ -17,7 +17,8 @@ Z_3 x Z_3.
 
 Only the sizes that `bot.leagues.whist.starter` cannot build (no prime or field construction,
 no product of smaller designs) are searched: ``python -m bot.leagues.whist_search --only 44
---seconds 1800``, or ``--only 133 --anneal-c --multiplier 11 --temperatures 6 0.45 0.97``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
+--seconds 1800``, ``--only 133 --anneal-c --multiplier 11 --temperatures 6 0.45 0.97``, or
+``--only 52 --tabu --seed 1 --seconds 600``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
 `search` extra: ``pip install -e '.[search]'``); each design found is stored with its group,
 the solver's seed and the seconds it took. The older searches are simulated annealing over the
 starting round, seeded, so that running them again finds the same designs (``--annealing``).
@@ -44,6 +45,29 @@ order 9, two orbits beside 19 and 38; h = 26, of order 6, two orbits beside the 
 77 (h = 15, 23 or 34) or for 44 with h of order 3 or 7 (for 20 and 44, no two tables of
 infinity, 0 and two orbits of order 3 have invariant counts), nor for 48 or 52 with no
 multiplier in 240-300 s.
+
+With `--tabu` the search is a tabu search in C (`whist_tabu.c`, `tabu_c`) in two stages. Its
+moves, swaps of two players' seats, see only which players share a table: the cost asks every
+difference of two players at one table three times (the sum of squared distances). Each step
+makes the best swap touching a player in a wrong difference, the two players moved then tabu
+for 2-4 steps unless a swap of theirs reaches a new best, and every 100 steps each wrong
+difference weighs one more (all back to 1 past 20). Each set of tables with the property is
+paired by backtracking, each table one of its three ways, so that every partner difference
+comes once: about one set in ten to fifty pairs for 44 and 48, and a kick (three random
+swaps) leaves a set that does not. It found 44 for seeds 2 and 3 (8 and 4.5 s; seed 1 none in
+15 s, 65 sets), 48 for seed 2 (9 s; seed 1 none in 30 s; with tenure 3-6 and no weights,
+seeds 1 and 2 in 18 and 28 s) and 52 over Z_51 (seed 1, 400 s, 3.2 million steps); the same
+tabu search over the whole round's partner and opponent counts (`--direct`) found 44 about
+once in two minutes and 48 in none of six runs of 60 s, its walk staying at cost 12-20 with
+rare visits to 4. It found none for 57 (seed 1, 600 s; seed 2, 840 s: 193 sets of tables,
+none of which could be paired) or 60 (seed 1, 1200 s: 208 sets; seed 2, 660 s: 146 sets; none
+paired).
+Multipliers do not help for those: a round of the annealing's shape (fixed player and 0 with
+two or six orbits of h, base tables) was not found in 15-40 s for 68 (h = 29), 72 (h = 5,
+20) or 57 (h = 7), the annealing staying at cost 8-12, nor for 32 (h = 2, 5), which has a
+design without one; and for 77 an h of order 15 fixes only 0, but its short orbits (the ten
+non-zero multiples of 7 and the six of 11) would have to hold every partnership of a multiple
+of 7, five of them, at tables of their own, two a table.
 """
 
 from __future__ import annotations
@@ -423,6 +447,64 @@ def anneal_c(
     return rows, steps
 
 
+def tabu_c(
+    players: int,
+    group: Group,
+    seed: int = 0,
+    seconds: float = 600.0,
+    tenure: tuple[int, int] = (2, 2),
+    stall: int = 1_000_000,
+    kicks: int = 3,
+    squared: bool = True,
+    weights: tuple[int, int] = (100, 20),
+    sets: bool = True,
+) -> tuple[Starter, int] | None:
+    """A starting round found by tabu search in C (`whist_tabu.c`, compiled here with the
+    system's `cc`), and the steps it took; None when none is found within `seconds`.
+
+    Each step makes the best swap of two players (of two tables, or re-pairing one table) among
+    those touching a wrong difference, but for swaps of players moved within the last
+    `tenure` steps (a base and a random extra) unless they reach a new best cost. After `stall`
+    steps with no new best, `kicks` random swaps. `squared` counts the cost as the sum of
+    squared distances from the targets; `weights` (every k steps, up to a cap) weighs the
+    differences that are wrong every k steps one more in the cost the moves see (0: never).
+
+    With `sets` the search is in two stages: the moves look only at which players share a
+    table, asking each difference of two players at one table three times (once as partners,
+    twice as opponents); each set of tables with that property is then paired, each table in
+    one of its three ways, by backtracking, so that every partner difference comes once (and
+    the round translated so that the fixed player partners 0). A set that cannot be paired is
+    left by a kick.
+    """
+    n = modulus(players)
+    if group.order != n:
+        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
+    source = Path(__file__).with_name("whist_tabu.c")
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "whist_tabu"
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
+        fixed = players % 4 == 0
+        lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
+        lines += [" ".join(map(str, row)) for row in group.sub_table()]
+        options = [*tenure, stall, kicks, int(squared), weights[0], weights[1] or 1 << 20, 0, 1]
+        options.append(int(sets))
+        run = subprocess.run(
+            [str(binary), *map(str, options)],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    for line in run.stderr.splitlines()[-1:]:
+        print(line, file=sys.stderr)  # the best cost, steps, unpaired table sets, seconds
+    if run.returncode != 0:
+        return None
+    out = run.stdout.split("\n")
+    steps = int(next(line for line in out if line.startswith("steps")).split()[1])
+    rows = [[int(x) for x in line.split()] for line in out if line and line[0].isdigit()]
+    return rows, steps
+
+
 def _is_prime(n: int) -> bool:
     return n > 1 and all(n % d for d in range(2, int(n**0.5) + 1))
 
@@ -458,6 +540,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--orbits", type=int, default=0, help="orbits of h off the base tables")
     parser.add_argument("--squared", action="store_true", help="the C annealing's squared cost")
+    parser.add_argument("--tabu", action="store_true", help="tabu search in C (`tabu_c`)")
+    parser.add_argument(
+        "--tenure", type=int, nargs=2, default=(2, 2), help="tabu steps: a base, a random extra"
+    )
+    parser.add_argument("--stall", type=int, default=1_000_000, help="tabu steps to a kick")
+    parser.add_argument("--kicks", type=int, default=3, help="random swaps of a kick")
+    parser.add_argument(
+        "--direct",
+        action="store_true",
+        help="tabu over partner and opponent counts, not table sets first, then pairings",
+    )
+    parser.add_argument(
+        "--weights",
+        type=int,
+        nargs=2,
+        default=(100, 20),
+        help="weigh wrong differences up every k tabu steps, up to a cap (0: never)",
+    )
     parser.add_argument(
         "--temperatures",
         type=float,
@@ -474,7 +574,25 @@ def main(argv: list[str] | None = None) -> int:
         for group in whist_groups(modulus(players)):
             start = time.perf_counter()
             steps = None
-            if args.anneal_c:
+            if args.tabu:
+                got = tabu_c(
+                    players,
+                    group,
+                    args.seed,
+                    args.seconds,
+                    (args.tenure[0], args.tenure[1]),
+                    args.stall,
+                    args.kicks,
+                    weights=(args.weights[0], args.weights[1]),
+                    sets=not args.direct,
+                )
+                rows, steps = got if got is not None else (None, None)
+                method = f"tabu search in C, tenure {args.tenure[0]}+{args.tenure[1]}"
+                method += f", kick {args.kicks} swaps after {args.stall} steps, squared cost"
+                method += "" if args.direct else ", table sets first, then pairings"
+                if args.weights[0]:
+                    method += f", weights every {args.weights[0]} steps up to {args.weights[1]}"
+            elif args.anneal_c:
                 temperatures = tuple(args.temperatures)
                 got = anneal_c(
                     players,
