@@ -60,8 +60,8 @@ seeds 1 and 2 in 18 and 28 s) and 52 over Z_51 (seed 1, 400 s, 3.2 million steps
 tabu search over the whole round's partner and opponent counts (`--direct`) found 44 about
 once in two minutes and 48 in none of six runs of 60 s, its walk staying at cost 12-20 with
 rare visits to 4. It found none for 57 (seed 1, 600 s; seed 2, 840 s: 193 sets of tables,
-none of which could be paired) or 60 (seed 1, 1200 s: 208 sets; seed 2, 660 s: 146 sets; none
-paired).
+none of which could be paired) or 60 (seed 1, 1200 s: 208 sets; seed 2, 660 s: 146 sets, and 1200 s; none
+paired), nor 69 over Z_69 (seed 1, 1500 s).
 Multipliers do not help for those: a round of the annealing's shape (fixed player and 0 with
 two or six orbits of h, base tables) was not found in 15-40 s for 68 (h = 29), 72 (h = 5,
 20) or 57 (h = 7), the annealing staying at cost 8-12, nor for 32 (h = 2, 5), which has a
