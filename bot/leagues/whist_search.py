@@ -85,6 +85,8 @@ from pathlib import Path
 from bot.leagues.groups import Group, whist_groups
 from bot.leagues.whist import DATA, Starter, modulus, starter
 
+Run = subprocess.CompletedProcess[str]
+
 
 class _Counts:
     """The partner and opponent difference counts of a starting round, and their distance from
@@ -424,21 +426,33 @@ def anneal_c(
     while power != list(range(n)):
         power = [times[x] for x in power]
         order += 1
-    source = Path(__file__).with_name("whist_anneal.c")
+    fixed = players % 4 == 0
+    lines = [f"{n} {int(fixed)} {int(not fixed)} {order} {orbits} {seed} {seconds}"]
+    lines += [" ".join(map(str, row)) for row in group.sub_table()]
+    lines.append(" ".join(map(str, times)))
+    args = [*map(str, temperatures), str(int(squared))]
+    return _found(_run_c("whist_anneal.c", args, lines, "-lm"))
+
+
+def _run_c(source: str, args: list[str], lines: list[str], *libraries: str) -> Run:
+    """Compile `source` (a C file beside this one) with the system's `cc` and run it with
+    `args`, `lines` on its standard input."""
     with tempfile.TemporaryDirectory() as tmp:
-        binary = Path(tmp) / "whist_anneal"
-        subprocess.run(["cc", "-O2", "-o", str(binary), str(source), "-lm"], check=True)
-        fixed = players % 4 == 0
-        lines = [f"{n} {int(fixed)} {int(not fixed)} {order} {orbits} {seed} {seconds}"]
-        lines += [" ".join(map(str, row)) for row in group.sub_table()]
-        lines.append(" ".join(map(str, times)))
-        run = subprocess.run(
-            [str(binary), *map(str, temperatures), str(int(squared))],
+        binary = Path(tmp) / Path(source).stem
+        code = Path(__file__).with_name(source)
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(code), *libraries], check=True)
+        return subprocess.run(
+            [str(binary), *args],
             input="\n".join(lines) + "\n",
             capture_output=True,
             text=True,
             check=False,
         )
+
+
+def _found(run: Run) -> tuple[Starter, int] | None:
+    """The starting round a C search printed (a table "a b c d" a line) and its steps, or None
+    when it found none."""
     if run.returncode != 0:
         return None
     out = run.stdout.split("\n")
@@ -479,30 +493,15 @@ def tabu_c(
     n = modulus(players)
     if group.order != n:
         raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
-    source = Path(__file__).with_name("whist_tabu.c")
-    with tempfile.TemporaryDirectory() as tmp:
-        binary = Path(tmp) / "whist_tabu"
-        subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
-        fixed = players % 4 == 0
-        lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
-        lines += [" ".join(map(str, row)) for row in group.sub_table()]
-        options = [*tenure, stall, kicks, int(squared), weights[0], weights[1] or 1 << 20, 0, 1]
-        options.append(int(sets))
-        run = subprocess.run(
-            [str(binary), *map(str, options)],
-            input="\n".join(lines) + "\n",
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+    fixed = players % 4 == 0
+    lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
+    lines += [" ".join(map(str, row)) for row in group.sub_table()]
+    options = [*tenure, stall, kicks, int(squared), weights[0], weights[1] or 1 << 20, 0, 1]
+    options.append(int(sets))
+    run = _run_c("whist_tabu.c", [str(o) for o in options], lines)
     for line in run.stderr.splitlines()[-1:]:
         print(line, file=sys.stderr)  # the best cost, steps, unpaired table sets, seconds
-    if run.returncode != 0:
-        return None
-    out = run.stdout.split("\n")
-    steps = int(next(line for line in out if line.startswith("steps")).split()[1])
-    rows = [[int(x) for x in line.split()] for line in out if line and line[0].isdigit()]
-    return rows, steps
+    return _found(run)
 
 
 def _is_prime(n: int) -> bool:
