@@ -1,4 +1,5 @@
-"""A background job that runs now, or once more right after the run under way.
+"""Background tasks: a job that runs now, or once more right after the run under way, and the
+done-callback that logs a background task's crash.
 
 Redrawing a night's standings and syncing a league's roles are both asked for after every
 result, often several times while one run is still going. Each run covers everything stored
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +45,7 @@ class Rerun:
             return
         self.again = False
         self.task = asyncio.create_task(self._runs(), name=self.name)
-        self.task.add_done_callback(_log_end)
+        self.task.add_done_callback(log_task_end)
 
     @property
     def running(self) -> bool:
@@ -64,6 +66,10 @@ class Rerun:
                 return
 
 
-def _log_end(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("background task %s failed", task.get_name(), exc_info=task.exception())
+def log_task_end(task: asyncio.Task[Any]) -> None:
+    """Done-callback of background tasks: a crash is logged, never lost silently."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None:
+        log.error("background task %s failed", task.get_name(), exc_info=error)

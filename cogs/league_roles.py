@@ -68,7 +68,7 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
         self._stopped = True
         if self._table_changed in self.bot.manager.observers:
             self.bot.manager.observers.remove(self._table_changed)
-        tasks = [s.task for s in self._syncing.values() if s.task and s.running]
+        tasks = [s.task for s in self._syncing.values() if s.running and s.task is not None]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

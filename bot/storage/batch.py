@@ -50,6 +50,12 @@ class _Item:
         self.fence = fence
         self.request = request
 
+    @property
+    def move(self) -> bool:
+        """Whether the write is a table's rows alone (a move of play): it touches only rows of
+        a table this process holds by lease."""
+        return self.work is None and self.fence is not None
+
 
 _STOP = None  # queued by close(): the writer commits what is ahead of it, then ends
 
@@ -136,11 +142,11 @@ class BatchWriter:
         anything without a table), which take the database-wide write lock on PostgreSQL (see
         ``bot/storage/postgres.py``). A table with any other work in the batch has all its
         writes in the second, in the order queued, so no table's writes are reordered."""
-        worked = {item.fence[0] for item in batch if item.work is not None and item.fence}
+        worked = {item.fence[0] for item in batch if not item.move and item.fence}
         owned: list[_Item] = []
         rest: list[_Item] = []
         for item in batch:
-            alone = item.work is None and item.fence is not None and item.fence[0] not in worked
+            alone = item.move and item.fence is not None and item.fence[0] not in worked
             (owned if alone else rest).append(item)
         return [part for part in (owned, rest) if part]
 
@@ -176,8 +182,7 @@ class BatchWriter:
         """One batch, one transaction. A write whose table was taken over, or whose interaction
         was applied before, is left out (its caller gets the error) before anything runs."""
         # A batch of table rows alone (the moves of play) locks just those tables' rows.
-        owned = all(item.work is None and item.fence is not None for item in batch)
-        async with self.db.batch(owned_rows_only=owned) as db:
+        async with self.db.batch(owned_rows_only=all(item.move for item in batch)) as db:
             refused = await self._refused(db, batch)
             kept = [item for item in batch if id(item) not in refused]
             results = {

@@ -28,6 +28,7 @@ from bot.engine.rules import build_options
 from bot.engine.variants import make_variant
 from bot.engine.variants.rules import VARIANT_ONLY_OPTIONS, no_such_option
 from bot.engine.variants.scoring import VariantResult
+from bot.rerun import log_task_end
 from bot.storage import hints, leagues, leases, members
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter
@@ -282,10 +283,10 @@ class TableManager:
                 log.exception("telling table %s's channel it was restored failed", table.id)
         if self.timers_on and self._sweeper is None and not self._closed:
             self._sweeper = asyncio.create_task(self._sweep_idle(), name="euchre-idle-sweeper")
-            self._sweeper.add_done_callback(_log_task_end)
+            self._sweeper.add_done_callback(log_task_end)
         if self.timers_on and self._leasing is None and not self._closed:
             self._leasing = asyncio.create_task(self._keep_leases(), name="euchre-leases")
-            self._leasing.add_done_callback(_log_task_end)
+            self._leasing.add_done_callback(log_task_end)
         return tables
 
     # -- leases: one owner per table -------------------------------------------------------
@@ -1118,7 +1119,7 @@ class TableManager:
             self._timers[table.id] = task
         else:
             return
-        task.add_done_callback(_log_task_end)
+        task.add_done_callback(log_task_end)
 
     async def _computer_turn(self, table: Table, seat: int) -> None:
         await asyncio.sleep(self.computer_delay)
@@ -1234,15 +1235,6 @@ def _is_open_table_conflict(error: Exception) -> bool:
     return isinstance(error, IntegrityError) and error.concerns(
         "tables.channel_id", "tables_one_open_per_channel"
     )
-
-
-def _log_task_end(task: asyncio.Task[Any]) -> None:
-    """Done-callback of background tasks: a crash is logged, never lost silently."""
-    if task.cancelled():
-        return
-    error = task.exception()
-    if error is not None:
-        log.error("background task %s failed", task.get_name(), exc_info=error)
 
 
 __all__ = ["Change", "TableListener", "TableManager", "PLAYING"]

@@ -29,12 +29,12 @@ from typing import Any, Protocol
 from bot.leagues import night as plans
 from bot.leagues.night_export import PlayedTable, night_emn
 from bot.leagues.rounds import Round
-from bot.rerun import Rerun
+from bot.rerun import Rerun, log_task_end
 from bot.storage import leagues, nights
 from bot.storage import tables as table_store
 from bot.storage.database import Database
 from bot.storage.nights import Night, NightError, NightTable, Total
-from bot.tables.manager import Change, TableManager, _log_task_end
+from bot.tables.manager import Change, TableManager
 from bot.tables.table import CLOSED, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ class Nights:
         self._wake[night_id] = asyncio.Event()
         task = asyncio.create_task(self._watch(night_id), name=f"night-{night_id}")
         self._watchers[night_id] = task
-        task.add_done_callback(_log_task_end)
+        task.add_done_callback(log_task_end)
 
     def wake(self, night_id: int) -> None:
         event = self._wake.get(night_id)

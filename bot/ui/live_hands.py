@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine.errors import EuchreError
+from bot.rerun import log_task_end
 from bot.tables.table import Table
 
 if TYPE_CHECKING:
@@ -235,7 +236,7 @@ class _Rounds:
         if task is None or task.done():
             task = asyncio.create_task(draw(), name=f"hands-{table_id}")
             self._tasks[table_id] = task
-            task.add_done_callback(_log_failure)
+            task.add_done_callback(log_task_end)
 
     def start_round(self, table_id: int) -> bool:
         """Whether another round is asked for (and take the request)."""
@@ -261,8 +262,3 @@ def _member_to_act(table: Table) -> int | None:
 
 def _expired(hand: LiveHand) -> bool:
     return discord.utils.utcnow() - hand.interaction.created_at > TOKEN_LIFETIME
-
-
-def _log_failure(task: asyncio.Task[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.error("refreshing hands failed", exc_info=task.exception())
