@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 BUSY_MS = 5_000  # how long a statement waits for another connection's lock
 OPEN_BUSY_MS = 60_000  # the same while the file is opened and migrated
 
+WAL_RETRY = 0.02  # seconds between tries to switch a file being opened elsewhere to WAL
 BUSY_TIMEOUT = 5.0  # seconds a batch waits for another connection's write to end
 BUSY_RETRY = 0.002  # seconds between tries meanwhile
 CHECKPOINT_EVERY = 1.0  # seconds between checkpoints while batches commit
@@ -54,6 +55,32 @@ def _check_place(path: Path) -> None:
         raise DatabaseFileError(f"{path} is a directory, not a database file")
     if not path.parent.is_dir():
         raise DatabaseFileError(f"{path}: the directory {path.parent} does not exist")
+
+
+async def _switch_to_wal(conn: aiosqlite.Connection) -> None:
+    """Put the file in WAL mode, waiting while another process opens it.
+
+    Switching takes an exclusive lock that SQLite tries once, without the busy timeout: a
+    shard opening the same new file at that moment gets "database is locked" at once (one open
+    in thirty did, four processes at a time on a loaded machine). So the switch is retried, up
+    to the opening's own wait.
+    """
+    deadline = time.monotonic() + OPEN_BUSY_MS / 1000
+    while True:
+        try:
+            async with conn.execute("PRAGMA journal_mode=WAL") as cursor:
+                row = await cursor.fetchone()
+            mode = str(row[0]).lower() if row is not None else ""
+            if mode == "wal" or mode == "memory":  # ":memory:" has no WAL and needs none
+                return
+            error = f"the file stayed in {mode!r} journal mode"
+        except sqlite3.OperationalError as locked:
+            if "locked" not in str(locked) and "busy" not in str(locked):
+                raise
+            error = str(locked)
+        if time.monotonic() > deadline:
+            raise sqlite3.OperationalError(error)
+        await asyncio.sleep(WAL_RETRY)
 
 
 def _now() -> str:
@@ -97,7 +124,7 @@ class SqliteDatabase(Database):
             # Before anything writes to the file (WAL mode changes its header): a file from a
             # newer bot, or not a database at all, is refused untouched.
             await db._check_version(known)
-            await conn.execute("PRAGMA journal_mode=WAL")
+            await _switch_to_wal(conn)
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA synchronous=NORMAL")
             # 32 MiB of page cache (the default is 2): leaderboard and /stats pages stay in it.
