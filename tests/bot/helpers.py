@@ -16,6 +16,11 @@ from bot.ui.views import deal_number
 from tests.support.fake_discord import WAIT, FakeDiscord, FakeMember, FakeMessage
 from tests.support.logs import logged_errors
 
+# discord.py is ready only once no GUILD_CREATE came for this long after the last one (2 s by
+# default, for Discord's guilds that arrive over seconds). The fake sends every GUILD_CREATE
+# at once, right after READY, so a bot started against it need not wait 2 s at each start.
+GUILD_READY_TIMEOUT = 0.5
+
 
 def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
     values = dict(
@@ -34,6 +39,14 @@ def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
     return Settings(**values)
 
 
+def new_bot(settings: Settings, **kwargs) -> EuchreBot:
+    """The project's bot as tests start it: computers move at once, turn timers off unless
+    asked for, and ready as soon as the fake's guilds have come."""
+    kwargs.setdefault("timers", False)
+    kwargs.setdefault("guild_ready_timeout", GUILD_READY_TIMEOUT)
+    return EuchreBot(settings, computer_delay=0, **kwargs)
+
+
 @asynccontextmanager
 async def running_bot(fake: FakeDiscord, db_path: Path, **kwargs) -> AsyncIterator[EuchreBot]:
     """The project's bot, started against the fake; the errors it logs (a command, a click or
@@ -41,8 +54,7 @@ async def running_bot(fake: FakeDiscord, db_path: Path, **kwargs) -> AsyncIterat
     # The fake does not hold session starts apart unless a test asks it to, so bots restarted
     # in a test need not wait Discord's 5 s (the service's own spacing: test_shards_e2e.py).
     kwargs.setdefault("identify_spacing", 0.0)
-    settings = settings_for(fake, db_path, **kwargs.pop("settings", {}))
-    bot = EuchreBot(settings, computer_delay=0, timers=kwargs.pop("timers", False), **kwargs)
+    bot = new_bot(settings_for(fake, db_path, **kwargs.pop("settings", {})), **kwargs)
     with logged_errors() as errors:
         bot.handler_errors = errors  # type: ignore[attr-defined]
         async with fake.running(bot) as running:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.client import EuchreBot
 from bot.command_sync import scope_key
 from bot.storage import bot_state
 from bot.storage.database import Database
-from tests.bot.helpers import running_bot, settings_for
+from tests.bot.helpers import new_bot, running_bot, settings_for
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -52,7 +51,7 @@ async def test_a_changed_command_tree_is_synced_again(fake_discord, tmp_path):
         pass
     assert syncs(fake, guild) == 1
     # A command added before the start is in the tree that setup_hook syncs.
-    changed = EuchreBot(settings_for(fake, db), computer_delay=0, timers=False)
+    changed = new_bot(settings_for(fake, db))
     changed.tree.add_command(ping)
     async with fake.running(changed):
         reply = await (await fake.slash(fake.member("alice"), fake.channel, "ping")).message()
@@ -60,7 +59,7 @@ async def test_a_changed_command_tree_is_synced_again(fake_discord, tmp_path):
     assert syncs(fake, guild) == 2
     assert "ping" in {c["name"] for c in fake.synced_commands(guild)}
     # The same changed tree again: no sync.
-    again = EuchreBot(settings_for(fake, db), computer_delay=0, timers=False)
+    again = new_bot(settings_for(fake, db))
     again.tree.add_command(ping)
     async with fake.running(again):
         pass
@@ -72,7 +71,7 @@ async def test_without_a_development_server_the_commands_are_synced_globally(
 ):
     fake, db = fake_discord, tmp_path / "euchre.db"
     for _ in range(2):
-        bot = EuchreBot(settings_for(fake, db, dev_guild_id=None), computer_delay=0, timers=False)
+        bot = new_bot(settings_for(fake, db, dev_guild_id=None))
         async with fake.running(bot):
             pass
     assert syncs(fake, None) == 1 and syncs(fake, fake.guild.id) == 0
@@ -90,7 +89,7 @@ async def test_admin_sync_forces_a_sync_and_keeps_its_hash(fake_discord, tmp_pat
         assert "Synced" in reply.text and reply.ephemeral
     assert syncs(fake, None) == 1
     # The global sync was stored: a start without a development server does not repeat it.
-    bot = EuchreBot(settings_for(fake, db, dev_guild_id=None), computer_delay=0, timers=False)
+    bot = new_bot(settings_for(fake, db, dev_guild_id=None))
     async with fake.running(bot):
         pass
     assert syncs(fake, None) == 1

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.client import EuchreBot
-from tests.bot.helpers import act_once, settings_for, table_of
+from tests.bot.helpers import act_once, new_bot, settings_for, table_of
 from tests.support.fake_discord import FakeDiscord
 from tests.support.logs import logged_errors
 from tests.support.postgres import postgres_server
@@ -19,7 +19,7 @@ pytest_plugins = ["tests.support.fixtures"]
 @asynccontextmanager
 async def bot_on(fake: FakeDiscord, url: str, tmp_path) -> AsyncIterator[EuchreBot]:
     settings = settings_for(fake, tmp_path / "unused.db", database_url=url)
-    bot = EuchreBot(settings, computer_delay=0, timers=False, identify_spacing=0.0)
+    bot = new_bot(settings, identify_spacing=0.0)
     with logged_errors() as errors:
         bot.handler_errors = errors  # type: ignore[attr-defined]
         async with fake.running(bot) as running:
