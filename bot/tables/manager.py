@@ -337,7 +337,22 @@ class TableManager:
             del self.tables[table.channel_id]
         self._gone.add(table.channel_id)
         self._cancel(table)
-        self.last_deals.pop(table.id, None)
+        self._forget(table)
+
+    def _forget(self, table: Table) -> None:
+        """Drop what this process keeps of a table it no longer serves (closed, or let go), so a
+        process that runs for months does not keep a little of every table it ever had.
+        Requests already waiting for its lock hold the lock itself and are refused by `_hold`."""
+        for kept in (
+            self._fences,  # its lease is not renewed, and runs out
+            self._locks,
+            self._seq,
+            self._saved_decks,
+            self._state_keys,
+            self.last_deals,
+            self.last_activity,
+        ):
+            kept.pop(table.id, None)
 
     async def _release(self) -> None:
         """End this process's leases at a clean stop, so another process may take its tables
@@ -418,7 +433,10 @@ class TableManager:
         return table.id in self._locks
 
     def lock_for(self, table: Table) -> asyncio.Lock:
-        return self._locks[table.id]
+        """The table's lock. A table this process no longer serves (closed, or let go) has no
+        more writes here, only its last drawing: it gets a lock of its own, unshared."""
+        lock = self._locks.get(table.id)
+        return asyncio.Lock() if lock is None else lock
 
     @asynccontextmanager
     async def _hold(self, table: Table) -> AsyncIterator[None]:
@@ -1076,9 +1094,9 @@ class TableManager:
             raise TableError(UNSAVED) from None
         self.stored_events += 1
         self.tables.pop(table.channel_id, None)
-        self.last_deals.pop(table.id, None)
         table.status = "closed"
         self._cancel(table)
+        self._forget(table)
         if match is not None and not match.over and table.league_id is not None:
             # The league's rule for leavers may have counted it: its standings may have moved.
             self._tell_observers(Change(table, "abandoned", match_no=table.match_no))

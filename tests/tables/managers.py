@@ -183,6 +183,23 @@ def in_memory(manager: TableManager, table: Table) -> tuple[Any, ...]:
     )
 
 
+def kept_of(manager: TableManager, table: Table) -> list[str]:
+    """What the manager still keeps of a table by its id (its lock, event number, timers, ...)."""
+    by_table_id = (
+        "_locks",
+        "_seq",
+        "_saved_decks",
+        "_state_keys",
+        "_fences",
+        "_timers",
+        "_computer_tasks",
+        "deadlines",
+        "last_deals",
+        "last_activity",
+    )
+    return [name for name in by_table_id if table.id in getattr(manager, name)]
+
+
 async def stored(db: Database) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of the live-table and result tables, in order."""
     return {

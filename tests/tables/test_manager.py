@@ -26,6 +26,7 @@ from tests.tables.managers import (
     allow_writes,
     events,
     in_memory,
+    kept_of,
     member,
     not_to_act,
     open_manager,
@@ -355,6 +356,7 @@ async def test_a_request_on_a_closed_table_is_refused(manager):
         await manager.act(49, user, "pass")
     assert await stored(manager.db) == rows
     assert (await events(manager.db, table.id))[-1][1:] == ("table", None, member(49, 1), "close")
+    assert kept_of(manager, table) == []  # a process that runs for months keeps none of it
 
 
 async def test_a_request_that_cannot_be_stored_did_not_happen(manager):

@@ -30,6 +30,7 @@ from tests.tables.managers import (
     act,
     act_randomly,
     events,
+    kept_of,
     member,
     open_manager,
     seated_table,
@@ -107,6 +108,7 @@ async def test_a_process_that_lost_a_table_cannot_write_to_it(tmp_path: Path) ->
         assert await events(a.db, table.id) == stored
         with pytest.raises(TableError, match="moved to another part of the bot"):
             a.table_in(11)
+        assert kept_of(a, table) == []
 
         # The new holder has every action the old one stored, and plays on.
         assert list(taken.actions) == [(s, x) for s, x in table.actions[: len(taken.actions)]]

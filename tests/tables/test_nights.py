@@ -306,6 +306,8 @@ async def test_with_byes_the_next_round_is_drawn_for_those_present(world):
     seated = {o.user_id for t in second for o in t.seats}
     assert 501 not in seated and not any(o.is_bot for t in second for o in t.seats)
     assert len(seated) == 8  # the eight present, none sitting out
+    # The round is told once its tables are seated and dealt: wait for it, do not race it.
+    await until(lambda: recorder.rounds[-1][0] == 2, "round 2 told")
     assert recorder.rounds[-1] == (2, [])
 
 
