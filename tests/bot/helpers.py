@@ -41,8 +41,11 @@ def settings_for(fake: FakeDiscord, db_path: Path, **overrides) -> Settings:
 
 def new_bot(settings: Settings, **kwargs) -> EuchreBot:
     """The project's bot as tests start it: computers move at once, turn timers off unless
-    asked for, and ready as soon as the fake's guilds have come."""
+    asked for, no wait between session starts, and ready as soon as the fake's guilds came."""
     kwargs.setdefault("timers", False)
+    # The fake does not hold session starts apart unless a test asks it to, so bots restarted
+    # in a test need not wait Discord's 5 s (the service's own spacing: test_shards_e2e.py).
+    kwargs.setdefault("identify_spacing", 0.0)
     kwargs.setdefault("guild_ready_timeout", GUILD_READY_TIMEOUT)
     return EuchreBot(settings, computer_delay=0, **kwargs)
 
@@ -51,9 +54,6 @@ def new_bot(settings: Settings, **kwargs) -> EuchreBot:
 async def running_bot(fake: FakeDiscord, db_path: Path, **kwargs) -> AsyncIterator[EuchreBot]:
     """The project's bot, started against the fake; the errors it logs (a command, a click or
     a background task that failed) are collected in its ``handler_errors``."""
-    # The fake does not hold session starts apart unless a test asks it to, so bots restarted
-    # in a test need not wait Discord's 5 s (the service's own spacing: test_shards_e2e.py).
-    kwargs.setdefault("identify_spacing", 0.0)
     bot = new_bot(settings_for(fake, db_path, **kwargs.pop("settings", {})), **kwargs)
     with logged_errors() as errors:
         bot.handler_errors = errors  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ pytest_plugins = ["tests.support.fixtures"]
 @asynccontextmanager
 async def bot_on(fake: FakeDiscord, url: str, tmp_path) -> AsyncIterator[EuchreBot]:
     settings = settings_for(fake, tmp_path / "unused.db", database_url=url)
-    bot = new_bot(settings, identify_spacing=0.0)
+    bot = new_bot(settings)
     with logged_errors() as errors:
         bot.handler_errors = errors  # type: ignore[attr-defined]
         async with fake.running(bot) as running:
