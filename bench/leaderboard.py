@@ -17,6 +17,12 @@ placeholders; the timed recordings store real ones from the rules engine.
     python bench/leaderboard.py                               # 1,000,000 hands; a few minutes
     python bench/leaderboard.py --hands 100000 --players 2000 # a quick look
     python bench/leaderboard.py --db /tmp/league.db --keep    # keep the file for python -m bot
+    python bench/leaderboard.py --postgres                    # the same on PostgreSQL, beside it
+
+With `--postgres` the database built is also copied (`bot.storage.copy`, as `python -m bot db
+copy` does) into a throwaway PostgreSQL server (tests/support/postgres.py, as the tests start it)
+or into the empty database of `--postgres URL`, the same queries are timed on both, and each
+query's p95 on PostgreSQL is given as a multiple of SQLite's (the target: at most 2x).
 """
 
 from __future__ import annotations
@@ -31,9 +37,10 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -43,16 +50,19 @@ from bot.engine.records import deal_to_record
 from bot.engine.rules import build_options
 from bot.storage import stats
 from bot.storage.batch import BatchWriter
+from bot.storage.copy import copy
 from bot.storage.database import Database
 from bot.storage.leaderboard import METRICS, history, leaderboard, player_stats
 from bot.storage.seasons import PERIODS, day_of, timestamp
 from bot.storage.verify import rebuild, verify
+from tests.support.postgres import Server
 
 GUILD = 424242424242424242
 NOW = datetime(2025, 6, 15, 20, 0, tzinfo=UTC)
 FIRST_USER = 300_000_000_000_000_000  # snowflake-sized ids
 QUERY_TARGET_MS = 20.0
 RECORD_TARGET_MS = 2.0
+POSTGRES_RATIO_TARGET = 2.0  # a query's p95 on PostgreSQL, as a multiple of SQLite's
 
 SOMERSET = build_options("somerset")
 MODERN = build_options("modern")
@@ -335,7 +345,8 @@ def real_deal_record() -> dict:
     return deal_to_record(deal, 1, 0)
 
 
-async def measure(path: Path, players: int, runs: int, seed: int) -> bool:
+async def measure(path: Path | str, players: int, runs: int, seed: int) -> bool:
+    """Time the queries and the recordings on the database at `path` (a file or a URL)."""
     rng = random.Random(seed + 1)
     db = await Database.open(path)
     ok = True
@@ -383,7 +394,7 @@ async def measure(path: Path, players: int, runs: int, seed: int) -> bool:
             ok &= await record_many(writer.write, rng, players, runs * 10, record, options)
         finally:
             await writer.close()
-        print(f"Recording through the bot's aiosqlite connection ({runs * 10} hands):")
+        print(f"Recording through the bot's own connection ({runs * 10} hands):")
 
         async def on_connection(work: Callable[[Database], Awaitable[object]]) -> object:
             async with db.transaction():
@@ -467,7 +478,89 @@ async def record_many(
     return ok
 
 
-async def run_verify(path: Path) -> bool:
+async def copy_to(path: Path, url: str) -> None:
+    """Copy the built file into the PostgreSQL database at `url`, as `db copy` does."""
+    source, target = await Database.open(path), await Database.open(url)
+    try:
+        start = time.perf_counter()
+        copied = await copy(source, target)
+        rows = sum(c.rows for c in copied)
+        await target.execute("ANALYZE")  # as autovacuum would soon after a bulk load
+        print(f"Copied {rows:,} rows to PostgreSQL in {time.perf_counter() - start:.0f} s")
+    finally:
+        await source.close()
+        await target.close()
+
+
+async def side_by_side(path: Path, url: str, players: int, runs: int, seed: int) -> bool:
+    """Each query on SQLite and on PostgreSQL in turn, with the same arguments, so that both
+    meet the machine as it is at that moment; whether PostgreSQL's p95 is within the target."""
+    rng = random.Random(seed + 2)
+    dbs = [await Database.open(path), await Database.open(url)]
+
+    def member() -> int:
+        return FIRST_USER + rng.randrange(players)
+
+    async def both(name: str, calls: Sequence[Callable[[Database], Awaitable[object]]]) -> bool:
+        watches = [Stopwatch(), Stopwatch()]
+        for db in dbs:  # untimed: each backend's first call prepares its statements
+            await calls[0](db)
+        for call in calls:
+            for db, watch in zip(dbs, watches, strict=True):
+                with watch.timing():
+                    await call(db)
+        sqlite, postgres = (percentile(w.wall, 95) for w in watches)
+        ratio = postgres / sqlite
+        print(
+            f"  {name:<28} p50 {statistics.median(watches[0].wall):6.2f} {statistics.median(watches[1].wall):6.2f}"
+            f"  p95 {sqlite:6.2f} {postgres:6.2f}  {ratio:5.2f}x"
+            f"  {'ok' if ratio <= POSTGRES_RATIO_TARGET else 'OVER'}"
+        )
+        return ratio <= POSTGRES_RATIO_TARGET
+
+    print(
+        f"Each query on SQLite, then PostgreSQL, {runs} times in turn (p50 and p95 of each,"
+        f" then PostgreSQL's p95 as a multiple of SQLite's; target at most"
+        f" {POSTGRES_RATIO_TARGET:g}x):"
+    )
+    ok = True
+    try:
+        for period in PERIODS:
+            for key in METRICS:
+                pages = min(3, (await leaderboard(dbs[0], GUILD, key, period, now=NOW)).page_count)
+                calls = [
+                    partial(
+                        leaderboard,
+                        guild_id=GUILD,
+                        metric=key,
+                        period=period,
+                        page=rng.randint(1, pages),
+                        now=NOW,
+                        viewer_id=member(),
+                    )
+                    for _ in range(runs)
+                ]
+                ok &= await both(f"{key} {period}", calls)
+        for period in ("all", "30d"):
+            stats_calls = [
+                partial(player_stats, guild_id=GUILD, user_id=member(), period=period, now=NOW)
+                for _ in range(runs * 4)
+            ]
+            ok &= await both(f"stats {period}", stats_calls)
+        history_calls = [
+            partial(history, guild_id=GUILD, user_id=member()) for _ in range(runs * 4)
+        ]
+        ok &= await both("history page 1", history_calls)
+    finally:
+        for db in dbs:
+            await db.close()
+    print(
+        f"  PostgreSQL within {POSTGRES_RATIO_TARGET:g}x of SQLite at p95: {'met' if ok else 'NOT met'}"
+    )
+    return ok
+
+
+async def run_verify(path: Path | str) -> bool:
     db = await Database.open(path)
     try:
         start = time.perf_counter()
@@ -508,9 +601,17 @@ def main() -> int:
         "--reuse", action="store_true", help="time the database at --db as it is (no build)"
     )
     parser.add_argument("--no-verify", action="store_true", help="skip the final recomputation")
+    parser.add_argument(
+        "--postgres",
+        nargs="?",
+        const="",
+        default=None,
+        help="also time it on PostgreSQL: a throwaway server, or an empty database's URL",
+    )
     args = parser.parse_args()
 
     directory = None
+    server: Server | None = None
     if args.db is None:
         directory = tempfile.mkdtemp(prefix="euchre-bench-")
         path = Path(directory) / "league.db"
@@ -535,13 +636,29 @@ def main() -> int:
                 f" server: rows {built:.0f} s, totals ({rows:,} rows) {summed:.0f} s,"
                 f" {size:,.0f} MiB"
             )
+        url: str | None = None
+        if args.postgres is not None:
+            url = args.postgres
+            if not url:
+                server = Server.start()
+                url = asyncio.run(server.fresh_database("leaderboard"))
+            asyncio.run(copy_to(path, url))
         print("Times in milliseconds: wall clock, then CPU time of the process.")
         ok = asyncio.run(measure(path, args.players, args.runs, args.seed))
+        if url is not None:
+            print("\nThe same on PostgreSQL:")
+            ok &= asyncio.run(measure(url, args.players, args.runs, args.seed))
+            print()
+            ok &= asyncio.run(side_by_side(path, url, args.players, args.runs, args.seed))
         if not args.no_verify:
             ok &= asyncio.run(run_verify(path))
+            if url is not None:
+                ok &= asyncio.run(run_verify(url))
         print("all targets met" if ok else "SOME TARGETS MISSED")
         return 0 if ok else 1
     finally:
+        if server is not None:
+            server.stop()
         if directory is not None and not args.keep:
             for name in os.listdir(directory):
                 os.remove(os.path.join(directory, name))
