@@ -270,8 +270,9 @@ class TableMessages:
             await self._show_closed(table, change.note or "closed")
         await self._turn_moved(table)
         self.bot.live_hands.refresh(table)
-        if change.kind == "closed":
+        if change.kind == "closed":  # nothing more is drawn for it: keep nothing of it
             self._notes.pop(table.id, None)
+            self._locks.pop(table.id, None)
 
     def _announcement(self, change: Change) -> list[str]:
         """The news a change adds to the table message, and the lines it posts: the cut, games

@@ -9,6 +9,7 @@ import discord
 import pytest
 
 from bot.tables.table import SEAT_NAMES
+from tests.bot.helpers import eventually
 from tests.interaction.helpers import PLAYERS, act, close_table, seat_four, start_four, to_act
 from tests.support.interactions import InteractionHarness, enabled_ids
 
@@ -288,6 +289,10 @@ async def test_close_by_the_host(interactions):
     assert h.table() is table  # nothing closes before the host confirms
     assert "closed" in (await close_table(h, "alice")).text
     assert h.table() is None
+    # Once the table message says so, the bot keeps nothing of the table in memory.
+    await eventually(lambda: table.id not in h.bot.table_messages._locks, what="the lock dropped")
+    assert table.id not in h.bot.table_messages._notes
+    assert not h.bot.manager.knows(table)
     assert (
         await h.bot.db.fetchval("SELECT close_reason FROM tables WHERE id = ?", (table.id,))
         == "closed by the host"
