@@ -17,8 +17,9 @@ Z_3 x Z_3.
 
 Only the sizes that `bot.leagues.whist.starter` cannot build (no prime or field construction,
 no product of smaller designs) are searched: ``python -m bot.leagues.whist_search --only 44
---seconds 1800``, ``--only 133 --anneal-c --multiplier 11 --temperatures 6 0.45 0.97``, or
-``--only 52 --tabu --seed 1 --seconds 600``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
+--seconds 1800``, ``--only 133 --anneal-c --multiplier 11 --temperatures 6 0.45 0.97``,
+``--only 52 --tabu --seed 1 --seconds 600``, or ``--only 60 --match --exact
+--seconds 1500``. The default search is exact (`solve_starter`, OR-Tools CP-SAT, the optional
 `search` extra: ``pip install -e '.[search]'``); each design found is stored with its group,
 the solver's seed and the seconds it took. The older searches are simulated annealing over the
 starting round, seeded, so that running them again finds the same designs (``--annealing``).
@@ -68,6 +69,42 @@ two or six orbits of h, base tables) was not found in 15-40 s for 68 (h = 29), 7
 design without one; and for 77 an h of order 15 fixes only 0, but its short orbits (the ten
 non-zero multiples of 7 and the six of 11) would have to hold every partnership of a multiple
 of 7, five of them, at tables of their own, two a table.
+
+With `--special K` (and a multiplier) the exact solver asks for a round invariant under h but
+for the tables of h's short orbits, the fixed player and K orbits of full length that it picks:
+for a prime 4m - 1, where h fixes only 0, the only shape a multiplier allows. It proved there is
+none for 57 with K = 2 (h = 7, of order 3: 3.3 s; h = 4, of order 9: 19 s) and 93 (h = 25, of
+order 3: 35 s); a model of those tables alone (the fixed player, 0 and two orbits, with
+invariant difference counts) has none for 72 with h = 45 (order 7: all nine pairs of orbits
+with 1's) or 54 (order 5: five pairs), each refuted within 0.2 s. It found none in 60-150 s
+for 68 (h = 64, of order 11, K = 2; h = 37, of order 3, K = 6), 72 (h = 45, K = 2) or 93
+(h = 64 and 10, of orders 5 and 15, K = 2).
+
+With `--match` (`match_c`, `whist_match.c`) the round is a starter and a matching: stage 1
+picks a random starter (the partnerships, each class once as partners), stage 2 seats its
+partnerships two a table so that the opponents take each class twice, by annealing over swaps
+of two partnerships or (`--exact`) by backtracking. Counting suggests 60 is the hardest size
+for it: a random matching of the 2T partnerships (T tables) gets all C = 2T - 1 classes twice
+with a chance near (2C)! / (2^C C^(2C)), about e^(-1.31 C), against (2T - 1)!! matchings: some
+0.02 rounds a starter for 44, 0.2 for 60, 1 for 68, 20 for 80 and e^51 for 200. Backtracking to
+10^6 nodes a starter, it found 60 over Z_59 (seed 3: the 309th starter, 651 s) and 68 over Z_67
+(seed 1: the 258th starter, 644 s), the first designs for either; and 44 (annealing, seeds 1,
+2, 4 and 5 in 1.4-11.6 s, seed 3 none in 12 s; backtracking, seeds 1 and 2 in 4.5 and 0.6 s)
+and 48 (backtracking, seeds 1 and 2 in 5.0 and 2.9 s; annealing, seed 1 in 2.2 s, seed 2 none
+in 30 s). Before that it found no 60 by annealing (seed 1, 150 s: 1,383 starters, best cost 2;
+seed 3 with 10^7 moves a starter, cooling 0.999, 240 s) nor by backtracking (61 starters of
+10^6 nodes in 120 s, seed 1, and 372 of 2 * 10^5 in 150 s, seed 2, none decided), and no 68 by
+annealing (60 s, best 4). In short runs it found none of the other missing sizes: 57 (120 s,
+best 2), 72 and 80 (60 s each, best 4; 80 by backtracking, 268 starters of 10^5 nodes in 90 s),
+69 (120 s, best 4), 128 (best 8 to 18 in 30-40 s for four temperature schedules; backtracking,
+32 starters of 3 * 10^5 nodes in 60 s) or 200 (best 14 to 18 in 40-60 s, three schedules). For
+200 the annealing stops far from a round although rounds abound: a swap moves eight opponent
+pairs at once. Tried and dropped: a penalty for a wrong sum of squared opponent differences
+modulo p (a state one class over and another under never has the right sum; it found 44 for two
+seeds in five, not four); a tabu stage 2 (the best swap touching a wrong table: 48 none in 40
+s); re-seating by backtracking the up to 10-14 tables of the annealing's near misses (48 for
+seed 2 in 0.4 s, but none for seeds 1, 3 and 4 in 15-30 s, 60 none in 120 s, 128 none in 60 s);
+and the absolute cost (128: best 8 in 30 s, as the squared).
 """
 
 from __future__ import annotations
@@ -251,6 +288,7 @@ def solve_starter(
     seed: int = 0,
     workers: int = 1,
     multiplier: int = 1,
+    special: int = 0,
 ) -> Starter | None:
     """A starting round found by an exact solver (OR-Tools CP-SAT, the optional `search`
     extra), or None when it finds none within `seconds`.
@@ -278,6 +316,10 @@ def solve_starter(
         seed: the solver's random seed.
         workers: the solver's threads.
         multiplier: an automorphism x -> hx the round must be invariant under (1: none).
+        special: with a multiplier, that many of its orbits of full length (the solver picks
+            which) sit, with its shorter orbits and the fixed player, at tables of their own
+            that need not be invariant; the round is invariant but for those tables. A prime
+            4m - 1 needs it, as h fixes only 0 and the fixed player's table cannot be invariant.
     """
     from ortools.sat.python import cp_model  # the `search` extra; the bot never needs it
 
@@ -360,13 +402,42 @@ def solve_starter(
                 return times[x], class_of[e]
             return add[times[x]][e], class_of[sub[0][e]]
 
+        # With `special` orbits, only the pairs of the other orbits' players need be invariant:
+        # the orbits shorter than h's order (0's too), the fixed player and `special` orbits of
+        # h's order, chosen by the solver, sit at tables of their own.
+        orbit = list(range(n))
+        for x in range(n):
+            y = times[x]
+            while y != x:
+                orbit[y] = min(orbit[y], orbit[x])
+                y = times[y]
+        order = max(orbit.count(o) for o in set(orbit))
+        free: dict[int, cp_model.IntVar] = {}  # a full orbit (by its least player): not special
+        if special:
+            for o in set(orbit):
+                if orbit.count(o) == order:
+                    free[o] = model.new_bool_var(f"f{o}")
+            model.add(sum(free.values()) == len(free) - special)
+
+        def invariant(v: cp_model.IntVar, x: int, y: int, w: cp_model.IntVar | None) -> None:
+            """v, of the pair {x, y}, is w, of its image (None: no such variable)."""
+            if not special:
+                model.add(v == w if w is not None else v == 0)
+                return
+            fx, fy = free.get(orbit[x]) if x < n else None, free.get(orbit[y]) if y < n else None
+            for a, b in ((fx, fy), (fy, fx)):  # a free player sits with free players only
+                if a is not None:
+                    model.add_bool_or([v.Not(), a.Not()] + ([b] if b is not None else []))
+            if fx is not None and fy is not None:
+                model.add(v == w if w is not None else v == 0).only_enforce_if(fx)
+
         for c, row in enumerate(partnership):
             for x, v in row.items():
                 y, e = image(x, c)
-                model.add(v == partnership[e][y] if y in partnership[e] else v == 0)
+                invariant(v, x, add[x][classes[c]], partnership[e].get(y))
         for (x, c), v in together.items():
             y, e = image(x, c)
-            model.add(v == together[y, e] if (y, e) in together else v == 0)
+            invariant(v, x, add[x][classes[c]], together.get((y, e)))
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
@@ -504,6 +575,41 @@ def tabu_c(
     return _found(run)
 
 
+def match_c(
+    players: int,
+    group: Group,
+    seed: int = 0,
+    seconds: float = 600.0,
+    temperatures: tuple[float, float, float] = (2.0, 0.2, 0.99),
+    moves: int = 1_000_000,
+    exact: bool = False,
+) -> tuple[Starter, int] | None:
+    """A starting round found as a starter and a matching of its partnerships
+    (`whist_match.c`, compiled here with the system's `cc`), and the moves it took; None when
+    none is found within `seconds`.
+
+    The partnerships of a starting round split the non-zero elements (0 partners the fixed
+    player, or sits out) and take each difference class {d, -d} once: a starter. Stage 1 finds
+    a random one; stage 2 seats its partnerships two a table so that the opponent differences
+    take each class twice, by annealing over swaps of two partnerships (`temperatures`: the
+    first and lowest, and the cooling factor every 4096 moves) or, with `exact`, by
+    backtracking over the options (two partnerships at a table), branching on the partnership
+    or class with the fewest options left. After `moves` moves (or backtracking nodes) on one
+    starter, a new one.
+    """
+    n = modulus(players)
+    if group.order != n:
+        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
+    fixed = players % 4 == 0
+    lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
+    lines += [" ".join(map(str, row)) for row in group.sub_table()]
+    args = [*map(str, temperatures), str(moves), str(int(exact))]
+    run = _run_c("whist_match.c", args, lines, "-lm")
+    for line in run.stderr.splitlines()[-1:]:
+        print(line, file=sys.stderr)  # the best cost, starters, moves, seconds
+    return _found(run)
+
+
 def _is_prime(n: int) -> bool:
     return n > 1 and all(n % d for d in range(2, int(n**0.5) + 1))
 
@@ -541,6 +647,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--squared", action="store_true", help="the C annealing's squared cost")
     parser.add_argument("--tabu", action="store_true", help="tabu search in C (`tabu_c`)")
     parser.add_argument(
+        "--match", action="store_true", help="a starter, then its matching, in C (`match_c`)"
+    )
+    parser.add_argument(
+        "--exact", action="store_true", help="`--match` seats a starter by backtracking"
+    )
+    parser.add_argument(
+        "--moves", type=int, default=1_000_000, help="`--match` moves (or nodes) a starter"
+    )
+    parser.add_argument(
+        "--special",
+        type=int,
+        default=0,
+        help="orbits of the multiplier the solver may seat freely, beside the short ones",
+    )
+    parser.add_argument(
         "--tenure", type=int, nargs=2, default=(2, 2), help="tabu steps: a base, a random extra"
     )
     parser.add_argument("--stall", type=int, default=1_000_000, help="tabu steps to a kick")
@@ -561,8 +682,8 @@ def main(argv: list[str] | None = None) -> int:
         "--temperatures",
         type=float,
         nargs=3,
-        default=(2.0, 0.15, 0.97),
-        help="the C annealing's first and lowest temperature and cooling factor",
+        help="the C annealing's first and lowest temperature and cooling factor (2 0.15 0.97;"
+        " with --match, 2 0.2 0.99)",
     )
     args = parser.parse_args(argv)
     found = json.loads(DATA.read_text()) if DATA.exists() else {}
@@ -573,7 +694,24 @@ def main(argv: list[str] | None = None) -> int:
         for group in whist_groups(modulus(players)):
             start = time.perf_counter()
             steps = None
-            if args.tabu:
+            if args.match:
+                temperatures = tuple(args.temperatures) if args.temperatures else (2, 0.2, 0.99)
+                got = match_c(
+                    players,
+                    group,
+                    args.seed,
+                    args.seconds,
+                    (temperatures[0], temperatures[1], temperatures[2]),
+                    args.moves,
+                    args.exact,
+                )
+                rows, steps = got if got is not None else (None, None)
+                method = "a starter, then its matching in C, " + (
+                    f"backtracking to {args.moves} nodes"
+                    if args.exact
+                    else "annealing, temperatures " + " ".join(f"{t:g}" for t in temperatures)
+                )
+            elif args.tabu:
                 got = tabu_c(
                     players,
                     group,
@@ -592,7 +730,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.weights[0]:
                     method += f", weights every {args.weights[0]} steps up to {args.weights[1]}"
             elif args.anneal_c:
-                temperatures = tuple(args.temperatures)
+                temperatures = tuple(args.temperatures or (2.0, 0.15, 0.97))
                 got = anneal_c(
                     players,
                     group,
@@ -613,11 +751,18 @@ def main(argv: list[str] | None = None) -> int:
                 rows, method = _anneal(players, group), "annealing"
             else:
                 rows = solve_starter(
-                    players, group, args.seconds, args.seed, args.workers, args.multiplier
+                    players,
+                    group,
+                    args.seconds,
+                    args.seed,
+                    args.workers,
+                    args.multiplier,
+                    args.special,
                 )
                 method = (
                     "cp-sat" if args.multiplier == 1 else f"cp-sat, multiplier {args.multiplier}"
                 )
+                method += f", {args.special} orbits seated freely" if args.special else ""
             took = time.perf_counter() - start
             print(f"{players} players, group {group.factors}: {rows is not None} in {took:.1f} s")
             if rows is not None:

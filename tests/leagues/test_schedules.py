@@ -28,9 +28,9 @@ def _seat_counts(players: int, rounds: tuple[Round, ...]) -> None:
 
 
 WHIST_SIZES = [n for n in range(4, 201) if n % 4 in (0, 1)]
-# The sizes with no design yet: 4m with 4m - 1 prime (but 44 and 48), and 4m + 1 = p * q with p, q
-# primes of the form 4k + 3 (but 133).
-MISSING = {57, 60, 68, 69, 72, 77, 80, 84, 93, 104, 108, 128, 129, 132}
+# The sizes with no design yet: 4m with 4m - 1 prime (but 44, 48, 60 and 68), and 4m + 1 = p * q
+# with p, q primes of the form 4k + 3 (but 133).
+MISSING = {57, 69, 72, 77, 80, 84, 93, 104, 108, 128, 129, 132}
 MISSING |= {140, 141, 152, 161, 164, 168, 177, 180, 192, 200}
 
 
