@@ -521,9 +521,25 @@ def _run_c(source: str, args: list[str], lines: list[str], *libraries: str) -> R
         )
 
 
-def _found(run: Run) -> tuple[Starter, int] | None:
+def _search_input(players: int, group: Group, seed: int, seconds: float) -> list[str]:
+    """The first lines a C search of a starting round reads: the group's order, whether there
+    is a fixed player (4m) or a bye (4m + 1), the seed and the time limit, then the group's
+    subtraction table."""
+    n = modulus(players)
+    if group.order != n:
+        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
+    fixed = players % 4 == 0
+    lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
+    return lines + [" ".join(map(str, row)) for row in group.sub_table()]
+
+
+def _found(run: Run, told: bool = False) -> tuple[Starter, int] | None:
     """The starting round a C search printed (a table "a b c d" a line) and its steps, or None
-    when it found none."""
+    when it found none; `told`: the search's last line on standard error (its summary) is
+    passed on."""
+    if told:
+        for line in run.stderr.splitlines()[-1:]:
+            print(line, file=sys.stderr)
     if run.returncode != 0:
         return None
     out = run.stdout.split("\n")
@@ -561,18 +577,11 @@ def tabu_c(
     the round translated so that the fixed player partners 0). A set that cannot be paired is
     left by a kick.
     """
-    n = modulus(players)
-    if group.order != n:
-        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
-    fixed = players % 4 == 0
-    lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
-    lines += [" ".join(map(str, row)) for row in group.sub_table()]
+    lines = _search_input(players, group, seed, seconds)
     options = [*tenure, stall, kicks, int(squared), weights[0], weights[1] or 1 << 20, 0, 1]
     options.append(int(sets))
-    run = _run_c("whist_tabu.c", [str(o) for o in options], lines)
-    for line in run.stderr.splitlines()[-1:]:
-        print(line, file=sys.stderr)  # the best cost, steps, unpaired table sets, seconds
-    return _found(run)
+    # Its last line on standard error: the best cost, steps, unpaired table sets, seconds.
+    return _found(_run_c("whist_tabu.c", [str(o) for o in options], lines), told=True)
 
 
 def match_c(
@@ -597,17 +606,10 @@ def match_c(
     or class with the fewest options left. After `moves` moves (or backtracking nodes) on one
     starter, a new one.
     """
-    n = modulus(players)
-    if group.order != n:
-        raise ValueError(f"{players} players need a group of order {n}, not {group.order}")
-    fixed = players % 4 == 0
-    lines = [f"{n} {int(fixed)} {int(not fixed)} {seed} {seconds}"]
-    lines += [" ".join(map(str, row)) for row in group.sub_table()]
+    lines = _search_input(players, group, seed, seconds)
     args = [*map(str, temperatures), str(moves), str(int(exact))]
-    run = _run_c("whist_match.c", args, lines, "-lm")
-    for line in run.stderr.splitlines()[-1:]:
-        print(line, file=sys.stderr)  # the best cost, starters, moves, seconds
-    return _found(run)
+    # Its last line on standard error: the best cost, starters, moves, seconds.
+    return _found(_run_c("whist_match.c", args, lines, "-lm"), told=True)
 
 
 def _is_prime(n: int) -> bool:
