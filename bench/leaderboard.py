@@ -511,12 +511,13 @@ async def side_by_side(path: Path, url: str, players: int, runs: int, seed: int)
                     await call(db)
         sqlite, postgres = (percentile(w.wall, 95) for w in watches)
         ratio = postgres / sqlite
+        within = ratio <= POSTGRES_RATIO_TARGET
         print(
             f"  {name:<28} p50 {statistics.median(watches[0].wall):6.2f} {statistics.median(watches[1].wall):6.2f}"
             f"  p95 {sqlite:6.2f} {postgres:6.2f}  {ratio:5.2f}x"
-            f"  {'ok' if ratio <= POSTGRES_RATIO_TARGET else 'OVER'}"
+            f"  {'ok' if within else 'OVER'}"
         )
-        return ratio <= POSTGRES_RATIO_TARGET
+        return within
 
     print(
         f"Each query on SQLite, then PostgreSQL, {runs} times in turn (p50 and p95 of each,"
