@@ -7,7 +7,10 @@ its own write before it replies.
 
 A write is a `work` coroutine function (run in the batch's transaction, in the order queued)
 and/or plain `rows`: (sql, parameters) pairs, which cost less: the rows of a whole batch are
-grouped by statement and each statement runs once with `executemany`.
+grouped by statement and each statement runs once with `executemany`. A write may also hand
+values to a function that stores many at once (`together`, such as `stats.record_hands` with a
+finished deal): each such function runs once a batch, before the works, with every value of
+the batch in the order queued, so a deal's results cost a few statements a batch.
 
 Where a batch runs is the backend's choice (`Database.batch`): SQLite's uses a connection of
 its own in the event loop's thread (see ``bot/storage/sqlite.py``), PostgreSQL's a transaction on
@@ -31,21 +34,25 @@ log = logging.getLogger(__name__)
 
 Write = Callable[[Database], Awaitable[Any]]
 Row = tuple[str, Sequence[Any]]
+# A function that stores many values at once, and the values a write gives it.
+Together = tuple[Callable[[Database, list[Any]], Awaitable[Any]], Sequence[Any]]
 
 
 class _Item:
-    __slots__ = ("work", "rows", "future", "fence", "request")
+    __slots__ = ("work", "rows", "together", "future", "fence", "request")
 
     def __init__(
         self,
         work: Write | None,
         rows: Sequence[Row],
+        together: Together | None,
         future: asyncio.Future[Any],
         fence: tuple[int, int] | None,
         request: int | None,
     ) -> None:
         self.work = work
         self.rows = rows
+        self.together = together
         self.future = future
         self.fence = fence
         self.request = request
@@ -54,7 +61,7 @@ class _Item:
     def move(self) -> bool:
         """Whether the write is a table's rows alone (a move of play): it touches only rows of
         a table this process holds by lease."""
-        return self.work is None and self.fence is not None
+        return self.work is None and self.together is None and self.fence is not None
 
 
 _STOP = None  # queued by close(): the writer commits what is ahead of it, then ends
@@ -63,7 +70,8 @@ _STOP = None  # queued by close(): the writer commits what is ahead of it, then 
 class BatchWriter:
     """Runs queued writes in batches, one transaction per batch.
 
-    In a batch, every `work` runs first, in the order queued; then every row, grouped by its
+    In a batch, each `together` function runs first, once, with the values of all its writes
+    in the order queued; then every `work`, in the order queued; then every row, grouped by its
     statement (statements in the order first queued, rows of one statement in the order queued).
     A writer whose rows depend on another statement's rows of the same batch must use `work`.
     """
@@ -86,12 +94,16 @@ class BatchWriter:
         work: Write | None = None,
         rows: Sequence[Row] = (),
         *,
+        together: Together | None = None,
         fence: tuple[int, int] | None = None,
         request: int | None = None,
     ) -> Any:
-        """Queue `work(db)` and/or `rows`, and wait until the transaction holding them commits.
+        """Queue `work(db)`, `rows` and/or values for a `together` function, and wait until the
+        transaction holding them commits.
 
         Args:
+            together: (function, values): ``function(db, values)`` runs once a batch with the
+                values of every write that gives it some.
             fence: (table id, fence) when the write is a table's: it is stored only if the
                 table's fence is still that one, checked in the same transaction
                 (`bot.storage.leases`).
@@ -111,7 +123,7 @@ class BatchWriter:
             raise WriterClosed("the bot is restarting: please try again in a moment")
         self.start()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Item(work, rows, future, fence, request))
+        self._queue.put_nowait(_Item(work, rows, together, future, fence, request))
         return await future
 
     async def _run(self) -> None:
@@ -178,6 +190,17 @@ class BatchWriter:
                 grouped.setdefault(sql, []).append(params)
         return grouped
 
+    @staticmethod
+    def _together(
+        batch: list[_Item],
+    ) -> dict[Callable[[Database, list[Any]], Awaitable[Any]], list[Any]]:
+        values: dict[Callable[[Database, list[Any]], Awaitable[Any]], list[Any]] = {}
+        for item in batch:
+            if item.together is not None:
+                store, given = item.together
+                values.setdefault(store, []).extend(given)
+        return values
+
     async def _commit_batch(self, batch: list[_Item]) -> list[Any]:
         """One batch, one transaction. A write whose table was taken over, or whose interaction
         was applied before, is left out (its caller gets the error) before anything runs."""
@@ -185,6 +208,8 @@ class BatchWriter:
         async with self.db.batch(owned_rows_only=all(item.move for item in batch)) as db:
             refused = await self._refused(db, batch)
             kept = [item for item in batch if id(item) not in refused]
+            for store, values in self._together(kept).items():
+                await store(db, values)
             results = {
                 id(item): await item.work(db) if item.work is not None else None for item in kept
             }

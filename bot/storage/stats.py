@@ -38,6 +38,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from operator import add
 from typing import Any
 
@@ -246,10 +247,21 @@ class _Delta:
     ) -> _Delta:
         """Each human player's counts for one result (computer players keep no totals)."""
         delta = cls()
+        delta.add_players(players, preset, flagged, day, counts_of)
+        return delta
+
+    def add_players(
+        self,
+        players: Iterable[SeatPlayer],
+        preset: str,
+        flagged: bool,
+        day: str,
+        counts_of: Callable[[int], Counts],
+    ) -> None:
+        """Add each human player's counts for one more result."""
         for p in players:
             if not p.is_bot:
-                delta.add(p.user_id, preset, int(flagged), day, counts_of(p.seat))
-        return delta
+                self.add(p.user_id, preset, int(flagged), day, counts_of(p.seat))
 
 
 _UPSERT = (
@@ -368,12 +380,8 @@ async def _match_state(
         " FROM matches AS m WHERE m.id = ?",
         (day, *boards.WINDOWS, match_id),
     )
-    if row is None:
-        raise StorageError(f"There is no match {match_id}; allocate it with new_match_id first.")
-    if row[0] != guild_id:
-        raise StorageError(f"Match {match_id} belongs to another server.")
-    if row[1] != "playing":
-        raise StorageError(f"Match {match_id} is already over ({row[1]}).")
+    _check_match(match_id, guild_id, None if row is None else (row[0], row[1]))
+    assert row is not None  # refused above
     anchors = {days: row[4 + i] for i, days in enumerate(boards.WINDOWS) if row[4 + i]}
     return bool(row[2]), row[3], anchors
 
@@ -506,67 +514,172 @@ async def record_hand(db: Database, hand: HandRecord) -> int:
     Raises:
         StorageError: an unknown or finished match, a bad seat or outcome.
     """
-    if hand.outcome not in OUTCOMES:
-        raise StorageError(f"Unknown outcome {hand.outcome!r}.")
-    if hand.outcome != "passed" and hand.maker is None:
-        raise StorageError(f"A deal {hand.outcome} has a maker.")
-    _check_players(hand.players)
-    day = day_of(hand.played_at)
-    anchors: dict[int, str] | None
-    flagged, latest, anchors = await _match_state(db, hand.match_id, hand.guild_id, day)
-    if not flagged and (hand.flagged or _flagged_by(hand.players)):
-        flagged = await flag_match(db, hand.match_id)
-        anchors = None  # moving counts may have moved the windows: read them again
-    hand_id = await db.fetchval(
-        "INSERT INTO hands (match_id, guild_id, table_id, game_number, deal_number, dealer, maker,"
-        " trump, alone, defender, tricks_0, tricks_1, points_0, points_1, outcome, preset,"
-        " options, record, played_at, day)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (
-            hand.match_id,
-            hand.guild_id,
-            hand.table_id,
-            hand.game_number,
-            hand.deal_number,
-            hand.dealer,
-            hand.maker,
-            hand.trump,
-            hand.alone,
-            hand.defender,
-            hand.tricks[0],
-            hand.tricks[1],
-            hand.points[0],
-            hand.points[1],
-            hand.outcome,
-            hand.preset,
-            _json(hand.options),
-            _json(hand.record),
-            timestamp(hand.played_at),
-            day,
-        ),
-    )
+    (hand_id,) = await record_hands(db, [hand])
+    return hand_id
+
+
+_HAND_COLUMNS = (
+    "match_id, guild_id, table_id, game_number, deal_number, dealer, maker, trump, alone,"
+    " defender, tricks_0, tricks_1, points_0, points_1, outcome, preset, options, record,"
+    " played_at, day"
+)
+_HAND_MARKS = "(" + ", ".join("?" for _ in _HAND_COLUMNS.split(",")) + ")"
+# Hands per INSERT statement: 20 values each stays far below either backend's limit of
+# parameters in one statement (SQLite's 32,766).
+_HANDS_PER_INSERT = 500
+
+
+async def record_hands(db: Database, hands: Sequence[HandRecord]) -> list[int]:
+    """Store finished deals and add them to their players' totals, inside the caller's
+    transaction, in a few statements however many there are.
+
+    The group-commit writer gives it every deal its transaction finishes (`BatchWriter`'s
+    ``together``), so a deal's results cost a few round trips a batch rather than a dozen a
+    deal: on PostgreSQL those round trips are what the action that ends a deal waits for.
+    The totals come out as if each deal were recorded alone, in order.
+
+    Returns:
+        The hands' ids, in order.
+
+    Raises:
+        StorageError: an unknown or finished match, a bad seat or outcome (nothing is stored).
+    """
+    for hand in hands:
+        if hand.outcome not in OUTCOMES:
+            raise StorageError(f"Unknown outcome {hand.outcome!r}.")
+        if hand.outcome != "passed" and hand.maker is None:
+            raise StorageError(f"A deal {hand.outcome} has a maker.")
+        _check_players(hand.players)
+    if not hands:
+        return []
+    flagged = await _matches_in_play(db, [(h.match_id, h.guild_id) for h in hands])
+    for hand in hands:
+        if not flagged[hand.match_id] and (hand.flagged or _flagged_by(hand.players)):
+            flagged[hand.match_id] = await flag_match(db, hand.match_id)
+    days = [day_of(hand.played_at) for hand in hands]
+    ids = await _insert_hands(db, hands, days)
     await db.executemany(
         "INSERT INTO hand_players (hand_id, seat, user_id, name, is_bot, substitute)"
         " VALUES (?, ?, ?, ?, ?, ?)",
-        _player_rows(hand_id, hand.players),
+        [
+            row
+            for hand_id, h in zip(ids, hands, strict=True)
+            for row in _player_rows(hand_id, h.players)
+        ],
     )
-    await db.executemany(_NAMES, _name_rows(hand.guild_id, hand.players))
-    delta = _Delta.of_players(
-        hand.players,
-        hand.preset,
-        flagged,
-        day,
-        lambda seat: hand_counts(
-            seat,
-            maker=hand.maker,
-            alone=hand.alone,
-            defender=hand.defender,
-            outcome=hand.outcome,
-            points=hand.points,
-        ),
+    await db.executemany(_NAMES, [row for h in hands for row in _name_rows(h.guild_id, h.players)])
+    deltas: dict[int, _Delta] = {}
+    for hand, day in zip(hands, days, strict=True):
+        deltas.setdefault(hand.guild_id, _Delta()).add_players(
+            hand.players,
+            hand.preset,
+            flagged[hand.match_id],
+            day,
+            partial(
+                hand_counts,
+                maker=hand.maker,
+                alone=hand.alone,
+                defender=hand.defender,
+                outcome=hand.outcome,
+                points=hand.points,
+            ),
+        )
+    # Read after any late flag above, which may have moved a server's windows.
+    starts, anchors = await _servers_calendar(db, list(deltas))
+    for guild_id, delta in deltas.items():
+        await _apply(db, guild_id, delta, starts.get(guild_id, []), anchors.get(guild_id, {}))
+    return ids
+
+
+async def _matches_in_play(db: Database, matches: Sequence[tuple[int, int]]) -> dict[int, bool]:
+    """Check each (match, server) exists, is that server's and is in play, in one query.
+
+    Returns:
+        Each match's flag.
+    """
+    wanted = list(dict.fromkeys(match_id for match_id, _ in matches))
+    marks = ", ".join("?" for _ in wanted)
+    rows = await db.fetchall(
+        f"SELECT id, guild_id, status, flagged FROM matches WHERE id IN ({marks})", wanted
     )
-    await _apply(db, hand.guild_id, delta, _starts_for(latest), anchors)
-    return hand_id
+    found = {r[0]: (r[1], r[2]) for r in rows}
+    for match_id, guild_id in matches:
+        _check_match(match_id, guild_id, found.get(match_id))
+    return {r[0]: bool(r[3]) for r in rows}
+
+
+def _check_match(match_id: int, guild_id: int, stored: tuple[int, str] | None) -> None:
+    """Refuse a result for a match that is not there (``stored`` None), not this server's or
+    not in play (``stored``: the match's server and status)."""
+    if stored is None:
+        raise StorageError(f"There is no match {match_id}; allocate it with new_match_id first.")
+    if stored[0] != guild_id:
+        raise StorageError(f"Match {match_id} belongs to another server.")
+    if stored[1] != "playing":
+        raise StorageError(f"Match {match_id} is already over ({stored[1]}).")
+
+
+async def _insert_hands(db: Database, hands: Sequence[HandRecord], days: list[str]) -> list[int]:
+    """Insert the hands' rows, many to a statement; their ids, in order (matched by each hand's
+    match and deal, which are unique, as the order of returned rows is not promised)."""
+    ids: dict[tuple[int, int], int] = {}
+    for first in range(0, len(hands), _HANDS_PER_INSERT):
+        chunk = list(zip(hands, days, strict=True))[first : first + _HANDS_PER_INSERT]
+        params: list[Any] = []
+        for hand, day in chunk:
+            params += (
+                hand.match_id,
+                hand.guild_id,
+                hand.table_id,
+                hand.game_number,
+                hand.deal_number,
+                hand.dealer,
+                hand.maker,
+                hand.trump,
+                hand.alone,
+                hand.defender,
+                hand.tricks[0],
+                hand.tricks[1],
+                hand.points[0],
+                hand.points[1],
+                hand.outcome,
+                hand.preset,
+                _json(hand.options),
+                _json(hand.record),
+                timestamp(hand.played_at),
+                day,
+            )
+        rows = await db.fetchall(
+            f"INSERT INTO hands ({_HAND_COLUMNS}) VALUES "
+            + ", ".join(_HAND_MARKS for _ in chunk)
+            + " RETURNING id, match_id, deal_number",
+            params,
+        )
+        ids.update(((r[1], r[2]), r[0]) for r in rows)
+    return [ids[hand.match_id, hand.deal_number] for hand in hands]
+
+
+async def _servers_calendar(
+    db: Database, guilds: Sequence[int]
+) -> tuple[dict[int, list[str]], dict[int, dict[int, str]]]:
+    """The servers' season start days (sorted) and window anchors, in one query."""
+    marks = ", ".join("?" for _ in guilds)
+    rows = await db.fetchall(
+        f"SELECT guild_id, start_day, 0 FROM seasons WHERE guild_id IN ({marks})"
+        f" UNION ALL SELECT guild_id, anchor_day, days FROM board_windows"
+        f" WHERE guild_id IN ({marks})",
+        [*guilds, *guilds],
+    )
+    starts: dict[int, list[str]] = {}
+    anchors: dict[int, dict[int, str]] = {}
+    for guild_id, day, days in rows:
+        if days:
+            anchors.setdefault(guild_id, {})[days] = day
+        else:
+            starts.setdefault(guild_id, []).append(day)
+    for days_of in starts.values():
+        days_of.sort()
+    return starts, anchors
 
 
 async def record_game(db: Database, game: GameRecord) -> int:

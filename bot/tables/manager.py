@@ -29,9 +29,9 @@ from bot.engine.variants import make_variant
 from bot.engine.variants.rules import VARIANT_ONLY_OPTIONS, no_such_option
 from bot.engine.variants.scoring import VariantResult
 from bot.rerun import log_task_end
-from bot.storage import hints, leagues, leases, members
+from bot.storage import hints, leagues, leases, members, stats
 from bot.storage import tables as store
-from bot.storage.batch import BatchWriter
+from bot.storage.batch import BatchWriter, Together
 from bot.storage.database import Database
 from bot.storage.errors import AlreadyApplied, IntegrityError, LeaseLost, WriterClosed
 from bot.tables.computer import ComputerSeats
@@ -852,17 +852,32 @@ class TableManager:
         games = list(match.games[games_before:])
         match_over = match.over
 
+        ends = result is not None or games or match_over
+        players = players_of(seated) if ends else ()
+        # The deal's results are stored with the batch's other deals (`stats.record_hands`),
+        # before any work of the batch: so before this action's game and match below.
+        hand = (
+            (stats.record_hands, [self.results.hand(table, match, result, players)])
+            if result is not None
+            else None
+        )
+
         async def results(db: Database) -> None:
-            players, names = players_of(seated), names_of(seated, table.seat_count)
-            if result is not None:
-                await self.results.hand(db, table, match, result, players)
+            names = names_of(seated, table.seat_count)
             for number, game in enumerate(games, start=games_before):
                 await self.results.game(db, table, match, number, game, players)
             if match_over:
                 await self.results.match(db, table, match, players, names)
 
-        ends = result is not None or games or match_over
-        await self._save(table, "game", seat, user_id, taken, after=results if ends else None)
+        await self._save(
+            table,
+            "game",
+            seat,
+            user_id,
+            taken,
+            after=results if games or match_over else None,
+            together=hand,
+        )
         change = Change(
             table,
             kind,
@@ -949,8 +964,12 @@ class TableManager:
         action: str,
         before: Callable[[Database], Awaitable[None]] | None = None,
         after: Callable[[Database], Awaitable[None]] | None = None,
+        together: Together | None = None,
     ) -> None:
         """Write one accepted request (its event, new decks, the table's state) and wait for it.
+
+        ``before`` and ``after`` run in the transaction around the state's write; ``together``
+        (a finished deal's record) is stored with the batch's others (`BatchWriter.write`).
 
         A plain game action is rows only (its event, and the next deal's deck when it ended a
         deal), which the writer inserts with one statement per batch; the table's state JSON is
@@ -1015,7 +1034,9 @@ class TableManager:
             rows.append(store.state_row(table.id, table.host_id, json.dumps(table.to_state()), now))
 
         try:
-            await self.writer.write(work, rows, fence=self._fence_of(table), request=interaction_id)
+            await self.writer.write(
+                work, rows, together=together, fence=self._fence_of(table), request=interaction_id
+            )
         except WriterClosed as error:
             # The bot is stopping: what memory holds now is dropped with it, and the next
             # start reads the tables as stored, without this request.

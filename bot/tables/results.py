@@ -88,41 +88,37 @@ class ResultsRecorder:
     # hands held seats back to their members, so reading the seats afterwards would credit them
     # with play a computer or a substitute made.
 
-    async def hand(
+    def hand(
         self,
-        db: Database,
         table: Table,
         match: Match,
         result: HandResult,
         players: tuple[stats.SeatPlayer, ...],
-    ) -> None:
+    ) -> stats.HandRecord:
+        """The record of the deal just finished, for `stats.record_hands`: the writer stores
+        the deals its transaction finishes together."""
         deal = match.deals[-1] if match.over else match.deals[-2]
         number = len(match.deals) - (1 if match.over else 2)
-        await stats.record_hand(
-            db,
-            stats.HandRecord(
-                guild_id=table.guild_id,
-                table_id=table.id,
-                match_id=_match_id(table),
-                game_number=match.game_of_deal[number],
-                deal_number=number,
-                dealer=result.dealer,
-                maker=result.maker,
-                trump=result.trump,
-                alone=result.alone,
-                defender=result.defender,
-                players=players,
-                tricks=result.tricks,
-                points=result.points,
-                outcome=result.outcome,
-                preset=table.options.preset,
-                options=table.options.to_dict(),
-                record=mark_hints(
-                    deal_to_record(deal, number + 1, match.game_of_deal[number]), table
-                ),
-                played_at=self._now(),
-                flagged=table.flagged,
-            ),
+        return stats.HandRecord(
+            guild_id=table.guild_id,
+            table_id=table.id,
+            match_id=_match_id(table),
+            game_number=match.game_of_deal[number],
+            deal_number=number,
+            dealer=result.dealer,
+            maker=result.maker,
+            trump=result.trump,
+            alone=result.alone,
+            defender=result.defender,
+            players=players,
+            tricks=result.tricks,
+            points=result.points,
+            outcome=result.outcome,
+            preset=table.options.preset,
+            options=table.options.to_dict(),
+            record=mark_hints(deal_to_record(deal, number + 1, match.game_of_deal[number]), table),
+            played_at=self._now(),
+            flagged=table.flagged,
         )
 
     async def game(

@@ -8,6 +8,7 @@ import pytest
 from bot.storage import stats
 from bot.storage.database import Database
 from bot.storage.errors import IntegrityError, StorageError
+from bot.storage.seasons import start_season
 from bot.storage.verify import verify
 from tests.storage.builders import GUILD, TABLE, at, game, hand, match, seats, totals
 
@@ -401,3 +402,103 @@ async def test_refusals(db: Database) -> None:
     with pytest.raises(IntegrityError):
         async with db.transaction():
             await stats.record_hand(db, hand(m2, players, deal=0, maker=0))
+
+
+async def _server_rows(db: Database, guild_id: int) -> dict[str, list[tuple[object, ...]]]:
+    """What a server's results left in storage, without ids: to compare two servers."""
+    queries = {
+        "player_totals": "SELECT bucket, user_id, preset, flagged, "
+        + ", ".join(stats.COUNTERS)
+        + " FROM player_totals WHERE guild_id = ?",
+        "board_totals": "SELECT board, flagged, user_id, "
+        + ", ".join(stats.COUNTERS)
+        + " FROM board_totals WHERE guild_id = ?",
+        "board_windows": "SELECT days, anchor_day FROM board_windows WHERE guild_id = ?",
+        "hands": "SELECT m.flagged, h.deal_number, h.game_number, h.maker, h.outcome,"
+        " h.points_0, h.points_1, h.day, hp.seat, hp.user_id, hp.substitute"
+        " FROM hands AS h JOIN matches AS m ON m.id = h.match_id"
+        " JOIN hand_players AS hp ON hp.hand_id = h.id WHERE h.guild_id = ?",
+    }
+    return {
+        name: sorted(tuple(r) for r in await db.fetchall(sql, (guild_id,)))
+        for name, sql in queries.items()
+    }
+
+
+async def test_deals_recorded_together_count_as_if_recorded_one_at_a_time(db: Database) -> None:
+    """`record_hands`, which stores the deals a batch of the writer finishes, leaves totals,
+    boards, windows and hands exactly as recording each deal alone, in order: deals of two
+    matches interleaved, over two days with a season starting on the second, a passed deal, a
+    lone hand, and a substitute flagging one match in the middle of the batch."""
+    alone_server, together_server = GUILD, GUILD + 1
+    clean, late_sub = seats(A, B, C, D), seats(A, B, C, 5, subs=(5,))
+    others = seats(6, 7, 8, 9)
+
+    def deals(guild: int, first: int, second: int) -> list[stats.HandRecord]:
+        return [
+            hand(first, clean, deal=0, maker=0, points=(1, 0), when=at(DAY1), guild=guild),
+            hand(
+                second,
+                others,
+                deal=0,
+                maker=1,
+                points=(0, 2),
+                outcome="euchred",
+                when=at(DAY1),
+                guild=guild,
+            ),
+            hand(
+                first,
+                clean,
+                deal=1,
+                maker=2,
+                alone=2,
+                points=(4, 0),
+                outcome="march",
+                when=at(DAY1, 20),
+                guild=guild,
+            ),
+            hand(second, others, deal=1, outcome="passed", when=at(DAY2), guild=guild),
+            hand(first, late_sub, deal=2, maker=3, points=(0, 1), when=at(DAY2), guild=guild),
+            hand(second, others, deal=2, maker=0, points=(1, 0), when=at(DAY2), guild=guild),
+            hand(first, clean, deal=3, maker=1, points=(0, 1), when=at(DAY2, 13), guild=guild),
+        ]
+
+    matches = {}
+    async with db.transaction():
+        for guild in (alone_server, together_server):
+            await start_season(db, guild, "Spring", at(DAY2))
+            matches[guild] = [await stats.new_match_id(db, guild, TABLE) for _ in range(2)]
+    for record in deals(alone_server, *matches[alone_server]):
+        async with db.transaction():
+            await stats.record_hand(db, record)
+    together = deals(together_server, *matches[together_server])
+    async with db.transaction():
+        ids = await stats.record_hands(db, together)
+    # The ids come back in order, each naming its deal.
+    for hand_id, record in zip(ids, together, strict=True):
+        row = await db.fetchone("SELECT match_id, deal_number FROM hands WHERE id = ?", (hand_id,))
+        assert tuple(row) == (record.match_id, record.deal_number)
+    alone_rows = await _server_rows(db, alone_server)
+    assert alone_rows == await _server_rows(db, together_server)
+    assert alone_rows["player_totals"] and alone_rows["board_totals"]
+    assert any(flagged for flagged, *_ in alone_rows["hands"])  # the substitute flagged one
+    assert await verify(db) == []
+
+
+async def test_deals_recorded_together_are_refused_together(db: Database) -> None:
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        playing = await stats.new_match_id(db, GUILD, TABLE)
+        over = await stats.new_match_id(db, GUILD, TABLE)
+        await stats.record_match(db, match(over, players, kind="game", winner=0))
+    good = hand(playing, players, deal=0, maker=0, points=(1, 0))
+    with pytest.raises(StorageError, match=f"Match {over} is already over"):
+        async with db.transaction():
+            await stats.record_hands(db, [good, hand(over, players, deal=0, maker=0)])
+    with pytest.raises(StorageError, match="no match 999"):
+        async with db.transaction():
+            await stats.record_hands(db, [good, hand(999, players, deal=0, maker=0)])
+    assert await db.fetchval("SELECT count(*) FROM hands") == 0
+    assert await db.fetchval("SELECT count(*) FROM player_totals") == 0
+    assert await stats.record_hands(db, []) == []
