@@ -10,7 +10,9 @@ round by a group (see `bot.leagues.whist_search` for how, and why that gives the
   one: `shipped_sizes()`; 136 = 5 * 27 + 1 ships as the product of the design for 5 and one for
   28 over Z_3 x Z_3 x Z_3, the field of 27), or else built from two smaller designs
   (`bot.leagues.whist_product`) where n - 1 or n factors as u * v with designs for u and v
-  (or v + 1) players.
+  (or v + 1) players;
+- n = 4m + 1 with none of those: a design of another kind where one ships
+  (`bot.leagues.whist_rotational`: a round of cosets and a round developed over Z_4m).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from bot.leagues.groups import Group
 from bot.leagues.rounds import Round, Table
 from bot.leagues.whist_product import Developed, Starter, multipliers, product
+from bot.leagues.whist_rotational import shipped_design as rotational_design
 
 DATA = Path(__file__).with_name("data") / "whist.json"
 
@@ -151,7 +154,9 @@ def _primes_of(n: int) -> list[int]:
 def design(players: int) -> list[Round] | None:
     """A whist design for `players`, or None when this module has none for that number."""
     found = starter(players)
-    return None if found is None else develop(players, *found)
+    if found is None:
+        return rotational_design(players) if players % 4 == 1 else None
+    return develop(players, *found)
 
 
 @cache

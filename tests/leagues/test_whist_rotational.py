@@ -1,0 +1,67 @@
+"""Whist designs for 4m + 1 players from a round of cosets and a round developed over Z_4m."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bot.leagues.progressive import is_whist, schedule
+from bot.leagues.rounds import partner_counts
+from bot.leagues.whist import design
+from bot.leagues.whist_rotational import (
+    coset_round,
+    develop_rotational,
+    shipped_design,
+    shipped_sizes,
+    shipped_starter,
+    solve_rotational,
+)
+
+
+def test_the_round_of_cosets_partners_every_pair_at_half_the_group_once():
+    """57 players: Z_56 and the fixed player 56, who sits the round out; the tables are the
+    cosets of {0, 14, 28, 42}, partners 28 apart."""
+    rnd = coset_round(57)
+    assert rnd.byes == (56,)
+    assert sorted(rnd.players()) == list(range(56))
+    assert all((b - a) % 56 == 28 and (d - c) % 56 == 28 for (a, b), (c, d) in rnd.tables)
+    assert set(partner_counts([rnd])) == {(x, x + 28) for x in range(28)}
+
+
+def test_shipped_designs_of_this_kind_are_whist_tournaments():
+    assert 57 in shipped_sizes()
+    for players in shipped_sizes():
+        rounds = shipped_design(players)
+        assert rounds is not None and len(rounds) == players
+        assert is_whist(players, rounds), players
+        # Each player sits out exactly one round.
+        assert Counter(p for r in rounds for p in r.byes) == Counter(range(players))
+
+
+def test_57_players_have_a_perfect_schedule():
+    """57 = 3 * 19 has no design developed by a group of order 57 yet: this kind gives it."""
+    rounds = design(57)
+    assert rounds is not None and is_whist(57, rounds)
+    plan = schedule(57)
+    assert plan.perfect and plan.repeated_partnerships == 0 and len(plan.rounds) == 57
+
+
+def test_the_solver_finds_small_designs_of_this_kind():
+    pytest.importorskip("ortools")
+    for players in (9, 13, 17):
+        starter = solve_rotational(players, seconds=60)
+        assert starter is not None
+        assert is_whist(players, develop_rotational(players, starter)), players
+
+
+def test_a_broken_starting_round_is_seen():
+    starter = [list(row) for row in shipped_starter(57) or []]
+    starter[1][0], starter[2][0] = starter[2][0], starter[1][0]  # two players change tables
+    assert not is_whist(57, develop_rotational(57, starter))
+
+
+def test_other_numbers_are_refused():
+    for bad in (4, 8, 56, 58):
+        with pytest.raises(ValueError, match="4m \\+ 1"):
+            coset_round(bad)
