@@ -21,17 +21,25 @@ and opposes every pair at +-h once. So R0 must hold, among its pairs of players 
   twice);
 
 and the fixed player partners and opposes each player the right number of times whatever R0
-is. Every size 4m + 1 has the group Z_4m, so the construction applies to all of them.
+is. Every size 4m + 1 has the group Z_4m, so every one of them can be searched this way.
 
-`solve_rotational` searches R0 with an exact solver (OR-Tools CP-SAT, the optional `search`
-extra), asking for a round invariant under a multiplier x -> ux of odd order where one helps:
-the fixed points of u (with the fixed player) then form a smaller design of this kind, and the
-other players come in orbits, so only a share of the tables are searched.
-``python -m bot.leagues.whist_rotational --only 57 --multiplier 9 --seconds 600 --write``
-found 57 over Z_56 (u = 9, of order 3, fixing the multiples of 7) in 39 s. Without a
-multiplier it finds 9 to 29 within a minute (25 took 46 s) and no 33 in 60 s; with one, none
-for 33 (every multiplier of Z_32 refused at once). Each design found ships in
-`data/whist_rotational.json` with the multiplier, seed and seconds.
+Two searches find R0:
+
+- `solve_rotational`, an exact solver (OR-Tools CP-SAT, the optional `search` extra), asks for
+  a round invariant under a multiplier x -> ux of odd order where one helps: the fixed points
+  of u (with the fixed player) then form a smaller design of this kind, and the other players
+  come in orbits, so only a share of the tables are searched (`--special K`: K orbits of full
+  length may sit with the fixed points too).
+  ``python -m bot.leagues.whist_rotational --only 57 --multiplier 9 --write`` found 57 over Z_56
+  (u = 9, of order 3, fixing the multiples of 7) in 39-47 s. Without a multiplier it finds 9 to
+  29 within a minute (25 took 46 s) and no 33 in 60 s. It proved there is none invariant under
+  37 or 5 for 45, 17 or 9 for 129, or 101 for 161 (within 20-65 s each).
+- `match_c` (``--match``), the two stages of `whist_match.c` with the counts of this kind: the
+  fixed player's partner and a starter at random, then its partnerships seated by
+  backtracking. Seed 1, 10^5 nodes a starter: 9 to 45 within 3 s each (45: 18 starters);
+  10^6 nodes: 49 in 17 s, 53 in 5 s, and no 57 in 120 s (66 starters).
+
+Each design found ships in `data/whist_rotational.json` with its method, seed and seconds.
 """
 
 from __future__ import annotations
@@ -113,7 +121,7 @@ def shipped_design(players: int) -> list[Round] | None:
 
 
 def solve_rotational(
-    players: int, seconds: float = 600.0, seed: int = 0, multiplier: int = 1
+    players: int, seconds: float = 600.0, seed: int = 0, multiplier: int = 1, special: int = 0
 ) -> Starter | None:
     """A starting round R0 found by CP-SAT, or None when none is found within `seconds`.
 
@@ -122,7 +130,9 @@ def solve_rotational(
     tables (the fixed player at table 0), each partnership at one table; and for each class,
     the pairs {x, x + d} seated at one table number three (a partnership and two oppositions),
     two for the class of h, and two ordered pairs (one pair) at N / 2. A `multiplier` u asks
-    that multiplying by u maps R0's partnerships and pairs at a table onto themselves.
+    that multiplying by u maps R0's partnerships and pairs at a table onto themselves, but for
+    the tables of its shorter orbits (its fixed points) and of `special` orbits of full length
+    the solver picks, which sit at tables of their own with the fixed player.
     """
     from ortools.sat.python import cp_model  # the `search` extra; the bot never needs it
 
@@ -181,12 +191,28 @@ def solve_rotational(
                 return half, y if (half, y) in together else (y + half) % n
             return (e, y) if e < half else (n - e, (y + e) % n)
 
+        # The players of u's shorter orbits (its fixed points) are "free": they sit at tables
+        # of their own, with the fixed player, that need not be invariant; with `special`, so
+        # do that many orbits of full length, which the solver picks.
+        orbit = {x: min(x * multiplier**k % n for k in range(n)) for x in seated}
+        length = {o: sum(1 for x in seated if orbit[x] == o) for o in set(orbit.values())}
+        longest = max(length.values())
+        free = {o: model.new_bool_var(f"o{o}") for o in length}
+        for o, size in length.items():
+            if size < longest:
+                model.add(free[o] == 1)
+            elif not special:
+                model.add(free[o] == 0)
+        if special:
+            model.add(sum(free[o] for o, size in length.items() if size == longest) == special)
         for x in seated:
-            model.add(fixed_partner[x] == fixed_partner[multiplier * x % n])
+            model.add_implication(fixed_partner[x], free[orbit[x]])
         for variables in (partnership, together):
-            for key, v in variables.items():
-                w = variables.get(image(*key))
-                model.add(v == w if w is not None else v == 0)
+            for (d, x), v in variables.items():
+                fx, fy = free[orbit[x]], free[orbit[(x + d) % n]]
+                model.add(fx == fy).only_enforce_if(v)  # free players sit with free players
+                w = variables.get(image(d, x))
+                model.add(v == w if w is not None else v == 0).only_enforce_if(fx.Not())
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
@@ -209,6 +235,20 @@ def solve_rotational(
     return starter
 
 
+def match_c(
+    players: int, seed: int = 0, seconds: float = 600.0, limit: int = 1_000_000
+) -> Starter | None:
+    """A starting round R0 found as a starter and a matching of its partnerships
+    (`whist_rotational_match.c`, the two stages of `whist_match.c` with the counts of this
+    kind: the fixed player's partner and a starter at random, then its partnerships seated by
+    backtracking, a new starter after `limit` nodes), or None within `seconds`."""
+    from bot.leagues.whist_search import _found, _run_c  # which imports this module
+
+    args = [str(_order(players)), str(seed), str(seconds), str(limit)]
+    found = _found(_run_c("whist_rotational_match.c", args, [], "-lm"), told=True)
+    return None if found is None else found[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     from bot.leagues.progressive import is_whist  # imports bot.leagues.whist, which imports this
 
@@ -217,10 +257,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--multiplier", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--special", type=int, default=0, help="free orbits of the multiplier")
+    parser.add_argument("--match", action="store_true", help="the C search (match_c)")
+    parser.add_argument("--limit", type=int, default=1_000_000, help="match_c's nodes a starter")
     parser.add_argument("--write", action="store_true", help="add the design to the data file")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    starter = solve_rotational(args.only, args.seconds, args.seed, args.multiplier)
+    if args.match:
+        method = f"a starter, then its matching in C, backtracking to {args.limit} nodes"
+        starter = match_c(args.only, args.seed, args.seconds, args.limit)
+    else:
+        method = f"cp-sat, multiplier {args.multiplier}" + (
+            f", {args.special} free orbits" if args.special else ""
+        )
+        starter = solve_rotational(
+            args.only, args.seconds, args.seed, args.multiplier, args.special
+        )
     seconds = round(time.perf_counter() - start, 1)
     if starter is None:
         print(f"{args.only}: none found in {seconds} s")
@@ -233,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(DATA.read_text(encoding="utf-8")) if DATA.exists() else {}
         data[str(args.only)] = {
             "group": [args.only - 1],
-            "method": f"cp-sat, multiplier {args.multiplier}",
+            "method": method,
             "seconds": seconds,
             "seed": args.seed,
             "starter": starter,

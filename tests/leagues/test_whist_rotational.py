@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 
 import pytest
@@ -12,6 +13,7 @@ from bot.leagues.whist import design
 from bot.leagues.whist_rotational import (
     coset_round,
     develop_rotational,
+    match_c,
     shipped_design,
     shipped_sizes,
     shipped_starter,
@@ -65,3 +67,13 @@ def test_other_numbers_are_refused():
     for bad in (4, 8, 56, 58):
         with pytest.raises(ValueError, match="4m \\+ 1"):
             coset_round(bad)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="the C search needs a C compiler")
+def test_the_c_search_finds_designs_of_this_kind():
+    """The starter-and-matching search (`whist_rotational_match.c`), seeded: 21, 33 and 45
+    players within a few seconds each."""
+    for players in (21, 33, 45):
+        starter = match_c(players, seed=1, seconds=60, limit=100_000)
+        assert starter is not None, players
+        assert is_whist(players, develop_rotational(players, starter)), players
