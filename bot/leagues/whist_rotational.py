@@ -191,28 +191,33 @@ def solve_rotational(
                 return half, y if (half, y) in together else (y + half) % n
             return (e, y) if e < half else (n - e, (y + e) % n)
 
-        # The players of u's shorter orbits (its fixed points) are "free": they sit at tables
-        # of their own, with the fixed player, that need not be invariant; with `special`, so
-        # do that many orbits of full length, which the solver picks.
-        orbit = {x: min(x * multiplier**k % n for k in range(n)) for x in seated}
-        length = {o: sum(1 for x in seated if orbit[x] == o) for o in set(orbit.values())}
-        longest = max(length.values())
-        free = {o: model.new_bool_var(f"o{o}") for o in length}
-        for o, size in length.items():
-            if size < longest:
-                model.add(free[o] == 1)
-            elif not special:
-                model.add(free[o] == 0)
-        if special:
+        if not special:  # the whole round invariant (fixed points sit among themselves)
+            for x in seated:
+                model.add(fixed_partner[x] == fixed_partner[multiplier * x % n])
+            for variables in (partnership, together):
+                for key, v in variables.items():
+                    w = variables.get(image(*key))
+                    model.add(v == w if w is not None else v == 0)
+        else:
+            # The players of u's shorter orbits (its fixed points) and `special` orbits of
+            # full length, which the solver picks, are "free": they sit at tables of their
+            # own, with the fixed player, that need not be invariant.
+            orbit = {x: min(x * multiplier**k % n for k in range(n)) for x in seated}
+            length = {o: sum(1 for x in seated if orbit[x] == o) for o in set(orbit.values())}
+            longest = max(length.values())
+            free = {o: model.new_bool_var(f"o{o}") for o in length}
+            for o, size in length.items():
+                if size < longest:
+                    model.add(free[o] == 1)
             model.add(sum(free[o] for o, size in length.items() if size == longest) == special)
-        for x in seated:
-            model.add_implication(fixed_partner[x], free[orbit[x]])
-        for variables in (partnership, together):
-            for (d, x), v in variables.items():
-                fx, fy = free[orbit[x]], free[orbit[(x + d) % n]]
-                model.add(fx == fy).only_enforce_if(v)  # free players sit with free players
-                w = variables.get(image(d, x))
-                model.add(v == w if w is not None else v == 0).only_enforce_if(fx.Not())
+            for x in seated:
+                model.add_implication(fixed_partner[x], free[orbit[x]])
+            for variables in (partnership, together):
+                for (d, x), v in variables.items():
+                    fx, fy = free[orbit[x]], free[orbit[(x + d) % n]]
+                    model.add(fx == fy).only_enforce_if(v)  # free players sit together
+                    w = variables.get(image(d, x))
+                    model.add(v == w if w is not None else v == 0).only_enforce_if(fx.Not())
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds

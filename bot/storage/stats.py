@@ -623,8 +623,9 @@ async def _insert_hands(db: Database, hands: Sequence[HandRecord], days: list[st
     """Insert the hands' rows, many to a statement; their ids, in order (matched by each hand's
     match and deal, which are unique, as the order of returned rows is not promised)."""
     ids: dict[tuple[int, int], int] = {}
-    for first in range(0, len(hands), _HANDS_PER_INSERT):
-        chunk = list(zip(hands, days, strict=True))[first : first + _HANDS_PER_INSERT]
+    with_days = list(zip(hands, days, strict=True))
+    for first in range(0, len(with_days), _HANDS_PER_INSERT):
+        chunk = with_days[first : first + _HANDS_PER_INSERT]
         params: list[Any] = []
         for hand, day in chunk:
             params += (

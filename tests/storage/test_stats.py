@@ -502,3 +502,22 @@ async def test_deals_recorded_together_are_refused_together(db: Database) -> Non
     assert await db.fetchval("SELECT count(*) FROM hands") == 0
     assert await db.fetchval("SELECT count(*) FROM player_totals") == 0
     assert await stats.record_hands(db, []) == []
+
+
+async def test_more_deals_than_one_insert_holds_are_recorded_with_their_ids(db: Database) -> None:
+    """Over 500 deals go in several INSERT statements; each id still names its own deal."""
+    players = seats(A, B, C, D)
+    async with db.transaction():
+        matches = [await stats.new_match_id(db, GUILD, TABLE) for _ in range(3)]
+    deals = [
+        hand(m, players, deal=d, maker=d % 4, points=(1, 0) if d % 2 else (0, 1))
+        for d in range(350)
+        for m in matches
+    ]
+    async with db.transaction():
+        ids = await stats.record_hands(db, deals)
+    assert len(set(ids)) == len(deals) == 1050
+    rows = await db.fetchall("SELECT id, match_id, deal_number FROM hands")
+    stored = {r[0]: (r[1], r[2]) for r in rows}
+    assert [stored[i] for i in ids] == [(d.match_id, d.deal_number) for d in deals]
+    assert (await totals(db, A))["hands_played"] == 1050
