@@ -116,16 +116,17 @@ along the way (52, in millions of nodes: 5.7 and 11.0 of 12.6, 12.8 of 14.2, 1.9
 whatever the limit, order or restarts, about 10^8 for 60, 10^9 for 68 and 69, 4 * 10^9 for 72
 and 3 * 10^10 for 80 (at 5.5-8 times a table). It found 57 over Z_57 (seed 1: the 182nd starter,
 122 s), 69 over Z_69 (seed 1: the 2,118th, 1,380 s) and 72 over Z_71 (seed 2: the 1,991st, 1,395
-s, 2.0 * 10^9 nodes), the first for each, with the default limit of 10^6 nodes. Tried and
-dropped, on 44 and 48 (seeds 1-4, up to 20 s each; the fixed order takes 7.5 and 25.2 s in all):
-random tie-breaks and option order (8.4 and 14.3 s), with restarts of 1000, 10^4 or 10^5 nodes
-times the Luby sequence (35.1 and over 54.5, 34.5 and 19.3, 15.5 and 19.3 s); pruning a branch
-whose partnerships left have an odd component or whose class needed twice has no two disjoint
-options (7% fewer nodes in full searches of 44, each slower); branching on a class by its
-options less its need, plus one (1% fewer); counts kept by stamps over the partnerships and
-classes met (no clearing, but 25% slower). The sum of squared opponent differences modulo p
-follows from the counts, so it prunes nothing that they do not. Stage 2 by CP-SAT (one worker)
-decided none of 8 starters of 44 in 10 s each or 6 of 60 in 30 s.
+s, 2.0 * 10^9 nodes), the first for each, with the default limit of 10^6 nodes. It found no 77
+over Z_77 (seed 1, 2,700 s: 3,883 starters, 3.9 * 10^9 nodes, none decided). Tried and dropped,
+on 44 and 48 (seeds 1-4, up to 20 s each; the fixed order takes 7.5 and 25.2 s in all): random
+tie-breaks and option order (8.4 and 14.3 s), with restarts of 1000, 10^4 or 10^5 nodes times
+the Luby sequence (35.1 and over 54.5, 34.5 and 19.3, 15.5 and 19.3 s); pruning a branch whose
+partnerships left have an odd component or whose class needed twice has no two disjoint options
+(7% fewer nodes in full searches of 44, each slower); branching on a class by its options less
+its need, plus one (1% fewer); counts kept by stamps over the partnerships and classes met (no
+clearing, but 25% slower). The sum of squared opponent differences modulo p follows from the
+counts, so it prunes nothing that they do not. Stage 2 by CP-SAT (one worker) decided none of 8
+starters of 44 in 10 s each or 6 of 60 in 30 s.
 """
 
 from __future__ import annotations
