@@ -83,10 +83,11 @@ for 68 (h = 64, of order 11, K = 2; h = 37, of order 3, K = 6), 72 (h = 45, K = 
 With `--match` (`match_c`, `whist_match.c`) the round is a starter and a matching: stage 1
 picks a random starter (the partnerships, each class once as partners), stage 2 seats its
 partnerships two a table so that the opponents take each class twice, by annealing over swaps
-of two partnerships or (`--exact`) by backtracking. Counting suggests 60 is the hardest size
-for it: a random matching of the 2T partnerships (T tables) gets all C = 2T - 1 classes twice
-with a chance near (2C)! / (2^C C^(2C)), about e^(-1.31 C), against (2T - 1)!! matchings: some
-0.02 rounds a starter for 44, 0.2 for 60, 1 for 68, 20 for 80 and e^51 for 200. Backtracking to
+of two partnerships or (`--exact`) by backtracking. A random matching of the 2T partnerships
+(T tables) gets all C = 2T - 1 classes twice with a chance near (2C)! / (2^C C^(2C)), about
+e^(-1.22 C), against (2T - 1)!! matchings: some 0.27 rounds a starter for 44, 0.48 for 48, 0.91
+for 52, 4 for 60, 24 for 68, 64 for 72, 520 for 80 and e^55 for 200 (full searches of 20, 8
+and 9 starters count 0.35, 0.6 and 0.9 for 44, 48 and 52). Backtracking to
 10^6 nodes a starter, it found 60 over Z_59 (seed 3: the 309th starter, 651 s) and 68 over Z_67
 (seed 1: the 258th starter, 644 s), the first designs for either; and 44 (annealing, seeds 1,
 2, 4 and 5 in 1.4-11.6 s, seed 3 none in 12 s; backtracking, seeds 1 and 2 in 4.5 and 0.6 s)
@@ -105,6 +106,27 @@ seeds in five, not four); a tabu stage 2 (the best swap touching a wrong table: 
 s); re-seating by backtracking the up to 10-14 tables of the annealing's near misses (48 for
 seed 2 in 0.4 s, but none for seeds 1, 3 and 4 in 15-30 s, 60 none in 120 s, 128 none in 60 s);
 and the absolute cost (128: best 8 in 30 s, as the squared).
+
+The backtracking's nodes look only at the options that fit at their parents: the same search
+(the same nodes, starters and rounds) as before, 3.7 times as fast for 72 (1.33 million nodes a
+second against 0.36). Its full search of one starter takes some 0.45 million nodes for 44, 2.4
+million for 48 and 14 million for 52 (5.5 times as many a table) and meets the rounds evenly
+along the way (52, in millions of nodes: 5.7 and 11.0 of 12.6, 12.8 of 14.2, 1.9 and 5.1 of
+14.8, 1.0 of 14.3): so one round comes every (nodes of a full search / rounds a starter) nodes,
+whatever the limit, order or restarts, about 10^8 for 60, 10^9 for 68 and 69, 4 * 10^9 for 72
+and 3 * 10^10 for 80 (at 5.5-8 times a table). It found 57 over Z_57 (seed 1: the 182nd starter,
+122 s), 69 over Z_69 (seed 1: the 2,118th, 1,380 s) and 72 over Z_71 (seed 2: the 1,991st, 1,395
+s, 2.0 * 10^9 nodes), the first for each, with the default limit of 10^6 nodes. It found no 77
+over Z_77 (seed 1, 2,700 s: 3,883 starters, 3.9 * 10^9 nodes, none decided). Tried and dropped,
+on 44 and 48 (seeds 1-4, up to 20 s each; the fixed order takes 7.5 and 25.2 s in all): random
+tie-breaks and option order (8.4 and 14.3 s), with restarts of 1000, 10^4 or 10^5 nodes times
+the Luby sequence (35.1 and over 54.5, 34.5 and 19.3, 15.5 and 19.3 s); pruning a branch whose
+partnerships left have an odd component or whose class needed twice has no two disjoint options
+(7% fewer nodes in full searches of 44, each slower); branching on a class by its options less
+its need, plus one (1% fewer); counts kept by stamps over the partnerships and classes met (no
+clearing, but 25% slower). The sum of squared opponent differences modulo p follows from the
+counts, so it prunes nothing that they do not. Stage 2 by CP-SAT (one worker) decided none of 8
+starters of 44 in 10 s each or 6 of 60 in 30 s.
 """
 
 from __future__ import annotations
