@@ -98,92 +98,14 @@ static void table(int t, int s) {
     bumpO(pb[i], pa[j], s); bumpO(pb[i], pb[j], s);
 }
 
-/* Stage 2 exactly: a backtracking over the options (two partnerships at one table), each step
- * branching on the partnership or the class short of its count with the fewest options left
- * (an option once tried is barred for the rest of the branch). Each node looks only at the
- * options that fit at its parent (those that still fit are its children's list): the same
- * search as looking at all of them, some 3.7 times as fast for 72 players. Returns 0 (cost)
- * when it seats the starter, 1 when there is no way, 2 past `limit` nodes. */
-static int nopt, ocls[MAXOPT][4], oi[MAXOPT], oj[MAXOPT];
-static char barred[MAXOPT];
-static int used[MAXN], need[MAXN], partner_of[MAXN];
-static long nodes, limit;
-static int odn[MAXOPT], odc[MAXOPT][4], odm[MAXOPT][4]; /* an option's distinct classes, counts */
-static int fits(int o) {
-    if (barred[o] || used[oi[o]] || used[oj[o]]) return 0;
-    for (int k = 0; k < odn[o]; k++)  /* each of its classes at most as often as still needed */
-        if (odm[o][k] > need[odc[o][k]]) return 0;
-    return 1;
-}
-static int dfs(int left, const int *plist, int pn) {
-    if (!left) return 0;
-    if (++nodes > limit) return 2;
-    static int cnt_p[MAXN], cnt_c[MAXN];
-    int okl[MAXOPT], nok = 0;
-    for (int i = 0; i < np; i++) cnt_p[i] = 0;
-    for (int c = 0; c < C; c++) cnt_c[c] = 0;
-    for (int q = 0; q < pn; q++) {
-        int o = plist[q];
-        if (fits(o)) {
-            okl[nok++] = o;
-            cnt_p[oi[o]]++; cnt_p[oj[o]]++;
-            for (int a = 0; a < 4; a++) if (ocls[o][a] >= 0) cnt_c[ocls[o][a]]++;
-        }
-    }
-    int bestv = 1 << 30, bi = -1, isclass = 0;
-    for (int i = 0; i < np; i++) if (!used[i] && cnt_p[i] < bestv) { bestv = cnt_p[i]; bi = i; isclass = 0; }
-    for (int c = 0; c < C; c++) {
-        if (need[c] && cnt_c[c] < need[c]) return 1;
-        if (need[c] && cnt_c[c] < bestv) { bestv = cnt_c[c]; bi = c; isclass = 1; }
-    }
-    if (bestv == 0) return 1;
-    int tried[MAXN * 2], nt = 0, r = 1;
-    for (int q = 0; q < nok && r; q++) {
-        int o = okl[q];
-        if (barred[o]) continue;
-        if (isclass) {
-            int has = 0;
-            for (int a = 0; a < 4; a++) if (ocls[o][a] == bi) has = 1;
-            if (!has) continue;
-        } else if (oi[o] != bi && oj[o] != bi) continue;
-        used[oi[o]] = used[oj[o]] = 1;
-        for (int a = 0; a < 4; a++) if (ocls[o][a] >= 0) need[ocls[o][a]]--;
-        partner_of[oi[o]] = oj[o]; partner_of[oj[o]] = oi[o];
-        r = dfs(left - 1, okl, nok);
-        if (r == 0) return 0;
-        used[oi[o]] = used[oj[o]] = 0;
-        for (int a = 0; a < 4; a++) if (ocls[o][a] >= 0) need[ocls[o][a]]++;
-        barred[o] = 1; tried[nt++] = o;
-        if (r == 2) break;
-    }
-    for (int q = 0; q < nt; q++) barred[tried[q]] = 0;
-    return r == 2 ? 2 : 1;
-}
+/* Stage 2 exactly: `whist_seat.h`, with the class of two players here. */
+static inline int pair_class(int x, int y) { return x < N && y < N ? cls[sub[x][y]] : -1; }
+#include "whist_seat.h"
+
 static long exact_search(long moves) {
     if (np * (np - 1) / 2 > MAXOPT) { fprintf(stderr, "too many partnerships\n"); exit(3); }
-    nopt = 0;
-    for (int i = 0; i < np; i++)
-        for (int j = i + 1; j < np; j++) {
-            int xs[2] = {pa[i], pb[i]}, ys[2] = {pa[j], pb[j]}, a = 0;
-            for (int u = 0; u < 2; u++)
-                for (int v = 0; v < 2; v++)
-                    ocls[nopt][a++] = xs[u] < N && ys[v] < N ? cls[sub[xs[u]][ys[v]]] : -1;
-            odn[nopt] = 0;
-            for (int u = 0; u < 4; u++) {
-                int c = ocls[nopt][u], k = 0;
-                if (c < 0) continue;
-                while (k < odn[nopt] && odc[nopt][k] != c) k++;
-                if (k == odn[nopt]) { odc[nopt][k] = c; odm[nopt][k] = 0; odn[nopt]++; }
-                odm[nopt][k]++;
-            }
-            oi[nopt] = i; oj[nopt] = j; barred[nopt] = 0; nopt++;
-        }
-    for (int i = 0; i < np; i++) used[i] = 0;
     for (int c = 0; c < C; c++) need[c] = 2;
-    static int all[MAXOPT];
-    for (int o = 0; o < nopt; o++) all[o] = o;
-    nodes = 0; limit = moves;
-    int r = dfs(np / 2, all, nopt);
+    int r = seat_partnerships(moves);
     exact_result = r;
     if (r) return 1;  /* the cost: any but 0 */
     int t = 0;

@@ -1,8 +1,10 @@
 """Whist designs for 4m + 1 players from a round of cosets and a round developed over Z_4m.
 
 The designs of `bot.leagues.whist` for n = 4m + 1 are developed by a group of order n. Where n
-is a product of two primes of the form 4k + 3 (57, 69, 77, 93, ...) no such design has been
-found. This module builds them another way, with a group of order N = n - 1 = 4m:
+is a product of two primes of the form 4k + 3 (77, 93, 129, 141, 161, 177) no such design has
+been found. This module builds designs another way, with a group of order N = n - 1 = 4m, and
+`whist.design` uses one where no design developed by a group of order n ships (57, found
+here first, has one over Z_57 too):
 
 - players 0..N-1 are the elements of Z_N, and player N (here "the fixed player") stays put;
 - one round is the cosets of the subgroup {0, h, 2h, 3h} (h = N / 4): table x is x and x + 2h
@@ -37,7 +39,10 @@ Two searches find R0:
 - `match_c` (``--match``), the two stages of `whist_match.c` with the counts of this kind: the
   fixed player's partner and a starter at random, then its partnerships seated by
   backtracking. Seed 1, 10^5 nodes a starter: 9 to 45 within 3 s each (45: 18 starters);
-  10^6 nodes: 49 in 17 s, 53 in 5 s, and no 57 in 120 s (66 starters).
+  10^6 nodes: 49 in 17 s, 53 in 5 s; none for 57 (120 s, 66 starters), 69 (900 s of CPU, 364
+  starters), 93 (600 s, 160) or 141 (400 s, 59), every starter past its limit. The exact
+  solver found no 177 invariant under 49 (of order 5, fixing a design of this kind for 17) in
+  1,800 s, nor 141 under 81 (of order 3, fixing one for 21) in about 1,000 s (stopped).
 
 Each design found ships in `data/whist_rotational.json` with its method, seed and seconds.
 """

@@ -85,77 +85,13 @@ static void starter(void) {
     }
 }
 
-/* Stage 2: as `whist_match.c`'s exact search, with the counts of this kind. */
-static int nopt, ocls[MAXOPT][4], oi[MAXOPT], oj[MAXOPT];
-static char barred[MAXOPT];
-static int used[MAXN], need[MAXN], partner_of[MAXN];
-static long nodes, limit;
-static int fits(int o) {
-    if (barred[o] || used[oi[o]] || used[oj[o]]) return 0;
-    for (int a = 0; a < 4; a++) {
-        int c = ocls[o][a], n = 0;
-        if (c < 0) continue;
-        for (int b = 0; b < 4; b++) n += ocls[o][b] == c;
-        if (n > need[c]) return 0;
-    }
-    return 1;
-}
-static int dfs(int left) {
-    if (!left) return 0;
-    if (++nodes > limit) return 2;
-    static int cnt_p[MAXN], cnt_c[MAXN];
-    int okl[MAXOPT], nok = 0;
-    for (int i = 0; i < np; i++) cnt_p[i] = 0;
-    for (int c = 0; c < C; c++) cnt_c[c] = 0;
-    for (int o = 0; o < nopt; o++)
-        if (fits(o)) {
-            okl[nok++] = o;
-            cnt_p[oi[o]]++; cnt_p[oj[o]]++;
-            for (int a = 0; a < 4; a++) if (ocls[o][a] >= 0) cnt_c[ocls[o][a]]++;
-        }
-    int bestv = 1 << 30, bi = -1, isclass = 0;
-    for (int i = 0; i < np; i++) if (!used[i] && cnt_p[i] < bestv) { bestv = cnt_p[i]; bi = i; isclass = 0; }
-    for (int c = 0; c < C; c++) {
-        if (need[c] && cnt_c[c] < need[c]) return 1;
-        if (need[c] && cnt_c[c] < bestv) { bestv = cnt_c[c]; bi = c; isclass = 1; }
-    }
-    if (bestv == 0) return 1;
-    int tried[MAXN * 2], nt = 0, r = 1;
-    for (int q = 0; q < nok && r; q++) {
-        int o = okl[q];
-        if (barred[o]) continue;
-        if (isclass) {
-            int has = 0;
-            for (int a = 0; a < 4; a++) if (ocls[o][a] == bi) has = 1;
-            if (!has) continue;
-        } else if (oi[o] != bi && oj[o] != bi) continue;
-        used[oi[o]] = used[oj[o]] = 1;
-        for (int a = 0; a < 4; a++) if (ocls[o][a] >= 0) need[ocls[o][a]]--;
-        partner_of[oi[o]] = oj[o]; partner_of[oj[o]] = oi[o];
-        r = dfs(left - 1);
-        if (r == 0) return 0;
-        used[oi[o]] = used[oj[o]] = 0;
-        for (int a = 0; a < 4; a++) if (ocls[o][a] >= 0) need[ocls[o][a]]++;
-        barred[o] = 1; tried[nt++] = o;
-        if (r == 2) break;
-    }
-    for (int q = 0; q < nt; q++) barred[tried[q]] = 0;
-    return r == 2 ? 2 : 1;
-}
+/* Stage 2: `whist_seat.h`, with the counts of this kind. */
+static inline int pair_class(int x, int y) { return x < N && y < N ? cls(x, y) : -1; }
+#include "whist_seat.h"
+
 static int seat(long moves) {
-    nopt = 0;
-    for (int i = 0; i < np; i++)
-        for (int j = i + 1; j < np; j++) {
-            int xs[2] = {pa[i], pb[i]}, ys[2] = {pa[j], pb[j]}, a = 0;
-            for (int u = 0; u < 2; u++)
-                for (int v = 0; v < 2; v++)
-                    ocls[nopt][a++] = xs[u] < N && ys[v] < N ? cls(xs[u], ys[v]) : -1;
-            oi[nopt] = i; oj[nopt] = j; barred[nopt] = 0; nopt++;
-        }
-    for (int i = 0; i < np; i++) used[i] = 0;
     for (int c = 0; c < C; c++) need[c] = otarget(c);
-    nodes = 0; limit = moves;
-    return dfs(np / 2);
+    return seat_partnerships(moves);
 }
 
 int main(int argc, char **argv) {

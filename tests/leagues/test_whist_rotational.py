@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from bot.leagues import whist
 from bot.leagues.progressive import is_whist, schedule
 from bot.leagues.rounds import partner_counts
 from bot.leagues.whist import design
@@ -41,12 +42,19 @@ def test_shipped_designs_of_this_kind_are_whist_tournaments():
         assert Counter(p for r in rounds for p in r.byes) == Counter(range(players))
 
 
-def test_57_players_have_a_perfect_schedule():
-    """57 = 3 * 19 has no design developed by a group of order 57 yet: this kind gives it."""
-    rounds = design(57)
-    assert rounds is not None and is_whist(57, rounds)
-    plan = schedule(57)
-    assert plan.perfect and plan.repeated_partnerships == 0 and len(plan.rounds) == 57
+def test_a_size_with_only_a_design_of_this_kind_gets_it(monkeypatch):
+    """Where no design developed by a group of order n ships, `design` and the schedule use
+    this kind: 57 as if its design over Z_57 were not shipped."""
+    monkeypatch.delitem(whist._shipped(), "57")
+    whist.starter.cache_clear()
+    try:
+        assert whist.starter(57) is None
+        assert design(57) == shipped_design(57)
+        plan = schedule(57)
+        assert plan.perfect and plan.repeated_partnerships == 0 and len(plan.rounds) == 57
+        assert plan.rounds[-1].byes == (56,)  # the round of cosets
+    finally:
+        whist.starter.cache_clear()
 
 
 def test_the_solver_finds_small_designs_of_this_kind():
