@@ -33,13 +33,15 @@ Two searches find R0:
   come in orbits, so only a share of the tables are searched (`--special K`: K orbits of full
   length may sit with the fixed points too).
   ``python -m bot.leagues.whist_rotational --only 57 --multiplier 9 --write`` found 57 over Z_56
-  (u = 9, of order 3, fixing the multiples of 7) in 39-47 s. Without a multiplier it finds 9 to
+  (u = 9, of order 3, fixing the multiples of 7) in 13 s on an idle core (39-47 s on a loaded
+  machine), the shipped design again. Without a multiplier it finds 9 to
   29 within a minute (25 took 46 s) and no 33 in 60 s. It proved there is none invariant under
   37 or 5 for 45, 17 or 9 for 129, or 101 for 161 (within 20-65 s each).
 - `match_c` (``--match``), the two stages of `whist_match.c` with the counts of this kind: the
-  fixed player's partner and a starter at random, then its partnerships seated by
-  backtracking. Seed 1, 10^5 nodes a starter: 9 to 45 within 3 s each (45: 18 starters);
-  10^6 nodes: 49 in 17 s, 53 in 5 s; none for 57 (120 s, 66 starters), 69 (900 s of CPU, 364
+  fixed player's partner and a starter at random, then its partnerships seated by the
+  backtracking of `whist_seat.h`. Seed 1, 10^5 nodes a starter: 9 to 45 within 2 s each (45: 18
+  starters, 1.4 s); 10^6 nodes: 49 in 6 s, 53 in 2 s; none (in runs before `whist_seat.h`
+  halved its time, the same search) for 57 (120 s, 66 starters), 69 (900 s of CPU, 364
   starters), 93 (600 s, 160) or 141 (400 s, 59), every starter past its limit. The exact
   solver found no 177 invariant under 49 (of order 5, fixing a design of this kind for 17) in
   1,800 s, nor 141 under 81 (of order 3, fixing one for 21) in about 1,000 s (stopped).
