@@ -44,7 +44,8 @@ Two searches find R0:
   halved its time, the same search) for 57 (120 s, 66 starters), 69 (900 s of CPU, 364
   starters), 93 (600 s, 160) or 141 (400 s, 59), every starter past its limit. The exact
   solver found no 177 invariant under 49 (of order 5, fixing a design of this kind for 17) in
-  1,800 s, nor 141 under 81 (of order 3, fixing one for 21) in about 1,000 s (stopped).
+  1,800 s on a loaded machine and 1,150 s on an idle core, nor 141 under 81 (of order 3,
+  fixing one for 21) in about 1,000 s loaded and 1,150 s idle.
 
 Each design found ships in `data/whist_rotational.json` with its method, seed and seconds.
 """
