@@ -12,7 +12,9 @@ round by a group (see `bot.leagues.whist_search` for how, and why that gives the
   (`bot.leagues.whist_product`) where n - 1 or n factors as u * v with designs for u and v
   (or v + 1) players;
 - n = 4m + 1 with none of those: a design of another kind where one ships
-  (`bot.leagues.whist_rotational`: a round of cosets and a round developed over Z_4m).
+  (`bot.leagues.whist_rotational`: a round of cosets and a round developed over Z_4m);
+- else smaller designs put together on the blocks of a transversal design
+  (`bot.leagues.whist_blocks`): n = k q + 1 (k = 4a + 1, q = 4b) or n = k q (k, q = 4a, 4b).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 
 from bot.leagues.groups import Group
 from bot.leagues.rounds import Round, Table
+from bot.leagues.whist_blocks import block_design
 from bot.leagues.whist_product import Developed, Starter, multipliers, product
 from bot.leagues.whist_rotational import shipped_design as rotational_design
 
@@ -154,9 +157,11 @@ def _primes_of(n: int) -> list[int]:
 def design(players: int) -> list[Round] | None:
     """A whist design for `players`, or None when this module has none for that number."""
     found = starter(players)
-    if found is None:
-        return rotational_design(players) if players % 4 == 1 else None
-    return develop(players, *found)
+    if found is not None:
+        return develop(players, *found)
+    if players % 4 == 1 and (rounds := rotational_design(players)) is not None:
+        return rounds
+    return block_design(players, design)
 
 
 @cache

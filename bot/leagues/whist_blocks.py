@@ -1,0 +1,98 @@
+"""Whist designs put together from designs on the blocks of a transversal design.
+
+Two constructions, for sizes where no design developed by a group is known
+(`bot.leagues.transversal` gives the blocks):
+
+- **4m + 1 = k q + 1** (k = 4a + 1, q = 4b), from a transversal design of k groups of q points,
+  designs for k and for q + 1 players, and one more player, infinity. Its blocks and each group
+  with infinity added cover every pair of players exactly once. Round x (x any player) puts
+  together, for each block or group holding x, the round of that block's design in which x
+  sits out. The blocks through x hold every other player exactly once, so x sits out and every
+  other player sits at one table. Two players share one block, and each round of its design is
+  used once, in the round of the player who sits it out: they partner once and oppose twice.
+  Whist designs of 4m + 1 players put together this way on any such cover are again whist
+  designs (the construction is Baker's, 1975).
+- **4m = k q** (k = 4a, q = 4b), from a transversal design of k groups of q points resolved into
+  q parallel classes, and designs for k and for q players. Each round of the design for k on
+  every block of one class is a round (q (k - 1) rounds), and each round of the design for q on
+  every group at once (q - 1 more): k q - 1 rounds, in which two players of different groups
+  meet only in their block's design, and two of one group only in the group's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from bot.leagues.rounds import Round, Table
+from bot.leagues.transversal import resolvable_transversal_design, transversal_design
+
+# A whist design for a number of players, or None (`bot.leagues.whist.design`).
+Designs = Callable[[int], list[Round] | None]
+
+
+def block_design(players: int, designs: Designs) -> list[Round] | None:
+    """A whist design for `players` by one of the two constructions, from smaller designs
+    given by `designs`; None when neither applies."""
+    if players % 4 == 1:
+        return _with_infinity(players, designs)
+    if players % 4 == 0:
+        return _resolved(players, designs)
+    return None
+
+
+def _with_infinity(players: int, designs: Designs) -> list[Round] | None:
+    for k in range(5, players, 4):
+        q, rest = divmod(players - 1, k)
+        if rest or q % 4 or q < 4:
+            continue
+        blocks = transversal_design(k, q)
+        small, groups = designs(k), designs(q + 1)
+        if blocks is None or small is None or groups is None:
+            continue
+        infinity = players - 1
+        covers = [(_points(block, q), small) for block in blocks]
+        covers += [([g * q + y for y in range(q)] + [infinity], groups) for g in range(k)]
+        return _sit_out_rounds(players, covers)
+    return None
+
+
+def _sit_out_rounds(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[Round]:
+    """Round x: for each cover (its players, then its design) holding x, the design's round in
+    which x sits out."""
+    tables: list[list[Table]] = [[] for _ in range(players)]
+    for members, rounds in covers:
+        for rnd in rounds:
+            (sitter,) = rnd.byes
+            tables[members[sitter]] += _renamed(rnd.tables, members)
+    return [Round(tuple(round_tables), (x,)) for x, round_tables in enumerate(tables)]
+
+
+def _resolved(players: int, designs: Designs) -> list[Round] | None:
+    for k in range(4, players, 4):
+        q, rest = divmod(players, k)
+        if rest or q % 4 or q < 4:
+            continue
+        classes = resolvable_transversal_design(k, q)
+        small, groups = designs(k), designs(q)
+        if classes is None or small is None or groups is None:
+            continue
+        rounds = [
+            Round(tuple(t for block in cls for t in _renamed(rnd.tables, _points(block, q))))
+            for cls in classes
+            for rnd in small
+        ]
+        rounds += [
+            Round(tuple(t for g in range(k) for t in _renamed(rnd.tables, range(g * q, g * q + q))))
+            for rnd in groups
+        ]
+        return rounds
+    return None
+
+
+def _points(block: Sequence[int], q: int) -> list[int]:
+    return [g * q + y for g, y in enumerate(block)]
+
+
+def _renamed(tables: Sequence[Table], members: Sequence[int]) -> list[Table]:
+    """A small design's tables with its player i renamed members[i]."""
+    return [((members[a], members[b]), (members[c], members[d])) for (a, b), (c, d) in tables]

@@ -1,0 +1,106 @@
+"""Whist designs put together on the blocks of transversal designs, and what they stand on:
+finite fields and transversal designs."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from bot.leagues.fields import field, prime_power
+from bot.leagues.progressive import is_whist, schedule
+from bot.leagues.transversal import resolvable_transversal_design, transversal_design
+from bot.leagues.whist import design, starter
+from bot.leagues.whist_blocks import block_design
+
+
+@pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 16, 25, 27, 32, 49])
+def test_a_field_adds_and_multiplies_as_a_field_does(q):
+    f = field(q)
+    elements = range(q)
+    assert all(f.add[0][x] == x and f.times[1][x] == x and f.times[0][x] == 0 for x in elements)
+    for x in elements:
+        # Every element has a negative; every non-zero one an inverse.
+        assert f.add[f.negative(x)][x] == 0
+        assert x == 0 or 1 in f.times[x]
+    for x, y, z in [(x, y, z) for x in elements for y in elements for z in (0, 1, q - 1)]:
+        assert f.add[x][y] == f.add[y][x] and f.times[x][y] == f.times[y][x]
+        assert f.times[x][f.add[y][z]] == f.add[f.times[x][y]][f.times[x][z]]
+        assert f.add[f.add[x][y]][z] == f.add[x][f.add[y][z]]
+        assert f.times[f.times[x][y]][z] == f.times[x][f.times[y][z]]
+
+
+def test_there_is_a_field_only_of_a_prime_power_order():
+    assert prime_power(32) == (2, 5) and prime_power(49) == (7, 2) and prime_power(13) == (13, 1)
+    assert prime_power(12) is None and prime_power(1) is None
+    with pytest.raises(ValueError, match="not a prime power"):
+        field(28)
+
+
+def _covers_pairs_of_groups_once(k: int, n: int, blocks) -> None:
+    assert len(blocks) == n * n
+    assert all(len(block) == k and all(0 <= y < n for y in block) for block in blocks)
+    met = Counter(
+        ((g, block[g]), (h, block[h])) for block in blocks for g, h in combinations(range(k), 2)
+    )
+    assert len(met) == k * (k - 1) // 2 * n * n  # every pair of points of two groups...
+    assert set(met.values()) == {1}  # ...in exactly one block
+
+
+# k = n + 1 (the slopes make a group), 6 = 2 * 3 and 28 = 4 * 7 (products), fields of 32 and 16.
+@pytest.mark.parametrize("k, n", [(5, 4), (8, 7), (3, 6), (5, 28), (5, 32), (4, 20), (12, 16)])
+def test_a_transversal_design_puts_every_two_points_of_two_groups_in_one_block(k, n):
+    _covers_pairs_of_groups_once(k, n, transversal_design(k, n))
+
+
+@pytest.mark.parametrize("k, n", [(4, 20), (4, 32), (12, 16), (3, 15)])
+def test_a_resolved_transversal_design_comes_in_classes_that_take_every_point_once(k, n):
+    classes = resolvable_transversal_design(k, n)
+    assert classes is not None and len(classes) == n
+    for cls in classes:
+        assert len(cls) == n
+        assert all(sorted(block[g] for block in cls) == list(range(n)) for g in range(k))
+    _covers_pairs_of_groups_once(k, n, [block for cls in classes for block in cls])
+
+
+def test_no_transversal_design_is_made_where_a_factor_of_the_group_size_is_too_small():
+    assert transversal_design(5, 6) is None  # 6 = 2 * 3, and 5 groups need fields of 4 or more
+    assert transversal_design(4, 6) is None
+    assert resolvable_transversal_design(5, 4) is None  # in classes, 5 groups need 5 or more
+
+
+@pytest.mark.parametrize("players", [141, 161])
+def test_a_design_for_kq_plus_1_players_sits_each_out_once_and_is_whist(players):
+    """141 = 5 * 28 + 1 and 161 = 5 * 32 + 1: designs for 5 on the blocks and for 29 or 33
+    on each group with infinity."""
+    assert starter(players) is None  # no design developed by a group is known
+    rounds = block_design(players, design)
+    assert rounds is not None and len(rounds) == players
+    assert [r.byes for r in rounds] == [(x,) for x in range(players)]
+    assert all(
+        sorted(r.players()) == [p for p in range(players) if p not in r.byes] for r in rounds
+    )
+    assert is_whist(players, rounds)
+
+
+@pytest.mark.parametrize("players", [80, 128, 192])
+def test_a_design_for_kq_players_from_classes_of_blocks_seats_everyone_and_is_whist(players):
+    """80 = 4 * 20, 128 = 4 * 32 and 192 = 12 * 16."""
+    assert starter(players) is None
+    rounds = block_design(players, design)
+    assert rounds is not None and len(rounds) == players - 1
+    assert all(sorted(r.players()) == list(range(players)) and not r.byes for r in rounds)
+    assert is_whist(players, rounds)
+
+
+def test_a_euchre_night_of_192_players_is_perfect():
+    plan = schedule(192)
+    assert plan.perfect and plan.repeated_partnerships == 0 and len(plan.rounds) == 191
+
+
+@pytest.mark.parametrize("players", [77, 84, 93, 30])
+def test_no_block_design_where_no_factoring_fits(players):
+    """77 - 1 = 4 * 19 and 93 - 1 = 4 * 23 (no k = 4a + 1 > 1 divides them with q = 4b); 84 is
+    not 16 a b; 30 is neither 4m nor 4m + 1."""
+    assert block_design(players, design) is None
