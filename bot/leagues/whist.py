@@ -14,7 +14,8 @@ round by a group (see `bot.leagues.whist_search` for how, and why that gives the
 - n = 4m + 1 with none of those: a design of another kind where one ships
   (`bot.leagues.whist_rotational`: a round of cosets and a round developed over Z_4m);
 - else smaller designs put together on the blocks of a transversal design
-  (`bot.leagues.whist_blocks`): n = k q + 1 (k = 4a + 1, q = 4b) or n = k q (k, q = 4a, 4b).
+  (`bot.leagues.whist_blocks`): n = k q + 1 (k = 4a + 1, q = 4b), n = k q (k, q = 4a, 4b) or
+  n = k q + w (k = 4a + 1, with a design for q + w holding one for w, `bot.leagues.whist_sub`).
 """
 
 from __future__ import annotations

@@ -17,12 +17,22 @@ Two constructions, for sizes where no design developed by a group is known
   every block of one class is a round (q (k - 1) rounds), and each round of the design for q on
   every group at once (q - 1 more): k q - 1 rounds, in which two players of different groups
   meet only in their block's design, and two of one group only in the group's.
+- **4m = k q + w, with a hole** (k = 4a + 1; w = 4b divides q), from a transversal design of k
+  groups of q points, a design for k on the blocks, w more players W, and on each group with W
+  a design for q + w that holds a design for W in w - 1 of its rounds
+  (`bot.leagues.whist_sub`). Round x, for x in a group, puts together the blocks' rounds in
+  which x sits out (every player of the other groups) and one of the q other rounds of the
+  design on x's group and W (W sits at different tables in those). In the last w - 1 rounds
+  W plays a design for w, and each group the rest of its design's rounds that held W's. Two
+  players of different groups meet in their block's design, two of a group, or one of a group
+  and one of W, in the design on that group and W, and two of W in W's design.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.leagues import whist_sub
 from bot.leagues.rounds import Round, Table
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
 
@@ -36,7 +46,7 @@ def block_design(players: int, designs: Designs) -> list[Round] | None:
     if players % 4 == 1:
         return _with_infinity(players, designs)
     if players % 4 == 0:
-        return _resolved(players, designs)
+        return _resolved(players, designs) or _with_a_hole(players, designs)
     return None
 
 
@@ -52,19 +62,47 @@ def _with_infinity(players: int, designs: Designs) -> list[Round] | None:
         infinity = players - 1
         covers = [(_points(block, q), small) for block in blocks]
         covers += [([g * q + y for y in range(q)] + [infinity], groups) for g in range(k)]
-        return _sit_out_rounds(players, covers)
+        return [Round(tuple(t), (x,)) for x, t in enumerate(_sit_out_tables(players, covers))]
     return None
 
 
-def _sit_out_rounds(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[Round]:
-    """Round x: for each cover (its players, then its design) holding x, the design's round in
-    which x sits out."""
+def _sit_out_tables(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[list[Table]]:
+    """For each player x, the tables of each cover (its players, then its design) holding x in
+    the round of its design in which x sits out."""
     tables: list[list[Table]] = [[] for _ in range(players)]
     for members, rounds in covers:
         for rnd in rounds:
             (sitter,) = rnd.byes
             tables[members[sitter]] += _renamed(rnd.tables, members)
-    return [Round(tuple(round_tables), (x,)) for x, round_tables in enumerate(tables)]
+    return tables
+
+
+def _with_a_hole(players: int, designs: Designs) -> list[Round] | None:
+    for q, w in whist_sub.shipped_sizes():
+        k, rest = divmod(players - w, q)
+        if rest or k % 4 != 1 or k < 5:
+            continue
+        blocks, small, hole = transversal_design(k, q), designs(k), designs(w)
+        starting = whist_sub.shipped_starting(q, w)
+        if blocks is None or small is None or hole is None or starting is None:
+            continue
+        grouped = k * q  # the players of the groups; W are grouped..grouped + w - 1
+        round_of = _sit_out_tables(grouped, [(_points(block, q), small) for block in blocks])
+        developed = whist_sub.developed_rounds(q, w, starting)
+        cosets = whist_sub.coset_rounds(q, w, hole)
+        rounds = []
+        for g in range(k):
+            members = [*range(g * q, g * q + q), *range(grouped, grouped + w)]
+            for y, tables in enumerate(developed):
+                seated = round_of[g * q + y] + _renamed(tables, members)
+                rounds.append(Round(tuple(seated)))
+        for r, rnd in enumerate(hole):
+            seated = _renamed(rnd.tables, range(grouped, grouped + w))
+            for g in range(k):
+                seated += _renamed(cosets[r], range(g * q, g * q + q))
+            rounds.append(Round(tuple(seated)))
+        return rounds
+    return None
 
 
 def _resolved(players: int, designs: Designs) -> list[Round] | None:

@@ -8,6 +8,7 @@ from itertools import combinations
 
 import pytest
 
+from bot.leagues import whist_sub
 from bot.leagues.fields import field, prime_power
 from bot.leagues.progressive import is_whist, schedule
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
@@ -99,8 +100,46 @@ def test_a_euchre_night_of_192_players_is_perfect():
     assert plan.perfect and plan.repeated_partnerships == 0 and len(plan.rounds) == 191
 
 
-@pytest.mark.parametrize("players", [77, 84, 93, 30])
+@pytest.mark.parametrize("players", [77, 93, 108, 30])
 def test_no_block_design_where_no_factoring_fits(players):
-    """77 - 1 = 4 * 19 and 93 - 1 = 4 * 23 (no k = 4a + 1 > 1 divides them with q = 4b); 84 is
-    not 16 a b; 30 is neither 4m nor 4m + 1."""
+    """77 - 1 = 4 * 19 and 93 - 1 = 4 * 23 (no k = 4a + 1 > 1 divides them with q = 4b); 108 is
+    neither 16 a b nor k q + w with w dividing q; 30 is neither 4m nor 4m + 1."""
     assert block_design(players, design) is None
+
+
+@pytest.mark.parametrize("players", [84, 104, 168])
+def test_a_design_for_kq_plus_w_players_with_a_hole_seats_everyone_and_is_whist(players):
+    """84 = 5 * 16 + 4, 104 = 5 * 20 + 4 and 168 = 5 * 32 + 8: designs for 5 on the blocks, and
+    for 20, 24 or 40 players holding one for the 4 or 8 of the hole on each group."""
+    assert starter(players) is None
+    rounds = block_design(players, design)
+    assert rounds is not None and len(rounds) == players - 1
+    assert all(sorted(r.players()) == list(range(players)) and not r.byes for r in rounds)
+    assert is_whist(players, rounds)
+
+
+@pytest.mark.parametrize("q, w", whist_sub.shipped_sizes())
+def test_a_design_that_holds_a_design_for_its_fixed_players_is_whist(q, w):
+    starting = whist_sub.shipped_starting(q, w)
+    assert starting is not None
+    small = design(w)
+    rounds = whist_sub.design(q, w, starting, small)
+    assert len(rounds) == q + w - 1 and is_whist(q + w, rounds)
+    hole = set(range(q, q + w))
+    for rnd in rounds[:q]:  # the developed rounds: the fixed players at different tables
+        assert all(len(hole & {p for side in table for p in side}) == 1 for table in rnd.tables[:w])
+        assert all(not hole & {p for side in table for p in side} for table in rnd.tables[w:])
+    for rnd in rounds[q:]:  # the others: the fixed players only with each other
+        for table in rnd.tables:
+            seated = {p for side in table for p in side}
+            assert seated <= hole or not seated & hole
+
+
+def test_the_solver_finds_a_design_that_holds_one_for_its_fixed_players():
+    pytest.importorskip("ortools")
+    starting = whist_sub.solve(16, 4, seconds=60)
+    assert starting is not None
+    assert is_whist(20, whist_sub.design(16, 4, starting, design(4)))
+    for q, w in ((16, 6), (18, 4), (8, 4)):  # w not 4b, w not dividing q, q < 3w
+        with pytest.raises(ValueError, match="no starting round of this kind"):
+            whist_sub.solve(q, w, seconds=1)
