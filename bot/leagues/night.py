@@ -51,11 +51,6 @@ def new_plan(players: Sequence[int], first: int = 1) -> dict[str, Any]:
     }
 
 
-def schedule_length(players: int) -> int:
-    """How many rounds the schedule of this many players has (n - 1 for n = 4m, else n...)."""
-    return len(schedule(players).rounds)
-
-
 def round_from_dict(data: dict[str, Any]) -> Round:
     tables = tuple(((int(a), int(b)), (int(c), int(d))) for (a, b), (c, d) in data["tables"])
     return Round(tables, tuple(int(p) for p in data["byes"]))

@@ -1,6 +1,6 @@
 """Whist designs put together from designs on the blocks of a transversal design.
 
-Two constructions, for sizes where no design developed by a group is known
+Three constructions, for sizes where no design developed by a group is known
 (`bot.leagues.transversal` gives the blocks):
 
 - **4m + 1 = k q + 1** (k = 4a + 1, q = 4b), from a transversal design of k groups of q points,
@@ -41,8 +41,8 @@ Designs = Callable[[int], list[Round] | None]
 
 
 def block_design(players: int, designs: Designs) -> list[Round] | None:
-    """A whist design for `players` by one of the two constructions, from smaller designs
-    given by `designs`; None when neither applies."""
+    """A whist design for `players` by one of the three constructions, from smaller designs
+    given by `designs`; None when none applies."""
     if players % 4 == 1:
         return _with_infinity(players, designs)
     if players % 4 == 0:

@@ -48,6 +48,13 @@ COMPUTER_LEVEL = "standard"
 ROUND_OVER = "the round is over"
 
 
+async def _drawn(draw: Callable[..., Any], *args: Any) -> Any:
+    """A plan drawn in a thread: a schedule takes up to seconds to draw (about 2-4 s for 180 to
+    199 players, where no whist design is known and tables are seated by trial), and the event
+    loop must answer every other table's clicks meanwhile."""
+    return await asyncio.to_thread(draw, *args)
+
+
 class NightListener(Protocol):
     """What the Discord layer implements to play a night in threads and show it."""
 
@@ -166,8 +173,8 @@ class Nights:
                     f"a euchre night needs at least 4 players registered; it has {len(present)}:"
                     " they join with /night join or the Join button"
                 )
-            plan = plans.new_plan(present)
-            rounds = night.rounds or plans.schedule_length(len(present))
+            plan = await _drawn(plans.new_plan, present)
+            rounds = night.rounds or len(plan["rounds"])
 
             async def work(db: Database) -> None:
                 await nights.start(db, night.id, plan, rounds)
@@ -325,7 +332,7 @@ class Nights:
             await self._close(night.id, "its last round is over")
             return None
         present = [p.user_id for p in await nights.players(self.db, night.id) if p.present]
-        plan = dict(night.plan or plans.new_plan(present))
+        plan = dict(night.plan or await _drawn(plans.new_plan, present))
         seated = await self._round_by_movement(night, plan, number)
         if night.late == plans.COMPUTER:
             # Latecomers play from this round: see `plans.seat_latecomers` for where.
@@ -335,7 +342,7 @@ class Nights:
             else:  # winners move up carries the extra tables on from the last round
                 seated = Round(seated.tables + tuple(formed), seated.byes)
         elif plans.changed(plan, present):
-            redrawn = plans.redrawn(plan, present, number, night.movement, seated)
+            redrawn = await _drawn(plans.redrawn, plan, present, number, night.movement, seated)
             if redrawn is None:
                 await self._close(night.id, "fewer than four players are left")
                 return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -309,6 +310,30 @@ async def test_with_byes_the_next_round_is_drawn_for_those_present(world):
     # The round is told once its tables are seated and dealt: wait for it, do not race it.
     await until(lambda: recorder.rounds[-1][0] == 2, "round 2 told")
     assert recorder.rounds[-1] == (2, [])
+
+
+async def test_a_nights_plans_are_drawn_off_the_event_loop(world, monkeypatch):
+    """Drawing a schedule takes seconds for some numbers of players: the first plan, and the
+    one drawn again for those present, are drawn in a thread while other tables play on."""
+    manager, runner, _, _ = world
+    drawn_in: list[int] = []
+    draw = plans.new_plan
+
+    def recorded(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        drawn_in.append(threading.get_ident())
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(plans, "new_plan", recorded)
+    players = list(range(601, 610))
+    night, _ = await open_night(manager, players, rounds=2, late="bye")
+    await runner.start(night)
+    tables = await round_tables(manager, night.id, 1, 2)
+    await runner.leave(await nights.night_by_id(manager.db, night.id), 601)
+    for table in tables:
+        await play_deal(manager, table)
+    await round_tables(manager, night.id, 2, 2)
+    assert len(drawn_in) == 2  # the plan at the start, and again without the leaver
+    assert threading.get_ident() not in drawn_in  # this test runs on the event loop's thread
 
 
 async def test_winners_move_up_seats_the_next_round_from_the_results(world):
