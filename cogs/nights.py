@@ -229,6 +229,9 @@ class Nights(commands.Cog):
         if night.status != nights.OPEN:
             raise NightError("this euchre night has already started")
         check_thread_permissions(interaction)
+        # Drawing the plan takes seconds for the largest nights (up to about 4 s for 199
+        # players): defer first, as Discord waits 3 s for the first answer.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         started = await self.runner.start(night)
         assert started.plan is not None  # stored by the start
         await answer(

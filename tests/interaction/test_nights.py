@@ -179,6 +179,18 @@ async def test_starting_with_fewer_than_four_registered_is_refused(interactions)
     assert "at least 4 players" in text and "it has 3" in text
 
 
+async def test_starting_answers_at_once_then_privately_with_the_start(interactions):
+    """The plan of a large night takes seconds to draw, past Discord's 3 s for a first answer:
+    the start is deferred (privately) before it is drawn, then answered."""
+    h = interactions
+    await open_night(h)
+    for name in ("alice", "bob", "carol", "dave"):
+        await h.command(name, "night join")
+    exchange = await h.command("owner", "night start")
+    assert exchange.response_type == 5  # deferred, "thinking"
+    assert exchange.ephemeral and "4 players" in exchange.text
+
+
 async def test_starting_is_for_the_organiser(interactions):
     h = interactions
     await open_night(h)
