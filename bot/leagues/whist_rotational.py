@@ -59,6 +59,7 @@ import time
 from functools import cache
 from pathlib import Path
 
+from bot.leagues.cpsat import solved
 from bot.leagues.rounds import Round, Table
 
 DATA = Path(__file__).with_name("data") / "whist_rotational.json"
@@ -227,11 +228,8 @@ def solve_rotational(
                     w = variables.get(image(d, x))
                     model.add(v == w if w is not None else v == 0).only_enforce_if(fx.Not())
 
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    solver = solved(model, seconds, seed)
+    if solver is None:
         return None
     partner = {x: n for x in seated if solver.value(fixed_partner[x])}
     partner[n] = next(iter(partner))

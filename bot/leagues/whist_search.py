@@ -141,6 +141,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bot.leagues.cpsat import solved
 from bot.leagues.groups import Group, whist_groups
 from bot.leagues.whist import DATA, Starter, modulus, starter
 
@@ -461,11 +462,8 @@ def solve_starter(
             y, e = image(x, c)
             invariant(v, x, add[x][classes[c]], together.get((y, e)))
 
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.num_workers = workers
-    solver.parameters.random_seed = seed
-    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    solver = solved(model, seconds, seed, workers)
+    if solver is None:
         return None
     pairs = {
         c: [x, add[x][classes[c]]]

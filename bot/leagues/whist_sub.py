@@ -37,6 +37,7 @@ import time
 from functools import cache
 from pathlib import Path
 
+from bot.leagues.cpsat import solved
 from bot.leagues.rounds import Round, Table
 
 DATA = Path(__file__).with_name("data") / "whist_sub.json"
@@ -161,11 +162,8 @@ def solve(q: int, w: int, seconds: float = 600.0, seed: int = 0) -> Starting | N
         outside = k % step != 0  # differences in H meet in the rounds of the cosets
         model.add(sum(f[k] for f in partner_kinds) == (1 if outside else 0))
         model.add(sum(f[k] for f in opponent_kinds) == (2 if outside else 0))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = seconds
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    solver = solved(model, seconds, seed)
+    if solver is None:
         return None
     values = [solver.value(x) for x in slots]
     return (
