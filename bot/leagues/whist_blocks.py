@@ -88,8 +88,8 @@ def _with_a_hole(players: int, designs: Designs) -> list[Round] | None:
             continue
         grouped = k * q  # the players of the groups; W are grouped..grouped + w - 1
         round_of = _sit_out_tables(grouped, [(_points(block, q), small) for block in blocks])
-        developed = whist_sub.developed_rounds(q, w, starting)
-        cosets = whist_sub.coset_rounds(q, w, hole)
+        developed = whist_sub.developed_rounds(starting)
+        cosets = whist_sub.coset_rounds(starting, hole)
         rounds = []
         for g in range(k):
             members = [*range(g * q, g * q + q), *range(grouped, grouped + w)]

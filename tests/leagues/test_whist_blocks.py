@@ -10,6 +10,7 @@ import pytest
 
 from bot.leagues import whist_sub
 from bot.leagues.fields import field, prime_power
+from bot.leagues.groups import Group
 from bot.leagues.progressive import is_whist, schedule
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
 from bot.leagues.whist import design, starter
@@ -123,7 +124,7 @@ def test_a_design_that_holds_a_design_for_its_fixed_players_is_whist(q, w):
     starting = whist_sub.shipped_starting(q, w)
     assert starting is not None
     small = design(w)
-    rounds = whist_sub.design(q, w, starting, small)
+    rounds = whist_sub.design(starting, small)
     assert len(rounds) == q + w - 1 and is_whist(q + w, rounds)
     hole = set(range(q, q + w))
     for rnd in rounds[:q]:  # the developed rounds: the fixed players at different tables
@@ -137,9 +138,18 @@ def test_a_design_that_holds_a_design_for_its_fixed_players_is_whist(q, w):
 
 def test_the_solver_finds_a_design_that_holds_one_for_its_fixed_players():
     pytest.importorskip("ortools")
-    starting = whist_sub.solve(16, 4, seconds=60)
-    assert starting is not None
-    assert is_whist(20, whist_sub.design(16, 4, starting, design(4)))
-    for q, w in ((16, 6), (18, 4), (8, 4)):  # w not 4b, w not dividing q, q < 3w
+    for group in (Group((16,)), Group((2, 8)), Group((4, 4))):
+        starting = whist_sub.solve(group, 4, seconds=60)
+        assert starting is not None
+        assert is_whist(20, whist_sub.design(starting, design(4)))
+    # w not 4b; no subgroup of order w; q < 3w; the involutions of Z_2^4 span more than 4.
+    for factors, w in (((16,), 6), ((18,), 4), ((8,), 4), ((2, 2, 2, 2), 4)):
         with pytest.raises(ValueError, match="no starting round of this kind"):
-            whist_sub.solve(q, w, seconds=1)
+            whist_sub.solve(Group(factors), w, seconds=1)
+
+
+def test_the_subgroup_holds_every_element_of_order_two():
+    assert whist_sub.subgroup_for(Group((32,)), 8) == (0, 4, 8, 12, 16, 20, 24, 28)
+    two = Group((2, 16))  # (1, 0), (0, 8) and (1, 8) are of order two
+    assert whist_sub.subgroup_for(two, 4) == (0, 8, 16, 24)
+    assert whist_sub.subgroup_for(Group((2, 2, 2)), 4) is None
