@@ -108,10 +108,11 @@ def test_no_block_design_where_no_factoring_fits(players):
     assert block_design(players, design) is None
 
 
-@pytest.mark.parametrize("players", [84, 104, 168])
+@pytest.mark.parametrize("players", [84, 104, 164, 168])
 def test_a_design_for_kq_plus_w_players_with_a_hole_seats_everyone_and_is_whist(players):
-    """84 = 5 * 16 + 4, 104 = 5 * 20 + 4 and 168 = 5 * 32 + 8: designs for 5 on the blocks, and
-    for 20, 24 or 40 players holding one for the 4 or 8 of the hole on each group."""
+    """84 = 5 * 16 + 4, 104 = 5 * 20 + 4, 164 = 5 * 32 + 4 and 168 = 5 * 32 + 8: designs for 5
+    on the blocks, and for 20, 24, 36 or 40 players holding one for the 4 or 8 of the hole on
+    each group (36 over Z_4 x Z_8)."""
     assert starter(players) is None
     rounds = block_design(players, design)
     assert rounds is not None and len(rounds) == players - 1
