@@ -27,9 +27,9 @@ design for w, and each group's from its own copy.
 `solve` finds a starting round with an exact solver (OR-Tools CP-SAT, the optional `search`
 extra); ``python -m bot.leagues.whist_sub --group 16 --w 4 --write`` adds it to
 `data/whist_sub.json` with its group, subgroup, seed and seconds (16 + 4: 1.5 s; 20 + 4:
-8.7 s; 32 + 8: 9.7 s). 32 + 4 took other groups: none over Z_32 (600 s with seed 0, 900 s
-with each of seeds 1-3, and seed 4 stopped after about 600 s), nor over Z_2 x Z_16 or Z_4 x Z_8 in 900 s with seed
-0; then over Z_4 x Z_8 with seed 1 in 134 s (``--group 4 8 --w 4 --seed 1``).
+8.7 s; 32 + 8: 9.7 s). 32 + 4 took another group: none over Z_32 (600 s with seed 0, 900 s
+with each of seeds 1-3, seed 4 stopped after about 600 s), nor over Z_2 x Z_16 or Z_4 x Z_8
+in 900 s with seed 0; then over Z_4 x Z_8 with seed 1 in 134 s (``--group 4 8 --w 4 --seed 1``).
 """
 
 from __future__ import annotations
