@@ -34,10 +34,6 @@ class Field:
     add: tuple[tuple[int, ...], ...]
     times: tuple[tuple[int, ...], ...]
 
-    def negative(self, x: int) -> int:
-        """-x: the element that adds to x to make 0."""
-        return self.add[x].index(0)
-
 
 @cache
 def field(q: int) -> Field:

@@ -28,9 +28,7 @@ def transversal_design(k: int, n: int) -> list[Block] | None:
         part = _field_design(k, q)
         if part is None:
             return None
-        blocks = [
-            tuple(y * q + z for y, z in zip(b1, b2, strict=True)) for b1 in blocks for b2 in part
-        ]
+        blocks = [_product(b1, b2, q) for b1 in blocks for b2 in part]
     return blocks
 
 
@@ -43,12 +41,13 @@ def resolvable_transversal_design(k: int, n: int) -> list[ParallelClass] | None:
         if k > q:
             return None
         part = _field_classes(k, q)
-        classes = [
-            [tuple(y * q + z for y, z in zip(b1, b2, strict=True)) for b1 in c1 for b2 in c2]
-            for c1 in classes
-            for c2 in part
-        ]
+        classes = [[_product(b1, b2, q) for b1 in c1 for b2 in c2] for c1 in classes for c2 in part]
     return classes
+
+
+def _product(first: Block, second: Block, q: int) -> Block:
+    """The block taking (first[g], second[g]), numbered first[g] * q + second[g], in group g."""
+    return tuple(y * q + z for y, z in zip(first, second, strict=True))
 
 
 def _prime_power_factors(n: int) -> list[int]:

@@ -18,14 +18,15 @@ product's group is G1 x G2, of order u * v; its starting round has three parts:
 
 So the product is a whist design for u * v players (the other player sits out each round) or
 for u * v + 1 (the fixed player of S2 stays fixed). The multipliers exist when the order of
-G2 is prime to 6 (multiplying by 1, 2, 3, 4) and for Z_3 x Z_3 and Z_3 x Z_3 x Z_3 (the fields of
-nine and 27 elements).
+G2 is prime to 6 (multiplying by 1, 2, 3, 4) and for Z_p x ... x Z_p of order at least 5 (a
+finite field: Z_3 x Z_3 and Z_3 x Z_3 x Z_3 are the fields of nine and 27 elements).
 """
 
 from __future__ import annotations
 
 import math
 
+from bot.leagues.fields import field, prime_power
 from bot.leagues.groups import Group
 
 # A design's group and its starting round's tables, each [a, b, c, d]: (a, b) against (c, d).
@@ -42,30 +43,13 @@ def multipliers(group: Group) -> list[list[int]] | None:
             [group.number(tuple(k * r for r in group.digits(x))) for x in range(group.order)]
             for k in range(1, 5)
         ]
-    if group.factors == (3, 3):
-        # The field Z_3[i] (i^2 = -1): multiplying by 1, i, 1 + i and -1, four distinct
-        # elements whose differences are non-zero, so invertible.
-        def times(p: int, q: int, x: int) -> int:
-            a, b = group.digits(x)
-            return group.number((p * a - q * b, q * a + p * b))
-
-        return [[times(p, q, x) for x in range(9)] for p, q in ((1, 0), (0, 1), (1, 1), (2, 0))]
-    if group.factors == (3, 3, 3):
-        # The field of 27 elements, Z_3[t] / (t^3 - t - 1) (no root modulo 3, so irreducible),
-        # the element (a, b, c) being a t^2 + b t + c: multiplying by 1, -1, t and t + 1, four
-        # distinct elements, so their differences are non-zero, so invertible.
-        def field_times(m: tuple[int, int, int], x: int) -> int:
-            coefficients = [0] * 5  # of t^0..t^4
-            for i, a in enumerate(reversed(group.digits(x))):
-                for j, b in enumerate(reversed(m)):
-                    coefficients[i + j] += a * b
-            for k in (4, 3):  # t^k = t^(k-2) + t^(k-3)
-                coefficients[k - 2] += coefficients[k]
-                coefficients[k - 3] += coefficients[k]
-            return group.number((coefficients[2], coefficients[1], coefficients[0]))
-
-        units = ((0, 0, 1), (0, 0, 2), (0, 1, 0), (0, 1, 1))
-        return [[field_times(m, x) for x in range(27)] for m in units]
+    p = group.factors[0]
+    if group.order >= 5 and prime_power(group.order) == (p, len(group.factors)):
+        # Z_p x ... x Z_p is the additive group of the field of p^n elements, numbered alike
+        # (`bot.leagues.fields`): multiplying by 1, 2, 3 and 4, four distinct elements, so their
+        # differences are non-zero, so invertible.
+        times = field(group.order).times
+        return [list(times[m]) for m in range(1, 5)]
     return None
 
 

@@ -24,7 +24,7 @@ def test_a_field_adds_and_multiplies_as_a_field_does(q):
     assert all(f.add[0][x] == x and f.times[1][x] == x and f.times[0][x] == 0 for x in elements)
     for x in elements:
         # Every element has a negative; every non-zero one an inverse.
-        assert f.add[f.negative(x)][x] == 0
+        assert 0 in f.add[x]
         assert x == 0 or 1 in f.times[x]
     for x, y, z in [(x, y, z) for x in elements for y in elements for z in (0, 1, q - 1)]:
         assert f.add[x][y] == f.add[y][x] and f.times[x][y] == f.times[y][x]

@@ -21,7 +21,7 @@ def _is_automorphism(group: Group, images: list[int]) -> bool:
     )
 
 
-@pytest.mark.parametrize("factors", [(5,), (7,), (25,), (5, 7), (3, 3), (3, 3, 3)])
+@pytest.mark.parametrize("factors", [(5,), (7,), (25,), (5, 7), (3, 3), (3, 3, 3), (2, 2, 2)])
 def test_multipliers_and_their_differences_are_automorphisms(factors):
     group = Group(factors)
     found = multipliers(group)
