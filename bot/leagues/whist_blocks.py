@@ -1,7 +1,7 @@
 """Whist designs put together from designs on the blocks of a transversal design.
 
-Three constructions, for sizes where no design developed by a group is known
-(`bot.leagues.transversal` gives the blocks):
+Four constructions, for sizes where no design developed by a group is known
+(`bot.leagues.transversal` and `bot.leagues.resolvable` give the blocks):
 
 - **4m + 1 = k q + 1** (k = 4a + 1, q = 4b), from a transversal design of k groups of q points,
   designs for k and for q + 1 players, and one more player, infinity. Its blocks and each group
@@ -26,6 +26,16 @@ Three constructions, for sizes where no design developed by a group is known
   W plays a design for w, and each group the rest of its design's rounds that held W's. Two
   players of different groups meet in their block's design, two of a group, or one of a group
   and one of W, in the design on that group and W, and two of W in W's design.
+- **4m = v m, weighted** (v = 4 mod 12, m at least 4), from a resolvable design of blocks of
+  four on v points, a transversal design of 4 groups of m points resolved into m classes, and
+  designs for 4 and 4m players. Each point stands for m players; each block of the master for
+  a transversal design on its four points' players, so one master class gives m classes of
+  blocks of four, and one master class is set apart: each of its blocks is a group of 4m
+  players. Then, as for k q, the design for 4 on every block of a class is a round, and the
+  design for 4m on every group at once. Two players of points in one master block meet in that
+  block's transversal design, two of points in one set-apart block in its group's design.
+  (v - 1) / 3 - 1 master classes make ((v - 1) / 3 - 1) m classes, three rounds each, and the
+  groups 4m - 1 rounds: v m - 1 in all. 140 = 28 x 5 and 200 = 40 x 5.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.leagues import whist_sub
+from bot.leagues.resolvable import resolvable_quadruples
 from bot.leagues.rounds import Round, Table
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
 
@@ -46,7 +57,11 @@ def block_design(players: int, designs: Designs) -> list[Round] | None:
     if players % 4 == 1:
         return _with_infinity(players, designs)
     if players % 4 == 0:
-        return _resolved(players, designs) or _with_a_hole(players, designs)
+        return (
+            _resolved(players, designs)
+            or _with_a_hole(players, designs)
+            or _inflated(players, designs)
+        )
     return None
 
 
@@ -111,20 +126,60 @@ def _resolved(players: int, designs: Designs) -> list[Round] | None:
         if rest or q % 4 or q < 4:
             continue
         classes = resolvable_transversal_design(k, q)
-        small, groups = designs(k), designs(q)
-        if classes is None or small is None or groups is None:
+        if classes is None:
             continue
-        rounds = [
-            Round(tuple(t for block in cls for t in _renamed(rnd.tables, _points(block, q))))
-            for cls in classes
-            for rnd in small
-        ]
-        rounds += [
-            Round(tuple(t for g in range(k) for t in _renamed(rnd.tables, range(g * q, g * q + q))))
-            for rnd in groups
-        ]
-        return rounds
+        blocks = [[_points(block, q) for block in cls] for cls in classes]
+        groups = [list(range(g * q, g * q + q)) for g in range(k)]
+        rounds = _class_by_class(blocks, groups, designs)
+        if rounds is not None:
+            return rounds
     return None
+
+
+def _inflated(players: int, designs: Designs) -> list[Round] | None:
+    for points in range(16, players, 12):
+        m, rest = divmod(players, points)
+        if rest or m < 4:
+            continue
+        master, weights = resolvable_quadruples(points), resolvable_transversal_design(4, m)
+        if master is None or weights is None:
+            continue
+        # Player x * m + i is point x of the master design with weight i.
+        holes, *classes = master
+        blocks = [
+            [
+                [x * m + i for x, i in zip(block, small, strict=True)]
+                for block in cls
+                for small in wcls
+            ]
+            for cls in classes
+            for wcls in weights
+        ]
+        groups = [[x * m + i for x in hole for i in range(m)] for hole in holes]
+        rounds = _class_by_class(blocks, groups, designs)
+        if rounds is not None:
+            return rounds
+    return None
+
+
+def _class_by_class(
+    classes: list[list[list[int]]], groups: list[list[int]], designs: Designs
+) -> list[Round] | None:
+    """The rounds of the design for a block's size on every block of one class at once, class
+    by class, then those of the design for a group's size on every group at once; None when
+    either design is missing. The classes hold one block size, the groups one size."""
+    small, grouped = designs(len(classes[0][0])), designs(len(groups[0]))
+    if small is None or grouped is None:
+        return None
+    rounds = [
+        Round(tuple(t for block in cls for t in _renamed(rnd.tables, block)))
+        for cls in classes
+        for rnd in small
+    ]
+    rounds += [
+        Round(tuple(t for group in groups for t in _renamed(rnd.tables, group))) for rnd in grouped
+    ]
+    return rounds
 
 
 def _points(block: Sequence[int], q: int) -> list[int]:

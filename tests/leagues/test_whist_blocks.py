@@ -12,6 +12,7 @@ from bot.leagues import whist_sub
 from bot.leagues.fields import field, prime_power
 from bot.leagues.groups import Group
 from bot.leagues.progressive import is_whist, schedule
+from bot.leagues.resolvable import resolvable_quadruples
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
 from bot.leagues.whist import design, starter
 from bot.leagues.whist_blocks import block_design
@@ -99,6 +100,36 @@ def test_a_design_for_kq_players_from_classes_of_blocks_seats_everyone_and_is_wh
 def test_a_euchre_night_of_192_players_is_perfect():
     plan = schedule(192)
     assert plan.perfect and plan.repeated_partnerships == 0 and len(plan.rounds) == 191
+
+
+@pytest.mark.parametrize("points", [16, 28, 40, 52])
+def test_a_resolvable_design_of_quadruples_puts_every_two_points_in_one_block(points):
+    """1-rotational: 28 over Z_3 x Z_3 x Z_3 and infinity, the others over the cyclic group."""
+    classes = resolvable_quadruples(points)
+    assert classes is not None and len(classes) == (points - 1) // 3
+    for cls in classes:
+        assert sorted(x for block in cls for x in block) == list(range(points))
+    met = Counter(
+        frozenset(pair) for cls in classes for block in cls for pair in combinations(block, 2)
+    )
+    assert len(met) == points * (points - 1) // 2 and set(met.values()) == {1}
+
+
+@pytest.mark.parametrize("points", [8, 12, 20, 27, 29])
+def test_no_resolvable_design_of_quadruples_but_on_4_modulo_12_points(points):
+    assert resolvable_quadruples(points) is None
+
+
+@pytest.mark.parametrize("players", [140, 200])
+def test_a_design_on_a_resolvable_design_weighted_by_a_transversal_design_is_whist(players):
+    """140 = 28 * 5 and 200 = 40 * 5: each point of a resolvable design of quadruples on 28 or 40
+    points weighs 5, each block a resolved transversal design of 4 groups of 5, and the blocks of
+    one class of the master make the groups of 20 (a design for 20 on each)."""
+    assert starter(players) is None
+    rounds = block_design(players, design)
+    assert rounds is not None and len(rounds) == players - 1
+    assert all(sorted(r.players()) == list(range(players)) and not r.byes for r in rounds)
+    assert is_whist(players, rounds)
 
 
 @pytest.mark.parametrize("players", [77, 93, 108, 30])
