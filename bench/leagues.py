@@ -42,7 +42,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.engine.rules import build_options
-from bot.leagues import resolvable, whist, whist_rotational
+from bot.leagues import quintuples, resolvable, whist, whist_rotational
 from bot.leagues.progressive import schedule
 from bot.leagues.ratings import GameResult, Ratings, replay
 from bot.storage import league_ratings, league_results, league_seasons, leagues
@@ -59,6 +59,7 @@ def bench_schedules(largest: int) -> bool:
         whist.starter.cache_clear()
         whist_rotational._shipped.cache_clear()
         resolvable.resolvable_quadruples.cache_clear()
+        quintuples.steiner_quintuples.cache_clear()
         wall, cpu = time.perf_counter(), time.process_time()
         plan = schedule(players)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

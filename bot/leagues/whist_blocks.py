@@ -1,10 +1,14 @@
-"""Whist designs put together from designs on the blocks of a transversal design.
+"""Whist designs put together from designs on the blocks of a transversal design or of
+another group divisible design.
 
 Four constructions, for sizes where no design developed by a group is known
-(`bot.leagues.transversal` and `bot.leagues.resolvable` give the blocks):
+(`bot.leagues.transversal`, `bot.leagues.quintuples` and `bot.leagues.resolvable` give the
+blocks):
 
-- **4m + 1 = k q + 1** (k = 4a + 1, q = 4b), from a transversal design of k groups of q points,
-  designs for k and for q + 1 players, and one more player, infinity. Its blocks and each group
+- **4m + 1 = k q + 1** (k = 4a + 1, q = 4b), from a transversal design of k groups of q points
+  (or another group divisible design of groups of q and blocks of k: a design of blocks of five
+  less a point, weighted, gives 177 = 16 x 11 + 1), designs for k and for q + 1 players, and
+  one more player, infinity. Its blocks and each group
   with infinity added cover every pair of players exactly once. Round x (x any player) puts
   together, for each block or group holding x, the round of that block's design in which x
   sits out. The blocks through x hold every other player exactly once, so x sits out and every
@@ -18,7 +22,8 @@ Four constructions, for sizes where no design developed by a group is known
   every group at once (q - 1 more): k q - 1 rounds, in which two players of different groups
   meet only in their block's design, and two of one group only in the group's.
 - **4m = k q + w, with a hole** (k = 4a + 1; w = 4b divides q), from a transversal design of k
-  groups of q points, a design for k on the blocks, w more players W, and on each group with W
+  groups of q points (or, as above, another group divisible design: 180 = 16 x 11 + 4), a
+  design for k on the blocks, w more players W, and on each group with W
   a design for q + w that holds a design for W in w - 1 of its rounds
   (`bot.leagues.whist_sub`). Round x, for x in a group, puts together the blocks' rounds in
   which x sits out (every player of the other groups) and one of the q other rounds of the
@@ -40,9 +45,9 @@ Four constructions, for sizes where no design developed by a group is known
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
-from bot.leagues import whist_sub
+from bot.leagues import quintuples, whist_sub
 from bot.leagues.resolvable import resolvable_quadruples
 from bot.leagues.rounds import Round, Table
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
@@ -66,19 +71,40 @@ def block_design(players: int, designs: Designs) -> list[Round] | None:
 
 
 def _with_infinity(players: int, designs: Designs) -> list[Round] | None:
-    for k in range(5, players, 4):
-        q, rest = divmod(players - 1, k)
-        if rest or q % 4 or q < 4:
-            continue
-        blocks = transversal_design(k, q)
-        small, groups = designs(k), designs(q + 1)
-        if blocks is None or small is None or groups is None:
+    for blocks, groups in _group_divisible_designs(players - 1, 0):
+        small, grouped = designs(len(blocks[0])), designs(len(groups[0]) + 1)
+        if small is None or grouped is None:
             continue
         infinity = players - 1
-        covers = [(_points(block, q), small) for block in blocks]
-        covers += [([g * q + y for y in range(q)] + [infinity], groups) for g in range(k)]
+        covers = [(block, small) for block in blocks]
+        covers += [([*group, infinity], grouped) for group in groups]
         return [Round(tuple(t), (x,)) for x, t in enumerate(_sit_out_tables(players, covers))]
     return None
+
+
+def _group_divisible_designs(
+    grouped: int, w: int
+) -> Iterator[tuple[list[list[int]], list[list[int]]]]:
+    """The blocks (of k = 4a + 1 players) and groups (of q = 4b) of the group divisible designs
+    here on `grouped` players, for a design of grouped + 1 (w = 0) or of grouped + w players
+    with a hole of w (q at least 3w, so that W can sit apart): transversal designs of k groups
+    of q, then designs of blocks of five less a point, weighted (`bot.leagues.quintuples`)."""
+    for k in range(5, grouped, 4):
+        q, rest = divmod(grouped, k)
+        if rest or q % 4 or q < max(4, 3 * w) or (blocks := transversal_design(k, q)) is None:
+            continue
+        yield (
+            [_points(block, q) for block in blocks],
+            [list(range(g * q, g * q + q)) for g in range(k)],
+        )
+    for points in quintuples.sizes():
+        weight, rest = divmod(grouped, points - 1)
+        if rest or 4 * weight < max(4, 3 * w):
+            continue
+        found = quintuples.group_divisible(points, weight)
+        if found is not None:
+            groups, blocks = found
+            yield blocks, groups
 
 
 def _sit_out_tables(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[list[Table]]:
@@ -94,29 +120,29 @@ def _sit_out_tables(players: int, covers: list[tuple[list[int], list[Round]]]) -
 
 def _with_a_hole(players: int, designs: Designs) -> list[Round] | None:
     for q, w in whist_sub.shipped_sizes():
-        k, rest = divmod(players - w, q)
-        if rest or k % 4 != 1 or k < 5:
-            continue
-        blocks, small, hole = transversal_design(k, q), designs(k), designs(w)
-        starting = whist_sub.shipped_starting(q, w)
-        if blocks is None or small is None or hole is None or starting is None:
-            continue
-        grouped = k * q  # the players of the groups; W are grouped..grouped + w - 1
-        round_of = _sit_out_tables(grouped, [(_points(block, q), small) for block in blocks])
-        developed = whist_sub.developed_rounds(starting)
-        cosets = whist_sub.coset_rounds(starting, hole)
-        rounds = []
-        for g in range(k):
-            members = [*range(g * q, g * q + q), *range(grouped, grouped + w)]
-            for y, tables in enumerate(developed):
-                seated = round_of[g * q + y] + _renamed(tables, members)
+        for blocks, groups in _group_divisible_designs(players - w, w):
+            if len(groups[0]) != q:
+                continue
+            small, hole = designs(len(blocks[0])), designs(w)
+            starting = whist_sub.shipped_starting(q, w)
+            if small is None or hole is None or starting is None:
+                continue
+            grouped = players - w  # the players of the groups; W are grouped..players - 1
+            round_of = _sit_out_tables(grouped, [(block, small) for block in blocks])
+            developed = whist_sub.developed_rounds(starting)
+            cosets = whist_sub.coset_rounds(starting, hole)
+            rounds = []
+            for group in groups:
+                members = [*group, *range(grouped, players)]
+                for y, tables in enumerate(developed):
+                    seated = round_of[group[y]] + _renamed(tables, members)
+                    rounds.append(Round(tuple(seated)))
+            for r, rnd in enumerate(hole):
+                seated = _renamed(rnd.tables, range(grouped, players))
+                for group in groups:
+                    seated += _renamed(cosets[r], group)
                 rounds.append(Round(tuple(seated)))
-        for r, rnd in enumerate(hole):
-            seated = _renamed(rnd.tables, range(grouped, grouped + w))
-            for g in range(k):
-                seated += _renamed(cosets[r], range(g * q, g * q + q))
-            rounds.append(Round(tuple(seated)))
-        return rounds
+            return rounds
     return None
 
 

@@ -12,6 +12,7 @@ from bot.leagues import whist_sub
 from bot.leagues.fields import field, prime_power
 from bot.leagues.groups import Group
 from bot.leagues.progressive import is_whist, schedule
+from bot.leagues.quintuples import group_divisible, steiner_quintuples
 from bot.leagues.resolvable import resolvable_quadruples
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
 from bot.leagues.whist import design, starter
@@ -132,10 +133,47 @@ def test_a_design_on_a_resolvable_design_weighted_by_a_transversal_design_is_whi
     assert is_whist(players, rounds)
 
 
+def test_a_design_of_blocks_of_five_on_45_points_puts_every_two_points_in_one_block():
+    blocks = steiner_quintuples(45)
+    assert blocks is not None and len(blocks) == 45 * 44 // 20
+    assert all(len(set(block)) == 5 and all(0 <= x < 45 for x in block) for block in blocks)
+    met = Counter(frozenset(pair) for block in blocks for pair in combinations(block, 2))
+    assert len(met) == 45 * 44 // 2 and set(met.values()) == {1}
+    assert steiner_quintuples(44) is None and steiner_quintuples(25) is None
+
+
+@pytest.mark.parametrize("weight", [1, 4])
+def test_a_design_of_blocks_of_five_less_a_point_weighted_is_group_divisible(weight):
+    """44 points in 11 groups of four, each point weighted: groups of 4 * weight, and every two
+    players of different groups in exactly one block of five."""
+    groups, blocks = group_divisible(45, weight)
+    assert len(groups) == 11 and all(len(group) == 4 * weight for group in groups)
+    assert sorted(x for group in groups for x in group) == list(range(44 * weight))
+    group_of = {x: g for g, group in enumerate(groups) for x in group}
+    met = Counter(frozenset(pair) for block in blocks for pair in combinations(block, 2))
+    assert all(len(block) == 5 for block in blocks)
+    assert all(len({group_of[x] for x in pair}) == 2 for pair in met)
+    assert set(met.values()) == {1} and len(met) == (44 * weight) * (40 * weight) // 2
+
+
+def test_designs_on_blocks_of_five_give_177_and_180_players():
+    """177 = 16 * 11 + 1: the blocks of five and each group of 16 with infinity (designs for 5
+    and 17); 180 = 16 * 11 + 4: the blocks, and on each group of 16 with the 4 of the hole the
+    design for 16 + 4."""
+    for players in (177, 180):
+        assert starter(players) is None
+        rounds = block_design(players, design)
+        assert rounds is not None and len(rounds) == (players - 1 if players % 4 == 0 else players)
+        assert is_whist(players, rounds)
+    rounds = block_design(177, design)
+    assert [r.byes for r in rounds] == [(x,) for x in range(177)]
+
+
 @pytest.mark.parametrize("players", [77, 93, 108, 30])
 def test_no_block_design_where_no_factoring_fits(players):
-    """77 - 1 = 4 * 19 and 93 - 1 = 4 * 23 (no k = 4a + 1 > 1 divides them with q = 4b); 108 is
-    neither 16 a b nor k q + w with w dividing q; 30 is neither 4m nor 4m + 1."""
+    """77 - 1 = 4 * 19 and 93 - 1 = 4 * 23 (no k = 4a + 1 > 1 divides them with q = 4b, and
+    neither is 44 m); 108 is neither 16 a b, nor k q + w or 44 m + w with a hole that ships, nor
+    v m with v = 4 (mod 12) and m at least 4; 30 is neither 4m nor 4m + 1."""
     assert block_design(players, design) is None
 
 
