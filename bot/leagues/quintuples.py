@@ -56,13 +56,13 @@ def steiner_quintuples(points: int) -> list[Block] | None:
 def group_divisible(points: int, weight: int) -> tuple[list[list[int]], list[list[int]]] | None:
     """The groups (of 4 * weight points) and blocks (of five) left by taking one point out of
     the design on `points` points, each point weighted by `weight`; None when either is missing.
-    Point x of the design with weight i is numbered x' * weight + i, x' its number among the
-    points left."""
+    The point taken out is the last, so point x of the design with weight i is numbered
+    x * weight + i."""
     blocks = steiner_quintuples(points)
     spread = transversal_design(5, weight)
     if blocks is None or spread is None:
         return None
-    gone = points - 1  # the point taken out; the others keep their numbers
+    gone = points - 1
     groups = [
         [x * weight + i for x in block if x != gone for i in range(weight)]
         for block in blocks

@@ -83,15 +83,20 @@ def _with_infinity(players: int, designs: Designs) -> list[Round] | None:
 
 
 def _group_divisible_designs(
-    grouped: int, w: int
+    grouped: int, w: int, size: int | None = None
 ) -> Iterator[tuple[list[list[int]], list[list[int]]]]:
-    """The blocks (of k = 4a + 1 players) and groups (of q = 4b) of the group divisible designs
-    here on `grouped` players, for a design of grouped + 1 (w = 0) or of grouped + w players
-    with a hole of w (q at least 3w, so that W can sit apart): transversal designs of k groups
-    of q, then designs of blocks of five less a point, weighted (`bot.leagues.quintuples`)."""
+    """The blocks (of k = 4a + 1 players) and groups (of q = 4b, or only of `size`) of the
+    group divisible designs here on `grouped` players, for a design of grouped + 1 (w = 0) or
+    of grouped + w players with a hole of w (q at least 3w, so that W can sit apart):
+    transversal designs of k groups of q, then designs of blocks of five less a point,
+    weighted (`bot.leagues.quintuples`)."""
+
+    def fits(q: int) -> bool:
+        return q % 4 == 0 and q >= max(4, 3 * w) and size in (None, q)
+
     for k in range(5, grouped, 4):
         q, rest = divmod(grouped, k)
-        if rest or q % 4 or q < max(4, 3 * w) or (blocks := transversal_design(k, q)) is None:
+        if rest or not fits(q) or (blocks := transversal_design(k, q)) is None:
             continue
         yield (
             [_points(block, q) for block in blocks],
@@ -99,7 +104,7 @@ def _group_divisible_designs(
         )
     for points in quintuples.sizes():
         weight, rest = divmod(grouped, points - 1)
-        if rest or 4 * weight < max(4, 3 * w):
+        if rest or not fits(4 * weight):
             continue
         found = quintuples.group_divisible(points, weight)
         if found is not None:
@@ -120,9 +125,7 @@ def _sit_out_tables(players: int, covers: list[tuple[list[int], list[Round]]]) -
 
 def _with_a_hole(players: int, designs: Designs) -> list[Round] | None:
     for q, w in whist_sub.shipped_sizes():
-        for blocks, groups in _group_divisible_designs(players - w, w):
-            if len(groups[0]) != q:
-                continue
+        for blocks, groups in _group_divisible_designs(players - w, w, q):
             small, hole = designs(len(blocks[0])), designs(w)
             starting = whist_sub.shipped_starting(q, w)
             if small is None or hole is None or starting is None:
