@@ -75,3 +75,15 @@ def whist_groups(order: int) -> list[Group]:
         if k >= 2 and rest == 1:
             groups.append(Group((p,) * k))
     return groups
+
+
+def new_differences(
+    sub: list[list[int]], block: list[int], x: int, used: set[int]
+) -> list[int] | None:
+    """The differences x - y and y - x that adding x to `block` makes (sub: the subtraction
+    table), or None when two of them are equal or one is in `used`: the test of the
+    backtracking searches for blocks whose differences take each element once."""
+    differences = [sub[x][y] for y in block] + [sub[y][x] for y in block]
+    if len(set(differences)) < len(differences) or used.intersection(differences):
+        return None
+    return differences

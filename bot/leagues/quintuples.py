@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot.leagues.groups import Group
+from bot.leagues.groups import Group, new_differences
 from bot.leagues.transversal import Block, transversal_design
 
 # The group that develops each design here: Z_45 has none with the cosets of its subgroup
@@ -103,8 +103,8 @@ def _base_blocks(group: Group, subgroup: list[int], count: int) -> list[Block] |
         for x in range(block[-1] + 1 if len(block) > 2 else 1, order):
             if x in block:
                 continue
-            differences = [sub[x][y] for y in block] + [sub[y][x] for y in block]
-            if len(set(differences)) < len(differences) or used.intersection(differences):
+            differences = new_differences(sub, block, x, used)
+            if differences is None:
                 continue
             used.update(differences)
             if extend([*block, x]):

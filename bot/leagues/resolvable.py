@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from bot.leagues.groups import Group, whist_groups
+from bot.leagues.groups import Group, new_differences, whist_groups
 from bot.leagues.transversal import Block, ParallelClass
 
 
@@ -95,10 +95,8 @@ def _base_blocks(group: Group, subgroup: tuple[int, ...]) -> list[Block] | None:
             if c in used_cosets:
                 continue
             for x in cosets[c]:
-                differences = [sub[x][y] for y in block] + [sub[y][x] for y in block]
-                if len(set(differences)) < len(differences) or used_differences.intersection(
-                    differences
-                ):
+                differences = new_differences(sub, block, x, used_differences)
+                if differences is None:
                     continue
                 used_cosets.add(c)
                 used_differences.update(differences)
