@@ -1,0 +1,147 @@
+"""Pairwise balanced designs developed from base blocks by Z_p acting on several orbits, on
+which whist designs for 4m + 1 players are put together (`bot.leagues.whist_blocks`).
+
+A pairwise balanced design puts every two points in exactly one block. When each block's size
+k has a whist design of its own (k = 5, 9, 13, 17: one player sitting out each round), Baker's
+closure puts those designs together into a whist design on all the points.
+
+The designs here: the points are (x, i) for x in Z_p and i in 0..o-1 (numbered i * p + x) and,
+with `infinity`, one more point. The blocks are the translates B + t (adding t to every x) of
+base blocks B, and with infinity the blocks {infinity, (t, 0), ..., (t, o - 1)}. Two points
+(x, i), (y, j) meet once when, over the base blocks, the differences y - x between a point of
+orbit i and one of orbit j take every value once (d != 0 for i = j; d = 0 too for i != j,
+unless infinity's blocks hold those pairs). The base blocks are searched by simulated
+annealing in C (`pbd_anneal.c`; ``python -m bot.leagues.pbd --players 93 --p 23 --orbits 4
+--infinity --sizes 9 5 ... --write``) and ship in `data/pbd.json` with the seed and seconds.
+
+Where no such design is known for a size, a group of order n or n - 1 fails: 77 = 7 x 11, 93 =
+3 x 31 and 129 = 3 x 43 have no cyclic design of blocks of five and nine, so their orbits are
+split over a smaller Z_p.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from pathlib import Path
+
+DATA = Path(__file__).with_name("data") / "pbd.json"
+
+
+@dataclass(frozen=True)
+class Family:
+    """Base blocks of points (x, i) developed by Z_p over `orbits` orbits, with infinity or not."""
+
+    p: int
+    orbits: int
+    infinity: bool
+    bases: tuple[tuple[tuple[int, int], ...], ...]
+
+    @property
+    def points(self) -> int:
+        return self.p * self.orbits + int(self.infinity)
+
+    def blocks(self) -> list[list[int]]:
+        """Every block, its points numbered i * p + x and infinity p * orbits."""
+        p = self.p
+        blocks = [[i * p + (x + t) % p for x, i in base] for base in self.bases for t in range(p)]
+        if self.infinity:
+            blocks += [
+                [i * p + t for i in range(self.orbits)] + [p * self.orbits] for t in range(p)
+            ]
+        return blocks
+
+
+def is_pairwise_balanced(points: int, blocks: list[list[int]]) -> bool:
+    """Every two of the points in exactly one block."""
+    met = Counter(frozenset(pair) for block in blocks for pair in combinations(block, 2))
+    return len(met) == points * (points - 1) // 2 and set(met.values()) == {1}
+
+
+@cache
+def _shipped() -> dict[str, dict[str, object]]:
+    if not DATA.exists():
+        return {}
+    loaded: dict[str, dict[str, object]] = json.loads(DATA.read_text())
+    return loaded
+
+
+def shipped(points: int) -> Family | None:
+    """The family that ships for this number of points, or None."""
+    entry = _shipped().get(str(points))
+    if entry is None:
+        return None
+    bases = entry["bases"]
+    assert isinstance(bases, list)
+    return Family(
+        int(str(entry["p"])),
+        int(str(entry["orbits"])),
+        bool(entry["infinity"]),
+        tuple(tuple((x, i) for x, i in base) for base in bases),
+    )
+
+
+def anneal(
+    p: int, orbits: int, infinity: bool, sizes: list[int], seed: int, seconds: float
+) -> Family | None:
+    """Base blocks of these sizes found by `pbd_anneal.c` within `seconds` of CPU, or None."""
+    from bot.leagues.whist_search import _run_c  # the C runner of the whist searches
+
+    lines = [
+        f"{p} {orbits} {int(infinity)} {seed} {seconds} {len(sizes)}",
+        " ".join(map(str, sizes)),
+    ]
+    run = _run_c("pbd_anneal.c", [], lines, "-lm")
+    if run.returncode != 0:
+        return None
+    bases = []
+    for line in run.stdout.split("\n"):
+        numbers = [int(v) for v in line.split()]
+        if numbers:
+            bases.append(tuple(zip(numbers[::2], numbers[1::2], strict=True)))
+    return Family(p, orbits, infinity, tuple(bases))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.leagues.pbd", description=__doc__)
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--p", type=int, required=True)
+    parser.add_argument("--orbits", type=int, required=True)
+    parser.add_argument("--infinity", action="store_true")
+    parser.add_argument("--sizes", type=int, nargs="+", required=True)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=300.0)
+    parser.add_argument("--write", action="store_true", help="ship what is found in data/pbd.json")
+    args = parser.parse_args(argv)
+    import time
+
+    started = time.perf_counter()
+    family = anneal(args.p, args.orbits, args.infinity, args.sizes, args.seed, args.seconds)
+    if family is None or family.points != args.players:
+        print("none found")
+        return 1
+    if not is_pairwise_balanced(family.points, family.blocks()):
+        print("found blocks that are not balanced", file=sys.stderr)
+        return 2
+    print(json.dumps([list(map(list, base)) for base in family.bases]))
+    if args.write:
+        data = dict(_shipped())
+        data[str(args.players)] = {
+            "p": args.p,
+            "orbits": args.orbits,
+            "infinity": args.infinity,
+            "bases": [list(map(list, base)) for base in family.bases],
+            "seed": args.seed,
+            "seconds": round(time.perf_counter() - started, 1),
+        }
+        DATA.write_text(json.dumps(dict(sorted(data.items(), key=lambda kv: int(kv[0])))) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
