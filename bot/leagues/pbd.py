@@ -7,16 +7,30 @@ closure puts those designs together into a whist design on all the points.
 
 The designs here: the points are (x, i) for x in Z_p and i in 0..o-1 (numbered i * p + x) and,
 with `infinity`, one more point. The blocks are the translates B + t (adding t to every x) of
-base blocks B, and with infinity the blocks {infinity, (t, 0), ..., (t, o - 1)}. Two points
-(x, i), (y, j) meet once when, over the base blocks, the differences y - x between a point of
-orbit i and one of orbit j take every value once (d != 0 for i = j; d = 0 too for i != j,
-unless infinity's blocks hold those pairs). The base blocks are searched by simulated
-annealing in C (`pbd_anneal.c`; ``python -m bot.leagues.pbd --players 93 --p 23 --orbits 4
---infinity --sizes 9 5 ... --write``) and ship in `data/pbd.json` with the seed and seconds.
+base blocks B, and with infinity the blocks {infinity} + (t + H) x {0, ..., o - 1} for the
+subgroup H of Z_p of order h (`subgroup`; h = 1 by default: {infinity, (t, 0), ..., (t, o - 1)}).
+Two points (x, i), (y, j) meet once when, over the base blocks, the differences y - x between
+a point of orbit i and one of orbit j take every value once (but d in H: d = 0 for i = j, and
+with infinity d in H for i != j too, as infinity's blocks hold those pairs). The base blocks
+are searched by simulated annealing or tabu search in C (`pbd_anneal.c`; ``python -m
+bot.leagues.pbd --players 93 --p 23 --orbits 4 --infinity --sizes 9 5 ... --write``) or by
+randomized backtracking with restarts (`pbd_backtrack.c`, ``--backtrack NODES``, needed for
+``--subgroup``), and ship in `data/pbd.json` with how they were found, the seed and seconds.
 
-Where no such design is known for a size, a group of order n or n - 1 fails: 77 = 7 x 11, 93 =
-3 x 31 and 129 = 3 x 43 have no cyclic design of blocks of five and nine, so their orbits are
-split over a smaller Z_p.
+129 ships: Z_128 and infinity with the cosets of the subgroup of order 8 (16 blocks of nine)
+and six base blocks of five whose 120 differences are Z_128 less the multiples of 16 (a
+relative difference family), found by ``python -m bot.leagues.pbd --players 129 --p 128
+--orbits 1 --infinity --subgroup 8 --sizes 5 5 5 5 5 5 --backtrack 200000 --seed 1 --seconds
+300 --write`` in its 7th run, 18 s.
+
+What found nothing: a group of order n fails for 77 = 7 x 11, 93 = 3 x 31 and 129 = 3 x 43 (no
+cyclic design of blocks of five and nine; for 93, Z_93 with one base block of nine and one of
+five, the only sizes whose differences add up, was searched to the end), and Z_76 or Z_92
+with infinity by counting (but 77 with a relative difference set of nine in Z_76 or Z_2 x
+Z_38, which does not exist). Over a smaller Z_p, annealing (300 s) and tabu search (240 s) and
+CP-SAT (300 s) all failed for 93 = Z_23 x 4 + infinity (9 + 14 x 5; best costs 10 and 8),
+129 = Z_43 x 3 (9, 9 + 12 x 5; best 12 and 10), 129 = Z_16 x 8 + infinity (48 x 5; best 39),
+77 = Z_7 x 11 (9, 9, 9 + 31 x 5; best 33) and 77 = Z_19 x 4 + infinity (four 9s; CP-SAT).
 """
 
 from __future__ import annotations
@@ -41,6 +55,7 @@ class Family:
     orbits: int
     infinity: bool
     bases: tuple[tuple[tuple[int, int], ...], ...]
+    subgroup: int = 1  # the order h of the subgroup H of Z_p in infinity's blocks
 
     @property
     def points(self) -> int:
@@ -51,8 +66,11 @@ class Family:
         p = self.p
         blocks = [[i * p + (x + t) % p for x, i in base] for base in self.bases for t in range(p)]
         if self.infinity:
+            step = p // self.subgroup
             blocks += [
-                [i * p + t for i in range(self.orbits)] + [p * self.orbits] for t in range(p)
+                [i * p + t + s * step for i in range(self.orbits) for s in range(self.subgroup)]
+                + [p * self.orbits]
+                for t in range(step)
             ]
         return blocks
 
@@ -83,6 +101,7 @@ def shipped(points: int) -> Family | None:
         int(str(entry["orbits"])),
         bool(entry["infinity"]),
         tuple(tuple((x, i) for x, i in base) for base in bases),
+        int(str(entry.get("subgroup", 1))),
     )
 
 
@@ -107,6 +126,36 @@ def anneal(
     return Family(p, orbits, infinity, tuple(bases))
 
 
+def backtrack(
+    p: int,
+    orbits: int,
+    infinity: bool,
+    sizes: list[int],
+    seed: int,
+    seconds: float,
+    subgroup: int = 1,
+    nodes: int = 200_000,
+) -> Family | None:
+    """Base blocks of these sizes found by `pbd_backtrack.c` (randomized backtracking, restarted
+    after `nodes` steps) within `seconds` of CPU, or None; with infinity, its blocks hold the
+    cosets of the subgroup of order `subgroup` of Z_p."""
+    from bot.leagues.whist_search import _run_c  # the C runner of the whist searches
+
+    lines = [
+        f"{p} {orbits} {int(infinity)} {subgroup} {seed} {seconds} {nodes} {len(sizes)}",
+        " ".join(map(str, sizes)),
+    ]
+    run = _run_c("pbd_backtrack.c", [], lines)
+    if run.returncode != 0:
+        return None
+    bases = []
+    for line in run.stdout.split("\n"):
+        numbers = [int(v) for v in line.split()]
+        if numbers:
+            bases.append(tuple(zip(numbers[::2], numbers[1::2], strict=True)))
+    return Family(p, orbits, infinity, tuple(bases), subgroup)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.leagues.pbd", description=__doc__)
     parser.add_argument("--players", type=int, required=True)
@@ -116,12 +165,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", required=True)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=300.0)
+    parser.add_argument(
+        "--subgroup", type=int, default=1, help="infinity's blocks: cosets of this order of Z_p"
+    )
+    parser.add_argument(
+        "--backtrack",
+        type=int,
+        metavar="NODES",
+        help="search by backtracking (pbd_backtrack.c), restarting after NODES steps",
+    )
     parser.add_argument("--write", action="store_true", help="ship what is found in data/pbd.json")
     args = parser.parse_args(argv)
     import time
 
     started = time.perf_counter()
-    family = anneal(args.p, args.orbits, args.infinity, args.sizes, args.seed, args.seconds)
+    if args.backtrack:
+        family = backtrack(
+            args.p,
+            args.orbits,
+            args.infinity,
+            args.sizes,
+            args.seed,
+            args.seconds,
+            args.subgroup,
+            args.backtrack,
+        )
+    elif args.subgroup != 1:
+        parser.error("--subgroup needs --backtrack")
+    else:
+        family = anneal(args.p, args.orbits, args.infinity, args.sizes, args.seed, args.seconds)
     if family is None or family.points != args.players:
         print("none found")
         return 1
@@ -136,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
             "orbits": args.orbits,
             "infinity": args.infinity,
             "bases": [list(map(list, base)) for base in family.bases],
+            **({"subgroup": args.subgroup} if args.subgroup != 1 else {}),
+            "search": f"backtrack {args.backtrack}" if args.backtrack else "anneal",
             "seed": args.seed,
             "seconds": round(time.perf_counter() - started, 1),
         }
