@@ -21,7 +21,9 @@ randomized backtracking with restarts (`pbd_backtrack.c`, ``--backtrack NODES``,
 and six base blocks of five whose 120 differences are Z_128 less the multiples of 16 (a
 relative difference family), found by ``python -m bot.leagues.pbd --players 129 --p 128
 --orbits 1 --infinity --subgroup 8 --sizes 5 5 5 5 5 5 --backtrack 200000 --seed 1 --seconds
-300 --write`` in its 7th run, 18 s.
+300 --write`` in its 26th run, 105 s. With ``--multiplier M Q...`` the search asks for base
+blocks that come with their images under (x, i) -> (M x, Q[i]) (the differences are taken a
+class of the multiplier at a time).
 
 What found nothing: a group of order n fails for 77 = 7 x 11, 93 = 3 x 31 and 129 = 3 x 43 (no
 cyclic design of blocks of five and nine; for 93, Z_93 with one base block of nine and one of
@@ -31,6 +33,12 @@ Z_38, which does not exist). Over a smaller Z_p, annealing (300 s) and tabu sear
 CP-SAT (300 s) all failed for 93 = Z_23 x 4 + infinity (9 + 14 x 5; best costs 10 and 8),
 129 = Z_43 x 3 (9, 9 + 12 x 5; best 12 and 10), 129 = Z_16 x 8 + infinity (48 x 5; best 39),
 77 = Z_7 x 11 (9, 9, 9 + 31 x 5; best 33) and 77 = Z_19 x 4 + infinity (four 9s; CP-SAT).
+The backtracking proved there is none (searched to the end) for 77 = Z_38 x 2 + infinity with
+the subgroup of order 2 (9 + 9; 7 s), 93 = Z_46 x 2 + infinity with the subgroup of order 2 (13
++ 5; 19 s), 93 = Z_31 x 3 with multiplier (x, i) -> (5 x, i + 1) (9, 9, 9 + 5, 5, 5; 79 s) and
+93 = Z_23 x 4 + infinity with multiplier (x, i) -> (x, i ^ 1) (13, 13 + 5, 5; 24 s), and found
+none (seed 1, 10^5 nodes a run) for 93 = Z_31 x 3 with (x, i) -> (x, i + 1) (9 + 5; 120 s, 32
+runs; 100 s with no limit) or 93 = Z_23 x 4 + infinity (17 + 4 x 5 or 13, 13, 5, 5; 110 s each).
 """
 
 from __future__ import annotations
@@ -135,16 +143,20 @@ def backtrack(
     seconds: float,
     subgroup: int = 1,
     nodes: int = 200_000,
+    multiplier: tuple[int, list[int]] | None = None,
 ) -> Family | None:
     """Base blocks of these sizes found by `pbd_backtrack.c` (randomized backtracking, restarted
     after `nodes` steps) within `seconds` of CPU, or None; with infinity, its blocks hold the
-    cosets of the subgroup of order `subgroup` of Z_p."""
+    cosets of the subgroup of order `subgroup` of Z_p. With a `multiplier` (m, q), the base
+    blocks are `sizes` and their images under (x, i) -> (m x, q[i])."""
     from bot.leagues.whist_search import _run_c  # the C runner of the whist searches
 
     lines = [
         f"{p} {orbits} {int(infinity)} {subgroup} {seed} {seconds} {nodes} {len(sizes)}",
         " ".join(map(str, sizes)),
     ]
+    if multiplier is not None:
+        lines.append(" ".join(map(str, [multiplier[0], *multiplier[1]])))
     run = _run_c("pbd_backtrack.c", [], lines)
     if run.returncode != 0:
         return None
@@ -153,7 +165,24 @@ def backtrack(
         numbers = [int(v) for v in line.split()]
         if numbers:
             bases.append(tuple(zip(numbers[::2], numbers[1::2], strict=True)))
+    if multiplier is not None:
+        bases = _images(bases, p, *multiplier)
     return Family(p, orbits, infinity, tuple(bases), subgroup)
+
+
+def _images(
+    bases: list[tuple[tuple[int, int], ...]], p: int, m: int, q: list[int]
+) -> list[tuple[tuple[int, int], ...]]:
+    """The base blocks and their images under (x, i) -> (m x, q[i]) until they come back."""
+    images = []
+    for base in bases:
+        block = base
+        while True:
+            images.append(block)
+            block = tuple((m * x % p, q[i]) for x, i in block)
+            if block == base:
+                break
+    return images
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,6 +203,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NODES",
         help="search by backtracking (pbd_backtrack.c), restarting after NODES steps",
     )
+    parser.add_argument(
+        "--multiplier",
+        type=int,
+        nargs="+",
+        metavar="M Q",
+        help="with --backtrack: base blocks come with their images under (x, i) -> (M x, Q[i])",
+    )
     parser.add_argument("--write", action="store_true", help="ship what is found in data/pbd.json")
     args = parser.parse_args(argv)
     import time
@@ -189,9 +225,10 @@ def main(argv: list[str] | None = None) -> int:
             args.seconds,
             args.subgroup,
             args.backtrack,
+            (args.multiplier[0], args.multiplier[1:]) if args.multiplier else None,
         )
-    elif args.subgroup != 1:
-        parser.error("--subgroup needs --backtrack")
+    elif args.subgroup != 1 or args.multiplier:
+        parser.error("--subgroup and --multiplier need --backtrack")
     else:
         family = anneal(args.p, args.orbits, args.infinity, args.sizes, args.seed, args.seconds)
     if family is None or family.points != args.players:
@@ -209,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             "infinity": args.infinity,
             "bases": [list(map(list, base)) for base in family.bases],
             **({"subgroup": args.subgroup} if args.subgroup != 1 else {}),
+            **({"multiplier": args.multiplier} if args.multiplier else {}),
             "search": f"backtrack {args.backtrack}" if args.backtrack else "anneal",
             "seed": args.seed,
             "seconds": round(time.perf_counter() - started, 1),

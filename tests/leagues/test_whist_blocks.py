@@ -191,6 +191,12 @@ def test_a_family_with_a_subgroup_puts_its_cosets_with_infinity():
     ]
 
 
+def test_a_multiplier_adds_the_images_of_the_base_blocks():
+    """(x, i) -> (5 x, i + 1) on Z_31 x 3 is of order 3."""
+    images = pbd._images([((0, 0), (1, 1))], 31, 5, [1, 2, 0])
+    assert images == [((0, 0), (1, 1)), ((0, 1), (5, 2)), ((0, 2), (25, 0))]
+
+
 @pytest.mark.parametrize("players", [77, 93, 108, 30])
 def test_no_block_design_where_no_factoring_fits(players):
     """77 - 1 = 4 * 19 and 93 - 1 = 4 * 23 (no k = 4a + 1 > 1 divides them with q = 4b, and
