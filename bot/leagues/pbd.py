@@ -34,11 +34,14 @@ CP-SAT (300 s) all failed for 93 = Z_23 x 4 + infinity (9 + 14 x 5; best costs 1
 129 = Z_43 x 3 (9, 9 + 12 x 5; best 12 and 10), 129 = Z_16 x 8 + infinity (48 x 5; best 39),
 77 = Z_7 x 11 (9, 9, 9 + 31 x 5; best 33) and 77 = Z_19 x 4 + infinity (four 9s; CP-SAT).
 The backtracking proved there is none (searched to the end) for 77 = Z_38 x 2 + infinity with
-the subgroup of order 2 (9 + 9; 7 s), 93 = Z_46 x 2 + infinity with the subgroup of order 2 (13
-+ 5; 19 s), 93 = Z_31 x 3 with multiplier (x, i) -> (5 x, i + 1) (9, 9, 9 + 5, 5, 5; 79 s) and
-93 = Z_23 x 4 + infinity with multiplier (x, i) -> (x, i ^ 1) (13, 13 + 5, 5; 24 s), and found
-none (seed 1, 10^5 nodes a run) for 93 = Z_31 x 3 with (x, i) -> (x, i + 1) (9 + 5; 120 s, 32
-runs; 100 s with no limit) or 93 = Z_23 x 4 + infinity (17 + 4 x 5 or 13, 13, 5, 5; 110 s each).
+the subgroup of order 2 (9 + 9; 10 s), 93 = Z_46 x 2 + infinity with the subgroup of order 2
+(13 + 5; 28 s), 93 = Z_31 x 3 with multiplier (x, i) -> (5 x, i + 1) (9, 9, 9 + 5, 5, 5; 79 s)
+and 93 = Z_23 x 4 + infinity with multiplier (x, i) -> (x, i ^ 1) (13, 13 + 5, 5; 24 s), and
+found none for 93 = Z_31 x 3 with (x, i) -> (x, i + 1) (9 + 5; seed 1, 10^5 nodes a run, 120
+s; seed 2, 10^6 nodes, 200 s; 100 s with no limit), 93 = Z_23 x 4 + infinity (17 + 4 x 5 or
+13, 13, 5, 5; 10^5 nodes, 110 s each) or 77 = Z_19 x 4 + infinity (13, 9 + 3 x 5, 170 s, or
+four 9s, 140 s; 2 x 10^5 nodes). Counting (with the multipliers of Z_p of odd order or -1
+ruled out where they fix or reverse a difference) leaves no other multiplier for these.
 """
 
 from __future__ import annotations
