@@ -37,11 +37,13 @@ The backtracking proved there is none (searched to the end) for 77 = Z_38 x 2 + 
 the subgroup of order 2 (9 + 9; 10 s), 93 = Z_46 x 2 + infinity with the subgroup of order 2
 (13 + 5; 28 s), 93 = Z_31 x 3 with multiplier (x, i) -> (5 x, i + 1) (9, 9, 9 + 5, 5, 5; 79 s)
 and 93 = Z_23 x 4 + infinity with multiplier (x, i) -> (x, i ^ 1) (13, 13 + 5, 5; 24 s), and
+77 = Z_19 x 4 + infinity with (x, i) -> (x, i ^ 1) (four 9s), (x, i + 1) or (-x, i + 1) (each
+one 9 and its images; within 10 s), and
 found none for 93 = Z_31 x 3 with (x, i) -> (x, i + 1) (9 + 5; seed 1, 10^5 nodes a run, 120
 s; seed 2, 10^6 nodes, 200 s; 100 s with no limit), 93 = Z_23 x 4 + infinity (17 + 4 x 5 or
 13, 13, 5, 5; 10^5 nodes, 110 s each) or 77 = Z_19 x 4 + infinity (13, 9 + 3 x 5, 170 s, or
-four 9s, 140 s; 2 x 10^5 nodes). Counting (with the multipliers of Z_p of odd order or -1
-ruled out where they fix or reverse a difference) leaves no other multiplier for these.
+four 9s, 140 s; 2 x 10^5 nodes). For Z_31 x 3, Z_23 x 4 + infinity and Z_19 x 4 + infinity
+the other multipliers fail by counting or fix or reverse a difference (worked by hand).
 """
 
 from __future__ import annotations
