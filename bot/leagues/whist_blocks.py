@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from bot.leagues import quintuples, whist_sub
+from bot.leagues import pbd, quintuples, whist_sub
 from bot.leagues.resolvable import resolvable_quadruples
 from bot.leagues.rounds import Round, Table
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
@@ -60,7 +60,7 @@ def block_design(players: int, designs: Designs) -> list[Round] | None:
     """A whist design for `players` by one of the three constructions, from smaller designs
     given by `designs`; None when none applies."""
     if players % 4 == 1:
-        return _with_infinity(players, designs)
+        return _with_infinity(players, designs) or _on_shipped_blocks(players, designs)
     if players % 4 == 0:
         return (
             _resolved(players, designs)
@@ -78,8 +78,30 @@ def _with_infinity(players: int, designs: Designs) -> list[Round] | None:
         infinity = players - 1
         covers = [(block, small) for block in blocks]
         covers += [([*group, infinity], grouped) for group in groups]
-        return [Round(tuple(t), (x,)) for x, t in enumerate(_sit_out_tables(players, covers))]
+        return _closure(players, covers)
     return None
+
+
+def _on_shipped_blocks(players: int, designs: Designs) -> list[Round] | None:
+    """Baker's closure on the pairwise balanced design that ships for `players`
+    (`bot.leagues.pbd`), its blocks of several sizes."""
+    family = pbd.shipped(players)
+    if family is None:
+        return None
+    blocks = family.blocks()
+    sized = {size: designs(size) for size in {len(block) for block in blocks}}
+    covers = []
+    for block in blocks:
+        small = sized[len(block)]
+        if small is None:
+            return None
+        covers.append((block, small))
+    return _closure(players, covers)
+
+
+def _closure(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[Round]:
+    """Round x: for each cover holding x, the round of its design in which x sits out."""
+    return [Round(tuple(t), (x,)) for x, t in enumerate(_sit_out_tables(players, covers))]
 
 
 def _group_divisible_designs(

@@ -8,7 +8,7 @@ from itertools import combinations
 
 import pytest
 
-from bot.leagues import whist_sub
+from bot.leagues import pbd, whist_sub
 from bot.leagues.fields import field, prime_power
 from bot.leagues.groups import Group
 from bot.leagues.progressive import is_whist, schedule
@@ -157,6 +157,34 @@ def test_designs_on_blocks_of_five_give_177_and_180_players():
     rounds = block_design(177, design)
     assert rounds is not None and [r.byes for r in rounds] == [(x,) for x in range(177)]
     assert is_whist(177, rounds)
+
+
+def test_the_shipped_pairwise_balanced_design_on_129_points_gives_129_players():
+    """129 = 128 + 1: six base blocks of five over Z_128, whose differences take every residue
+    once but the multiples of 16, and infinity with the cosets of the subgroup of order 8
+    (blocks of nine): Baker's closure on designs for 5 and 9."""
+    family = pbd.shipped(129)
+    assert family is not None and family.points == 129
+    blocks = family.blocks()
+    assert sorted(Counter(map(len, blocks)).items()) == [(5, 6 * 128), (9, 16)]
+    assert pbd.is_pairwise_balanced(129, blocks)
+    rounds = block_design(129, design)
+    assert rounds is not None and len(rounds) == 129 and is_whist(129, rounds)
+
+
+def test_a_family_with_a_subgroup_puts_its_cosets_with_infinity():
+    """Infinity with the points (t, i) of every orbit i, or with (t + H, i) for a subgroup H."""
+    assert pbd.Family(5, 2, True, ()).blocks() == [[t, 5 + t, 10] for t in range(5)]
+    assert pbd.Family(6, 2, True, (), 3).blocks() == [
+        [0, 2, 4, 6, 8, 10, 12],
+        [1, 3, 5, 7, 9, 11, 12],
+    ]
+
+
+def test_a_multiplier_adds_the_images_of_the_base_blocks():
+    """(x, i) -> (5 x, i + 1) on Z_31 x 3 is of order 3."""
+    images = pbd._images([((0, 0), (1, 1))], 31, 5, [1, 2, 0])
+    assert images == [((0, 0), (1, 1)), ((0, 1), (5, 2)), ((0, 2), (25, 0))]
 
 
 @pytest.mark.parametrize("players", [77, 93, 108, 30])
