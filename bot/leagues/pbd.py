@@ -88,6 +88,19 @@ class Family:
         return blocks
 
 
+def less_infinity(points: int) -> tuple[list[list[int]], list[list[int]]] | None:
+    """The groups and blocks left by taking infinity out of the design that ships for `points`
+    (its blocks through infinity, less infinity, are the groups: every two points of different
+    groups lie in one of the other blocks); None when none ships or it has no infinity."""
+    family = shipped(points)
+    if family is None or not family.infinity:
+        return None
+    infinity = points - 1
+    blocks = family.blocks()
+    groups = [[x for x in block if x != infinity] for block in blocks if infinity in block]
+    return groups, [block for block in blocks if infinity not in block]
+
+
 def is_pairwise_balanced(points: int, blocks: list[list[int]]) -> bool:
     """Every two of the points in exactly one block."""
     met = Counter(frozenset(pair) for block in blocks for pair in combinations(block, 2))

@@ -1,9 +1,9 @@
 """Whist designs put together from designs on the blocks of a transversal design or of
 another group divisible design.
 
-Four constructions, for sizes where no design developed by a group is known
-(`bot.leagues.transversal`, `bot.leagues.quintuples` and `bot.leagues.resolvable` give the
-blocks):
+Five constructions, for sizes where no design developed by a group is known
+(`bot.leagues.transversal`, `bot.leagues.quintuples`, `bot.leagues.resolvable` and
+`bot.leagues.pbd` give the blocks):
 
 - **4m + 1 = k q + 1** (k = 4a + 1, q = 4b), from a transversal design of k groups of q points
   (or another group divisible design of groups of q and blocks of k: a design of blocks of five
@@ -16,6 +16,8 @@ blocks):
   used once, in the round of the player who sits it out: they partner once and oppose twice.
   Whist designs of 4m + 1 players put together this way on any such cover are again whist
   designs (the construction is Baker's, 1975).
+- **4m + 1 on a shipped pairwise balanced design** (`bot.leagues.pbd`): the same closure on
+  any blocks of sizes 4a + 1 that cover every pair once: 129, on Z_128 and infinity.
 - **4m = k q** (k = 4a, q = 4b), from a transversal design of k groups of q points resolved into
   q parallel classes, and designs for k and for q players. Each round of the design for k on
   every block of one class is a round (q (k - 1) rounds), and each round of the design for q on
@@ -71,14 +73,11 @@ def block_design(players: int, designs: Designs) -> list[Round] | None:
 
 
 def _with_infinity(players: int, designs: Designs) -> list[Round] | None:
+    infinity = players - 1
     for blocks, groups in _group_divisible_designs(players - 1, 0):
-        small, grouped = designs(len(blocks[0])), designs(len(groups[0]) + 1)
-        if small is None or grouped is None:
-            continue
-        infinity = players - 1
-        covers = [(block, small) for block in blocks]
-        covers += [([*group, infinity], grouped) for group in groups]
-        return _closure(players, covers)
+        covers = _covers([*blocks, *([*group, infinity] for group in groups)], designs)
+        if covers is not None:
+            return _closure(players, covers)
     return None
 
 
@@ -86,9 +85,14 @@ def _on_shipped_blocks(players: int, designs: Designs) -> list[Round] | None:
     """Baker's closure on the pairwise balanced design that ships for `players`
     (`bot.leagues.pbd`), its blocks of several sizes."""
     family = pbd.shipped(players)
-    if family is None:
-        return None
-    blocks = family.blocks()
+    covers = None if family is None else _covers(family.blocks(), designs)
+    return None if covers is None else _closure(players, covers)
+
+
+def _covers(
+    blocks: list[list[int]], designs: Designs
+) -> list[tuple[list[int], list[Round]]] | None:
+    """Each block with the design for its size; None when one of those is missing."""
     sized = {size: designs(size) for size in {len(block) for block in blocks}}
     covers = []
     for block in blocks:
@@ -96,7 +100,7 @@ def _on_shipped_blocks(players: int, designs: Designs) -> list[Round] | None:
         if small is None:
             return None
         covers.append((block, small))
-    return _closure(players, covers)
+    return covers
 
 
 def _closure(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[Round]:
@@ -107,11 +111,12 @@ def _closure(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[
 def _group_divisible_designs(
     grouped: int, w: int, size: int | None = None
 ) -> Iterator[tuple[list[list[int]], list[list[int]]]]:
-    """The blocks (of k = 4a + 1 players) and groups (of q = 4b, or only of `size`) of the
+    """The blocks (of sizes 4a + 1) and groups (of one size q = 4b, or only of `size`) of the
     group divisible designs here on `grouped` players, for a design of grouped + 1 (w = 0) or
     of grouped + w players with a hole of w (q at least 3w, so that W can sit apart):
-    transversal designs of k groups of q, then designs of blocks of five less a point,
-    weighted (`bot.leagues.quintuples`)."""
+    transversal designs of k groups of q, designs of blocks of five less a point, weighted
+    (`bot.leagues.quintuples`), and a shipped pairwise balanced design less its infinity
+    (`bot.leagues.pbd`)."""
 
     def fits(q: int) -> bool:
         return q % 4 == 0 and q >= max(4, 3 * w) and size in (None, q)
@@ -132,6 +137,12 @@ def _group_divisible_designs(
         if found is not None:
             groups, blocks = found
             yield blocks, groups
+    found = pbd.less_infinity(grouped + 1)
+    if found is not None:
+        groups, blocks = found
+        one_size = len({len(group) for group in groups}) == 1
+        if one_size and fits(len(groups[0])) and all(len(b) % 4 == 1 for b in blocks):
+            yield blocks, groups
 
 
 def _sit_out_tables(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[list[Table]]:
@@ -148,12 +159,12 @@ def _sit_out_tables(players: int, covers: list[tuple[list[int], list[Round]]]) -
 def _with_a_hole(players: int, designs: Designs) -> list[Round] | None:
     for q, w in whist_sub.shipped_sizes():
         for blocks, groups in _group_divisible_designs(players - w, w, q):
-            small, hole = designs(len(blocks[0])), designs(w)
+            covers, hole = _covers(blocks, designs), designs(w)
             starting = whist_sub.shipped_starting(q, w)
-            if small is None or hole is None or starting is None:
+            if covers is None or hole is None or starting is None:
                 continue
             grouped = players - w  # the players of the groups; W are grouped..players - 1
-            round_of = _sit_out_tables(grouped, [(block, small) for block in blocks])
+            round_of = _sit_out_tables(grouped, covers)
             developed = whist_sub.developed_rounds(starting)
             cosets = whist_sub.coset_rounds(starting, hole)
             rounds = []
