@@ -52,6 +52,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -88,17 +89,16 @@ class Family:
         return blocks
 
 
-def less_infinity(points: int) -> tuple[list[list[int]], list[list[int]]] | None:
-    """The groups and blocks left by taking infinity out of the design that ships for `points`
-    (its blocks through infinity, less infinity, are the groups: every two points of different
-    groups lie in one of the other blocks); None when none ships or it has no infinity."""
-    family = shipped(points)
-    if family is None or not family.infinity:
-        return None
+def less_infinity(points: int) -> Iterator[tuple[list[list[int]], list[list[int]]]]:
+    """For each design with infinity that ships for `points`, the groups and blocks left by
+    taking infinity out: its blocks through infinity, less infinity, are the groups, and every
+    two points of different groups lie in one of the other blocks."""
     infinity = points - 1
-    blocks = family.blocks()
-    groups = [[x for x in block if x != infinity] for block in blocks if infinity in block]
-    return groups, [block for block in blocks if infinity not in block]
+    for family in families(points):
+        if family.infinity:
+            blocks = family.blocks()
+            groups = [[x for x in block if x != infinity] for block in blocks if infinity in block]
+            yield groups, [block for block in blocks if infinity not in block]
 
 
 def is_pairwise_balanced(points: int, blocks: list[list[int]]) -> bool:
@@ -116,19 +116,29 @@ def _shipped() -> dict[str, dict[str, object]]:
 
 
 def shipped(points: int) -> Family | None:
-    """The family that ships for this number of points, or None."""
-    entry = _shipped().get(str(points))
-    if entry is None:
-        return None
-    bases = entry["bases"]
-    assert isinstance(bases, list)
-    return Family(
-        int(str(entry["p"])),
-        int(str(entry["orbits"])),
-        bool(entry["infinity"]),
-        tuple(tuple((x, i) for x, i in base) for base in bases),
-        int(str(entry.get("subgroup", 1))),
-    )
+    """The first family that ships for this number of points, or None."""
+    return next(iter(families(points)), None)
+
+
+def families(points: int) -> list[Family]:
+    """The families that ship for this number of points: keyed by it, or by it and the order of
+    the subgroup in infinity's blocks ("129/16")."""
+    found = []
+    for key, entry in _shipped().items():
+        if int(key.split("/")[0]) != points:
+            continue
+        bases = entry["bases"]
+        assert isinstance(bases, list)
+        found.append(
+            Family(
+                int(str(entry["p"])),
+                int(str(entry["orbits"])),
+                bool(entry["infinity"]),
+                tuple(tuple((x, i) for x, i in base) for base in bases),
+                int(str(entry.get("subgroup", 1))),
+            )
+        )
+    return found
 
 
 def anneal(
@@ -258,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps([list(map(list, base)) for base in family.bases]))
     if args.write:
         data = dict(_shipped())
-        data[str(args.players)] = {
+        key = str(args.players) if args.subgroup == 1 else f"{args.players}/{args.subgroup}"
+        data[key] = {
             "p": args.p,
             "orbits": args.orbits,
             "infinity": args.infinity,
@@ -269,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
             "seed": args.seed,
             "seconds": round(time.perf_counter() - started, 1),
         }
-        DATA.write_text(json.dumps(dict(sorted(data.items(), key=lambda kv: int(kv[0])))) + "\n")
+        ordered = sorted(data.items(), key=lambda kv: [int(n) for n in kv[0].split("/")])
+        DATA.write_text(json.dumps(dict(ordered)) + "\n")
     return 0
 
 

@@ -137,9 +137,7 @@ def _group_divisible_designs(
         if found is not None:
             groups, blocks = found
             yield blocks, groups
-    found = pbd.less_infinity(grouped + 1)
-    if found is not None:
-        groups, blocks = found
+    for groups, blocks in pbd.less_infinity(grouped + 1):
         one_size = len({len(group) for group in groups}) == 1
         if one_size and fits(len(groups[0])) and all(len(b) % 4 == 1 for b in blocks):
             yield blocks, groups
