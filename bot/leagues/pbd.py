@@ -1,5 +1,6 @@
 """Pairwise balanced designs developed from base blocks by Z_p acting on several orbits, on
-which whist designs for 4m + 1 players are put together (`bot.leagues.whist_blocks`).
+which whist designs are put together (`bot.leagues.whist_blocks`): for 4m + 1 players on the
+design itself, and for 4m players on the design less its infinity, with a hole.
 
 A pairwise balanced design puts every two points in exactly one block. When each block's size
 k has a whist design of its own (k = 5, 9, 13, 17: one player sitting out each round), Baker's
@@ -21,7 +22,13 @@ randomized backtracking with restarts (`pbd_backtrack.c`, ``--backtrack NODES``,
 and six base blocks of five whose 120 differences are Z_128 less the multiples of 16 (a
 relative difference family), found by ``python -m bot.leagues.pbd --players 129 --p 128
 --orbits 1 --infinity --subgroup 8 --sizes 5 5 5 5 5 5 --backtrack 200000 --seed 1 --seconds
-300 --write`` in its 26th run, 105 s. With ``--multiplier M Q...`` the search asks for base
+300 --write`` in its 26th run, 105 s (key "129/8": the size and the order of infinity's
+subgroup). 145 ships for its groups: Z_144 and infinity with the cosets of the subgroup of
+order 24 and six base blocks of five (``--players 145 --p 144 --orbits 1 --infinity
+--subgroup 24 --sizes 5 5 5 5 5 5 --backtrack 200000 --seed 1``, 487 s on a shared core;
+the same family as an earlier version of the search found); less infinity, six groups
+of 24 and blocks of five, which with a hole of 8 give 152 = 6 x 24 + 8 (`whist_blocks`).
+With ``--multiplier M Q...`` the search asks for base
 blocks that come with their images under (x, i) -> (M x, Q[i]) (the differences are taken a
 class of the multiplier at a time).
 
@@ -42,7 +49,9 @@ one 9 and its images; within 10 s), and
 found none for 93 = Z_31 x 3 with (x, i) -> (x, i + 1) (9 + 5; seed 1, 10^5 nodes a run, 120
 s; seed 2, 10^6 nodes, 200 s; 100 s with no limit), 93 = Z_23 x 4 + infinity (17 + 4 x 5 or
 13, 13, 5, 5; 10^5 nodes, 110 s each) or 77 = Z_19 x 4 + infinity (13, 9 + 3 x 5, 170 s, or
-four 9s, 140 s; 2 x 10^5 nodes). For Z_31 x 3, Z_23 x 4 + infinity and Z_19 x 4 + infinity
+four 9s, 140 s; 2 x 10^5 nodes), nor for 129 on Z_128 and infinity with the subgroup of
+order 16 (9 + 5 + 5, whose groups of 16 less infinity would give 132 = 8 x 16 + 4; seed 1,
+800 s). For Z_31 x 3, Z_23 x 4 + infinity and Z_19 x 4 + infinity
 the other multipliers fail by counting or fix or reverse a difference (worked by hand).
 """
 
@@ -120,6 +129,11 @@ def shipped(points: int) -> Family | None:
     return next(iter(families(points)), None)
 
 
+def sizes() -> list[int]:
+    """The numbers of points that have a shipped family."""
+    return sorted({int(key.split("/")[0]) for key in _shipped()})
+
+
 def families(points: int) -> list[Family]:
     """The families that ship for this number of points: keyed by it, or by it and the order of
     the subgroup in infinity's blocks ("129/16")."""
@@ -154,11 +168,7 @@ def anneal(
     run = _run_c("pbd_anneal.c", [], lines, "-lm")
     if run.returncode != 0:
         return None
-    bases = []
-    for line in run.stdout.split("\n"):
-        numbers = [int(v) for v in line.split()]
-        if numbers:
-            bases.append(tuple(zip(numbers[::2], numbers[1::2], strict=True)))
+    bases = _bases(run.stdout)
     return Family(p, orbits, infinity, tuple(bases))
 
 
@@ -188,14 +198,20 @@ def backtrack(
     run = _run_c("pbd_backtrack.c", [], lines)
     if run.returncode != 0:
         return None
-    bases = []
-    for line in run.stdout.split("\n"):
-        numbers = [int(v) for v in line.split()]
-        if numbers:
-            bases.append(tuple(zip(numbers[::2], numbers[1::2], strict=True)))
+    bases = _bases(run.stdout)
     if multiplier is not None:
         bases = _images(bases, p, *multiplier)
     return Family(p, orbits, infinity, tuple(bases), subgroup)
+
+
+def _bases(printed: str) -> list[tuple[tuple[int, int], ...]]:
+    """The base blocks a C search printed, a line each of "x i x i ..."."""
+    bases = []
+    for line in printed.split("\n"):
+        numbers = [int(v) for v in line.split()]
+        if numbers:
+            bases.append(tuple(zip(numbers[::2], numbers[1::2], strict=True)))
+    return bases
 
 
 def _images(

@@ -172,6 +172,21 @@ def test_the_shipped_pairwise_balanced_design_on_129_points_gives_129_players():
     assert rounds is not None and len(rounds) == 129 and is_whist(129, rounds)
 
 
+@pytest.mark.parametrize("points", pbd.sizes())
+def test_every_shipped_pairwise_balanced_design_puts_every_two_points_in_one_block(points):
+    for family in pbd.families(points):
+        assert family.points == points and pbd.is_pairwise_balanced(points, family.blocks())
+
+
+def test_a_design_with_a_hole_on_a_pairwise_balanced_design_less_infinity_gives_152():
+    """152 = 6 * 24 + 8: the design on Z_144 and infinity, less infinity, leaves six groups of
+    24 and blocks of five; on each group with the 8 of the hole, the design for 24 + 8 (over
+    Z_2 x Z_12)."""
+    groups, blocks = next(pbd.less_infinity(145))
+    assert sorted(map(len, groups)) == [24] * 6 and {len(b) for b in blocks} == {5}
+    _seats_everyone_and_is_whist(152)
+
+
 def test_a_family_with_a_subgroup_puts_its_cosets_with_infinity():
     """Infinity with the points (t, i) of every orbit i, or with (t + H, i) for a subgroup H."""
     assert pbd.Family(5, 2, True, ()).blocks() == [[t, 5 + t, 10] for t in range(5)]
