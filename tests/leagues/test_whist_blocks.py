@@ -3,6 +3,7 @@ finite fields and transversal designs."""
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from itertools import combinations
 
@@ -185,6 +186,18 @@ def test_a_design_with_a_hole_on_a_pairwise_balanced_design_less_infinity_gives_
     groups, blocks = next(pbd.less_infinity(145))
     assert sorted(map(len, groups)) == [24] * 6 and {len(b) for b in blocks} == {5}
     _seats_everyone_and_is_whist(152)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="the C searches need a C compiler")
+def test_the_c_searches_find_a_design_of_blocks_of_five_on_41_points():
+    """Two base blocks of five over Z_41 whose differences take every non-zero residue once,
+    by backtracking and by annealing (each within a second or so)."""
+    for family in (
+        pbd.backtrack(41, 1, False, [5, 5], seed=1, seconds=60),
+        pbd.anneal(41, 1, False, [5, 5], seed=1, seconds=60),
+    ):
+        assert family is not None and family.points == 41
+        assert pbd.is_pairwise_balanced(41, family.blocks())
 
 
 def test_a_family_with_a_subgroup_puts_its_cosets_with_infinity():
