@@ -1,5 +1,6 @@
-"""Whist designs put together on the blocks of transversal designs, and what they stand on:
-finite fields and transversal designs."""
+"""Whist designs put together on the blocks of other designs, and what they stand on: finite
+fields, transversal designs, resolvable designs of blocks of four, designs of blocks of five,
+and the shipped pairwise balanced designs with their searches."""
 
 from __future__ import annotations
 
