@@ -123,10 +123,10 @@ def _group_divisible_designs(
 
     for k in range(5, grouped, 4):
         q, rest = divmod(grouped, k)
-        if rest or not fits(q) or (blocks := transversal_design(k, q)) is None:
+        if rest or not fits(q) or (transversal := transversal_design(k, q)) is None:
             continue
         yield (
-            [_points(block, q) for block in blocks],
+            [_points(block, q) for block in transversal],
             [list(range(g * q, g * q + q)) for g in range(k)],
         )
     for points in quintuples.sizes():
