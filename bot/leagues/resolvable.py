@@ -36,13 +36,15 @@ def resolvable_quadruples(points: int) -> list[ParallelClass] | None:
     if points < 4 or points % 12 != 4:
         return None
     for group in whist_groups(points - 1):
-        found = _starting_class(group)
+        found = _rotational_classes(group)
         if found is not None:
             return found
     return None
 
 
-def _starting_class(group: Group) -> list[ParallelClass] | None:
+def _rotational_classes(group: Group) -> list[ParallelClass] | None:
+    """The classes R + c developed from the starting class R over `group`, or None when the
+    backtracking finds no base blocks there."""
     add = group.add_table()
     h = next(x for x in range(1, group.order) if add[add[x][x]][x] == 0)
     subgroup = (0, h, add[h][h])
