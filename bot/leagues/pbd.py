@@ -51,7 +51,8 @@ s; seed 2, 10^6 nodes, 200 s; 100 s with no limit), 93 = Z_23 x 4 + infinity (17
 13, 13, 5, 5; 10^5 nodes, 110 s each) or 77 = Z_19 x 4 + infinity (13, 9 + 3 x 5, 170 s, or
 four 9s, 140 s; 2 x 10^5 nodes), nor for 129 on Z_128 and infinity with the subgroup of
 order 16 (9 + 5 + 5, whose groups of 16 less infinity would give 132 = 8 x 16 + 4; seed 1,
-800 s). For Z_31 x 3, Z_23 x 4 + infinity and Z_19 x 4 + infinity
+800 s; seed 2, 1,300 s), nor 93 = Z_31 x 3 with (x, i) -> (x, i + 1) again (9 + 5; seed 3,
+10^6 nodes a run, 1,300 s). For Z_31 x 3, Z_23 x 4 + infinity and Z_19 x 4 + infinity
 the other multipliers fail by counting or fix or reverse a difference (worked by hand).
 """
 
