@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "xorshift.h"
+
 #define MAXP 256
 #define MAXO 16
 #define MAXB 64
@@ -25,12 +27,6 @@ static int p, o, inf, nb, size[MAXB];
 static int bx[MAXB][MAXK], bo[MAXB][MAXK];
 static int C[MAXO][MAXO][MAXP], T[MAXO][MAXO][MAXP];
 static long cost;
-static unsigned long long rs;
-static inline unsigned long long rnd(void) {
-    rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return rs;
-}
-static inline int rint_(int n) { return (int)(rnd() % (unsigned long long)n); }
-static inline double rdbl(void) { return (rnd() >> 11) * (1.0 / 9007199254740992.0); }
 
 static inline void bump(int i, int j, int d, int s) {
     long b = (long)(C[i][j][d] - T[i][j][d]) * (C[i][j][d] - T[i][j][d]);

@@ -28,6 +28,8 @@
 #include <math.h>
 #include <time.h>
 
+#include "xorshift.h"
+
 #define MAXN 256
 #define MAXE 128
 static int N, fixedp, bye, E, K;
@@ -35,12 +37,6 @@ static int sub[MAXN][MAXN];
 static int hp[MAXE][MAXN + 1];
 static int P[MAXN], O[MAXN];
 static long cost;
-static unsigned long long rs;
-static inline unsigned long long rnd(void) {
-    rs ^= rs << 13; rs ^= rs >> 7; rs ^= rs << 17; return rs;
-}
-static inline int rint_(int n) { return (int)(rnd() % (unsigned long long)n); }
-static inline double rdbl(void) { return (rnd() >> 11) * (1.0 / 9007199254740992.0); }
 
 static int ts, tb;             /* special tables, base tables */
 static int sp[4 * MAXN];       /* special positions */
