@@ -49,6 +49,13 @@ class Group:
             for x in range(self.order)
         ]
 
+    def generated(self, x: int) -> list[int]:
+        """The subgroup x generates: 0, x, 2x, ... in that order."""
+        multiples = [0]
+        while (y := self._add[multiples[-1]][x]) != 0:
+            multiples.append(y)
+        return multiples
+
     def add_table(self) -> list[list[int]]:
         """`add_table()[x][y]` is x + y."""
         return self._add

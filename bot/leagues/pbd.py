@@ -61,6 +61,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -257,8 +258,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--write", action="store_true", help="ship what is found in data/pbd.json")
     args = parser.parse_args(argv)
-    import time
-
     started = time.perf_counter()
     if args.backtrack:
         family = backtrack(

@@ -40,11 +40,7 @@ def steiner_quintuples(points: int) -> list[Block] | None:
     if group is None:
         return None
     add = group.add_table()
-    # S: the multiples of an element of order 5.
-    s = next(x for x in range(1, points) if _order(group, x) == 5)
-    subgroup = [0]
-    while len(subgroup) < 5:
-        subgroup.append(add[subgroup[-1]][s])
+    subgroup = next(s for x in range(1, points) if len(s := group.generated(x)) == 5)
     bases = _base_blocks(group, subgroup, (points - 5) // 20)
     if bases is None:
         return None
@@ -75,13 +71,6 @@ def group_divisible(points: int, weight: int) -> tuple[list[list[int]], list[lis
         for small in spread
     ]
     return groups, weighted
-
-
-def _order(group: Group, x: int) -> int:
-    add, y, n = group.add_table(), x, 1
-    while y != 0:
-        y, n = add[y][x], n + 1
-    return n
 
 
 def _base_blocks(group: Group, subgroup: list[int], count: int) -> list[Block] | None:

@@ -46,8 +46,7 @@ def _rotational_classes(group: Group) -> list[ParallelClass] | None:
     """The classes R + c developed from the starting class R over `group`, or None when the
     backtracking finds no base blocks there."""
     add = group.add_table()
-    h = next(x for x in range(1, group.order) if add[add[x][x]][x] == 0)
-    subgroup = (0, h, add[h][h])
+    subgroup = next(s for x in range(1, group.order) if len(s := tuple(group.generated(x))) == 3)
     bases = _base_blocks(group, subgroup)
     if bases is None:
         return None
