@@ -12,6 +12,10 @@ Each round seats floor(n / 4) tables of two partnerships; the others sit out.
   who have met least often meet (the most even of a few seeded tries). Only the opponent
   counts are then not exact.
 
+Either way the rounds are then put in the order that leaves second meetings of opponents for
+as late as it can (`first_meetings_first`): most nights end long before the schedule does, and
+a design built block by block would otherwise seat the same four players three rounds running.
+
 `winners_move_up` is the other way to seat a round: from the last round's results, the old
 progressive rule (the winners move up a table, the partners change).
 """
@@ -29,6 +33,7 @@ from bot.leagues.rounds import (
     Round,
     Table,
     opponent_counts,
+    opposing_pairs,
     partner_counts,
     repeated_partnerships,
 )
@@ -82,7 +87,37 @@ def schedule(players: int) -> Schedule:
         (balanced_rounds(players, seed) for seed in range(SEATING_TRIES)),
         key=lambda rounds: _spread(players, rounds),
     )
+    rounds = first_meetings_first(rounds)
     return Schedule(players, tuple(rounds), repeated_partnerships(rounds))
+
+
+def first_meetings_first(rounds: Sequence[Round]) -> list[Round]:
+    """The same rounds, reordered so that pairs of opponents meet again as late as they can.
+
+    Greedy: the first round stays first, and each next round is the one left whose tables
+    hold the fewest pairs of opponents who have already met (the earliest of those on a tie).
+    Any order of a whist design's rounds is again one, and byes and partnerships do not depend
+    on it. The constructions from blocks (`whist_blocks`) play each class of blocks three
+    rounds running, one per pairing of partners; this spreads those rounds through the night.
+    """
+    # In which rounds each pair of players sits on opposite sides (twice in a design).
+    opposed: dict[tuple[int, int], list[int]] = {}
+    for number, rnd in enumerate(rounds):
+        for pair in opposing_pairs(rnd):
+            opposed.setdefault(pair, []).append(number)
+    # met_again[r]: the pairs of round r's opponents who have met in the rounds already placed.
+    met_again = [0] * len(rounds)
+    left = set(range(len(rounds)))
+    order: list[int] = []
+    while left:
+        number = min(left, key=lambda r: (met_again[r], r))
+        left.remove(number)
+        order.append(number)
+        for pair in opposing_pairs(rounds[number]):
+            for other in opposed[pair]:
+                if other in left:
+                    met_again[other] += 1
+    return [rounds[number] for number in order]
 
 
 # Balanced rounds are seated from several random starts, and the most even kept.

@@ -50,13 +50,12 @@ def partner_counts(rounds: Iterable[Round]) -> Counter[tuple[int, int]]:
 
 def opponent_counts(rounds: Iterable[Round]) -> Counter[tuple[int, int]]:
     """How often each pair of players were opponents."""
-    counts: Counter[tuple[int, int]] = Counter()
-    for rnd in rounds:
-        for side, other in rnd.tables:
-            for x in side:
-                for y in other:
-                    counts[pair(x, y)] += 1
-    return counts
+    return Counter(p for rnd in rounds for p in opposing_pairs(rnd))
+
+
+def opposing_pairs(rnd: Round) -> list[tuple[int, int]]:
+    """The pairs of players who sit on opposite sides of a table in this round."""
+    return [pair(x, y) for side, other in rnd.tables for x in side for y in other]
 
 
 def repeated_partnerships(rounds: Iterable[Round]) -> int:

@@ -10,8 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.leagues.groups import Group
-from bot.leagues.progressive import is_whist, schedule, winners_move_up
-from bot.leagues.rounds import Round, opponent_counts, partner_counts, repeated_partnerships
+from bot.leagues.progressive import first_meetings_first, is_whist, schedule, winners_move_up
+from bot.leagues.rounds import (
+    Round,
+    opponent_counts,
+    opposing_pairs,
+    partner_counts,
+    repeated_partnerships,
+)
 from bot.leagues.whist import design, develop, prime_starter, shipped_design, shipped_sizes
 from bot.leagues.whist_search import anneal_c, search_starter, search_symmetric, solve_starter
 
@@ -191,6 +197,49 @@ def test_schedule_for_the_largest_league_night():
     plan = schedule(200)
     assert plan.repeated_partnerships == 0
     _seat_counts(200, plan.rounds)
+    # Built class by class (40 x 5), its rounds came three at a time with the same tables; in
+    # the order played, no two players face each other twice in the first ten rounds.
+    assert plan.perfect
+    assert max(opponent_counts(plan.rounds[:10]).values()) == 1
+
+
+@pytest.mark.parametrize("players", [80, 128, 140])
+def test_schedules_built_from_blocks_do_not_seat_a_table_again_at_once(players):
+    plan = schedule(players)
+    assert plan.perfect
+    assert max(opponent_counts(plan.rounds[:10]).values()) == 1
+
+
+def test_first_meetings_first_puts_a_repeated_table_last():
+    first = Round((((0, 1), (2, 3)), ((4, 5), (6, 7))))
+    same_tables = Round((((0, 2), (1, 3)), ((4, 6), (5, 7))))
+    new_tables = Round((((0, 2), (4, 6)), ((1, 3), (5, 7))))
+    assert first_meetings_first([first, same_tables, new_tables]) == [
+        first,
+        new_tables,
+        same_tables,
+    ]
+    assert first_meetings_first([]) == []
+
+
+@pytest.mark.parametrize("players", [9, 20, 33, 48, 64])
+def test_first_meetings_first_keeps_every_round_and_the_design(players):
+    rounds = design(players)
+    assert rounds is not None
+    ordered = first_meetings_first(rounds)
+    assert ordered[0] == rounds[0]
+    assert Counter(ordered) == Counter(rounds)
+    assert is_whist(players, ordered)
+    # Each next round is the one with the fewest pairs meeting again: never more than the
+    # round that came next in the design's own order.
+    for k in range(1, 6):
+        met = opponent_counts(ordered[:k])
+        again = sum(1 for p in opposing_pairs(ordered[k]) if met[p])
+        assert all(
+            again <= sum(1 for p in opposing_pairs(r) if met[p])
+            for r in rounds
+            if r not in ordered[:k]
+        )
 
 
 # --- winners move up -----------------------------------------------------------------------
