@@ -32,8 +32,9 @@ With ``--multiplier M Q...`` the search asks for base
 blocks that come with their images under (x, i) -> (M x, Q[i]) (the differences are taken a
 class of the multiplier at a time).
 
-What found nothing: a group of order n fails for 77 = 7 x 11, 93 = 3 x 31 and 129 = 3 x 43 (no
-cyclic design of blocks of five and nine; for 93, Z_93 with one base block of nine and one of
+What found nothing (77 has since a whist design over Z_77 itself, `whist_search`): a group of
+order n fails for 77 = 7 x 11, 93 = 3 x 31 and 129 = 3 x 43 (no cyclic design of blocks of five
+and nine; for 93, Z_93 with one base block of nine and one of
 five, the only sizes whose differences add up, was searched to the end), and Z_76 or Z_92
 with infinity by counting (but 77 with a relative difference set of nine in Z_76 or Z_2 x
 Z_38, which does not exist). Over a smaller Z_p, annealing (300 s) and tabu search (240 s) and

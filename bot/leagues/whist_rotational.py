@@ -1,8 +1,8 @@
 """Whist designs for 4m + 1 players from a round of cosets and a round developed over Z_4m.
 
 The designs of `bot.leagues.whist` for n = 4m + 1 are developed by a group of order n. Where n
-is a product of two primes of the form 4k + 3 (77, 93, 129, 141, 161, 177) no such design has
-been found. This module builds designs another way, with a group of order N = n - 1 = 4m, and
+is a product of two primes of the form 4k + 3 (93, 129, 141, 161, 177) no such design has
+been found (77 has one over Z_77, found later: `bot.leagues.whist_search`). This module builds designs another way, with a group of order N = n - 1 = 4m, and
 `whist.design` uses one where no design developed by a group of order n ships (57, found
 here first, has one over Z_57 too):
 

@@ -80,6 +80,14 @@ with 1's) or 54 (order 5: five pairs), each refuted within 0.2 s. It found none 
 for 68 (h = 64, of order 11, K = 2; h = 37, of order 3, K = 6), 72 (h = 45, K = 2) or 93
 (h = 64 and 10, of orders 5 and 15, K = 2).
 
+Without `--special` it found 77 over Z_77 with h = 76, that is x -> -x (``--only 77
+--multiplier 76 --seconds 60 --seed 1``: 9.3 s): its tables are (a, -a) against (b, -b), the
+symmetric shape, which over Z_77 has a design where over a prime it cannot. With the other
+multipliers of Z_77 it proved there is none (h = 23, of order 3: 10.5 s) or found none in 60 s
+(h = 34 and 43, of order 2); for 93 it proved there is none for every multiplier of order 3 to
+15 (h = 25, 67, 4, 5, 26, 37, 2, 23, 46, 7: 1.6-2.6 s each) and found none in 60 s for those of
+order 2 (h = 32, 61, 92).
+
 With `--match` (`match_c`, `whist_match.c`) the round is a starter and a matching: stage 1
 picks a random starter (the partnerships, each class once as partners), stage 2 seats its
 partnerships two a table so that the opponents take each class twice, by annealing over swaps
