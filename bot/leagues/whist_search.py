@@ -86,7 +86,10 @@ symmetric shape, which over Z_77 has a design where over a prime it cannot. With
 multipliers of Z_77 it proved there is none (h = 23, of order 3: 10.5 s) or found none in 60 s
 (h = 34 and 43, of order 2); for 93 it proved there is none for every multiplier of order 3 to
 15 (h = 25, 67, 4, 5, 26, 37, 2, 23, 46, 7: 1.6-2.6 s each) and found none in 60 s for those of
-order 2 (h = 32, 61, 92).
+order 2 (h = 32, 61, 92). For h = -1 there is none for 93: tables swapped by x -> -x would
+repeat partner differences, so every table is (a, -a) against (b, -b), and then the opponent
+classes a - b and a + b of the tables take each class once, so the sum of their squares,
+2 (1^2 + ... + 46^2) = 2 x 33,511, must be 33,511 modulo 93; but 33,511 = 31 (mod 93).
 
 With `--match` (`match_c`, `whist_match.c`) the round is a starter and a matching: stage 1
 picks a random starter (the partnerships, each class once as partners), stage 2 seats its
