@@ -204,7 +204,7 @@ def test_schedule_for_the_largest_league_night():
     assert max(opponent_counts(plan.rounds[:10]).values()) == 1
 
 
-@pytest.mark.parametrize("players", [80, 128, 140])
+@pytest.mark.parametrize("players", [80, 128, 140, 192])
 def test_schedules_built_from_blocks_do_not_seat_a_table_again_at_once(players):
     plan = schedule(players)
     assert plan.perfect
