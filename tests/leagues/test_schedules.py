@@ -231,8 +231,8 @@ def test_first_meetings_first_keeps_every_round_and_the_design(players):
     assert ordered[0] == rounds[0]
     assert Counter(ordered) == Counter(rounds)
     assert is_whist(players, ordered)
-    # Each next round is the one with the fewest pairs meeting again: never more than the
-    # round that came next in the design's own order.
+    # Each next round is one with the fewest pairs meeting again: no round left would have had
+    # fewer.
     for k in range(1, 6):
         met = opponent_counts(ordered[:k])
         again = sum(1 for p in opposing_pairs(ordered[k]) if met[p])
