@@ -86,7 +86,7 @@ symmetric shape, which over Z_77 has a design where over a prime it cannot. Befo
 proved there is none for h = 23 (of order 3: 10.5 s) and found none in 60 s for h = 34 and 43
 (of order 2). For 93 it proved there is none for every subgroup of multipliers of order 3 to 30
 (h = 25, 67, 4, 5, 26, 37, 2, 23, 46, 7, 11, 13, 14: 1.6-2.6 s each) and found none for those
-of order 2 (h = 32 and 61: 300 s each, seed 2; h = 92: 60 s). For h = -1 there is none for 93: tables swapped by x -> -x would
+of order 2 (h = 32 and 61: 300 s each with seed 2 and 1,600 s each with seed 3; h = 92: 60 s). For h = -1 there is none for 93: tables swapped by x -> -x would
 repeat partner differences, so every table is (a, -a) against (b, -b), and then the opponent
 classes a - b and a + b of the tables take each class once, so the sum of their squares,
 2 (1^2 + ... + 46^2) = 2 x 33,511, must be 33,511 modulo 93; but 33,511 = 31 (mod 93).
