@@ -100,10 +100,11 @@ def first_meetings_first(rounds: Sequence[Round]) -> list[Round]:
     on it. The constructions from blocks (`whist_blocks`) play each class of blocks three
     rounds running, one per pairing of partners; this spreads those rounds through the night.
     """
+    pairs = [opposing_pairs(rnd) for rnd in rounds]
     # In which rounds each pair of players sits on opposite sides (twice in a design).
     opposed: dict[tuple[int, int], list[int]] = {}
-    for number, rnd in enumerate(rounds):
-        for pair in opposing_pairs(rnd):
+    for number, round_pairs in enumerate(pairs):
+        for pair in round_pairs:
             opposed.setdefault(pair, []).append(number)
     # met_again[r]: the pairs of round r's opponents who have met in the rounds already placed.
     met_again = [0] * len(rounds)
@@ -113,7 +114,7 @@ def first_meetings_first(rounds: Sequence[Round]) -> list[Round]:
         number = min(left, key=lambda r: (met_again[r], r))
         left.remove(number)
         order.append(number)
-        for pair in opposing_pairs(rounds[number]):
+        for pair in pairs[number]:
             for other in opposed[pair]:
                 if other in left:
                     met_again[other] += 1
