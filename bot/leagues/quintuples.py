@@ -41,7 +41,7 @@ def steiner_quintuples(points: int) -> list[Block] | None:
         return None
     add = group.add_table()
     subgroup = next(s for x in range(1, points) if len(s := group.generated(x)) == 5)
-    bases = _base_blocks(group, subgroup, (points - 5) // 20)
+    bases = base_blocks(group, set(subgroup), (points - 5) // 20)
     if bases is None:
         return None
     cosets = {tuple(sorted(add[x][y] for y in subgroup)) for x in range(points)}
@@ -73,12 +73,12 @@ def group_divisible(points: int, weight: int) -> tuple[list[list[int]], list[lis
     return groups, weighted
 
 
-def _base_blocks(group: Group, subgroup: list[int], count: int) -> list[Block] | None:
-    """`count` blocks of five whose differences take each element outside `subgroup` once;
-    None when there are none."""
+def base_blocks(group: Group, taken: set[int], count: int) -> list[Block] | None:
+    """`count` blocks of five, each holding 0, whose differences take each element of `group`
+    not in `taken` (which holds 0) exactly once; None when there are none."""
     sub = group.sub_table()
     order = group.order
-    used = set(subgroup)
+    used = set(taken)
     blocks: list[Block] = []
 
     def extend(block: list[int]) -> bool:

@@ -7,7 +7,8 @@ Five constructions, for sizes where no design developed by a group is known
 
 - **4m + 1 = k q + 1** (k = 4a + 1, q = 4b), from a transversal design of k groups of q points
   (or another group divisible design of groups of q and blocks of k: a design of blocks of five
-  less a point, weighted, gives 177 = 16 x 11 + 1), designs for k and for q + 1 players, and
+  less a point, weighted, gives 177 = 16 x 11 + 1; the groups may differ in size, as for
+  93 = 4 x 20 + 12 + 1, `bot.leagues.long_group`), designs for k and for each q + 1, and
   one more player, infinity. Its blocks and each group
   with infinity added cover every pair of players exactly once. Round x (x any player) puts
   together, for each block or group holding x, the round of that block's design in which x
@@ -49,7 +50,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from bot.leagues import pbd, quintuples, whist_sub
+from bot.leagues import long_group, pbd, quintuples, whist_sub
 from bot.leagues.resolvable import resolvable_quadruples
 from bot.leagues.rounds import Round, Table
 from bot.leagues.transversal import resolvable_transversal_design, transversal_design
@@ -115,8 +116,9 @@ def _group_divisible_designs(
     group divisible designs here on `grouped` players, for a design of grouped + 1 (w = 0) or
     of grouped + w players with a hole of w (q at least 3w, so that W can sit apart):
     transversal designs of k groups of q, designs of blocks of five less a point, weighted
-    (`bot.leagues.quintuples`), and a shipped pairwise balanced design less its infinity
-    (`bot.leagues.pbd`)."""
+    (`bot.leagues.quintuples`), a shipped pairwise balanced design less its infinity
+    (`bot.leagues.pbd`), and for 93 = 92 + 1 groups of four and one of twelve
+    (`bot.leagues.long_group`)."""
 
     def fits(q: int) -> bool:
         return q % 4 == 0 and q >= max(4, 3 * w) and size in (None, q)
@@ -141,6 +143,10 @@ def _group_divisible_designs(
         one_size = len({len(group) for group in groups}) == 1
         if one_size and fits(len(groups[0])) and all(len(b) % 4 == 1 for b in blocks):
             yield blocks, groups
+    # Groups of two sizes serve infinity only: each group with infinity is a block of its own.
+    if w == 0 and size is None and (long := long_group.group_divisible(grouped)) is not None:
+        groups, blocks = long
+        yield blocks, groups
 
 
 def _sit_out_tables(players: int, covers: list[tuple[list[int], list[Round]]]) -> list[list[Table]]:
