@@ -15,7 +15,9 @@ round by a group (see `bot.leagues.whist_search` for how, and why that gives the
   (`bot.leagues.whist_rotational`: a round of cosets and a round developed over Z_4m);
 - else smaller designs put together on the blocks of a transversal design
   (`bot.leagues.whist_blocks`): n = k q + 1 (k = 4a + 1, q = 4b), n = k q (k, q = 4a, 4b) or
-  n = k q + w (k = 4a + 1, with a design for q + w holding one for w, `bot.leagues.whist_sub`).
+  n = k q + w (k = 4a + 1, with a design for q + w holding one for w, `bot.leagues.whist_sub`);
+- last, n = 4 q for a prime power q = 3 (mod 4): four copies of the field of q elements
+  (`bot.leagues.field_orbits`), which gives 108.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import math
 from functools import cache
 from pathlib import Path
 
+from bot.leagues import field_orbits
 from bot.leagues.groups import Group
 from bot.leagues.rounds import Round, Table
 from bot.leagues.whist_blocks import block_design
@@ -162,7 +165,7 @@ def design(players: int) -> list[Round] | None:
         return develop(players, *found)
     if players % 4 == 1 and (rounds := rotational_design(players)) is not None:
         return rounds
-    return block_design(players, design)
+    return block_design(players, design) or field_orbits.design(players, design)
 
 
 @cache

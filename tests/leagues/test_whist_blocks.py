@@ -251,7 +251,8 @@ def test_a_multiplier_adds_the_images_of_the_base_blocks():
 def test_no_block_design_where_no_factoring_fits(players):
     """77 - 1 = 4 * 19 (no k = 4a + 1 > 1 divides it with q = 4b, and it is not 44 m); 108 is
     neither 16 a b, nor k q + w or 44 m + w with a hole that ships, nor v m with v = 4 (mod 12)
-    and m at least 4; 30 is neither 4m nor 4m + 1."""
+    and m at least 4 (its design is on copies of a field, `field_orbits`); 30 is neither 4m
+    nor 4m + 1."""
     assert block_design(players, design) is None
 
 
