@@ -47,9 +47,9 @@ from bot.leagues.rounds import Round, Table
 
 # A player (x, i) of the search: x in GF(q), i its orbit; a table is (a, b) against (c, d).
 Player = tuple[int, int]
-Seat = tuple[tuple[Player, Player], tuple[Player, Player]]
+FieldTable = tuple[tuple[Player, Player], tuple[Player, Player]]
 # The base tables of each base round, and the fixed rounds' tables.
-Tables = tuple[list[list[Seat]], list[list[Seat]]]
+Tables = tuple[list[list[FieldTable]], list[list[FieldTable]]]
 
 _TRIES = 1_000_000
 _SEED = 1
@@ -89,7 +89,7 @@ def _character(q: int, d: int) -> int:
     return 0 if d == 0 else (1 if d in _squares(q)[0] else -1)
 
 
-def classes(q: int, tables: list[Seat]) -> Counter[tuple[object, ...]] | None:
+def classes(q: int, tables: list[FieldTable]) -> Counter[tuple[object, ...]] | None:
     """How often the tables make each kind of pair partners (0) and opponents (1): (i, kind)
     for two players of orbit i, (i, j, character of y - x, kind) for (x, i) and (y, j), i < j;
     None when two players of different orbits are at difference 0."""
@@ -112,7 +112,7 @@ def classes(q: int, tables: list[Seat]) -> Counter[tuple[object, ...]] | None:
     return counts
 
 
-def balanced(q: int, o: int, tables: list[Seat]) -> bool:
+def balanced(q: int, o: int, tables: list[FieldTable]) -> bool:
     """Whether the tables make each kind of pair partners once and opponents twice."""
     counts = classes(q, tables)
     if counts is None:
@@ -134,11 +134,11 @@ def search(q: int, seed: int = _SEED) -> Tables | None:
     rng = random.Random(seed)
     pairings = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
     for _ in range(_TRIES):
-        base: list[list[Seat]] = []
+        base: list[list[FieldTable]] = []
         for r, pairing in enumerate(pairings):
             square = {i: (rng.choice(squares), i) for i in range(4)}
             other = {i: (rng.choice(others), i) for i in range(4)}
-            tables: list[Seat] = []
+            tables: list[FieldTable] = []
             for i, j in pairing:
                 if r == 0:  # each orbit's square and non-square partners
                     tables.append(((square[i], other[i]), (square[j], other[j])))
@@ -147,7 +147,7 @@ def search(q: int, seed: int = _SEED) -> Tables | None:
                 else:
                     tables.append(((square[i], other[j]), (other[i], square[j])))
             base.append(tables)
-        fixed: list[list[Seat]] = []
+        fixed: list[list[FieldTable]] = []
         for _ in range(2):
             b, c, d = rng.sample(range(1, q), 3)
             fixed.append([(((0, 0), (b, 1)), ((c, 2), (d, 3)))])
@@ -166,8 +166,8 @@ def rounds(q: int, o: int, small: list[Round], tables: Tables) -> list[Round]:
         x, i = seated
         return i * q + f.add[f.times[s][x]][g]
 
-    def moved(seat: Seat, s: int, g: int) -> Table:
-        (a, b), (c, d) = seat
+    def moved(table: FieldTable, s: int, g: int) -> Table:
+        (a, b), (c, d) = table
         return (player(a, s, g), player(b, s, g)), (player(c, s, g), player(d, s, g))
 
     out = []
@@ -176,9 +176,9 @@ def rounds(q: int, o: int, small: list[Round], tables: Tables) -> list[Round]:
             seated = [
                 moved((((g, a), (g, b)), ((g, c), (g, d))), 1, 0) for (a, b), (c, d) in zero.tables
             ]
-            seated += [moved(seat, s, g) for seat in base_tables for s in squares]
+            seated += [moved(table, s, g) for table in base_tables for s in squares]
             out.append(Round(tuple(seated)))
     for fixed_tables in fixed:
         for s in squares:
-            out.append(Round(tuple(moved(seat, s, g) for seat in fixed_tables for g in range(q))))
+            out.append(Round(tuple(moved(table, s, g) for table in fixed_tables for g in range(q))))
     return out
