@@ -24,6 +24,8 @@ import aiohttp
 
 # Requests that Discord does not count against the global limit.
 EXEMPT_PATHS = ("/interactions/", "/webhooks/")
+# Discord's global limit: REST requests a second for the whole bot, over all its processes.
+DISCORD_GLOBAL_LIMIT = 50
 
 
 def is_rest(path: str) -> bool:
@@ -43,6 +45,20 @@ def process_share(
     if shard_count is None or shard_ids is None:
         return budget  # one process runs every shard
     return budget * len(shard_ids) / shard_count
+
+
+def process_burst(budget: float, share: float) -> int:
+    """How many requests a process with this share of `budget` may send at once after a quiet
+    spell.
+
+    A budget lets at most its rate plus its burst leave in any one second, and every process
+    may burst in the same second (many tables starting at once, after a quiet night). So the
+    bursts of all the processes together must fit in the margin between the budget and
+    Discord's 50: half of it, shared as the budget is (the other half for requests that reach
+    Discord closer together than they left). Never more than the share itself, at least one.
+    """
+    margin = max(0.0, DISCORD_GLOBAL_LIMIT - budget) / 2
+    return max(1, min(int(share), int(margin * share / budget)))
 
 
 class RestBudget:
