@@ -1072,6 +1072,8 @@ class FakeDiscord:
             shard_id, count = shard
             stamp = guild_id >> 22
             guild_id = (stamp + (shard_id - stamp) % count) << 22
+            while guild_id in self.guilds:  # another guild of that shard in the same instant
+                guild_id += count << 22
             self._last_snowflake = max(self._last_snowflake, guild_id)
         guild = FakeGuild(guild_id, name, owner_id=(owner or self.owner_user).id)
         guild.members[self.bot_user.id] = self.bot_user
