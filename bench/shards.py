@@ -48,6 +48,7 @@ import re
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -286,6 +287,7 @@ async def run(args: argparse.Namespace) -> bool:
     )
     server = None
     processes: list[BotProcess] = []
+    marks: list[int] = []
     with tempfile.TemporaryDirectory(prefix="euchre-shards-") as tmp:
         directory = Path(tmp)
         env: dict[str, str] = {
@@ -309,18 +311,42 @@ async def run(args: argparse.Namespace) -> bool:
                 try:
                     ok = await bench(args, fake, env, directory, processes)
                 finally:  # stopped while the fake still answers them
-                    for process in processes:
-                        await process.end()
+                    marks = [len(p.stderr) for p in processes]
+                    stopping = CLOCK()
+                    await asyncio.gather(*(p.end() for p in processes))
+                    print(f"  SIGTERM to stopped  : {CLOCK() - stopping:.1f} s")
         finally:
-            for process in processes:
-                errors = [line for line in process.stderr.splitlines() if "Traceback" in line]
-                if errors:
-                    print(f"  a bot process logged {len(errors)} tracebacks:")
-                    print("\n".join(process.stderr.splitlines()[-30:]))
-                    ok = False
+            for n, (process, mark) in enumerate(zip(processes, marks, strict=True)):
+                for when, text in (
+                    ("while playing", process.stderr[:mark]),
+                    ("when stopped", process.stderr[mark:]),
+                ):
+                    ok &= report_errors(f"process {n}", when, text, args.logs)
             if server is not None:
                 server.stop()
     return ok
+
+
+def report_errors(name: str, when: str, text: str, logs: str | None) -> bool:
+    """Tracebacks a bot process logged: how many, and the errors they ended with."""
+    count = text.count("Traceback (most recent call last)")
+    if not count:
+        return True
+    ends = Counter(
+        line.strip()[:100]
+        for line in text.splitlines()
+        if re.match(r"^[A-Za-z_.]+(Error|Exception|Exit)\b", line.strip())
+    )
+    print(
+        f"  {name} logged {count} tracebacks {when}: "
+        + "; ".join(f"{n} x {line}" for line, n in ends.most_common(3))
+    )
+    if logs:
+        path = Path(logs) / f"{name.replace(' ', '-')}-{when.replace(' ', '-')}.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        print(f"    (written to {path})")
+    return False
 
 
 async def bench(
@@ -498,6 +524,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL")
     parser.add_argument("--seat-at-once", type=int, default=50, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--logs", help="a folder to write the processes' tracebacks to")
     parser.add_argument("--quick", action="store_true", help="24 tables, 10 + 15 s")
     args = parser.parse_args(argv)
     if args.quick:
