@@ -21,8 +21,10 @@ After `--warmup` seconds of play, for `--seconds`:
   processes together and each (by the channel they are for): the mean a second and the most in
   any one second (a sliding window); the global 429s the fake gave (target 0);
 - what the members feel of the queue of requests the budget holds back: from an action's
-  acknowledgement to the first write of its table's channel (the table message showing it),
-  and to the next player's hand offering its buttons;
+  acknowledgement to the first write of its table's channel after it (the table message
+  showing it; when an edit of that table was already under way, that one may have been drawn
+  just before it, and the action shows in the next), and to the next player's hand offering
+  its buttons;
 - actions a second, each process's CPU (and this one's: the fake and the members), the
   machine and its load average.
 
@@ -494,7 +496,7 @@ async def bench(
             for name, a, b in phases
         )
     )
-    print(f"  action -> channel   : {spread(play.shown)} (the table message showing it)")
+    print(f"  action -> channel   : {spread(play.shown)} (the first write of its channel after it)")
     print(f"  action -> next turn : {spread(play.turns)} (the next player's buttons)")
     shares = ", ".join(f"process {n} {c:.0%}" for n, c in enumerate(cpu))
     print(f"  CPU                 : {shares}; this process (fake, members) {own:.0%} of one core")
