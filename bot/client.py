@@ -300,7 +300,9 @@ class EuchreBot(commands.AutoShardedBot):
         if self._manager is not None:
             await self._manager.close()
         if self.rest_budget is not None:
-            self.rest_budget.release()  # requests still waiting go now, before the session ends
+            # Requests still waiting for the budget are dropped, not sent all at once: the
+            # table messages they would have edited are drawn again at the next start.
+            self.rest_budget.close()
         await super().close()
         # After Discord is closed: what is still answered above keeps the cards' pictures.
         await self.card_emojis.close()

@@ -3,11 +3,14 @@ after a burst; interaction responses and follow-ups are not counted."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.config import ConfigError, load_settings
 from bot.rest_budget import (
     DISCORD_GLOBAL_LIMIT,
+    BudgetClosed,
     RestBudget,
     counts_globally,
     process_burst,
@@ -41,6 +44,22 @@ def test_over_any_second_no_more_than_rate_plus_burst_leave():
     for start in departures:
         in_second = sum(start <= t < start + 1.0 for t in departures)
         assert in_second <= 40 + budget.burst
+
+
+async def test_a_closed_budget_drops_what_waits_and_lets_what_is_due_go():
+    """At a stop, requests still waiting for their slot are dropped, not sent all at once."""
+    clock = Clock()
+    budget = RestBudget(1.0, burst=1, clock=clock)
+    await budget.acquire()  # the first goes at once
+    waiting = asyncio.create_task(budget.acquire())  # the next slot is a second away
+    await asyncio.sleep(0)
+    budget.close()
+    with pytest.raises(BudgetClosed):
+        await waiting
+    with pytest.raises(BudgetClosed):
+        await budget.acquire()  # asked for after the stop, and not yet due
+    clock.now += 100.0
+    await budget.acquire()  # due: it goes
 
 
 def test_a_process_keeps_to_its_shards_share():

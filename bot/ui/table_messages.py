@@ -22,13 +22,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engine.commitment import commitment
 from bot.engine.match import MatchView
+from bot.rest_budget import BudgetClosed
+from bot.storage.errors import WriterClosed
 from bot.tables.manager import Change
 from bot.tables.table import CLOSED, Table
 from bot.ui import variant_views
@@ -120,6 +124,10 @@ class TableMessages:
         An edit of a table whose next edit is already waiting (for the table's lock, which the
         edit before holds while it waits for the REST budget) is left to that one: it draws the
         table as it stands when its turn comes, this change included."""
+        with self._unless_stopping(table):
+            await self._render(table, fresh)
+
+    async def _render(self, table: Table, fresh: bool) -> None:
         if not fresh:
             if table.id in self._edit_waiting:
                 return
@@ -272,7 +280,26 @@ class TableMessages:
 
     # -- the listener -----------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _unless_stopping(self, table: Table) -> Iterator[None]:
+        """What the bot cannot show because it is stopping is let go quietly: a request still
+        waiting for the REST budget is dropped (`BudgetClosed`), a message posted as the manager
+        closed cannot be recorded (`WriterClosed`), one on its way finds the HTTP session
+        closed. The table is drawn again at the next start (`table_restored`)."""
+        try:
+            yield
+        except (BudgetClosed, WriterClosed):
+            log.debug("table %s: not shown, the bot is stopping", table.id)
+        except Exception:
+            if not self.bot.is_closed():
+                raise
+            log.debug("table %s: not shown, the bot stopped", table.id, exc_info=True)
+
     async def table_changed(self, change: Change) -> None:
+        with self._unless_stopping(change.table):
+            await self._show_change(change)
+
+    async def _show_change(self, change: Change) -> None:
         table = change.table
         # The hands first: their edits are not held back by the REST budget, and the player
         # to act waits for their buttons, not for the table message.
