@@ -15,6 +15,7 @@ from tests.bot.helpers import (
     NAMES,
     current_table_message,
     enabled_actions,
+    eventually,
     member_at,
     running_bot,
     seat_four,
@@ -25,12 +26,30 @@ from tests.bot.helpers import (
 pytest_plugins = ["tests.support.fixtures"]
 
 
+async def quiet(fake) -> None:
+    """Until the bot has sent no request for half a second."""
+    while True:
+        sent = len(fake.requests)
+        await asyncio.sleep(0.5)
+        if len(fake.requests) == sent:
+            return
+
+
 async def test_the_next_player_plays_while_the_table_message_waits_its_turn(fake_discord, tmp_path):
     fake = fake_discord
     async with running_bot(fake, tmp_path / "euchre.db", settings={"rest_budget": 40.0}) as bot:
+        # The card pictures are uploaded once at start (ordinary requests too): done first,
+        # so that the table is drawn the same way before and after the budget is held.
+        await eventually(
+            lambda: bot.card_emojis.task is not None and bot.card_emojis.task.done(),
+            what="the card pictures",
+        )
         await seat_four(fake)
         await start(fake)
         table = table_of(bot, fake)
+        # The joins' and the start's table messages are drawn after their answers: once the
+        # bot has sent nothing for half a second they are all there, and the last is the deal's.
+        await quiet(fake)
         table_message = await current_table_message(fake, table)
         hands = {}
         for name in NAMES:
