@@ -23,7 +23,7 @@ from bot.collector import keep_settled
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.metrics import Metrics, MetricsServer
-from bot.rest_budget import RestBudget, process_share
+from bot.rest_budget import RestBudget, process_burst, process_share
 from bot.storage import processes
 from bot.storage.bot_state import claim_identify
 from bot.storage.database import Database
@@ -107,7 +107,8 @@ class EuchreBot(commands.AutoShardedBot):
         self.rest_budget: RestBudget | None = None
         if settings.rest_budget > 0:
             share = process_share(settings.rest_budget, settings.shard_count, settings.shard_ids)
-            self.rest_budget = RestBudget(share)
+            burst = process_burst(settings.rest_budget, share)
+            self.rest_budget = RestBudget(share, burst=burst)
             self.rest_budget.install(trace)
         kwargs.setdefault("http_trace", trace)
         super().__init__(
@@ -299,7 +300,9 @@ class EuchreBot(commands.AutoShardedBot):
         if self._manager is not None:
             await self._manager.close()
         if self.rest_budget is not None:
-            self.rest_budget.release()  # requests still waiting go now, before the session ends
+            # Requests still waiting for the budget are dropped, not sent all at once: the
+            # table messages they would have edited are drawn again at the next start.
+            self.rest_budget.close()
         await super().close()
         # After Discord is closed: what is still answered above keeps the cards' pictures.
         await self.card_emojis.close()

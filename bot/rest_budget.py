@@ -10,7 +10,8 @@ Behind a REST proxy that keeps the global limit for every process (`DISCORD_API_
 
 The budget is a GCRA ("virtual scheduling"): each request takes the next slot, 1/rate seconds
 after the one before, and up to `burst` requests may go at once after a quiet spell. A slot is
-taken before the request waits, so requests leave in the order they asked.
+taken before the request waits, so requests leave in the order they asked. When the bot stops,
+requests still waiting for their slot are dropped (`close`), not sent all at once.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import aiohttp
 
 # Requests that Discord does not count against the global limit.
 EXEMPT_PATHS = ("/interactions/", "/webhooks/")
+# Discord's global limit: REST requests a second for the whole bot, over all its processes.
+DISCORD_GLOBAL_LIMIT = 50
 
 
 def is_rest(path: str) -> bool:
@@ -45,6 +48,24 @@ def process_share(
     return budget * len(shard_ids) / shard_count
 
 
+def process_burst(budget: float, share: float) -> int:
+    """How many requests a process with this share of `budget` may send at once after a quiet
+    spell.
+
+    A budget lets at most its rate plus its burst leave in any one second, and every process
+    may burst in the same second (many tables starting at once, after a quiet night). So the
+    bursts of all the processes together must fit in the margin between the budget and
+    Discord's 50: half of it, shared as the budget is (the other half for requests that reach
+    Discord closer together than they left). Never more than the share itself, at least one.
+    """
+    margin = max(0.0, DISCORD_GLOBAL_LIMIT - budget) / 2
+    return max(1, min(int(share), int(margin * share / budget)))
+
+
+class BudgetClosed(Exception):
+    """The bot is stopping: a request still waiting for its slot is not sent."""
+
+
 class RestBudget:
     """A rate in requests per second, spent in order; `acquire` waits for this request's slot."""
 
@@ -59,8 +80,10 @@ class RestBudget:
         self.rate = rate
         self.burst = max(1, int(rate) if burst is None else burst)
         self._clock = clock
-        # Set when the bot stops: what still waits goes at once, before the session closes.
+        # Set by `release` (what still waits goes at once) or `close` (what still waits is
+        # dropped): either way no request waits any more.
         self._released = asyncio.Event()
+        self._closed = False
         self._next = 0.0  # when the next slot is free, ignoring the burst allowance
         self.waited = 0.0  # seconds requests have waited in all (for the benchmarks)
 
@@ -72,18 +95,33 @@ class RestBudget:
         return max(0.0, slot - now - (self.burst - 1) / self.rate)
 
     async def acquire(self) -> None:
-        """Wait for this request's slot (at once once the budget is released)."""
+        """Wait for this request's slot (at once once the budget is released).
+
+        Raises:
+            BudgetClosed: the budget was closed (the bot is stopping) before the slot came.
+        """
         wait = self.reserve()
         if wait > 0 and not self._released.is_set():
             self.waited += wait
             try:
                 await asyncio.wait_for(self._released.wait(), wait)
             except TimeoutError:
-                pass  # the slot came
+                return  # the slot came
+        if wait > 0 and self._closed:
+            raise BudgetClosed("the bot is stopping")
 
     def release(self) -> None:
         """Let every request go without waiting from now on: the bot is stopping, and a request
         still waiting for its slot would find discord.py's session closed."""
+        self._released.set()
+
+    def close(self) -> None:
+        """The bot is stopping: every request still waiting for its slot, and any asked for
+        later that would have to wait, is dropped (`BudgetClosed`) instead of sent. Sent all at
+        once they would go over Discord's limit together, as a backlog of hundreds, and race the
+        closing of the HTTP session; what they would have shown (table messages) is drawn again
+        when the bot starts."""
+        self._closed = True
         self._released.set()
 
     def install(self, trace: aiohttp.TraceConfig) -> None:

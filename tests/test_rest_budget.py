@@ -3,10 +3,19 @@ after a burst; interaction responses and follow-ups are not counted."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.config import ConfigError, load_settings
-from bot.rest_budget import RestBudget, counts_globally, process_share
+from bot.rest_budget import (
+    DISCORD_GLOBAL_LIMIT,
+    BudgetClosed,
+    RestBudget,
+    counts_globally,
+    process_burst,
+    process_share,
+)
 
 
 class Clock:
@@ -37,11 +46,56 @@ def test_over_any_second_no_more_than_rate_plus_burst_leave():
         assert in_second <= 40 + budget.burst
 
 
+async def test_a_closed_budget_drops_what_waits_and_lets_what_is_due_go():
+    """At a stop, requests still waiting for their slot are dropped, not sent all at once."""
+    clock = Clock()
+    budget = RestBudget(1.0, burst=1, clock=clock)
+    await budget.acquire()  # the first goes at once
+    waiting = asyncio.create_task(budget.acquire())  # the next slot is a second away
+    await asyncio.sleep(0)
+    budget.close()
+    with pytest.raises(BudgetClosed):
+        await waiting
+    with pytest.raises(BudgetClosed):
+        await budget.acquire()  # asked for after the stop, and not yet due
+    clock.now += 100.0
+    await budget.acquire()  # due: it goes
+
+
 def test_a_process_keeps_to_its_shards_share():
     assert process_share(40.0, None, None) == 40.0
     assert process_share(40.0, 4, None) == 40.0  # one process runs all four shards
     assert process_share(40.0, 4, (0,)) == 10.0
     assert process_share(40.0, 4, (1, 3)) == 20.0
+
+
+@pytest.mark.parametrize(("shard_count", "processes"), [(None, 1), (2, 2), (4, 4), (16, 8), (3, 3)])
+def test_every_process_bursting_at_once_keeps_the_bot_under_discords_limit(shard_count, processes):
+    """After a quiet spell every process may send its burst in the same second (many tables
+    starting at once): together they must stay under Discord's 50 a second, with room to
+    spare for requests that reach Discord closer together than they left. A burst as large
+    as each process's rate let the default budget of 40 send 80 in a second."""
+    clock = Clock()
+    departures = []
+    per_process = (shard_count or 1) // processes
+    for n in range(processes):
+        shards = (
+            None if shard_count is None else tuple(range(n * per_process, (n + 1) * per_process))
+        )
+        share = process_share(40.0, shard_count, shards)
+        budget = RestBudget(share, burst=process_burst(40.0, share), clock=clock)
+        departures += [clock.now + budget.reserve() for _ in range(200)]
+    departures.sort()
+    # (A hair under a second: departures k/rate apart sum to a second in floating point.)
+    most = max(sum(start <= t < start + 0.999999 for t in departures) for start in departures)
+    assert most <= 45 < DISCORD_GLOBAL_LIMIT, most
+
+
+def test_a_small_budget_keeps_a_burst_of_its_rate():
+    assert process_burst(4.0, 2.0) == 2
+    assert process_burst(40.0, 40.0) == 5  # one process: half the margin of 10
+    assert process_burst(40.0, 20.0) == 2
+    assert process_burst(60.0, 30.0) == 1  # a budget over Discord's limit: no burst at all
 
 
 def test_interaction_responses_and_followups_are_not_counted():

@@ -11,18 +11,28 @@
   deleted when the turn moves on.
 - Everything drawn is drawn under the table's lock: a request holds that lock until its action
   is stored, so no message ever shows an action that might still be undone.
+- The players' private hands are brought up to date before the table message. Editing a hand
+  answers through the interaction's token, which Discord's global limit of 50 requests a second
+  does not count; the table message is an ordinary request that may wait its turn in the
+  process's share of `REST_BUDGET`. With more tables at play than the budget has edits for, the
+  game goes on from the hands, and each table message skips to the newest state when its turn
+  comes: an edit asked for while another of the same table is still waiting is that one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engine.commitment import commitment
 from bot.engine.match import MatchView
+from bot.rest_budget import BudgetClosed
+from bot.storage.errors import WriterClosed
 from bot.tables.manager import Change
 from bot.tables.table import CLOSED, Table
 from bot.ui import variant_views
@@ -58,6 +68,8 @@ class TableMessages:
         self._locks: dict[int, asyncio.Lock] = {}
         self._notes: dict[int, list[str]] = {}  # news shown in the current table message
         self._pings: dict[int, tuple[int, tuple[Any, ...]]] = {}  # message id, turn pinged
+        # Tables with an edit of their message waiting to start: it will draw the newest state.
+        self._edit_waiting: set[int] = set()
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)
@@ -107,8 +119,22 @@ class TableMessages:
 
     async def render(self, table: Table, fresh: bool = False) -> None:
         """Edit the table message of this deal, or post a new one for a new deal (or on
-        request); a message replaced for the same deal is deleted, so none is duplicated."""
+        request); a message replaced for the same deal is deleted, so none is duplicated.
+
+        An edit of a table whose next edit is already waiting (for the table's lock, which the
+        edit before holds while it waits for the REST budget) is left to that one: it draws the
+        table as it stands when its turn comes, this change included."""
+        with self._unless_stopping(table):
+            await self._render(table, fresh)
+
+    async def _render(self, table: Table, fresh: bool) -> None:
+        if not fresh:
+            if table.id in self._edit_waiting:
+                return
+            self._edit_waiting.add(table.id)
         async with self._lock(table):
+            if not fresh:
+                self._edit_waiting.discard(table.id)
             channel = await self._channel(table.channel_id)
             drawn = await self._draw(table) if channel is not None else None
             if channel is None or drawn is None:
@@ -254,8 +280,30 @@ class TableMessages:
 
     # -- the listener -----------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _unless_stopping(self, table: Table) -> Iterator[None]:
+        """What the bot cannot show because it is stopping is let go quietly: a request still
+        waiting for the REST budget is dropped (`BudgetClosed`), a message posted as the manager
+        closed cannot be recorded (`WriterClosed`), one on its way finds the HTTP session
+        closed. The table is drawn again at the next start (`table_restored`)."""
+        try:
+            yield
+        except (BudgetClosed, WriterClosed):
+            log.debug("table %s: not shown, the bot is stopping", table.id)
+        except Exception:
+            if not self.bot.is_closed():
+                raise
+            log.debug("table %s: not shown, the bot stopped", table.id, exc_info=True)
+
     async def table_changed(self, change: Change) -> None:
+        with self._unless_stopping(change.table):
+            await self._show_change(change)
+
+    async def _show_change(self, change: Change) -> None:
         table = change.table
+        # The hands first: their edits are not held back by the REST budget, and the player
+        # to act waits for their buttons, not for the table message.
+        self.bot.live_hands.refresh(table)
         ended_deal = change.hand is not None or change.variant_result is not None
         if ended_deal:
             await self._finish_deal(change)
@@ -269,7 +317,6 @@ class TableMessages:
         else:
             await self._show_closed(table, change.note or "closed")
         await self._turn_moved(table)
-        self.bot.live_hands.refresh(table)
         if change.kind == "closed":  # nothing more is drawn for it: keep nothing of it
             self._notes.pop(table.id, None)
             self._locks.pop(table.id, None)

@@ -8,6 +8,7 @@ than it allows. (Interaction responses are exempt from the limit and are not cou
 from __future__ import annotations
 
 import asyncio
+import signal
 
 from bot.rest_budget import counts_globally
 from tests.bot.test_service_e2e import BotProcess, reply
@@ -76,3 +77,48 @@ async def test_two_processes_keep_together_within_the_bots_rest_budget(fake_disc
             await process.end()
     for process in processes:
         assert "Traceback" not in process.stderr, process.stderr
+
+
+async def test_a_stop_drops_what_waits_for_the_budget_and_the_next_start_shows_it(
+    fake_discord, tmp_path
+):
+    """SIGTERM while table messages wait for the budget: they are dropped, not sent all at once
+    (over Discord's limit, racing the closing session); the next start draws them."""
+    fake, db = fake_discord, tmp_path / "euchre.db"
+    # Discord's limit, scaled to this budget: a process keeping to 2 a second (a burst of 2)
+    # never sends 8 in a second, but a backlog sent all at once does.
+    fake.global_limit = 8
+    env = {"REST_BUDGET": "2", "DEV_GUILD_ID": str(fake.guild.id)}
+    bot = await BotProcess.start(fake, tmp_path, db, **env)
+    hosts = [
+        (fake.add_member(fake.guild, f"host-{n}"), fake.add_channel(fake.guild, f"euchre-{n}"))
+        for n in range(TABLES)
+    ]
+    try:
+        await bot.wait_ready()
+        await asyncio.sleep(1.0)  # start-up's own requests spent
+        opened = await asyncio.gather(
+            *(fake.slash(m, c, "table create", preset="modern") for m, c in hosts)
+        )
+        for handle in opened:
+            await reply(handle)
+
+        def shown() -> int:
+            return sum(any(m.embeds for m in fake.public_messages(c)) for _, c in hosts)
+
+        await fake.wait_for(lambda: shown() >= 2, timeout=60, what="the first table messages")
+        assert shown() < TABLES - 8  # most still wait for the budget
+        assert await bot.stop(signal.SIGTERM) == 0
+    finally:
+        await bot.end()
+    assert "Traceback" not in bot.stderr, bot.stderr
+    assert fake.global_limited == 0, fake.rate_limited
+    again = await BotProcess.start(fake, tmp_path, db, **env)
+    try:
+        await again.wait_ready()
+        await fake.wait_for(
+            lambda: shown() == TABLES, timeout=60, what="every table message after the restart"
+        )
+    finally:
+        await again.end()
+    assert "Traceback" not in again.stderr, again.stderr

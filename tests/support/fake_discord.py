@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import collections
 import contextlib
 import copy
 import json
@@ -610,6 +611,10 @@ class FakeInteraction:
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     created: float = field(default_factory=time.monotonic)  # for the token's lifetime
+    #: When the fake sent its INTERACTION_CREATE (``time.monotonic()``; the last delivery).
+    dispatched_at: float | None = None
+    #: When the bot's initial callback reached the fake (``time.monotonic()``).
+    acknowledged_at: float | None = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -759,7 +764,9 @@ class FakeDiscord:
     Known simplifications:
 
     - One application and one bot user; one active gateway session (the latest IDENTIFY).
-    - Sharding as Discord does it (see `shard_count`); no rate limits, no voice, no presences, no DMs, no reactions.
+    - Sharding as Discord does it (see `shard_count`). Rate limits only when a test asks: the
+      next requests refused (``rate_limit_next``) or Discord's global limit (``global_limit``).
+      No voice, no presences, no DMs, no reactions.
     - Permission overwrites are not modelled: a member's permissions are @everyone plus
       :attr:`FakeMember.permissions` (all of them for the owner or an administrator).
     - Roles: each member with extra permissions has one role giving them, and
@@ -815,6 +822,10 @@ class FakeDiscord:
 
         #: Every message the bot created, edited or deleted, in order.
         self.log: list[MessageEvent] = []
+        #: False keeps no ``log`` and no message ``history``: a benchmark of thousands of
+        #: tables needs neither, and copying every message at every edit would be most of the
+        #: fake's work. Tests keep both (the default).
+        self.keep_history = True
         #: Every role the bot gave or took (``PUT``/``DELETE`` of a member's role), in order.
         self.role_edits: list[RoleEdit] = []
         #: Every REST request as ``(method, path)`` (path without the ``/api/v10`` prefix).
@@ -849,6 +860,17 @@ class FakeDiscord:
         self.rate_limit_retry_after = 0.01
         #: Every 429 the fake gave, as ``"METHOD path"``.
         self.rate_limited: list[str] = []
+        #: Discord's global limit, off unless set: with ``global_limit`` = n, a REST request
+        #: the limit counts (anything but interaction callbacks and webhooks) that would be
+        #: the (n+1)-th accepted within ``global_window`` seconds is answered with a global
+        #: 429 whose ``retry_after`` is when the oldest of those n leaves the window. Refused
+        #: requests are not counted. ``global_clock`` is the clock of the window (a test may
+        #: hold it still). Each such 429 is in ``rate_limited`` and ``global_limited``.
+        self.global_limit: int | None = None
+        self.global_window = 1.0
+        self.global_clock: Callable[[], float] = time.monotonic
+        self.global_limited = 0
+        self._global_sent: collections.deque[float] = collections.deque()
 
         self._connections: set[_GatewayConnection] = set()
         # True while the fake itself closes sockets, so a 1001 from us does not end sessions.
@@ -1050,6 +1072,8 @@ class FakeDiscord:
             shard_id, count = shard
             stamp = guild_id >> 22
             guild_id = (stamp + (shard_id - stamp) % count) << 22
+            while guild_id in self.guilds:  # another guild of that shard in the same instant
+                guild_id += count << 22
             self._last_snowflake = max(self._last_snowflake, guild_id)
         guild = FakeGuild(guild_id, name, owner_id=(owner or self.owner_user).id)
         guild.members[self.bot_user.id] = self.bot_user
@@ -1629,6 +1653,7 @@ class FakeDiscord:
         if not connected():
             raise RuntimeError("no bot is connected to the fake gateway for this guild's shard")
         self.interactions[record.id] = record
+        record.dispatched_at = time.monotonic()
         await self.dispatch("INTERACTION_CREATE", payload)
         return InteractionHandle(self, record)
 
@@ -2003,6 +2028,13 @@ class FakeDiscord:
                     self.rate_limited.append(f"{request.method} {path}")
                     self._notify()
                     return self._too_many_requests()
+                if self.global_limit:
+                    wait = self._global_wait()
+                    if wait is not None:
+                        self.global_limited += 1
+                        self.rate_limited.append(f"{request.method} {path}")
+                        self._notify()
+                        return self._too_many_requests(is_global=True, retry_after=wait)
             response = await handler(request)
         except FakeHTTPError as exc:
             if exc.status != 401:
@@ -2022,15 +2054,32 @@ class FakeDiscord:
         self._notify()
         return response
 
-    def _too_many_requests(self) -> web.StreamResponse:
-        scope = "global" if self.rate_limit_global else "user"
+    def _global_wait(self) -> float | None:
+        """Under ``global_limit``: None if a counted request may go now (and it is counted),
+        else the seconds until it may."""
+        assert self.global_limit
+        now = self.global_clock()
+        sent = self._global_sent
+        while sent and sent[0] <= now - self.global_window:
+            sent.popleft()
+        if len(sent) >= self.global_limit:
+            return max(0.001, sent[0] + self.global_window - now)
+        sent.append(now)
+        return None
+
+    def _too_many_requests(
+        self, *, is_global: bool | None = None, retry_after: float | None = None
+    ) -> web.StreamResponse:
+        is_global = self.rate_limit_global if is_global is None else is_global
+        retry_after = self.rate_limit_retry_after if retry_after is None else retry_after
+        scope = "global" if is_global else "user"
         body = {
             "message": "You are being rate limited.",
-            "retry_after": self.rate_limit_retry_after,
-            "global": self.rate_limit_global,
+            "retry_after": round(retry_after, 3),
+            "global": is_global,
         }
         headers = {"Via": "1.1 google", "Retry-After": "1", "X-RateLimit-Scope": scope}
-        if self.rate_limit_global:
+        if is_global:
             headers["X-RateLimit-Global"] = "true"
         response = _json(body, status=429)
         response.headers.update(headers)
@@ -2397,8 +2446,11 @@ class FakeDiscord:
         if app:
             self._check_app(request)
             token = request.match_info["token"]
-            found = next((i for i in self.interactions.values() if i.token == token), None)
-            if found is None:
+            # A token names its interaction (``itok-{id}-...``): no scan of every interaction.
+            _, _, rest = token.partition("itok-")
+            number = rest.partition("-")[0]
+            found = self.interactions.get(int(number)) if number.isdigit() else None
+            if found is None or found.token != token:
                 raise FakeHTTPError(404, 10015, "Unknown Webhook")
             if time.monotonic() - found.created > self.token_lifetime:
                 raise FakeHTTPError(401, 50027, "Invalid Webhook Token")
@@ -2409,6 +2461,7 @@ class FakeDiscord:
         return found
 
     async def _callback(self, request: web.Request) -> web.StreamResponse:
+        arrived = time.monotonic()
         interaction = self._interaction_by_token(request, app=False)
         body, files = await self._read_body(request)
         if interaction.response is not None:
@@ -2449,6 +2502,7 @@ class FakeDiscord:
             _check_custom_ids(data.get("components", []), where="modal")
             interaction.modal = data
         interaction.response = InteractionResponse(rtype, json_copy(data))
+        interaction.acknowledged_at = arrived
 
         if request.query.get("with_response") not in ("1", "true", "True"):
             return web.Response(status=204)
@@ -2648,7 +2702,7 @@ class FakeDiscord:
         *,
         finish_loading: bool = False,
     ) -> None:
-        before = msg.payload()
+        before = msg.payload() if self.keep_history else None
         edited = copy.copy(msg)
         if "content" in body:
             edited.content = body["content"] or ""
@@ -2669,7 +2723,8 @@ class FakeDiscord:
         self._check_emojis(edited)
         # Only now change the stored message, so a refused edit leaves it as it was.
         msg.__dict__.update(edited.__dict__)
-        msg.history = [*msg.history, before]
+        if before is not None:
+            msg.history = [*msg.history, before]
         msg.edited_at = _now_iso()
         self._record("edit", msg)
         if not msg.ephemeral:
@@ -2687,7 +2742,9 @@ class FakeDiscord:
             self._dispatch_soon("MESSAGE_DELETE", data, intent=INTENT_GUILD_MESSAGES)
 
     def _record(self, action: str, msg: FakeMessage) -> None:
-        self.log.append(MessageEvent(action, msg.id, msg.channel_id, msg.visible_to, msg.payload()))
+        if self.keep_history:
+            snapshot = msg.payload()
+            self.log.append(MessageEvent(action, msg.id, msg.channel_id, msg.visible_to, snapshot))
         self._notify()
 
 

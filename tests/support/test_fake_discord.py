@@ -579,3 +579,13 @@ async def test_an_identify_over_the_concurrency_limit_gets_op_9(fake_discord: Fa
     _, refused = await _identify(fake_discord, [2, 4])  # bucket 0 again within 5 s
     assert refused == {"op": 9, "d": False, "s": None, "t": None}
     assert [accepted for *_, accepted in fake_discord.identifies] == [True, True, False]
+
+
+async def test_guilds_added_on_one_shard_at_once_each_get_their_own_id(
+    empty_fake_discord: FakeDiscord,
+):
+    fake = empty_fake_discord
+    shards = [0] * 20 + [1] * 20
+    guilds = [fake.add_guild(f"Club {n}", shard=(shard, 2)) for n, shard in enumerate(shards)]
+    assert len({g.id for g in guilds}) == 40 and len(fake.guilds) == 40
+    assert [_shard_of(g.id, 2) for g in guilds] == shards
