@@ -96,10 +96,10 @@ def bench_whist_designs() -> None:
         if rounds is None:
             missing.append(players)
         slowest = max(slowest, (wall, players))
+    none_yet = f"; none yet for {', '.join(map(str, missing))}" if missing else ""
     print(
         f"Whist designs, 4m and 4m + 1 players up to 200: {len(sizes) - len(missing)} of "
-        f"{len(sizes)}, slowest {slowest[0] * 1000:.1f} ms (n = {slowest[1]}); none yet for "
-        + ", ".join(map(str, missing))
+        f"{len(sizes)}, slowest {slowest[0] * 1000:.1f} ms (n = {slowest[1]}){none_yet}"
     )
 
 

@@ -1,7 +1,7 @@
 """Whist designs put together from designs on the blocks of a transversal design or of
 another group divisible design.
 
-Five constructions, for sizes where no design developed by a group is known
+Six constructions, for sizes where no design developed by a group is known
 (`bot.leagues.transversal`, `bot.leagues.quintuples`, `bot.leagues.resolvable` and
 `bot.leagues.pbd` give the blocks):
 
@@ -44,6 +44,16 @@ Five constructions, for sizes where no design developed by a group is known
   block's transversal design, two of points in one set-apart block in its group's design.
   (v - 1) / 3 - 1 master classes make ((v - 1) / 3 - 1) m classes, three rounds each, and the
   groups 4m - 1 rounds: v m - 1 in all. 140 = 28 x 5 and 200 = 40 x 5.
+- **4m = k q, the groups' byes at one table** (k = 4a, q = 4b + 1), from a transversal design
+  of k groups of q points resolved into q parallel classes, and designs for k and for q
+  players. A design for q seats all but one player of a group each round, each sitting out
+  once. One class P is set apart: in round B, for each block B of P, every group plays the
+  round of its design in which its point of B sits out, and B's k players, one from each
+  group, play the first round of the design for k (q rounds). Each other class gives k - 1
+  rounds, the design for k on every block at once, and P the rest of the design for k on its
+  blocks (k - 2 rounds): q + (q - 1)(k - 1) + k - 2 = k q - 1. Two players of different groups
+  meet only in their block's design, two of one group only in the group's. 132 = 4 x 33, on
+  Wilson's transversal design of 5 groups of 33, less a group.
 """
 
 from __future__ import annotations
@@ -69,6 +79,7 @@ def block_design(players: int, designs: Designs) -> list[Round] | None:
             _resolved(players, designs)
             or _with_a_hole(players, designs)
             or _inflated(players, designs)
+            or _byes_at_one_table(players, designs)
         )
     return None
 
@@ -228,6 +239,27 @@ def _inflated(players: int, designs: Designs) -> list[Round] | None:
     return None
 
 
+def _byes_at_one_table(players: int, designs: Designs) -> list[Round] | None:
+    for k in range(4, players, 4):
+        q, rest = divmod(players, k)
+        if rest or q % 4 != 1 or q < 5:
+            continue
+        classes, small, grouped = resolvable_transversal_design(k, q), designs(k), designs(q)
+        if classes is None or small is None or grouped is None:
+            continue
+        apart, *others = [[_points(block, q) for block in cls] for cls in classes]
+        groups = [list(range(g * q, g * q + q)) for g in range(k)]
+        sitting_out = {rnd.byes: rnd for rnd in grouped}  # the group's round, by its bye
+        rounds = []
+        for block in apart:
+            seated = _renamed(small[0].tables, block)
+            for group, player in zip(groups, block, strict=True):
+                seated += _renamed(sitting_out[(player - group[0],)].tables, group)
+            rounds.append(Round(tuple(seated)))
+        return rounds + _on_every_block(others, small) + _on_every_block([apart], small[1:])
+    return None
+
+
 def _class_by_class(
     classes: list[list[list[int]]], groups: list[list[int]], designs: Designs
 ) -> list[Round] | None:
@@ -237,15 +269,16 @@ def _class_by_class(
     small, grouped = designs(len(classes[0][0])), designs(len(groups[0]))
     if small is None or grouped is None:
         return None
-    rounds = [
+    return _on_every_block(classes, small) + _on_every_block([groups], grouped)
+
+
+def _on_every_block(classes: list[list[list[int]]], small: Sequence[Round]) -> list[Round]:
+    """Class by class, each round of `small` played on every block of the class at once."""
+    return [
         Round(tuple(t for block in cls for t in _renamed(rnd.tables, block)))
         for cls in classes
         for rnd in small
     ]
-    rounds += [
-        Round(tuple(t for group in groups for t in _renamed(rnd.tables, group))) for rnd in grouped
-    ]
-    return rounds
 
 
 def _points(block: Sequence[int], q: int) -> list[int]:

@@ -54,13 +54,31 @@ def _covers_pairs_of_groups_once(k: int, n: int, blocks) -> None:
     assert set(met.values()) == {1}  # ...in exactly one block
 
 
-# k = n + 1 (the slopes make a group), 6 = 2 * 3 and 28 = 4 * 7 (products), fields of 32 and 16.
-@pytest.mark.parametrize("k, n", [(5, 4), (8, 7), (3, 6), (5, 28), (5, 32), (4, 20), (12, 16)])
+# k = n + 1 (the slopes make a group), 6 = 2 * 3 and 28 = 4 * 7 (products), fields of 32 and 16;
+# by Wilson's construction, where 3 is too small a factor for a product: 33 = 4 * 8 + 1,
+# 21 and 48, and 22 = 2 * 11 (2 is too small for four groups).
+@pytest.mark.parametrize(
+    "k, n",
+    [
+        (5, 4),
+        (8, 7),
+        (3, 6),
+        (5, 28),
+        (5, 32),
+        (4, 20),
+        (12, 16),
+        (5, 33),
+        (5, 21),
+        (5, 48),
+        (4, 22),
+    ],
+)
 def test_a_transversal_design_puts_every_two_points_of_two_groups_in_one_block(k, n):
     _covers_pairs_of_groups_once(k, n, transversal_design(k, n))
 
 
-@pytest.mark.parametrize("k, n", [(4, 20), (4, 32), (12, 16), (3, 15)])
+# 33 and 48: a design of five groups less its last (Wilson's), the others products of fields.
+@pytest.mark.parametrize("k, n", [(4, 20), (4, 32), (12, 16), (3, 15), (4, 33), (4, 48)])
 def test_a_resolved_transversal_design_comes_in_classes_that_take_every_point_once(k, n):
     classes = resolvable_transversal_design(k, n)
     assert classes is not None and len(classes) == n
@@ -72,7 +90,8 @@ def test_a_resolved_transversal_design_comes_in_classes_that_take_every_point_on
 
 def test_no_transversal_design_is_made_where_a_factor_of_the_group_size_is_too_small():
     assert transversal_design(5, 6) is None  # 6 = 2 * 3, and 5 groups need fields of 4 or more
-    assert transversal_design(4, 6) is None
+    assert transversal_design(4, 6) is None  # nor does any m t + u (a design of 2 is needed)
+    assert transversal_design(6, 33) is None  # 33 = 4 * 8 + 1 would need one of 6 groups of 4
     assert resolvable_transversal_design(5, 4) is None  # in classes, 5 groups need 5 or more
 
 
@@ -92,8 +111,34 @@ def test_a_design_for_kq_plus_1_players_sits_each_out_once_and_is_whist(players)
 
 @pytest.mark.parametrize("players", [80, 128, 192])
 def test_a_design_for_kq_players_from_classes_of_blocks_seats_everyone_and_is_whist(players):
-    """80 = 4 * 20, 128 = 4 * 32 and 192 = 12 * 16."""
+    """80 = 4 * 20, 128 = 4 * 32 and 192 = 4 * 48 (48's classes from Wilson's design)."""
     _seats_everyone_and_is_whist(players)
+
+
+def test_a_design_for_4_x_33_players_seats_the_groups_byes_at_one_table_and_is_whist():
+    """132 = 4 * 33, 33 = 4 * 8 + 1: in each of the first 33 rounds every group of 33 plays its
+    design's round in which one of them sits out, and those four (one from each group) play at
+    one table; every other table of the round is within a group."""
+    _seats_everyone_and_is_whist(132)
+    rounds = block_design(132, design)
+    assert rounds is not None
+    group = {p: p // 33 for p in range(132)}
+    for rnd in rounds[:33]:
+        mixed = [t for t in rnd.tables if len({group[p] for pair in t for p in pair}) > 1]
+        assert len(mixed) == 1 and sorted(group[p] for pair in mixed[0] for p in pair) == [
+            0,
+            1,
+            2,
+            3,
+        ]
+    # The rest are whole classes of blocks of four, one player from each group at every table.
+    for rnd in rounds[33:]:
+        assert all(sorted(group[p] for pair in t for p in pair) == [0, 1, 2, 3] for t in rnd.tables)
+
+
+def test_a_euchre_night_of_132_players_is_perfect():
+    plan = schedule(132)
+    assert plan.perfect and plan.repeated_partnerships == 0 and len(plan.rounds) == 131
 
 
 def test_a_euchre_night_of_192_players_is_perfect():
