@@ -3,7 +3,8 @@
 It is started only by a test that needs it (the PostgreSQL tests, or every storage and manager
 test when ``EUCHRE_TEST_DATABASE=postgres``), each test's databases are dropped after it, and
 the server is stopped when the session ends. When it cannot start, the tests that need it skip
-and the summary says so in capitals.
+and the summary says so in capitals. Under pytest-xdist (``-n``) each worker starts its own
+server, and tells the controller, which prints the summary, why one could not start.
 """
 
 from __future__ import annotations
@@ -31,8 +32,25 @@ def pytest_report_header() -> str:
     return f"database backend of the storage and manager suites: {postgres.BACKEND}"
 
 
+_WORKERS_FAILURE: list[str] = []
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # In an xdist worker: hand the reason to the controller (`pytest_testnodedown`).
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None and postgres.failure() is not None:
+        output["postgres_failure"] = postgres.failure()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    reason = getattr(node, "workeroutput", {}).get("postgres_failure")
+    if reason:
+        _WORKERS_FAILURE.append(reason)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    reason = postgres.failure()
+    reason = postgres.failure() or next(iter(_WORKERS_FAILURE), None)
     if reason is not None:
         terminalreporter.write_line(
             f"POSTGRESQL COULD NOT START: ITS TESTS WERE SKIPPED. {reason}", red=True, bold=True
