@@ -215,7 +215,8 @@ class Leagues(commands.Cog):
         match_id = parse_match_id(id)
         standing = await leagues.match_standing(self.db, guild_id_of(interaction), match_id)
         reasons = reasons_not_counted(standing.facts, standing.league_facts)
-        await answer(interaction, match_text(match_id, standing.league, reasons))
+        found = await league_results.verdict(self.db, match_id) if standing.league else None
+        await answer(interaction, match_text(match_id, standing.league, reasons, found))
 
     # -- seasons and standings -----------------------------------------------------------
 

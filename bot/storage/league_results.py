@@ -147,27 +147,47 @@ async def match_started(db: Database, match_id: int, seats: tuple[SeatPlayer, ..
     )
 
 
-async def match_ended(db: Database, guild_id: int, match_id: int) -> None:
+async def match_ended(
+    db: Database, guild_id: int, match_id: int, left_seats: frozenset[int] = frozenset()
+) -> None:
     """Count a league match that has just ended or been abandoned (in the transaction that
     stores it): as played when it counts; by the league's rule for leavers when only a player
-    leaving (or a computer taking his seat) stops it; not at all otherwise."""
+    leaving (or timing out until a computer took his seat) stops it; not at all otherwise, and
+    then the reasons are kept for `/league match`.
+
+    Args:
+        left_seats: the seats whose member left the match as the table saw it, even one who
+            timed out and came back (`Table.left_seats`); seats a computer or another player
+            finished are found from the stored seats too.
+    """
     standing = await match_standing(db, guild_id, match_id)
     league = standing.league
     if league is None or standing.league_facts is None:
         return
     facts = standing.facts
+    if await _at_a_night(db, match_id):
+        # A night scores each player alone (its own standings); the league's standings of
+        # matches never count its tables, whoever left. Its whole games stay rated.
+        await _exclude(db, league.id, match_id, [NIGHT_REASON])
+        return
     reasons = reasons_not_counted(facts, standing.league_facts)
     started, left = await _seats(db, match_id)
-    # Only leaving stops it: it would count had it finished with no computer or substitute,
-    # and no computer sat in it from the start (the league's rule is for leavers only).
-    only_leaving = not reasons_not_counted(
-        replace(facts, flagged=False, status=FINISHED), standing.league_facts
-    ) and not (facts.flagged and not league.substitutes and any(started.values()))
+    left |= {seat for seat in left_seats if not started.get(seat, False)}
+    # Only leaving stops it: someone left, it would count had it finished with no computer or
+    # substitute, and no computer sat in it from the start (the rule is for leavers only).
+    only_leaving = (
+        bool(left)
+        and not reasons_not_counted(
+            replace(facts, flagged=False, status=FINISHED), standing.league_facts
+        )
+        and not (facts.flagged and not league.substitutes and any(started.values()))
+    )
     if not reasons:
         correction, winner, why = None, None, ""
     elif only_leaving:
         correction, winner, why = await _leaver_rule(db, league, {seat % 2 for seat in left})
     else:
+        await _exclude(db, league.id, match_id, reasons)
         await _unrate(db, league.id, match_id)
         return
     played, played_at = await _played(db, match_id)
@@ -192,17 +212,87 @@ async def match_ended(db: Database, guild_id: int, match_id: int) -> None:
             played_at,
         ),
     )
-    await db.execute(
-        "INSERT INTO league_result_players (match_id, user_id, side)"
-        " SELECT DISTINCT match_id, user_id, seat % 2 FROM match_players"
-        " WHERE match_id = ? AND is_bot = 0",
-        (match_id,),
-    )
+    # Who finished the match; and in a forfeit by the league's rule, who left it too, so that
+    # a leaver does not escape his side's loss.
+    sources = ["match_players"] + (["league_match_seats"] if correction == "forfeit" else [])
+    for source in sources:
+        await db.execute(
+            "INSERT INTO league_result_players (match_id, user_id, side)"
+            f" SELECT DISTINCT match_id, user_id, seat % 2 FROM {source}"
+            " WHERE match_id = ? AND is_bot = 0 ON CONFLICT DO NOTHING",
+            (match_id,),
+        )
     if result.counts:
         await _add_totals(db, league.id, season_id, match_id, result)
     if correction is not None:
         await _audit(db, league.id, match_id, correction, why, None, None, None)
         await _unrate(db, league.id, match_id)
+
+
+NIGHT_REASON = (
+    "it was played at a euchre night, which scores each player alone in its own standings"
+)
+
+
+async def _at_a_night(db: Database, match_id: int) -> bool:
+    return (
+        await db.fetchval(
+            "SELECT 1 FROM night_tables WHERE table_id ="
+            " (SELECT table_id FROM matches WHERE id = ?) LIMIT 1",
+            (match_id,),
+        )
+        is not None
+    )
+
+
+async def _exclude(db: Database, league_id: int, match_id: int, reasons: list[str]) -> None:
+    """Keep why a match does not count, as found when it ended, for `/league match`."""
+    await db.execute(
+        "INSERT INTO league_exclusions (match_id, league_id, reasons) VALUES (?, ?, ?)",
+        (match_id, league_id, json.dumps(reasons)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What a league match was found to count for when it ended, with any correction since.
+
+    Attributes:
+        counts: whether its league's standings count it.
+        correction: None (as played), ``void``, ``replay``, ``award``, ``forfeit`` or
+            ``no_contest``.
+        winner: the side it counts as won by, or None.
+        reasons: why it does not count (the league's rules when it ended, or the
+            correction's reason), or why it counts as it does (an award's or a forfeit's).
+    """
+
+    counts: bool
+    correction: str | None
+    winner: int | None
+    reasons: tuple[str, ...]
+
+
+async def verdict(db: Database, match_id: int) -> Verdict | None:
+    """The league's verdict on a match as stored, or None for a match still playing (or one
+    that ended before the verdicts were kept)."""
+    row = await db.fetchone(
+        "SELECT correction, counts, winner FROM league_results WHERE match_id = ?", (match_id,)
+    )
+    if row is not None:
+        reasons: tuple[str, ...] = ()
+        if row["correction"] is not None:
+            reason = await db.fetchval(
+                "SELECT reason FROM league_audit WHERE match_id = ? ORDER BY id DESC LIMIT 1",
+                (match_id,),
+            )
+            reasons = (reason,) if reason else ()
+        return Verdict(bool(row["counts"]), row["correction"], row["winner"], reasons)
+    excluded = await db.fetchval(
+        "SELECT reasons FROM league_exclusions WHERE match_id = ?", (match_id,)
+    )
+    if excluded is None:
+        return None
+    return Verdict(False, None, None, tuple(json.loads(excluded)))
 
 
 async def _seats(db: Database, match_id: int) -> tuple[dict[int, bool], set[int]]:
@@ -239,12 +329,8 @@ async def _leaver_rule(
     settings = await league_settings(db, league.id)
     if settings.leaver == "forfeit" and len(leaving) == 1:
         (side,) = leaving
-        return (
-            "forfeit",
-            1 - side,
-            f"the league's rule: a player of {SIDE_NAMES[side]} left or timed out, a forfeit",
-        )
-    return "no_contest", None, "the league's rule: a player left or timed out, no contest"
+        return "forfeit", 1 - side, f"a player of {SIDE_NAMES[side]} left or timed out repeatedly"
+    return "no_contest", None, "a player left or timed out repeatedly"
 
 
 def _effective(result: Result) -> tuple[Any, ...]:

@@ -189,6 +189,9 @@ class Table:
         self.consecutive: dict[int, int] = {}  # rubbers played in a row, per member (S.15)
         self.timeouts = [0] * self.seat_count
         self.flagged = False  # a computer or a substitute played this match
+        # Seats whose member left this match: by leaving, to a substitute, or by timing out until
+        # a computer took the seat (even if he came back): what a league's rule for leavers reads.
+        self.left_seats: set[int] = set()
         self.last_cut: list[list[tuple[str, str]]] = []  # the cards cut at the last start
         self.sat_out: list[SatOut] = []  # who sat out at the last start, and why
         self.substitution: Substitution | None = None
@@ -362,6 +365,7 @@ class Table:
         if self.playing:
             self.seats[seat] = bot_occupant(self.new_computer_id(), DEFAULT_LEVEL)
             self.flagged = True
+            self.left_seats.add(seat)
         else:
             self.seats[seat] = None
         self.consecutive.pop(user_id, None)
@@ -471,6 +475,7 @@ class Table:
         if leaving is not None:
             self.consecutive.pop(leaving.user_id, None)
         self.flagged = True
+        self.left_seats.add(sub.seat)
         self.substitution = None
         self.timeouts[sub.seat] = 0
 
@@ -484,6 +489,7 @@ class Table:
         self.seats[seat] = computer
         self._held_names[seat] = occupant.name
         self.flagged = True
+        self.left_seats.add(seat)
 
     def back(self, user_id: int) -> int:
         """A member takes back the seat a computer held for him."""
@@ -596,6 +602,7 @@ class Table:
         self.hinted = {}
         self.timeouts = [0] * self.seat_count
         self.flagged = any(o.is_bot or o.substitute for o in self.seats if o)
+        self.left_seats = set()
         if self.variant is not None:
             self.variant_match = VariantMatch(
                 self.variant, first_dealer, deal_factory=self._new_variant_deal
@@ -770,6 +777,7 @@ class Table:
             "consecutive": {str(k): v for k, v in self.consecutive.items()},
             "timeouts": self.timeouts,
             "flagged": self.flagged,
+            "left_seats": sorted(self.left_seats),
             "held_names": {str(k): v for k, v in self._held_names.items()},
             "substitution": (
                 {**asdict(self.substitution), "approvals": sorted(self.substitution.approvals)}
@@ -856,4 +864,5 @@ class Table:
                     table._end_match()  # stored before the state that says it ended
         table.match_id = state.get("match_id")
         table.flagged = state.get("flagged", False)
+        table.left_seats = set(state.get("left_seats", ()))
         return table

@@ -16,7 +16,7 @@ from bot.leagues.ratings import PlayerRating
 from bot.storage import leagues
 from bot.storage.database import Database
 from bot.storage.league_ratings import HistoryEntry
-from bot.storage.league_results import SIDE_NAMES, AuditPage, Corrected
+from bot.storage.league_results import SIDE_NAMES, AuditPage, Corrected, Verdict
 from bot.storage.league_seasons import LeagueSettings, RatingsPage, Season, StandingsPage
 from bot.storage.leagues import MEMBERS_PAGE, League, MemberPage
 from bot.storage.seasons import parse_timestamp
@@ -105,14 +105,44 @@ def members_embed(league: League, page: MemberPage) -> discord.Embed:
     return embed
 
 
-def match_text(match_id: int, league: League | None, reasons: list[str]) -> str:
-    """Whether a match counts for its league, and if not, every reason."""
-    if not reasons and league is not None:
-        return f"M{match_id} counts for the league **{safe(league.name)}**."
+def match_text(
+    match_id: int, league: League | None, reasons: list[str], verdict: Verdict | None = None
+) -> str:
+    """Whether a match counts for its league, and if not, every reason: as the league found
+    when the match ended, with any correction since (`verdict`), else as its rules say now (a
+    match still being played)."""
     where = f" for the league **{safe(league.name)}**" if league is not None else ""
+    if verdict is not None and league is not None:
+        why = "".join(f": {safe(reason)}" for reason in verdict.reasons[:1])
+        if verdict.counts and verdict.correction is None:
+            return f"M{match_id} counts{where}."
+        if verdict.correction == "award":
+            side = SIDE_NAMES[verdict.winner or 0]
+            # The audit keeps an award's reason as "to <side>: <reason>".
+            why = why.replace(f": to {side}: ", ": ", 1)
+            return f"M{match_id} counts{where}, awarded to {side} by an organiser{why}."
+        if verdict.correction == "forfeit":
+            loser = SIDE_NAMES[1 - (verdict.winner or 0)]
+            return (
+                f"M{match_id} counts{where} as a forfeit by {loser}, by the league's rule for"
+                f" leavers{why}."
+            )
+        lines = [f"M{match_id} does not count{where}:"]
+        if verdict.correction in ("void", "replay"):
+            lines.append(f"- an organiser {CORRECTED_AS[verdict.correction]}{why}")
+        elif verdict.correction == "no_contest":
+            lines.append(f"- no contest by the league's rule for leavers{why}")
+        else:
+            lines.extend(f"- {safe(reason)}" for reason in verdict.reasons)
+        return "\n".join(lines)
+    if not reasons and league is not None:
+        return f"M{match_id} counts{where}."
     lines = [f"M{match_id} does not count{where}:"]
     lines.extend(f"- {safe(reason)}" for reason in reasons)
     return "\n".join(lines)
+
+
+CORRECTED_AS = {"void": "voided it", "replay": "marked it to be replayed"}
 
 
 async def league_choices(

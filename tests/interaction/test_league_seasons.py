@@ -11,7 +11,7 @@ import zipfile
 import pytest
 
 from bot.engine.egn import import_egn
-from tests.interaction.helpers import PLAYERS, close_table, play_match, start_four
+from tests.interaction.helpers import PLAYERS, act, close_table, play_match, start_four
 from tests.support.interactions import InteractionHarness
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -374,9 +374,86 @@ async def test_a_leaver_forfeits_when_the_league_says_so(interactions):
     h = interactions
     match_id = await leaver_match(h, "forfeit")
     audit = (await h.command("bob", "league audit", league=LEAGUE)).text
-    assert f"M{match_id} a forfeit by the league's rule" in audit
+    assert f"M{match_id} a forfeit by the league's rule: a player of east–west left" in audit
     shown = await standings(h)
     assert shown.index("alice") < shown.index("bob")  # dave's side (east-west) lost
+    assert "dave" in shown  # the leaver is charged with the loss too, not left out
+    said = (await h.command("bob", "league match", id=f"M{match_id}")).text
+    assert f"M{match_id} counts for the league **{LEAGUE}** as a forfeit by east–west" in said
+
+
+async def test_a_table_closed_with_nobody_gone_is_no_leaver_and_no_correction(interactions):
+    """The host closes the table mid-match with all four still seated: the rule for leavers
+    has nothing to decide, so the audit stays empty and /league match says why it does not
+    count, even where the rule is a forfeit."""
+    h = interactions
+    await quick_league(h)
+    await h.command("owner", "league settings", league=LEAGUE, leaver="forfeit")
+    table = await start_four(h, league=LEAGUE)
+    await close_table(h, "alice")
+    audit = (await h.command("bob", "league audit", league=LEAGUE)).text
+    assert "No correction yet" in audit
+    said = (await h.command("bob", "league match", id=f"M{table.match_id}")).text
+    assert said == (
+        f"M{table.match_id} does not count for the league **{LEAGUE}**:\n"
+        "- it was abandoned before it finished"
+    )
+
+
+async def test_timing_out_until_a_computer_holds_the_seat_is_leaving_even_back_again(
+    interactions,
+):
+    """Timing out repeatedly hands the seat to a computer: the league's rule for leavers
+    applies though the member took his seat back and the match was played to its end."""
+    h = interactions
+    await quick_league(h)
+    await h.command("owner", "league settings", league=LEAGUE, leaver="forfeit")
+    table = await start_four(h, league=LEAGUE)
+    seat = table.match.to_act
+    member = h.member_at(seat)
+    while not table.seats[seat].is_bot:
+        if table.match.to_act == seat:
+            await h.manager.time_out_now(table)
+        else:
+            await act(h)
+        await h.settle()
+    assert (await h.command(member, "table back")).ephemeral
+    assert table.seats[seat].user_id == member.id
+    await play_match(h)
+    said = (await h.command("bob", "league match", id=f"M{table.match_id}")).text
+    loser = ("north–south", "east–west")[seat % 2]
+    assert f"counts for the league **{LEAGUE}** as a forfeit by {loser}" in said
+
+
+@pytest.mark.parametrize(
+    ("action", "options", "words"),
+    [
+        (
+            "void",
+            {},
+            "does not count for the league **Friday Night**:\n- an organiser voided it: why",
+        ),
+        ("replay", {}, "- an organiser marked it to be replayed: why"),
+        (
+            "award",
+            {"side": "east-west"},
+            "counts for the league **Friday Night**, awarded to east–west by an organiser: why.",
+        ),
+    ],
+)
+async def test_league_match_says_what_a_correction_made_of_it(interactions, action, options, words):
+    h = interactions
+    await quick_league(h)
+    match_id = await played(h)
+    await h.command(
+        "owner", f"league {action}", league=LEAGUE, match=f"M{match_id}", reason="why", **options
+    )
+    said = (await h.command("bob", "league match", id=f"M{match_id}")).text
+    assert said == f"M{match_id} {words}" or words in said, said
+    await h.command("owner", "league unvoid", league=LEAGUE, match=f"M{match_id}", reason="back")
+    if action != "award":
+        back = (await h.command("bob", "league match", id=f"M{match_id}")).text
+        assert back == f"M{match_id} counts for the league **{LEAGUE}**."
 
 
 async def test_a_leaver_is_no_contest_by_default(interactions):

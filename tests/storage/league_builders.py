@@ -34,12 +34,14 @@ async def league_match(
     when: datetime = START,
     bots: tuple[int, ...] = (),
     left: tuple[int, ...] = (),
+    came_back: tuple[int, ...] = (),
     abandoned: bool = False,
 ) -> int:
     """A rubber at a league table, stored game by game as the results path does: the games
     given (default: `winner` wins two games 5-1, 5-2), then the match, or its abandoning.
     Users in `bots` are computers from the start; the members in the seats `left` leave after
-    the games and a computer (user 900 + seat) finishes in their place."""
+    the games and a computer (user 900 + seat) finishes in their place; those in `came_back`
+    timed out until a computer held their seat, and took it back before the end."""
     if scores is None:
         scores = ((5, 1), (5, 2)) if winner == 0 else ((1, 5), (2, 5))
     players = seats(*ids, bots=bots)
@@ -82,10 +84,10 @@ async def league_match(
             winner=winner if over else None,
             abandoned=abandoned,
             when=when + timedelta(minutes=len(scores)),
-            flagged=flagged or bool(left),
+            flagged=flagged or bool(left) or bool(came_back),
         )
         await stats.record_match(db, record)
-        await league_results.match_ended(db, GUILD, match_id)
+        await league_results.match_ended(db, GUILD, match_id, frozenset(left + came_back))
     return match_id
 
 

@@ -200,10 +200,25 @@ async def test_a_leaver_forfeits_for_his_side_when_the_league_says_so(db):
     # west (east-west) left and a computer finished: north-south win by forfeit
     assert (row["correction"], row["winner"], row["counts"]) == ("forfeit", 0, 1)
     audit = await league_results.audit_page(db, league)
-    assert audit.entries[0].by is None and "league's rule" in audit.entries[0].reason
-    assert "east–west left" in audit.entries[0].reason
+    assert audit.entries[0].by is None  # the league's rule, not an organiser
+    assert audit.entries[0].reason == "a player of east–west left or timed out repeatedly"
+    found = await league_results.verdict(db, match_id)
+    assert found == league_results.Verdict(True, "forfeit", 0, (audit.entries[0].reason,))
     # the game played before he left is not rated: a forfeit is no game played
     assert (await league_ratings.stored_ratings(db, league.id)).players == {}
+    # and the leaver is charged with his side's loss, as his partner is
+    totals = {
+        r["user_id"]: (r["played"], r["rubbers"], r["rubber_points"])
+        for r in await db.fetchall("SELECT * FROM league_totals WHERE league_id = ?", (league.id,))
+    }
+    assert totals == {1: (1, 1, 4), 3: (1, 1, 4), 2: (1, 0, 0), 4: (1, 0, 0)}
+
+
+async def test_timing_out_until_a_computer_holds_the_seat_is_leaving_even_after_coming_back(db):
+    league = await forfeit_league(db)
+    match_id = await league_match(db, league, (1, 2, 3, 4), scores=((5, 1),), came_back=(1,))
+    row = await db.fetchone("SELECT * FROM league_results WHERE match_id = ?", (match_id,))
+    assert (row["correction"], row["winner"], row["counts"]) == ("forfeit", 0, 1)
 
 
 async def test_an_abandoned_match_a_player_left_is_a_forfeit_too(db):
@@ -229,11 +244,16 @@ async def test_a_computer_from_the_start_is_no_leaver_and_the_match_does_not_cou
     assert (await league_results.audit_page(db, league)).total == 0
 
 
-async def test_an_abandoned_match_is_no_contest_by_default(db):
-    league = await league_of(db, 1, 2, 3, 4)
+async def test_an_abandoned_match_nobody_left_does_not_count_and_is_no_correction(db):
+    """The host closed it, or a night's round ended: no one left, so the rule for leavers has
+    nothing to say and the audit nothing to list; the match simply does not count."""
+    league = await forfeit_league(db)
     match_id = await league_match(db, league, (1, 2, 3, 4), scores=((5, 1),), abandoned=True)
-    row = await db.fetchone("SELECT * FROM league_results WHERE match_id = ?", (match_id,))
-    assert (row["correction"], row["counts"]) == ("no_contest", 0)
+    assert await db.fetchone("SELECT * FROM league_results WHERE match_id = ?", (match_id,)) is None
+    assert (await league_results.audit_page(db, league)).total == 0
+    assert await league_results.verdict(db, match_id) == league_results.Verdict(
+        False, None, None, ("it was abandoned before it finished",)
+    )
     # its game was rated while it was played, and no longer is
     assert (await league_ratings.stored_ratings(db, league.id)).players == {}
     assert await league_ratings.check(db, league.id) == []

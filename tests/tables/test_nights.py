@@ -16,7 +16,7 @@ import pytest
 
 from bot.engine.rules import build_options
 from bot.leagues import night as plans
-from bot.storage import leagues, nights
+from bot.storage import league_results, league_seasons, leagues, nights
 from bot.storage.database import Database
 from bot.storage.nights import Night, Total
 from bot.tables.manager import TableManager
@@ -291,6 +291,33 @@ async def test_a_leaver_is_played_by_a_computer_and_a_latecomer_takes_the_place(
     totals = {t.user_id: t for t in (await until(lambda: recorder.closed, "close"))[0][0]}
     assert not totals[402].present and totals[402].deals == 0
     assert totals[405].deals == 1
+
+
+@pytest.mark.parametrize("rule", ["forfeit", "no_contest"])
+async def test_a_nights_tables_never_count_in_the_leagues_standings_nor_its_audit(world, rule):
+    """A night scores each player alone: its tables end with their rounds, and whoever left
+    one, the league's standings of matches, its audit and its corrections are not touched."""
+    manager, runner, recorder, _ = world
+    night, league = await open_night(manager, list(range(101, 109)), rounds=2, deals_per_round=1)
+
+    async def leaver_rule(db: Database) -> None:
+        await league_seasons.change_settings(db, league, leaver=rule)
+
+    await manager.writer.write(leaver_rule)
+    await runner.start(night)
+    tables = await round_tables(manager, night.id, 1, 2)
+    await runner.leave(await nights.night_by_id(manager.db, night.id), tables[0].seats[1].user_id)
+    for number in (1, 2):
+        for table in tables if number == 1 else await round_tables(manager, night.id, 2, 2):
+            await play_deal(manager, table)
+    await until(lambda: recorder.closed, "the night's close")
+    for stored in ("league_results", "league_totals", "league_audit"):
+        assert await manager.db.fetchall(f"SELECT * FROM {stored}") == [], stored
+    matches = [t.match_id for t in tables]
+    for match_id in matches:
+        assert await league_results.verdict(manager.db, match_id) == league_results.Verdict(
+            False, None, None, (league_results.NIGHT_REASON,)
+        )
 
 
 async def test_with_byes_the_next_round_is_drawn_for_those_present(world):
