@@ -6,19 +6,22 @@ Every deal the bot deals shows a commitment before it is dealt and its seed once
 pack order from the seed, and checks them against the commitment recorded and the cards
 actually dealt.
 
-Exit codes: 0 when every deal holds; 1 when a deal does not (each named with the reason); 2 for
-a file that cannot be read as a record.
+Exit codes: 0 when every deal holds; 1 when a deal does not (each named with the reason, even
+where the cards moved break the play that follows: the deal is checked as dealt, on its own); 2
+for a file that cannot be read as a record, or whose deals hold but whose play does not replay.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from bot.engine.commitment import proof_problem, variant_proof_problem
 from bot.engine.errors import EuchreError
-from bot.engine.records import read_record
+from bot.engine.records import deals_as_dealt, read_record
+from bot.engine.variants.records import is_variant_record, variant_deals_as_dealt
 
 EXIT_FAILED = 1
 
@@ -36,41 +39,61 @@ def register_commands(subparsers: Any) -> None:
 
 def verify_deals(args: Any) -> int:
     """Check every deal of the record (or of each record of a list, as `simulate --record`
-    writes for several matches)."""
+    writes for several matches).
+
+    Each deal is checked as it was dealt, on its own: a card moved from one hand to another
+    breaks the play that follows too, but it is that deal that fails its seed (exit 1, the deal
+    named), not the file. A record whose deals all verify but whose play does not replay is
+    not a record of the bot's (exit 2)."""
     from bot.cli import EXIT_OK, CommandError, load_json
 
     data = load_json(args.file)
     documents = data if isinstance(data, list) and data else [data]
-    results = []
+    results, unreplayable = [], []
     for index, document in enumerate(documents, start=1):
         where = f"{args.file}" + (f", match {index}" if len(documents) > 1 else "")
+        replay_error = None
         try:
             replay = read_record(document)
         except EuchreError as exc:
-            raise CommandError(f"{where}: {exc}") from None
-        prefix = f"match {index}, " if len(documents) > 1 else ""
-        if replay.variant_match is not None:
-            deals: list[Any] = replay.variant_match.deals
-            check: Any = variant_proof_problem
-        elif replay.match is not None:
-            deals, check = replay.match.deals, proof_problem
+            replay_error = f"{where}: {exc}"
         else:
-            raise CommandError(f"{where}: deals can be checked in the bot's own records only")
-        results.extend(_check_match(deals, document["deals"], prefix, check))
-    return _report(results, args.json, EXIT_OK)
+            if replay.variant_match is None and replay.match is None:
+                raise CommandError(f"{where}: deals can be checked in the bot's own records only")
+        try:
+            if is_variant_record(document):
+                dealt: list[Any] = variant_deals_as_dealt(document)
+                check: Any = variant_proof_problem
+            else:
+                dealt, check = deals_as_dealt(document), proof_problem
+        except EuchreError:
+            raise CommandError(replay_error or f"{where}: not a record of the bot's") from None
+        prefix = f"match {index}, " if len(documents) > 1 else ""
+        results.extend(_check_match(dealt, document["deals"], prefix, check))
+        if replay_error is not None:
+            unreplayable.append(replay_error)
+    code = _report(results, args.json, EXIT_OK)
+    if code == EXIT_OK and unreplayable:
+        raise CommandError(unreplayable[0])
+    for problem in unreplayable:
+        print(f"and the record does not replay: {problem}", file=sys.stderr)
+    return code
 
 
 def _check_match(
-    deals: list[Any], raw_deals: list[Any], prefix: str, check: Any
+    dealt: list[Any], raw_deals: list[Any], prefix: str, check: Any
 ) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
-    for number, deal in enumerate(deals, start=1):
+    for number, deal in enumerate(dealt, start=1):
         name = f"{prefix}deal {number}"
-        if not deal.is_over:  # its seed is shown only once it is over
+        raw = raw_deals[number - 1]
+        if isinstance(deal, EuchreError):
+            results.append({"deal": name, "verified": False, "problem": str(deal)})
+            continue
+        if raw.get("result") is None:  # its seed is shown only once it is over
             results.append({"deal": name, "verified": False, "skipped": "not over"})
             continue
-        raw = raw_deals[number - 1] if number <= len(raw_deals) else {}
-        recorded = raw.get("commitment") if isinstance(raw, dict) else None
+        recorded = raw.get("commitment")
         problem = check(deal, recorded if isinstance(recorded, str) else None)
         results.append({"deal": name, "verified": problem is None, "problem": problem})
     return results

@@ -95,6 +95,32 @@ def test_verify_deal_names_a_deal_not_dealt_from_its_seed(tmp_path, capsys):
     assert "the seed deals seat" in result["deals"][0]["problem"]
 
 
+@pytest.mark.parametrize("moved", ["two hands", "a hand and the kitty", "the turn-up"])
+def test_verify_deal_names_a_deal_whose_cards_were_moved_though_its_play_no_longer_replays(
+    tmp_path, capsys, moved
+):
+    """A card moved from where the seed dealt it breaks the play that follows, but it is that
+    deal that fails its seed: exit 1 with the deal named, and the others still checked."""
+    record = match_to_record(played_table().match)
+    first = record["deals"][0]
+    hands, kitty = first["hands"], first["kitty"]
+    played = {card for _, card in first["actions"]}
+    held = next(c for c in hands[0] if c in played)
+    if moved == "two hands":
+        other = next(c for c in hands[1] if c in played)
+        hands[0][hands[0].index(held)], hands[1][hands[1].index(other)] = other, held
+    elif moved == "a hand and the kitty":
+        hands[0][hands[0].index(held)], kitty[0] = kitty[0], held
+    else:
+        first["turn_up"], kitty[0] = kitty[0], first["turn_up"]
+    code, _ = run_verify(tmp_path, record)
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "deal 1: does not verify: the seed" in captured.out
+    assert "deal 2: verified" in captured.out
+    assert "the record does not replay" in captured.err or moved == "the turn-up"
+
+
 def test_verify_deal_refuses_what_is_not_a_record(tmp_path, capsys):
     path = tmp_path / "x.json"
     path.write_text("[1, 2]")

@@ -164,6 +164,28 @@ def match_from_record(data: Any, rng: random.Random | None = None) -> Match:
     return match
 
 
+def deals_as_dealt(data: Any) -> list[Deal | RecordError]:
+    """Each deal of the bot's own record as it was dealt, read on its own and not replayed
+    (what checking a deal against its seed needs); a deal that cannot be read is its error.
+
+    Raises:
+        RecordError: not such a record, or no list of deals.
+    """
+    _check_format(data)
+    options = _options(data.get("options"))
+    raw_deals = data.get("deals")
+    if not isinstance(raw_deals, list) or not raw_deals:
+        raise RecordError("'deals' must be a list of at least one deal")
+    pack = sorted(make_pack(options.lowest_rank, joker=options.joker))
+    dealt: list[Deal | RecordError] = []
+    for number, raw in enumerate(raw_deals, start=1):
+        try:
+            dealt.append(_recorded_deal(raw, number, options, pack).deal)
+        except RecordError as exc:
+            dealt.append(exc)
+    return dealt
+
+
 def record_players(data: dict[str, Any]) -> tuple[str, ...]:
     """The players' names of a record (empty when it has none)."""
     players = data.get("players")

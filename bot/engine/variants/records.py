@@ -236,6 +236,30 @@ def _recorded_deal(raw: Any, number: int, variant: Variant) -> _RecordedDeal:
     return _RecordedDeal(number, deal, actions, raw.get("result"))
 
 
+def variant_deals_as_dealt(data: Any) -> list[VariantDeal | RecordError]:
+    """`bot.engine.records.deals_as_dealt` for a variant's record.
+
+    Raises:
+        RecordError: not such a record, or no list of deals.
+    """
+    if not is_variant_record(data):
+        raise RecordError(f"not a {RECORD_FORMAT} file of a variant")
+    try:
+        variant = variant_from_options(data["variant"])
+    except OptionsError as exc:
+        raise RecordError(f"variant: {exc}") from None
+    raw_deals = data.get("deals")
+    if not isinstance(raw_deals, list) or not raw_deals:
+        raise RecordError("'deals' must be a list of at least one deal")
+    dealt: list[VariantDeal | RecordError] = []
+    for number, raw in enumerate(raw_deals, start=1):
+        try:
+            dealt.append(_recorded_deal(raw, number, variant).deal)
+        except RecordError as exc:
+            dealt.append(exc)
+    return dealt
+
+
 def _replay(
     variant: Variant,
     first_dealer: int,
