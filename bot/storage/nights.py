@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.engine.quoting import QuotesNames
+from bot.leagues.progressive import MAX_PLAYERS
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 
@@ -221,7 +222,7 @@ async def register(db: Database, night: Night, user_id: int, name: str) -> None:
     """Register a player (a league member: the caller checks).
 
     Raises:
-        NightError: already registered and present.
+        NightError: already registered and present, or the night is full.
     """
     row = await db.fetchone(
         "SELECT left_round FROM night_players WHERE night_id = ? AND user_id = ?",
@@ -229,6 +230,15 @@ async def register(db: Database, night: Night, user_id: int, name: str) -> None:
     )
     if row is not None and row["left_round"] is None:
         raise NightError("you are already registered for this euchre night")
+    present = await db.fetchval(
+        "SELECT COUNT(*) FROM night_players WHERE night_id = ? AND left_round IS NULL",
+        (night.id,),
+    )
+    if present >= MAX_PLAYERS:
+        raise NightError(
+            f"this euchre night is full: it seats at most {MAX_PLAYERS} players, and"
+            f" {present} are registered"
+        )
     if row is not None:  # left during the night, and comes back
         await db.execute(
             "UPDATE night_players SET left_round = NULL, joined_round = ?, name = ?"

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 from bot.leagues import night as plans
 from bot.leagues.night_export import PlayedTable, night_emn
+from bot.leagues.progressive import MAX_PLAYERS
 from bot.leagues.rounds import Round
 from bot.rerun import Rerun, log_task_end
 from bot.storage import leagues, nights
@@ -172,6 +173,11 @@ class Nights:
                 raise NightError(
                     f"a euchre night needs at least 4 players registered; it has {len(present)}:"
                     " they join with /night join or the Join button"
+                )
+            if len(present) > MAX_PLAYERS:  # registration stops there; this is a guard
+                raise NightError(
+                    f"a euchre night seats at most {MAX_PLAYERS} players; it has"
+                    f" {len(present)} registered: some must /night leave first"
                 )
             plan = await _drawn(plans.new_plan, present)
             rounds = night.rounds or len(plan["rounds"])

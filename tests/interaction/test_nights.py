@@ -153,6 +153,35 @@ async def test_joining_twice_is_refused(interactions):
     assert "already registered" in await refused(h, "alice", "night join")
 
 
+async def test_joining_a_night_of_200_is_refused_and_a_start_past_200_names_the_limit(
+    interactions,
+):
+    """A night seats at most 200 (the largest schedule): the 201st is told so, privately, and
+    nothing changes; a night that somehow holds more is refused at its start, not broken."""
+    h = interactions
+    await open_night(h)
+    night_id = (await h.bot.db.fetchone("SELECT id FROM nights"))["id"]
+    rows = [(night_id, 1000 + i, f"p{i}", "2026-12-01T00:00:00+00:00", 0) for i in range(199)]
+    async with h.bot.db.transaction():
+        await h.bot.db.executemany(
+            "INSERT INTO night_players (night_id, user_id, name, joined_at, joined_round)"
+            " VALUES (?, ?, ?, ?, ?)",
+            rows,
+        )
+    await h.command("alice", "night join")  # the 200th
+    text = await refused(h, "bob", "night join")
+    assert "this euchre night is full" in text and "at most 200 players" in text
+    async with h.bot.db.transaction():
+        await h.bot.db.execute(
+            "INSERT INTO night_players (night_id, user_id, name, joined_at, joined_round)"
+            " VALUES (?, 5000, 'extra', '2026-12-01T00:00:00+00:00', 0)",
+            (night_id,),
+        )
+    text = await refused(h, "owner", "night start")
+    assert "at most 200 players" in text and "it has 201" in text
+    assert not h.logged_errors
+
+
 async def test_joining_as_a_non_member_of_the_league_is_refused(interactions):
     h = interactions
     await open_night(h)
