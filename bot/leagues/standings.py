@@ -3,8 +3,10 @@
 Entrants (players or partnerships) are ordered by the league's standing metric, then, while
 tied, by rubbers won, games won, points difference, and head-to-head among those still tied
 (rubbers won in the matches between them). Each row says which of these placed it: the first
-that told it from the entrants it was tied with (the metric when it was tied with none), or
-"tied" when none did, and tied rows share a rank.
+that told it from the entrants it was tied with (the metric when it was tied with none). Rows
+that none told apart share a rank and say "tied", with what placed their group among the
+others (``tied:rubber_points``): partners who always play together are tied with each other
+all season, and the row still says what put the pair where it is.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 METRICS = ("rubber_points", "rubbers", "games", "points")
+TIED = "tied"
 TIE_BREAKS = ("rubbers", "games", "points_difference", "head_to_head")
 
 
@@ -115,12 +118,16 @@ def ranked(table: Mapping[int, Totals], metric: str, head_to_head: HeadToHead) -
     ]
     rows: list[StandingRow] = []
 
+    everyone = len(table)
+
     def place(group: list[int], level: int, decided_by: str) -> None:
         if len(group) == 1 or level == len(keys):
-            tied = len(group) > 1
+            shown = decided_by
+            if len(group) > 1:  # tied; its group placed among the others, unless it is all
+                shown = f"{TIED}:{decided_by}" if len(group) < everyone else TIED
             rank = len(rows) + 1
             for e in sorted(group):
-                rows.append(StandingRow(rank, e, table[e], "tied" if tied else decided_by))
+                rows.append(StandingRow(rank, e, table[e], shown))
             return
         name, make_key = keys[level]
         key = make_key(group)

@@ -166,6 +166,17 @@ PLACED_BY = {
     "head_to_head": "head-to-head",
     "tied": "tied",
 }
+
+
+def placed_by(decided_by: str) -> str:
+    """What placed a standings row, in words: ``tied:rubbers`` (a tied group placed among the
+    others by rubbers won) reads "rubbers won, tied"."""
+    tied, _, group = decided_by.partition(":")
+    if tied == "tied" and group:
+        return f"{PLACED_BY[group]}, tied"
+    return PLACED_BY[decided_by]
+
+
 ACTION_WORDS = {
     "void": "voided",
     "replay": "to be replayed",
@@ -209,7 +220,7 @@ def standings_embed(league: League, page: StandingsPage) -> discord.Embed:
         lines.append(
             f"{line.rank}. {safe(line.name)}: {getattr(t, league.standing)} {metric} · "
             f"{t.rubbers} rubbers, {t.games} games, {t.points_difference:+d} points · "
-            f"{plural(t.played, 'match', 'matches')} · *{PLACED_BY[line.decided_by]}*"
+            f"{plural(t.played, 'match', 'matches')} · *{placed_by(line.decided_by)}*"
         )
     embed.description = "\n".join(lines) or "No match has counted yet."
     embed.set_footer(

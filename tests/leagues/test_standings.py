@@ -78,6 +78,19 @@ def test_a_complete_tie_shares_the_rank():
     ]
 
 
+def test_partners_tied_all_season_say_what_placed_their_pair():
+    """Fixed partners (1 and 2, 3 and 4) have the same totals: each row is tied with its
+    partner, and says the rubber points put the pair above or below the other."""
+    matches = [m(1, 3, 1, rubber_points=(4, 1)), m(2, 4, 2, rubber_points=(4, 1))]
+    rows = standings([1, 2, 3, 4], matches, "rubber_points")
+    assert [(r.rank, r.entrant, r.decided_by) for r in rows] == [
+        (1, 1, "tied:rubber_points"),
+        (1, 2, "tied:rubber_points"),
+        (3, 3, "tied:rubber_points"),
+        (3, 4, "tied:rubber_points"),
+    ]
+
+
 def test_unknown_metric_is_refused():
     with pytest.raises(ValueError, match="rubber_points, rubbers, games, points"):
         standings([1], [], "elo")
@@ -121,8 +134,11 @@ def test_tie_break_order(n, seed, metric):
     ranks = [r.rank for r in rows]
     assert ranks == sorted(ranks) and ranks[0] == 1
     for i, row in enumerate(rows):
-        if row.decided_by == "tied":
+        tied, _, group = row.decided_by.partition(":")
+        if tied == "tied":
             assert any(rows[j].rank == row.rank for j in (i - 1, i + 1) if 0 <= j < n)
+            # A tied group says what placed it among the others, unless it is everyone.
+            assert bool(group) == (sum(r.rank == row.rank for r in rows) < n)
         elif row.decided_by != "head_to_head":
             names = [metric, "rubbers", "games", "points_difference"]
             # The deepest key that could have placed it (the metric may be named twice).

@@ -83,10 +83,13 @@ async def test_standings_rows_say_which_tie_break_placed_them(db):
     # 1 and 3: 4 rubber points, 1 rubber, 2 games and a points difference of 0 each; 1 beat 3.
     assert shown[1][1] == "head_to_head" and shown[3][1] == "head_to_head"
     assert shown[1][0] + 1 == shown[3][0]
-    # 5 and 7, 10 and 11: equal in everything and never met: tied, sharing a rank.
-    assert shown[5] == shown[7] and shown[5][1] == "tied"
+    # 5 and 7, 10 and 11: equal in everything and never met: tied, sharing a rank, their
+    # group placed among the others by the points difference.
+    assert shown[5] == shown[7] and shown[5][1] == "tied:points_difference"
     # the four who lost their one rubber 2-10 in points are tied too, below everyone else
-    assert {shown[u] for u in (6, 8, 9, 12)} == {(max(r for r, _ in shown.values()), "tied")}
+    assert {shown[u] for u in (6, 8, 9, 12)} == {
+        (max(r for r, _ in shown.values()), "tied:rubber_points")
+    }
 
 
 async def test_a_page_past_the_end_is_refused(db):
