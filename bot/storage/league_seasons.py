@@ -18,7 +18,7 @@ from bot.leagues.ratings import PlayerRating, RatingSettings
 from bot.leagues.standings import StandingRow, Totals, ranked
 from bot.storage.database import Database
 from bot.storage.league_ratings import pending, stored_ratings
-from bot.storage.leagues import League, LeagueError, check_name
+from bot.storage.leagues import League, LeagueError, check_name, name_key
 from bot.storage.seasons import parse_timestamp, timestamp
 
 PAGE = 20
@@ -131,8 +131,8 @@ async def running_season(db: Database, league_id: int) -> Season | None:
 async def season_names(db: Database, league_id: int, typed: str) -> list[str]:
     """The league's season names containing what was typed (any case), newest first, at most
     25: the autocomplete choices."""
-    wanted = typed.strip().casefold()
-    found = [s.name for s in reversed(await seasons(db, league_id)) if wanted in s.name.casefold()]
+    wanted = name_key(typed)
+    found = [s.name for s in reversed(await seasons(db, league_id)) if wanted in name_key(s.name)]
     return found[:25]
 
 
@@ -163,12 +163,18 @@ async def start_season(
             (league.id,),
         )
     )
-    name = check_name(name) if name is not None else f"Season {number}"
+    taken = {name_key(season.name) for season in await seasons(db, league.id)}
+    if name is None:
+        # "Season N", or, where an earlier season took that name, "Season N (2)" and on.
+        name = f"Season {number}"
+        again = 2
+        while name_key(name) in taken:
+            name, again = f"Season {number} ({again})", again + 1
+    name = check_name(name, "season")
     if name.isdigit():
         raise LeagueError("a season's name is not a number: seasons are found by their numbers")
-    for season in await seasons(db, league.id):
-        if season.name.casefold() == name.casefold():
-            raise LeagueError("the league {} already has a season named {}", league.name, name)
+    if name_key(name) in taken:
+        raise LeagueError("the league {} already has a season named {}", league.name, name)
     started_at = timestamp(now or datetime.now(UTC))
     season_id = await db.fetchval(
         "INSERT INTO league_seasons (league_id, number, name, started_at, started_by)"
@@ -260,9 +266,9 @@ async def find_season(db: Database, league: League, text: str) -> Season:
     Raises:
         LeagueError: the league has no such season.
     """
-    wanted = text.strip().casefold()
+    wanted = name_key(text)
     for season in await seasons(db, league.id):
-        if wanted in (season.name.casefold(), str(season.number)):
+        if wanted in (name_key(season.name), str(season.number)):
             return season
     raise LeagueError(
         "the league {} has no season {}: its seasons are numbered from 1", league.name, text

@@ -8,6 +8,7 @@ whatever their case: they are compared by their case-folded key.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -73,21 +74,44 @@ class MemberPage:
 
 
 def name_key(name: str) -> str:
-    """The form two names are compared in: case-folded, outer spaces dropped."""
+    """The form two names are compared in: Unicode's compatibility form (full-width letters
+    are letters), runs of spaces as one, outer spaces dropped, case-folded."""
+    return unicodedata.normalize("NFKC", " ".join(name.split())).casefold()
+
+
+def _old_name_key(name: str) -> str:
+    """`name_key` as leagues made before it took the compatibility form were stored."""
     return name.strip().casefold()
 
 
-def check_name(name: str) -> str:
-    """A league's name with outer spaces dropped.
+# A zero-width joiner holds emoji sequences together; every other invisible format character
+# (zero-width spaces, direction marks) would make two names look alike.
+_JOINER = "\u200d"
+
+
+def check_name(name: str, what: str = "league") -> str:
+    """A league's (or a season's) name as it is kept: in Unicode's compatibility form, each
+    run of spaces or line breaks one space, outer spaces dropped.
 
     Raises:
-        LeagueError: empty or longer than 40 characters.
+        LeagueError: empty, invisible, longer than 40 characters, or holding a control or
+            invisible format character.
     """
-    name = name.strip()
+    name = unicodedata.normalize("NFKC", " ".join(name.split()))
     if not name:
-        raise LeagueError("a league needs a name of 1 to 40 characters")
+        raise LeagueError(f"a {what} needs a name of 1 to {NAME_LIMIT} characters")
     if len(name) > NAME_LIMIT:
-        raise LeagueError(f"a league's name is at most 40 characters; that one has {len(name)}")
+        raise LeagueError(
+            f"a {what}'s name is at most {NAME_LIMIT} characters; that one has {len(name)}"
+        )
+    categories = [unicodedata.category(c) for c in name if c != _JOINER]
+    if any(c in ("Cc", "Cf", "Co", "Cs", "Cn") for c in categories):
+        raise LeagueError(
+            f"a {what}'s name takes letters, digits, spaces, punctuation and emoji, not"
+            " invisible or control characters"
+        )
+    if not any(c[0] in "LNPS" for c in categories):
+        raise LeagueError(f"a {what}'s name needs a letter, a digit or a symbol that shows")
     return name
 
 
@@ -173,8 +197,8 @@ async def find_league(db: Database, guild_id: int, name: str) -> League:
         LeagueError: the server has no such league.
     """
     row = await db.fetchone(
-        f"SELECT {_COLUMNS} FROM leagues WHERE guild_id = ? AND name_key = ?",
-        (guild_id, name_key(name)),
+        f"SELECT {_COLUMNS} FROM leagues WHERE guild_id = ? AND name_key IN (?, ?)",
+        (guild_id, name_key(name), _old_name_key(name)),
     )
     if row is None:
         raise LeagueError(

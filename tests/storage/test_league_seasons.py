@@ -61,6 +61,20 @@ async def test_seasons_are_numbered_and_named_and_found_by_either(db):
         await league_seasons.find_season(db, league, "3")
 
 
+async def test_a_seasons_name_is_checked_as_a_seasons_and_the_default_never_clashes(db):
+    league = await league_of(db, 1, 2, 3, 4)
+    with pytest.raises(LeagueError, match="a season's name is at most 40 characters"):
+        await start(db, league, "x" * 41)
+    await start(db, league, "Season 2")  # season 1, named as the next would be by default
+    await end(db, league)
+    await start(db, league)  # season 2 takes "Season 2 (2)", not a refusal
+    names = [s.name for s in await league_seasons.seasons(db, league.id)]
+    assert sorted(names) == ["Season 2", "Season 2 (2)"]
+    await end(db, league)
+    with pytest.raises(LeagueError, match="already has a season named “SEASON 2”"):
+        await start(db, league, "SEASON 2")
+
+
 async def test_a_match_counts_for_the_season_running_when_it_ends(db):
     league = await league_of(db, 1, 2, 3, 4)
     await league_match(db, league, (1, 2, 3, 4), winner=0)  # outside seasons

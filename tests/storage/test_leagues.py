@@ -53,6 +53,34 @@ async def test_an_empty_or_too_long_name_is_refused(db, name, words):
     assert await count(db, "leagues") == 0
 
 
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("\u200b", "not invisible or control characters"),  # a zero-width space alone
+        ("Friday\u200bNight", "not invisible or control characters"),
+        ("Friday\u202eNight", "not invisible or control characters"),  # right-to-left override
+        ("Friday\x07Night", "not invisible or control characters"),
+        ("\u0301\u0301", "needs a letter, a digit or a symbol that shows"),  # accents alone
+    ],
+)
+async def test_an_invisible_name_or_one_with_control_characters_is_refused(db, name, words):
+    with pytest.raises(LeagueError, match=words):
+        await create(db, name)
+    assert await count(db, "leagues") == 0
+
+
+async def test_a_name_is_kept_on_one_line_in_its_compatibility_form_and_compared_so(db):
+    made = await create(db, "Friday\n  Night")
+    assert made.name == "Friday Night"
+    # Full-width letters and a ligature are the same letters: the name is taken.
+    with pytest.raises(LeagueError, match="already has a league named “Friday Night”"):
+        await create(db, "ＦＲＩＤＡＹ Night")
+    assert (await create(db, "ﬁve kings")).name == "five kings"
+    assert (await leagues.find_league(db, GUILD, "ＦＩＶＥ KINGS")).name == "five kings"
+    family = await create(db, "👨\u200d👩\u200d👧 Club")  # an emoji sequence keeps its joiners
+    assert family.name == "👨\u200d👩\u200d👧 Club"
+
+
 async def test_a_name_of_forty_characters_is_taken(db):
     assert (await create(db, "x" * 40)).name == "x" * 40
 
