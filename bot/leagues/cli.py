@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.leagues.progressive import MAX_PLAYERS, MIN_PLAYERS, Schedule, schedule
 from bot.leagues.rounds import opponent_counts
+from bot.numbers import parse_whole
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -36,10 +37,13 @@ def register_commands(subparsers: Any) -> None:
 
 
 def _whole(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    # ASCII digits only: int() also reads "1_2" and "١٢". A minus sign is kept, so that "-4"
+    # is told the range rather than that it is no number.
+    negative = text.strip().startswith("-")
+    value = parse_whole(text.strip()[1:] if negative else text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return -value if negative else value
 
 
 def _schedule(args: argparse.Namespace) -> int:

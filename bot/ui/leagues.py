@@ -246,11 +246,13 @@ def ratings_embed(league: League, page: RatingsPage) -> discord.Embed:
     ]
     settings = page.settings
     embed.description = "\n".join(lines) or (
-        f"Nobody is listed yet: a player is listed after {settings.min_games} rated games."
+        f"Nobody is listed: a player is listed after {plural(settings.min_games, 'rated game')}"
+        f" and hidden after {plural(settings.hide_after_days, 'day')} without one."
     )
     embed.set_footer(
-        text=f"Page {page.page} of {page.pages} · μ − 3σ · listed after {settings.min_games} "
-        f"rated games, hidden after {settings.hide_after_days} days without one"
+        text=f"Page {page.page} of {page.pages} · μ − 3σ · listed after "
+        f"{plural(settings.min_games, 'rated game')}, hidden after "
+        f"{plural(settings.hide_after_days, 'day')} without one"
     )
     return embed
 
@@ -269,7 +271,9 @@ def rating_embed(
         return embed
     embed.description = f"{rating_line(rating)} after {plural(rating.games, 'rated game')}."
     if rating.games < settings.min_games:
-        embed.description += f" Listed on `/league ratings` after {settings.min_games} rated games."
+        embed.description += (
+            f" Listed on `/league ratings` after {plural(settings.min_games, 'rated game')}."
+        )
     lines = [
         f"G{entry.game_id} {'won' if entry.won else 'lost'} → {rating_line(entry.rating)}"
         f" <t:{int(entry.rating.last_played.timestamp())}:d>"
@@ -290,8 +294,9 @@ def settings_text(league: League, settings: LeagueSettings, changed: bool) -> st
     head = "Settings changed for" if changed else "Settings of"
     return (
         f"{head} **{safe(league.name)}**: a player is listed on the ratings after "
-        f"{settings.min_games} rated games and hidden after {settings.hide_after_days} days "
-        f"without one; a match a player left or timed out of counts as {leaver}."
+        f"{plural(settings.min_games, 'rated game')} and hidden after "
+        f"{plural(settings.hide_after_days, 'day')} without one; a match a player left or timed"
+        f" out of repeatedly counts as {leaver}."
     )
 
 

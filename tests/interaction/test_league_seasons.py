@@ -188,9 +188,10 @@ async def test_ratings_show_mu_and_sigma_and_list_after_the_leagues_minimum(inte
         await h.command("carol", "league rating", league=LEAGUE, member=h.member("dave"))
     ).text
     assert "μ" in rating and "σ" in rating and "1 rated game" in rating
-    assert "Nobody is listed yet" in (await h.command("bob", "league ratings", league=LEAGUE)).text
+    shown = (await h.command("bob", "league ratings", league=LEAGUE)).text
+    assert "Nobody is listed: a player is listed after 10 rated games and hidden after 14" in shown
     changed = await h.command("owner", "league settings", league=LEAGUE, min_games=1)
-    assert changed.ephemeral and "after 1 rated games" in changed.text
+    assert changed.ephemeral and "after 1 rated game and" in changed.text
     table = (await h.command("bob", "league ratings", league=LEAGUE)).text
     for member in PLAYERS:
         assert member in table

@@ -61,6 +61,14 @@ def test_schedule_refuses_a_number_out_of_range(capsys, players):
     assert "4 to 200 players" in err
 
 
+@pytest.mark.parametrize("players", ["٤", "1_2", "１２", "12.0"])
+def test_schedule_reads_ascii_digits_only(capsys, players):
+    with pytest.raises(SystemExit) as stopped:
+        run(capsys, "league", "schedule", "--players", players)
+    assert stopped.value.code == 2
+    assert "is not a whole number" in capsys.readouterr().err
+
+
 def test_schedule_refuses_a_non_number():
     proc = subprocess.run(
         [sys.executable, "-m", "bot", "league", "schedule", "--players", "ten"],
