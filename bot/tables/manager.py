@@ -579,12 +579,12 @@ class TableManager:
             await self._save(table, "table", table.seat_of(user_id), user_id, f"join:{where}")
         return Change(table, "seating", note=where)
 
-    async def _check_league_member(self, table: Table, user_id: int) -> None:
+    async def _check_league_member(self, table: Table, user_id: int, to: str = "join") -> None:
         """Refuse a member who does not belong to the league the table plays for."""
         if table.league_id is None or await leagues.is_member(self.db, table.league_id, user_id):
             return
         raise LeagueTableError(
-            "this table plays for the league {}: only its members may join; join the league"
+            f"this table plays for the league {{}}: only its members may {to}; join the league"
             " first with /league join",
             table.league_name or "",
         )
@@ -638,6 +638,7 @@ class TableManager:
     async def substitute(self, channel_id: int, user_id: int, sub_id: int, sub_name: str) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
+            await self._check_league_member(table, sub_id, "be a substitute")
             who = _name_at(table, table.seat_of(user_id))
             done = table.request_substitute(user_id, sub_id, sub_name)
             await self._save(

@@ -287,6 +287,21 @@ async def flagged_and_abandoned(h: InteractionHarness, league: str) -> str:
     return (await h.command("alice", "league match", id=f"M{match_id}")).text
 
 
+async def test_a_substitute_at_a_league_table_must_be_a_member_too(interactions):
+    """A league table seats only the league's members: a substitute who is not one is refused
+    privately and nothing is asked of the others; a member may be named."""
+    h = interactions
+    await make_league(h, preset="modern", substitutes=True)
+    await join_all(h)
+    table = await start_four(h, league="Friday Night")
+    text = await refused(h, "dave", "table substitute", member=h.member("erin"))
+    assert "only its members may be a substitute" in text and "/league join" in text
+    assert table.substitution is None
+    await h.command("erin", "league join", name="Friday Night")
+    asked = await h.command("dave", "table substitute", member=h.member("erin"))
+    assert table.substitution is not None, asked.text
+
+
 async def test_league_match_of_a_flagged_match_does_not_count_without_substitutes(interactions):
     h = interactions
     await make_league(h, "Strict", preset="modern")
