@@ -78,7 +78,7 @@ class Nights(commands.Cog):
         return self.bot.db
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(texts.NightJoinButton)
+        self.bot.add_dynamic_items(texts.NightJoinButton, texts.NightPlaceButton)
         # Before the tables resume: no table deals beyond its round.
         self._playing = await self.runner.load()
         if self.bot.is_ready():
@@ -86,7 +86,7 @@ class Nights(commands.Cog):
 
     async def cog_unload(self) -> None:
         await self.shutdown()
-        self.bot.remove_dynamic_items(texts.NightJoinButton)
+        self.bot.remove_dynamic_items(texts.NightJoinButton, texts.NightPlaceButton)
 
     async def shutdown(self) -> None:
         """Stop the nights' tasks (the bot is closing: everything is stored)."""
@@ -213,6 +213,18 @@ class Nights(commands.Cog):
         await self.show(night)
         self.runner.wake(night.id)
 
+    async def my_place(self, interaction: discord.Interaction, night_id: int) -> None:
+        """A player's place in the night's standings, privately (the My place button)."""
+        night = await nights.night_by_id(self.db, night_id)
+        if night is None:
+            raise NightError("this euchre night is gone")
+        if night.status == nights.OPEN:
+            raise NightError("the night has not started: its standings begin with round 1")
+        await answer(
+            interaction,
+            texts.place_text(await nights.totals(self.db, night.id), interaction.user.id),
+        )
+
     @night.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave the euchre night open in this channel."""
@@ -282,7 +294,7 @@ class Nights(commands.Cog):
                     return
                 except discord.NotFound:
                     log.info("night %s: its message is gone; posting it anew", fresh.id)
-            sent = await channel.send(embed=embed, view=view or discord.utils.MISSING)
+            sent = await channel.send(embed=embed, view=view)
             message_id = sent.id
 
             async def work(db: Database) -> None:

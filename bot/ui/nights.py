@@ -108,13 +108,44 @@ def night_embed(
     return embed
 
 
-def night_view(night: Night) -> discord.ui.View | None:
-    """The Join button, while the night takes players."""
-    if night.status == "closed":
-        return None
+def night_view(night: Night) -> discord.ui.View:
+    """The Join button while the night takes players, and from its start My place: the
+    message lists as many players as fit, and everyone may ask privately where they stand."""
     view = discord.ui.View(timeout=None)
-    view.add_item(NightJoinButton(night.id))
+    if night.status != "closed":
+        view.add_item(NightJoinButton(night.id))
+    if night.status != "open":
+        view.add_item(NightPlaceButton(night.id))
     return view
+
+
+# Lines of the standings around a player's own, in the private answer to My place.
+AROUND = 3
+
+
+def place_text(totals: Sequence[Total], user_id: int) -> str:
+    """A player's place in the night's standings, privately, with the places around it."""
+    lines = standings_lines(totals)
+    mine = next((i for i, t in enumerate(totals) if t.user_id == user_id), None)
+    if mine is None:
+        return "You are not registered for this euchre night: /night join or the Join button."
+    total = totals[mine]
+    place = lines[mine].split(".", 1)[0]
+    shared = sum(1 for line in lines if line.split(".", 1)[0] == place) > 1
+    head = (
+        f"You are {'joint ' if shared else ''}{ordinal(int(place))} of {len(totals)}:"
+        f" {plural(total.points, 'point')} from {plural(total.deals, 'deal')}."
+    )
+    around = lines[max(0, mine - AROUND) : mine + AROUND + 1]
+    return (
+        head + "\n" + "\n".join(f"**{line}**" if line is lines[mine] else line for line in around)
+    )
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def emn_file(night: Night, emn: dict[str, Any]) -> discord.File:
@@ -211,6 +242,36 @@ def closed_text(night: Night, why: str, totals: Sequence[Total]) -> str:
         text += f" Top score, {plural(best, 'point')}: " + ", ".join(winners) + "."
     text += " Final standings above; the night's record (EMN) is attached."
     return text[:2000]
+
+
+class NightPlaceButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"euchre:night:(?P<night>[0-9]+):place",
+):
+    """The My place button on the night's message: a player's own place, privately."""
+
+    def __init__(self, night_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My place",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"euchre:night:{night_id}:place",
+            )
+        )
+        self.night_id = night_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> NightPlaceButton:
+        return cls(int(match["night"]))
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        try:
+            cog = interaction.client.get_cog("Nights")  # type: ignore[attr-defined]
+            await cog.my_place(interaction, self.night_id)
+        except Exception as error:  # every click gets an answer
+            await reply_error(interaction, error)
 
 
 class NightJoinButton(

@@ -195,6 +195,12 @@ async def test_a_euchre_night_of_16_on_4_tables_over_3_rounds_with_a_restart(
         assert {int(k): v for k, v in scores.items()} == {t.user_id: t.points for t in totals}
         standings = fake.messages_by_id[(await nights.night_by_id(bot.db, night.id)).message_id]
         assert "final standings" in standings.text
+        # Anyone may ask privately where they stand, however long the list.
+        first = max(totals, key=lambda t: (t.points, -t.user_id))
+        asker = next(m for m in fake.guild.members.values() if m.id == first.user_id)
+        place = await (await fake.click(asker, standings, label="My place")).message()
+        assert place.ephemeral and place.visible_to == asker.id
+        assert " of 16: " in place.text and f"**1. {asker.name}" in place.text
 
 
 async def night_of(fake: FakeDiscord, bot, members: list[str], **options) -> nights.Night:

@@ -60,3 +60,40 @@ def test_the_round_and_closing_messages_fit_a_message():
     assert len(texts.round_text(night(), 2, list(range(10**17, 10**17 + 50)), byes)) <= 2000
     totals = [Total(n, LONG, 3, 1, True) for n in range(200)]
     assert len(texts.closed_text(night("closed"), "its last round is over", totals)) <= 2000
+
+
+def test_my_place_tells_a_player_where_he_stands_among_200_with_the_places_around():
+    totals = [Total(n, f"{LONG}{n}", 200 - n // 2, 30, True) for n in range(200)]
+    text = texts.place_text(totals, 150)  # 150 and 151 share 125 points, places 151 and 152
+    assert text.startswith("You are joint 151st of 200: 125 points from 30 deals.")
+    shown = text.splitlines()[1:]
+    assert len(shown) == 2 * texts.AROUND + 1
+    assert f"**151. {LONG}150: 125 points (30 deals)**" in shown
+    assert len(text) <= 2000  # a message's content
+    assert texts.place_text(totals, 0).startswith("You are joint 1st of 200")
+    assert "not registered" in texts.place_text(totals, 999)
+
+
+def test_ordinals():
+    assert [texts.ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111, 112)] == [
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+        "101st",
+        "111th",
+        "112th",
+    ]
+
+
+def test_the_night_message_offers_my_place_from_the_start_and_join_until_the_close():
+    labels = {
+        status: [item.item.label for item in texts.night_view(night(status)).children]
+        for status in ("open", "playing", "closed")
+    }
+    assert labels == {"open": ["Join"], "playing": ["Join", "My place"], "closed": ["My place"]}
