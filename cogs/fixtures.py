@@ -12,6 +12,7 @@ from bot.storage import fixtures as store
 from bot.storage import leagues
 from bot.storage.database import Database
 from bot.storage.fixtures import FixtureError, parse_fixture_id
+from bot.tables.fixtures import series_standings
 from bot.ui.fixtures import (
     fixture_choices,
     fixtures_embed,
@@ -19,6 +20,7 @@ from bot.ui.fixtures import (
     pairs_embed,
     played_text,
     registered_text,
+    standings_embed,
     withdrawn_text,
 )
 from bot.ui.leagues import league_choices
@@ -137,6 +139,25 @@ class Fixtures(commands.Cog):
         shown = await store.fixture_page(self.db, found, page)
         await interaction.response.send_message(embed=fixtures_embed(found, shown))
 
+    @fixtures.command(name="standings")
+    @app_commands.describe(league="the league")
+    async def standings(self, interaction: discord.Interaction, league: str) -> None:
+        """The table of a league's round robin or Swiss event: match points and tie-breaks."""
+        found = await self._league(interaction, league)
+        series = await store.latest_series(self.db, found.id)
+        if series is None:
+            raise FixtureError("the league {} has no fixtures yet: /fixtures make", found.name)
+        if series.kind not in ("round_robin", "swiss"):
+            raise FixtureError(
+                "the league {} plays an elimination, which has no table: /fixtures list shows"
+                " who goes on",
+                found.name,
+            )
+        every = await store.series_fixtures(self.db, series.id)
+        rows = series_standings(series, every)
+        pairs = await store.pairs_by_id(self.db, series.entrants)
+        await interaction.response.send_message(embed=standings_embed(found, series, rows, pairs))
+
     @fixtures.command(name="play")
     @app_commands.describe(fixture="the fixture, like F12 (/fixtures list shows them)")
     async def play(self, interaction: discord.Interaction, fixture: str) -> None:
@@ -167,6 +188,7 @@ class Fixtures(commands.Cog):
     @pairs.autocomplete("league")
     @make.autocomplete("league")
     @list_fixtures.autocomplete("league")
+    @standings.autocomplete("league")
     async def league_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

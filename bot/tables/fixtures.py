@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.leagues import brackets
-from bot.leagues.fixtures import FixtureRound, MatchResult, round_robin, swiss_round
+from bot.leagues.fixtures import (
+    FixtureRound,
+    MatchResult,
+    SwissRow,
+    round_robin,
+    swiss_round,
+    swiss_standings,
+)
 from bot.storage import fixtures as store
 from bot.storage.database import Database
 from bot.storage.fixtures import (
@@ -81,6 +88,7 @@ class Made:
     pairs: dict[int, Pair]
     finished: bool = False
     champion: int | None = None
+    standings: tuple[SwissRow, ...] = ()  # a finished round robin's or Swiss event's table
 
 
 @dataclass(frozen=True)
@@ -417,6 +425,7 @@ class FixtureScheduler:
             return
         new: list[NewFixture] = []
         finished, champion = False, None
+        standings: tuple[SwissRow, ...] = ()
         if series.kind == "round_robin":
             finished = True
         elif series.kind == "swiss":
@@ -449,6 +458,9 @@ class FixtureScheduler:
                 ]
         if not new and not finished:
             return
+        if finished and series.kind in ("round_robin", "swiss"):
+            rows = series_standings(series, every)
+            standings, champion = tuple(rows), winner_of(rows)
 
         async def work(db: Database) -> list[int]:
             ids = await store.add_fixtures(db, series.id, new)
@@ -460,7 +472,7 @@ class FixtureScheduler:
         made = await self._made(series, ids)
         await self._tell(
             self.listener.fixtures_made(
-                Made(made.series, made.fixtures, made.pairs, finished, champion)
+                Made(made.series, made.fixtures, made.pairs, finished, champion, standings)
             )
         )
 
@@ -608,24 +620,51 @@ def _round_fixtures(rnd: FixtureRound, number: int, series: Series, opens: int) 
     return out
 
 
+def _results(every: list[Fixture]) -> tuple[list[MatchResult], list[int]]:
+    """The decided fixtures' results and the byes. A forfeit counts as a match won one game
+    to none; a double forfeit as a draw with no games (the standings know only games)."""
+    results = [
+        MatchResult(f.first_pair, f.second_pair, f.first_games or 0, f.second_games or 0)
+        for f in every
+        if f.second_pair is not None and f.state != OPEN
+    ]
+    byes = [f.first_pair for f in every if f.second_pair is None]
+    return results, byes
+
+
 def _next_swiss(series: Series, every: list[Fixture], withdrawn: set[int]) -> FixtureRound:
     """The next Swiss round from the results so far, between the pairs that have not
-    withdrawn. A forfeit counts as a match won one game to none; a double forfeit as a draw
-    with no games (the standings know only games).
+    withdrawn.
 
     Raises:
         ValueError: fewer than two pairs left, or no pairing left without a repeat.
     """
-    results = [
-        MatchResult(f.first_pair, f.second_pair, f.first_games or 0, f.second_games or 0)
-        for f in every
-        if f.second_pair is not None
-    ]
-    byes = [f.first_pair for f in every if f.second_pair is None]
+    results, byes = _results(every)
     entrants = [e for e in series.entrants if e not in withdrawn]
     if len(entrants) < 2:
         raise ValueError("fewer than two pairs are left")
     return swiss_round(entrants, results, byes)
+
+
+def series_standings(series: Series, every: list[Fixture]) -> list[SwissRow]:
+    """A round robin's or a Swiss event's table from the fixtures decided so far: match points
+    (a win 1, a draw 1/2, a bye 1), then the opponents' match-win share and the game-win
+    share, then the seeding."""
+    results, byes = _results(every)
+    return swiss_standings(list(series.entrants), results, byes)
+
+
+def winner_of(rows: list[SwissRow]) -> int | None:
+    """The entrant on top, unless the next is level with it on every count."""
+    if not rows:
+        return None
+    if len(rows) > 1 and _counts(rows[0]) == _counts(rows[1]):
+        return None
+    return rows[0].entrant
+
+
+def _counts(row: SwissRow) -> tuple[object, ...]:
+    return (row.match_points, row.opponents_match_share, row.game_share)
 
 
 def _bracket(series: Series) -> brackets.Bracket:

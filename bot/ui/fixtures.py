@@ -8,12 +8,15 @@ client shows in their own time zone. Every name was typed by a member, so each i
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from bot.engine.quoting import clip
+from bot.leagues.fixtures import SwissRow
 from bot.storage import fixtures as store
 from bot.storage.database import Database
 from bot.storage.fixtures import (
@@ -157,6 +160,40 @@ def fixtures_embed(league: League, page: FixturePage) -> discord.Embed:
     return embed
 
 
+def standings_lines(rows: Sequence[SwissRow], pairs: dict[int, Pair]) -> list[str]:
+    """`1. alice & bob: 2½ match points · opponents 50% · games 67%`, in the table's order."""
+    return [
+        f"{place}. {pair_name(pairs, row.entrant)}: {_points(row.match_points)} match"
+        f" point{'' if row.match_points == 1 else 's'} · opponents"
+        f" {_share(row.opponents_match_share)} · games {_share(row.game_share)}"
+        for place, row in enumerate(rows, start=1)
+    ]
+
+
+def _points(value: Fraction) -> str:
+    whole, half = divmod(value, 1)
+    return f"{int(whole) if whole or not half else ''}{'½' if half else ''}"
+
+
+def _share(value: Fraction) -> str:
+    return f"{round(100 * value)}%"
+
+
+def standings_embed(
+    league: League, series: Series, rows: Sequence[SwissRow], pairs: dict[int, Pair]
+) -> discord.Embed:
+    """A round robin's or Swiss event's table as the decided fixtures make it."""
+    done = "final table" if series.finished_at is not None else "table so far"
+    embed = discord.Embed(title=f"Fixtures of {safe(league.name)}: {done}", colour=GOLD)
+    lines = [series_words(series) + "."] + standings_lines(rows, pairs)
+    embed.description = _fit(lines)
+    embed.set_footer(
+        text="By match points (a win 1, a draw ½, a bye 1), then the opponents' match-win share,"
+        " then the game-win share"
+    )
+    return embed
+
+
 def made_embed(league_name: str, made: Made) -> discord.Embed:
     """New fixtures (or a series' end), as announced in the league's channel."""
     series = made.series
@@ -171,8 +208,15 @@ def made_embed(league_name: str, made: Made) -> discord.Embed:
         lines.append(f"…and {len(made.fixtures) - NEW_SHOWN} more: `/fixtures list`")
     if made.champion is not None:
         lines.append(f"🏆 Won by **{pair_name(made.pairs, made.champion)}**.")
+    elif made.finished and made.standings:
+        lines.append("🏆 Level at the top on every count: the title is shared.")
     elif made.finished:
         lines.append("Every fixture is decided: `/fixtures list` shows the results.")
+    if made.standings:
+        lines.append("")
+        lines += standings_lines(made.standings[:NEW_SHOWN], made.pairs)
+        if len(made.standings) > NEW_SHOWN:
+            lines.append("…the rest: `/fixtures standings`")
     embed.description = _fit(lines)
     embed.set_footer(text="/fixtures play F12 sits you down for a fixture of yours")
     return embed

@@ -103,7 +103,7 @@ async def test_a_missed_deadline_is_forfeited_across_a_restart_and_reminded_once
         listed = await slash(fake, "alice", "fixtures list", league="Friday Night")
         assert "won by carol & dave by forfeit" in listed
         bot.fixtures.wake()
-        await eventually(lambda: posted(fake, "Every fixture is decided"), what="the end")
+        await eventually(lambda: posted(fake, "Won by **carol & dave**"), what="the end")
     assert len(posted(fake, "must be played within")) == 1  # the reminder, once
     assert not errors_of(bot)
 

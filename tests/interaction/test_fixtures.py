@@ -204,6 +204,39 @@ async def test_list_before_any_fixture_says_how_to_make_them(interactions, clock
     )
 
 
+async def test_standings_before_any_fixture_or_of_an_elimination_are_refused(interactions, clock):
+    h = interactions
+    await league_of_pairs(h)
+    text = await refused(h, "alice", "fixtures standings", league="Friday Night")
+    assert "no fixtures yet" in text and "/fixtures make" in text
+    await h.command(
+        "owner",
+        "fixtures make",
+        league="Friday Night",
+        kind="single_elimination",
+        window_days=3,
+        deadline="forfeit",
+    )
+    text = await refused(h, "alice", "fixtures standings", league="Friday Night")
+    assert "elimination, which has no table" in text and "/fixtures list" in text
+
+
+async def test_standings_of_a_swiss_event_under_way_show_its_table_so_far(interactions, clock):
+    h = interactions
+    await league_of_pairs(h)
+    await h.command(
+        "owner",
+        "fixtures make",
+        league="Friday Night",
+        kind="swiss",
+        window_days=3,
+        deadline="forfeit",
+    )
+    shown = (await h.command("frank", "fixtures standings", league="Friday Night")).reply
+    assert not shown.ephemeral and "table so far" in shown.text
+    assert "alice & bob: 0 match points" in shown.text and "carol & dave" in shown.text
+
+
 # -- playing --------------------------------------------------------------------------------
 
 
@@ -234,7 +267,12 @@ async def test_a_fixture_played_through_to_its_result(interactions, clock):
     # carol & dave sat north and south (side 0), and are the second pair of the fixture.
     name, games = ("carol & dave", "0–1") if winner == 0 else ("alice & bob", "1–0")
     assert f"won by {name}, {games} in games (M{table.match_id})" in result.text
-    assert "Every fixture is decided" in h.public_messages()[-1].text
+    # The round robin is over: its winner and its table.
+    final = h.public_messages()[-1].text
+    assert f"Won by **{name}**" in final
+    assert f"1. {name}: 1 match point · opponents 0% · games 100%" in final
+    table_text = (await h.command("erin", "fixtures standings", league="Friday Night")).text
+    assert "final table" in table_text and f"1. {name}: 1 match point" in table_text
 
 
 async def test_playing_a_fixture_one_is_not_in_is_refused(interactions, clock):

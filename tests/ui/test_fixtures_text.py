@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from bot.engine.rules import build_options
+from bot.leagues.fixtures import SwissRow
 from bot.storage.fixtures import Pair
 from bot.storage.leagues import League
-from bot.ui.fixtures import DESCRIPTION_LIMIT, pairs_embed
+from bot.tables.fixtures import winner_of
+from bot.ui.fixtures import DESCRIPTION_LIMIT, pairs_embed, standings_lines
 
 LONG = "_*" * 16  # 32 characters, each escaped: the longest a shown name gets
 
@@ -22,3 +26,20 @@ def test_many_pairs_of_long_names_fit_an_embed_and_say_how_many_more():
     assert len(embed.description) <= DESCRIPTION_LIMIT and len(embed) <= 6000
     assert embed.description.endswith("more")
     assert "80 pairs" in embed.footer.text
+
+
+def test_a_table_shows_half_points_and_shares_as_percentages():
+    pairs = {1: Pair(1, 1, (1, "ann"), (2, "bea"), None, False)}
+    rows = [SwissRow(1, Fraction(5, 2), Fraction(1, 3), Fraction(2, 3))]
+    assert standings_lines(rows, pairs) == [
+        "1. ann & bea: 2½ match points · opponents 33% · games 67%"
+    ]
+    half = [SwissRow(1, Fraction(1, 2), Fraction(0), Fraction(0))]
+    assert standings_lines(half, pairs)[0].startswith("1. ann & bea: ½ match points")
+
+
+def test_the_winner_is_the_top_row_unless_the_next_is_level_on_every_count():
+    top = SwissRow(1, Fraction(2), Fraction(1, 2), Fraction(3, 4))
+    assert winner_of([top, SwissRow(2, Fraction(2), Fraction(1, 2), Fraction(1, 2))]) == 1
+    assert winner_of([top, SwissRow(2, Fraction(2), Fraction(1, 2), Fraction(3, 4))]) is None
+    assert winner_of([]) is None
