@@ -281,9 +281,11 @@ async def verdict(db: Database, match_id: int) -> Verdict | None:
     if row is not None:
         reasons: tuple[str, ...] = ()
         if row["correction"] is not None:
+            # The reason of the correction that stands (an un-void gives back an earlier one).
             reason = await db.fetchval(
-                "SELECT reason FROM league_audit WHERE match_id = ? ORDER BY id DESC LIMIT 1",
-                (match_id,),
+                "SELECT reason FROM league_audit WHERE match_id = ? AND action = ?"
+                " ORDER BY id DESC LIMIT 1",
+                (match_id, row["correction"]),
             )
             reasons = (reason,) if reason else ()
         return Verdict(bool(row["counts"]), row["correction"], row["winner"], reasons)

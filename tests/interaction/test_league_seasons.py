@@ -381,6 +381,12 @@ async def test_a_leaver_forfeits_when_the_league_says_so(interactions):
     assert "dave" in shown  # the leaver is charged with the loss too, not left out
     said = (await h.command("bob", "league match", id=f"M{match_id}")).text
     assert f"M{match_id} counts for the league **{LEAGUE}** as a forfeit by east–west" in said
+    # Voided and un-voided, it is the league's rule's forfeit again, with the rule's reason.
+    for action in ("void", "unvoid"):
+        await h.command(
+            "owner", f"league {action}", league=LEAGUE, match=f"M{match_id}", reason="x"
+        )
+    assert (await h.command("bob", "league match", id=f"M{match_id}")).text == said
 
 
 async def test_a_table_closed_with_nobody_gone_is_no_leaver_and_no_correction(interactions):
