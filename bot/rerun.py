@@ -1,5 +1,6 @@
-"""Background tasks: a job that runs now, or once more right after the run under way, and the
-done-callback that logs a background task's crash.
+"""Background tasks: a job that runs now, or once more right after the run under way, the
+done-callback that logs a background task's crash, and a wait for a wake-up or a timeout that
+never swallows a cancellation.
 
 Redrawing a night's standings and syncing a league's roles are both asked for after every
 result, often several times while one run is still going. Each run covers everything stored
@@ -73,3 +74,19 @@ def log_task_end(task: asyncio.Task[Any]) -> None:
     error = task.exception()
     if error is not None:
         log.error("background task %s failed", task.get_name(), exc_info=error)
+
+
+async def woken(event: asyncio.Event, seconds: float) -> bool:
+    """Wait until `event` is set or `seconds` pass: whether it was set.
+
+    On Python 3.11, `asyncio.wait_for(event.wait(), seconds)` swallows a cancellation that
+    comes as the event is set: the waiting task goes on as if woken, and a loop around it never
+    ends, so whoever cancelled it (a clean stop) waits for ever. `asyncio.timeout` tells its own
+    cancellation from another's.
+    """
+    try:
+        async with asyncio.timeout(seconds):
+            await event.wait()
+    except TimeoutError:
+        return False
+    return True

@@ -23,6 +23,8 @@ from types import SimpleNamespace
 
 import aiohttp
 
+from bot.rerun import woken
+
 # Requests that Discord does not count against the global limit.
 EXEMPT_PATHS = ("/interactions/", "/webhooks/")
 # Discord's global limit: REST requests a second for the whole bot, over all its processes.
@@ -103,9 +105,7 @@ class RestBudget:
         wait = self.reserve()
         if wait > 0 and not self._released.is_set():
             self.waited += wait
-            try:
-                await asyncio.wait_for(self._released.wait(), wait)
-            except TimeoutError:
+            if not await woken(self._released, wait):
                 return  # the slot came
         if wait > 0 and self._closed:
             raise BudgetClosed("the bot is stopping")

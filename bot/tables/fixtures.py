@@ -31,6 +31,7 @@ from bot.leagues.fixtures import (
     swiss_round,
     swiss_standings,
 )
+from bot.rerun import woken
 from bot.storage import fixtures as store
 from bot.storage.database import Database
 from bot.storage.fixtures import (
@@ -187,10 +188,7 @@ class FixtureScheduler:
                 log.exception("the fixtures' scheduler failed; it tries again shortly")
                 due = None
             wait = LONGEST_SLEEP if due is None else due - self.clock()
-            try:
-                await asyncio.wait_for(self._wake.wait(), min(max(wait, 0.0), LONGEST_SLEEP))
-            except TimeoutError:
-                pass
+            await woken(self._wake, min(max(wait, 0.0), LONGEST_SLEEP))
 
     async def _table_changed(self, change: Change) -> None:
         if change.match_over:

@@ -30,7 +30,7 @@ from bot.leagues import night as plans
 from bot.leagues.night_export import PlayedTable, night_emn
 from bot.leagues.progressive import MAX_PLAYERS
 from bot.leagues.rounds import Round
-from bot.rerun import Rerun, log_task_end
+from bot.rerun import Rerun, log_task_end, woken
 from bot.storage import leagues, nights
 from bot.storage import tables as table_store
 from bot.storage.database import Database
@@ -263,8 +263,7 @@ class Nights:
             if wait is None:
                 self._watchers.pop(night_id, None)
                 return
-            with suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), wait)
+            await woken(wake, wait)
 
     async def _step(self, night_id: int) -> float | None:
         """Do what the night needs now; the seconds to wait before looking again, or None
