@@ -36,7 +36,7 @@ class LeagueMatch:
     rubber_points: tuple[int, int] = (0, 0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Totals:
     """What one entrant has counted over the league's matches."""
 
@@ -94,8 +94,15 @@ def standings(
 HeadToHead = Callable[[list[int]], Callable[[int], int]]
 
 
-def ranked(table: Mapping[int, Totals], metric: str, head_to_head: HeadToHead) -> list[StandingRow]:
-    """Entrants with their totals in standing order: by `metric`, then the tie-breaks.
+def ranked(
+    table: Mapping[int, Totals],
+    metric: str,
+    head_to_head: HeadToHead,
+    start: int = 0,
+    stop: int | None = None,
+) -> list[StandingRow]:
+    """Entrants with their totals in standing order: by `metric`, then the tie-breaks; rows
+    `start` to `stop` (all by default: a page needs every entrant's place, but rows of its own).
 
     Args:
         table: each entrant's totals.
@@ -103,43 +110,67 @@ def ranked(table: Mapping[int, Totals], metric: str, head_to_head: HeadToHead) -
         head_to_head: given a group still tied after the points difference, each member's
             rubbers won in the matches among the group (a stored league asks its database
             for these only for the groups that need them).
+        start, stop: the rows wanted, as a slice of the whole standings.
 
     Raises:
         ValueError: an unknown metric.
     """
     if metric not in METRICS:
         raise ValueError(f"the standing metric is one of {', '.join(METRICS)}, not {metric!r}")
-    keys: list[tuple[str, HeadToHead]] = [
-        (metric, lambda _group: lambda e: getattr(table[e], metric)),
-        ("rubbers", lambda _group: lambda e: table[e].rubbers),
-        ("games", lambda _group: lambda e: table[e].games),
-        ("points_difference", lambda _group: lambda e: table[e].points_difference),
-        ("head_to_head", head_to_head),
-    ]
+    names = (metric, *TIE_BREAKS)
+    four = {
+        e: (getattr(t, metric), t.rubbers, t.games, t.points - t.points_against)
+        for e, t in table.items()
+    }
+    groups: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for e, key in four.items():
+        groups[key].append(e)
+    among: dict[int, int] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            wins = head_to_head(group)
+            among.update((e, wins(e)) for e in group)
+    keys = {e: (*key, among.get(e, 0)) for e, key in four.items()}
+    # Best first; among the wholly tied, by entrant (a sort in reverse keeps equal keys in the
+    # order they came in).
+    order = sorted(table)
+    order.sort(key=keys.__getitem__, reverse=True)
+    # What told an entrant from the others is the key after the most it shares with either
+    # neighbour: the sorted order puts those that share most with it beside it.
+    shared = [_shared(keys[a], keys[b]) for a, b in zip(order, order[1:], strict=False)]
+    end = len(order) if stop is None else min(stop, len(order))
     rows: list[StandingRow] = []
-
-    everyone = len(table)
-
-    def place(group: list[int], level: int, decided_by: str) -> None:
-        if len(group) == 1 or level == len(keys):
-            shown = decided_by
-            if len(group) > 1:  # tied; its group placed among the others, unless it is all
-                shown = f"{TIED}:{decided_by}" if len(group) < everyone else TIED
-            rank = len(rows) + 1
-            for e in sorted(group):
-                rows.append(StandingRow(rank, e, table[e], shown))
-            return
-        name, make_key = keys[level]
-        key = make_key(group)
-        parts: dict[int, list[int]] = defaultdict(list)
-        for e in group:
-            parts[key(e)].append(e)
-        for value in sorted(parts, reverse=True):
-            # A part still tied goes on to the next tie-break; one alone was placed by this one.
-            place(parts[value], level + 1, name if len(parts) > 1 or level == 0 else decided_by)
-
-    place(list(dict.fromkeys(table)), 0, metric)
+    first = min(max(start, 0), end)
+    while 0 < first < end and shared[first - 1] == len(names):  # a tied group begun before
+        first -= 1
+    while first < end:
+        last = first
+        while last < len(shared) and shared[last] == len(names):
+            last += 1
+        before = shared[first - 1] if first > 0 else -1
+        after = shared[last] if last < len(shared) else -1
+        level = max(before, after, 0)
+        if last > first:  # tied; its group placed among the others, unless it is everyone
+            shown = f"{TIED}:{names[level]}" if max(before, after) >= 0 else TIED
+        else:
+            shown = names[level]
+        rows += [
+            StandingRow(first + 1, e, table[e], shown)
+            for i, e in enumerate(order[first : last + 1], start=first)
+            if start <= i < end
+        ]
+        first = last + 1
     return rows
+
+
+def _shared(first: tuple[int, ...], second: tuple[int, ...]) -> int:
+    """How many leading values two keys have in common."""
+    if first == second:
+        return len(first)
+    n = 0
+    while first[n] == second[n]:
+        n += 1
+    return n
 
 
 def _head_to_head(group: list[int], matches: Sequence[LeagueMatch]) -> Callable[[int], int]:

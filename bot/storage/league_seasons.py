@@ -9,13 +9,14 @@ Writes run in the caller's transaction; nothing here commits on its own.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.leagues.ratings import PlayerRating, RatingSettings
-from bot.leagues.standings import StandingRow, Totals, ranked
+from bot.leagues.standings import METRICS, StandingRow, Totals, ranked
 from bot.storage.database import Database
 from bot.storage.league_ratings import pending, stored_ratings
 from bot.storage.leagues import League, LeagueError, check_name, name_key
@@ -299,29 +300,25 @@ async def player_names(db: Database, league: League, user_ids: Sequence[int]) ->
 # -- standings ------------------------------------------------------------------------------
 
 
-async def live_standings(db: Database, league: League, season_id: int) -> list[StandingRow]:
-    """A season's standings from its totals, kept with every result (`league_totals`)."""
+async def live_standings(
+    db: Database, league: League, season_id: int, start: int = 0, stop: int | None = None
+) -> list[StandingRow]:
+    """A season's standings from its totals, kept with every result (`league_totals`): rows
+    `start` to `stop` (all by default)."""
     rows = await db.fetchall(
         "SELECT user_id, rubber_points, rubbers, games, points, points_against, played"
         " FROM league_totals WHERE league_id = ? AND season_id = ?",
         (league.id, season_id),
     )
-    table = {
-        r["user_id"]: Totals(
-            r["rubber_points"],
-            r["rubbers"],
-            r["games"],
-            r["points"],
-            r["points_against"],
-            r["played"],
-        )
-        for r in rows
-    }
     # Head-to-head only for the groups still tied after the points difference: read first.
-    tied: dict[tuple[int, ...], list[int]] = {}
-    for user, t in table.items():
-        key = (getattr(t, league.standing), t.rubbers, t.games, t.points_difference)
-        tied.setdefault(key, []).append(user)
+    # (Columns by position: a page ranks every player, so this loop is the page's cost.)
+    metric = METRICS.index(league.standing)
+    table: dict[int, Totals] = {}
+    tied: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for user, rubber_points, rubbers, games, points, against, played in rows:
+        table[user] = Totals(rubber_points, rubbers, games, points, against, played)
+        counted = (rubber_points, rubbers, games, points)[metric]
+        tied[(counted, rubbers, games, points - against)].append(user)
     wins: dict[int, int] = {}
     for group in tied.values():
         if len(group) > 1:
@@ -330,7 +327,7 @@ async def live_standings(db: Database, league: League, season_id: int) -> list[S
     def head_to_head(group: list[int]) -> Callable[[int], int]:
         return lambda user: wins.get(user, 0)
 
-    return ranked(table, league.standing, head_to_head)
+    return ranked(table, league.standing, head_to_head, start, stop)
 
 
 async def _head_to_head(
@@ -431,14 +428,21 @@ async def standings_page(
             for r in rows
         )
         return StandingsPage(found, lines, page, pages, total)
-    rows_all = await live_standings(db, league, found.id if found else OPEN_PLAY)
-    pages = _pages(len(rows_all), page, "its standings")
-    shown = rows_all[(page - 1) * PAGE : page * PAGE]
+    season_id = found.id if found else OPEN_PLAY
+    total = int(
+        await db.fetchval(
+            "SELECT COUNT(*) FROM league_totals WHERE league_id = ? AND season_id = ?",
+            (league.id, season_id),
+            0,
+        )
+    )
+    pages = _pages(total, page, "its standings")
+    shown = await live_standings(db, league, season_id, (page - 1) * PAGE, page * PAGE)
     names = await player_names(db, league, [r.entrant for r in shown])
     lines = tuple(
         StandingLine(r.rank, r.entrant, names[r.entrant], r.totals, r.decided_by) for r in shown
     )
-    return StandingsPage(found, lines, page, pages, len(rows_all))
+    return StandingsPage(found, lines, page, pages, total)
 
 
 # -- rating tables --------------------------------------------------------------------------

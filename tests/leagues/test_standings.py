@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.leagues.standings import LeagueMatch, standings, totals
+from bot.leagues.standings import LeagueMatch, _head_to_head, ranked, standings, totals
 
 
 def m(first, second, winner, games=(0, 0), points=(0, 0), rubber_points=(0, 0)):
@@ -152,3 +152,26 @@ def test_tie_break_order(n, seed, metric):
                 if r is not row and key(r.entrant)[: level + 1] == key(row.entrant)[: level + 1]
             ]
             assert not same
+
+
+@settings(derandomize=True, max_examples=100, deadline=None)
+@given(st.integers(1, 12), st.integers(0, 2**32 - 1), st.integers(0, 14), st.integers(0, 14))
+def test_a_slice_of_the_standings_is_that_part_of_the_whole(n, seed, a, b):
+    """A page ranks every entrant but builds its own rows: the same rows, ranks and reasons
+    as the whole standings have there, tied groups across the page's edges included."""
+    rng = random.Random(seed)
+    entrants = list(range(n))
+    matches = []
+    for _ in range(rng.randint(0, 2 * n) if n > 1 else 0):
+        x, y = rng.sample(entrants, 2)
+        winner = rng.choice([x, y, None])
+        matches.append(m(x, y, winner, (rng.randint(0, 1), rng.randint(0, 1))))
+    table = totals(entrants, matches)
+    listed = {e: table[e] for e in entrants}
+    start, stop = min(a, b), max(a, b)
+
+    def head_to_head(group):
+        return _head_to_head(group, matches)
+
+    whole = ranked(listed, "rubbers", head_to_head)
+    assert ranked(listed, "rubbers", head_to_head, start, stop) == whole[start:stop]
