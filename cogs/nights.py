@@ -189,7 +189,7 @@ class Nights(commands.Cog):
     async def join_night(self, interaction: discord.Interaction, night_id: int) -> None:
         """Register a member (the command, or the Join button on the night's message)."""
         night = await nights.night_by_id(self.db, night_id)
-        if night is None or night.status == nights.CLOSED:
+        if night is None or night.guild_id != interaction.guild_id or night.status == nights.CLOSED:
             raise NightError("this euchre night is over")
         user = interaction.user
         if not await leagues.is_member(self.db, night.league_id, user.id):
@@ -216,7 +216,7 @@ class Nights(commands.Cog):
     async def my_place(self, interaction: discord.Interaction, night_id: int) -> None:
         """A player's place in the night's standings, privately (the My place button)."""
         night = await nights.night_by_id(self.db, night_id)
-        if night is None:
+        if night is None or night.guild_id != interaction.guild_id:
             raise NightError("this euchre night is gone")
         if night.status == nights.OPEN:
             raise NightError("the night has not started: its standings begin with round 1")

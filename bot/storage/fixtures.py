@@ -558,9 +558,10 @@ async def mark_reminded(db: Database, fixture_id: int, day: bool, hour: bool) ->
 
 
 async def extend(db: Database, fixture_id: int, closes_at: int) -> None:
-    """Move a fixture's window end, once."""
+    """Move a fixture's window end, once; its reminders come again before the new end."""
     await db.execute(
-        "UPDATE fixtures SET closes_at = ?, extended = 1 WHERE id = ? AND extended = 0",
+        "UPDATE fixtures SET closes_at = ?, extended = 1, reminded_day = 0, reminded_hour = 0"
+        " WHERE id = ? AND extended = 0",
         (closes_at, fixture_id),
     )
 

@@ -85,8 +85,11 @@ def _old_name_key(name: str) -> str:
 
 
 # A zero-width joiner holds emoji sequences together; every other invisible format character
-# (zero-width spaces, direction marks) would make two names look alike.
+# (zero-width spaces, direction marks) would make two names look alike, as would the letters
+# and marks that show as nothing: Hangul fillers, the blank braille pattern, the combining
+# grapheme joiner, Khmer's inherent vowels.
 _JOINER = "\u200d"
+_SHOW_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
 
 
 def check_name(name: str, what: str = "league") -> str:
@@ -105,7 +108,9 @@ def check_name(name: str, what: str = "league") -> str:
             f"a {what}'s name is at most {NAME_LIMIT} characters; that one has {len(name)}"
         )
     categories = [unicodedata.category(c) for c in name if c != _JOINER]
-    if any(c in ("Cc", "Cf", "Co", "Cs", "Cn") for c in categories):
+    if any(c in ("Cc", "Cf", "Co", "Cs", "Cn") for c in categories) or not _SHOW_NOTHING.isdisjoint(
+        name
+    ):
         raise LeagueError(
             f"a {what}'s name takes letters, digits, spaces, punctuation and emoji, not"
             " invisible or control characters"

@@ -55,12 +55,20 @@ PHASE_WORDS = {
 FIELD = 1024
 
 
+# Direction marks and overrides: in a name they would turn the rest of its line around.
+_BIDI_CONTROLS = dict.fromkeys(
+    map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def safe(name: str) -> str:
-    """A member's name as typed, but unable to mention anyone or to format the message.
+    """A member's name as typed, but unable to mention anyone, to format the message or to turn
+    the rest of its line around (direction controls are dropped).
 
     Kept once worked out: every message of a table shows the same few names many times."""
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+    plain = name.translate(_BIDI_CONTROLS)
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(plain))
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -241,7 +249,7 @@ def table_embed(
     options = table.options
     kind = "rubber" if options.is_rubber else "game"
     embed.description = (
-        f"**{options.preset}** rules, {options.pack} cards, {options.points} points a game, "
+        f"**{options.preset}** rules, {options.pack} cards, {plural(options.points, 'point')} a game, "
         f"a {kind}{' with the Joker' if options.joker else ''}."
     )
     if table.league_name is not None:

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.quoting import clip
+from bot.leagues import brackets
 from bot.leagues.fixtures import SwissRow
 from bot.storage import fixtures as store
 from bot.storage.database import Database
@@ -87,9 +88,20 @@ def state_text(fixture: Fixture, pairs: dict[int, Pair]) -> str:
     return "double forfeit: neither side played it"
 
 
+def slot_words(slot: str) -> str:
+    """A bracket match's place in words: `W2.1` is round 2, match 1 (of the winners' bracket
+    in a double elimination), `L1.2` the losers' round 1, match 2, `GF` the grand final."""
+    if slot == brackets.GRAND_FINAL:
+        return "the grand final"
+    side, _, numbers = slot[0], "", slot[1:]
+    number, _, match = numbers.partition(".")
+    losers = "losers' " if side == brackets.LOSERS else ""
+    return f"{losers}round {number}, match {match}" if match else f"{losers}round {number}"
+
+
 def fixture_line(fixture: Fixture, pairs: dict[int, Pair]) -> str:
     """One fixture in a list: id, round (or bracket match), pairs, window and state."""
-    where = f"round {fixture.round}" + (f", {fixture.slot}" if fixture.slot else "")
+    where = slot_words(fixture.slot) if fixture.slot else f"round {fixture.round}"
     if fixture.second_pair is None:
         return f"**F{fixture.id}** · {where} · {pair_name(pairs, fixture.first_pair)} · a bye"
     match = f"{pair_name(pairs, fixture.first_pair)} v {pair_name(pairs, fixture.second_pair)}"
@@ -256,9 +268,9 @@ def played_text(played: Played) -> str:
     fixture = played.fixture
     if played.started:
         return f"You sit down for F{fixture.id}: all four are seated, and the match starts."
-    opened = "Its table is open in this channel; " if played.created else ""
+    opened = "Its table is open in this channel; the" if played.created else "The"
     return (
-        f"You sit down for F{fixture.id}. {opened}the other players sit down with"
+        f"You sit down for F{fixture.id}. {opened} other players sit down with"
         f" `/fixtures play fixture:F{fixture.id}` here before {when(fixture.closes_at)}."
     )
 

@@ -39,7 +39,7 @@ def rules_text(options: dict[str, Any]) -> str:
     """The league's rules in a line: the preset, the game, and every option changed from it."""
     rules = options_from_dict(options)
     kind = "rubbers (best of three)" if rules.is_rubber else "single games"
-    line = f"**{rules.preset}** rules, {rules.pack} cards, {rules.points} points a game, {kind}"
+    line = f"**{rules.preset}** rules, {rules.pack} cards, {plural(rules.points, 'point')} a game, {kind}"
     changed = {k: v for k, v in rules.changed().items() if k not in ("match", "points")}
     if changed:
         shown = ", ".join(f"{k.replace('_', ' ')} {_shown(v)}" for k, v in changed.items())

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.leagues.night import LatePlace
+from bot.numbers import parse_whole
 from bot.storage.nights import Night, NightPlayer, Total
 from bot.ui.embeds import GOLD, plural, safe
 from bot.ui.errors import reply_error
@@ -37,7 +38,8 @@ def round_length(night: Night) -> str:
     """`4 deals a round` or `20 minutes a round`."""
     if night.deals_per_round is not None:
         return plural(night.deals_per_round, "deal") + " a round"
-    return f"{night.minutes_per_round} minutes a round (the deal in play is finished)"
+    minutes = plural(night.minutes_per_round or 0, "minute")
+    return f"{minutes} a round (the deal in play is finished)"
 
 
 def _rounds(night: Night) -> str:
@@ -264,7 +266,7 @@ class NightPlaceButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> NightPlaceButton:
-        return cls(int(match["night"]))
+        return cls(parse_whole(match["night"]) or 0)  # 0: no night (a forged, too long id)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:
@@ -294,7 +296,7 @@ class NightJoinButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> NightJoinButton:
-        return cls(int(match["night"]))
+        return cls(parse_whole(match["night"]) or 0)  # 0: no night (a forged, too long id)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:

@@ -184,7 +184,7 @@ def stats_embed(stats: boards.PlayerStats, name: str, hints: int = 0) -> discord
     embed = discord.Embed(title=f"{name} — {PERIOD_WORDS[stats.period]}", colour=BLUE)
     embed.add_field(
         name="Rubbers",
-        value=f"{t.rubbers_won} won of {t.rubbers_played} ({_rate(t.rubber_win_rate)}); {t.rubber_points} rubber points",
+        value=f"{t.rubbers_won} won of {t.rubbers_played} ({_rate(t.rubber_win_rate)}); {plural(t.rubber_points, 'rubber point')}",
     )
     embed.add_field(
         name="Games", value=f"{t.games_won} won of {t.games_played} ({_rate(t.game_win_rate)})"

@@ -50,7 +50,7 @@ from bot.engine.variants.rules import (
 from bot.engine.variants.scoring import VariantResult
 from bot.tables.table import Table
 from bot.ui.cards import card_button, card_style, card_text, cards_text, suit_text
-from bot.ui.embeds import GOLD, GREEN, GREY, proof_text, safe
+from bot.ui.embeds import GOLD, GREEN, GREY, plural, proof_text, safe
 from bot.ui.errors import reply_error
 from bot.ui.views import Buttons, HandButton, Requesting, deal_number
 
@@ -124,7 +124,7 @@ def game_words(variant: Variant) -> str:
     elif variant.scoring == SET_BACK:
         goal = f"each counts down from {SET_BACK_START}; the first to reach 0 wins"
     else:
-        goal = f"{variant.game} points a game"
+        goal = f"{plural(variant.game, 'point')} a game"
     return f"**{TITLES[variant.name]}**: {count} {sides}; {goal}.{options_words(variant)}"
 
 
@@ -196,7 +196,7 @@ def score_text(table: Table, view: VariantMatchView) -> str:
     parts = [f"{scorer_name(table, v, s)}: {score}" for s, score in enumerate(view.scores)]
     if v.scoring == SET_BACK:
         return f"Counting down to 0: {' · '.join(parts)}"
-    return f"{' · '.join(parts)} ({v.game} points a game)"
+    return f"{' · '.join(parts)} ({plural(v.game, 'point')} a game)"
 
 
 def _napoleon(game: str, parsed: act.Action) -> bool:

@@ -61,6 +61,9 @@ async def test_an_empty_or_too_long_name_is_refused(db, name, words):
         ("Friday\u202eNight", "not invisible or control characters"),  # right-to-left override
         ("Friday\x07Night", "not invisible or control characters"),
         ("\u0301\u0301", "needs a letter, a digit or a symbol that shows"),  # accents alone
+        ("\u3164", "not invisible"),  # a Hangul filler: a letter that shows as nothing
+        ("Club\u2800", "not invisible"),  # the blank braille pattern
+        ("Club\u034f", "not invisible"),  # the combining grapheme joiner
     ],
 )
 async def test_an_invisible_name_or_one_with_control_characters_is_refused(db, name, words):

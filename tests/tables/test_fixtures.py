@@ -446,6 +446,24 @@ async def test_extend_moves_the_end_by_the_window_once_then_forfeits(world):
     assert (decided.state, decided.winner_pair) == ("forfeit", a.id)
 
 
+async def test_an_extended_window_is_reminded_again_before_its_new_end(world):
+    w = world
+    await pairs(w, 2)
+    fixture = (await w.make(days=3, deadline="extend")).fixtures[0]
+    for moment in (fixture.closes_at - DAY + 1, fixture.closes_at - HOUR + 1, fixture.closes_at):
+        w.clock.now = moment
+        await w.scheduler.tick()
+        await w.scheduler.tick()
+    assert [r.hours for r in w.news.reminders] == [24, 1]
+    extended = await store.fixture_by_id(w.db, fixture.id)
+    assert extended.extended and not (extended.reminded_day or extended.reminded_hour)
+    for moment in (extended.closes_at - DAY + 1, extended.closes_at - HOUR + 1):
+        w.clock.now = moment
+        await w.scheduler.tick()
+        await w.scheduler.tick()
+    assert [r.hours for r in w.news.reminders] == [24, 1, 24, 1]
+
+
 async def test_a_match_in_play_at_the_deadline_is_not_forfeited(world):
     w = world
     await pairs(w, 2)
