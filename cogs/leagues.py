@@ -349,12 +349,23 @@ class Leagues(commands.Cog):
         found = await self._league(interaction, league)
         match_id = parse_match_id(match)
 
+        fixtures = self.bot.fixtures
+
         async def work(db: Database) -> league_results.Corrected:
             return await league_results.correct(
-                db, found, match_id, action, reason, interaction.user.id, side=side
+                db,
+                found,
+                match_id,
+                action,
+                reason,
+                interaction.user.id,
+                side=side,
+                fixture_now=fixtures.now(),
             )
 
         corrected = await self.bot.manager.writer.write(work)
+        if corrected.fixture is not None:
+            fixtures.wake()  # a bracket or a Swiss round may go on from it
         if corrected.ratings_pending:
             self.recomputer.wake(found.id)
         request_sync(self.bot, found.id)  # in a task of its own, under way once answered

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.quoting import QuotesNames
+from bot.leagues import brackets
 from bot.storage import leagues
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
@@ -533,6 +534,8 @@ async def decide(
     now: int,
 ) -> bool:
     """Decide an open fixture (in the caller's transaction); False if it was decided already."""
+    if match_id is not None:
+        await link_match(db, fixture_id, match_id)
     changed = await db.execute_rowcount(
         "UPDATE fixtures SET state = ?, winner_pair = ?, first_games = ?, second_games = ?,"
         " match_id = ?, decided_at = ? WHERE id = ? AND state = 'open'",
@@ -621,3 +624,82 @@ async def fixture_page(db: Database, league: League, page: int = 1) -> FixturePa
     shown = tuple(every[(page - 1) * FIXTURES_PAGE : page * FIXTURES_PAGE])
     pairs = await pairs_by_id(db, [p for f in shown for p in f.pairs])
     return FixturePage(series, shown, pairs, page, pages, len(every))
+
+
+# -- a fixture following its match's standing in the league ----------------------------------
+
+
+async def link_match(db: Database, fixture_id: int, match_id: int) -> None:
+    """Keep that a match was played for a fixture (its verdict decided it, or not)."""
+    await db.execute(
+        "INSERT INTO fixture_matches (match_id, fixture_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        (match_id, fixture_id),
+    )
+
+
+async def fixture_of_match(db: Database, match_id: int) -> Fixture | None:
+    """The fixture a match was played for, or None."""
+    columns = ", ".join("f." + c.strip() for c in _FIXTURE_COLUMNS.split(","))
+    row = await db.fetchone(
+        f"SELECT {columns} FROM fixture_matches AS m JOIN fixtures AS f ON f.id = m.fixture_id"
+        " WHERE m.match_id = ?",
+        (match_id,),
+    )
+    return _fixture(row) if row is not None else None
+
+
+async def moved_on_from(db: Database, fixture: Fixture) -> Fixture | None:
+    """A later fixture of the series made from this one's result (a bracket's next match of
+    its winner or its loser), or None (none yet, or not a bracket's)."""
+    if fixture.slot is None:
+        return None
+    series = await series_by_id(db, fixture.series_id)
+    assert series is not None  # a fixture belongs to a stored series
+    seeds = list(series.entrants)
+    bracket = (
+        brackets.single_elimination(seeds)
+        if series.kind == "single_elimination"
+        else brackets.double_elimination(seeds)
+    )
+    fed = {
+        m.id
+        for m in bracket.matches
+        if any(s.kind != "entrant" and s.ref == fixture.slot for s in (m.top, m.bottom))
+    }
+    return next((f for f in await series_fixtures(db, series.id) if f.slot in fed), None)
+
+
+async def redecide(
+    db: Database,
+    fixture_id: int,
+    state: str,
+    winner_pair: int | None,
+    games: tuple[int, int],
+    match_id: int,
+    now: int,
+) -> None:
+    """Decide a fixture again, open or decided (a correction of the match played for it)."""
+    await link_match(db, fixture_id, match_id)
+    await db.execute(
+        "UPDATE fixtures SET state = ?, winner_pair = ?, first_games = ?, second_games = ?,"
+        " match_id = ?, decided_at = ? WHERE id = ?",
+        (state, winner_pair, games[0], games[1], match_id, now, fixture_id),
+    )
+
+
+async def reopen(
+    db: Database, fixture: Fixture, match_id: int, closes_at: int, *, showed_again: bool
+) -> None:
+    """Open a fixture again, to be played at a new table by `closes_at`: the match played for
+    it does not count. `showed_again`: who sat down for it must sit down again (a new
+    window), rather than keep having shown (the same window)."""
+    await link_match(db, fixture.id, match_id)
+    await db.execute(
+        "UPDATE fixtures SET state = 'open', winner_pair = NULL, first_games = NULL,"
+        " second_games = NULL, match_id = NULL, decided_at = NULL, table_id = NULL,"
+        " channel_id = NULL, north_south = NULL, closes_at = ?, reminded_day = 0,"
+        " reminded_hour = 0 WHERE id = ?",
+        (max(closes_at, fixture.opens_at + 1), fixture.id),
+    )
+    if showed_again:
+        await db.execute("DELETE FROM fixture_seats WHERE fixture_id = ?", (fixture.id,))

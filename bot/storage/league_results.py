@@ -14,6 +14,7 @@ undoing leave exactly what was there. Nothing here commits on its own.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from bot.engine.match import RUBBER_BONUS
 from bot.engine.rules import options_from_dict
 from bot.leagues.counting import FINISHED, reasons_not_counted
+from bot.storage import fixtures as fixture_store
 from bot.storage import league_ratings
 from bot.storage.database import Database
 from bot.storage.league_seasons import OPEN_PLAY, league_settings, running_season
@@ -148,7 +150,11 @@ async def match_started(db: Database, match_id: int, seats: tuple[SeatPlayer, ..
 
 
 async def match_ended(
-    db: Database, guild_id: int, match_id: int, left_seats: frozenset[int] = frozenset()
+    db: Database,
+    guild_id: int,
+    match_id: int,
+    left_seats: frozenset[int] = frozenset(),
+    removed_seats: frozenset[int] = frozenset(),
 ) -> None:
     """Count a league match that has just ended or been abandoned (in the transaction that
     stores it): as played when it counts; by the league's rule for leavers when only a player
@@ -159,6 +165,8 @@ async def match_ended(
         left_seats: the seats whose member left the match as the table saw it, even one who
             timed out and came back (`Table.left_seats`); seats a computer or another player
             finished are found from the stored seats too.
+        removed_seats: the seats whose member the host removed (`Table.removed_seats`): the
+            match is then no contest, whatever the rule for leavers (a host may not decide it).
     """
     standing = await match_standing(db, guild_id, match_id)
     league = standing.league
@@ -173,10 +181,12 @@ async def match_ended(
     reasons = reasons_not_counted(facts, standing.league_facts)
     started, left = await _seats(db, match_id)
     left |= {seat for seat in left_seats if not started.get(seat, False)}
+    removed = {seat for seat in removed_seats if not started.get(seat, False)}
+    left -= removed
     # Only leaving stops it: someone left, it would count had it finished with no computer or
     # substitute, and no computer sat in it from the start (the rule is for leavers only).
     only_leaving = (
-        bool(left)
+        bool(left or removed)
         and not reasons_not_counted(
             replace(facts, flagged=False, status=FINISHED), standing.league_facts
         )
@@ -184,6 +194,8 @@ async def match_ended(
     )
     if not reasons:
         correction, winner, why = None, None, ""
+    elif only_leaving and removed:
+        correction, winner, why = "no_contest", None, "the host removed a player from the table"
     elif only_leaving:
         correction, winner, why = await _leaver_rule(db, league, {seat % 2 for seat in left})
     else:
@@ -458,6 +470,7 @@ class Corrected:
     action: str
     result: Result
     ratings_pending: bool = False  # the ratings are recomputed after the answer, in short steps
+    fixture: str | None = None  # what became of the fixture the match was played for
 
 
 def check_reason(reason: str) -> str:
@@ -486,6 +499,7 @@ async def correct(
     *,
     side: int | None = None,
     now: datetime | None = None,
+    fixture_now: int | None = None,
 ) -> Corrected:
     """Void, award (to `side`), mark to be replayed or un-void a league match, with a reason
     (in the caller's transaction): its audit row, the season's totals and the ratings from
@@ -493,9 +507,14 @@ async def correct(
     `Corrected.ratings_pending` says the caller runs `league_ratings.catch_up` after the
     commit).
 
+    A match played for a fixture takes its fixture along: decided again by the new result, or
+    opened again for a new window (from `fixture_now`, the fixtures' clock) when the match no
+    longer counts.
+
     Raises:
         LeagueError: a bad reason or side; a match not of this league or server, one that does
-            not count for it, one of an ended season; a correction that changes nothing.
+            not count for it, one of an ended season; a correction that changes nothing; one
+            its fixture cannot follow (played again since, or a bracket gone on from it).
     """
     if action not in CORRECTIONS:
         raise LeagueError(f"a correction is {', '.join(CORRECTIONS)}, not {{}}", action)
@@ -556,6 +575,9 @@ async def correct(
         (row["played_rp_0"], row["played_rp_1"]),
     )
     result = counted(played, new, new_winner, league.options)
+    fixture = await fixture_store.fixture_of_match(db, match_id)
+    if fixture is not None:  # its fixture follows, if it still can: refused before any change
+        await _check_fixture_follows(db, fixture, match_id, result)
     await db.execute(
         "UPDATE league_results SET correction = ?, counts = ?, winner = ?, games_0 = ?,"
         " games_1 = ?, points_0 = ?, points_1 = ?, rp_0 = ?, rp_1 = ? WHERE match_id = ?",
@@ -576,7 +598,80 @@ async def correct(
         await _add_totals(db, league.id, season_id, match_id, result)
     pending = await _rerate(db, league.id, match_id, new is None)
     await _audit(db, league.id, match_id, action, reason, by, before, now, side=side)
-    return Corrected(match_id, action, result, pending)
+    followed = None
+    if fixture is not None:
+        moment = fixture_now if fixture_now is not None else int(time.time())
+        followed = await _fixture_follows(db, fixture, match_id, new, result, played, moment)
+    return Corrected(match_id, action, result, pending, followed)
+
+
+def _pair_of_side(fixture: fixture_store.Fixture, side: int) -> int:
+    """The fixture's pair that sat on `side` (0: north and south)."""
+    assert fixture.second_pair is not None and fixture.north_south is not None
+    other = fixture.second_pair if fixture.north_south == fixture.first_pair else fixture.first_pair
+    return fixture.north_south if side == 0 else other
+
+
+async def _check_fixture_follows(
+    db: Database, fixture: fixture_store.Fixture, match_id: int, result: Result
+) -> None:
+    """Refuse a correction its fixture cannot follow: one whose fixture was played again since,
+    or one that would change a result a bracket has gone on from, or reopen a fixture of a
+    series that has ended."""
+    if fixture.match_id != match_id and not (fixture.state == "open" and fixture.table_id is None):
+        raise LeagueError(
+            f"F{fixture.id}, which M{match_id} was played for, has been played again since:"
+            " correct its new match instead"
+        )
+    winner = (
+        _pair_of_side(fixture, result.winner)
+        if result.counts and result.winner is not None
+        else None
+    )
+    if fixture.match_id == match_id and winner == fixture.winner_pair:
+        return  # the same pair goes on: nothing later changes
+    later = await fixture_store.moved_on_from(db, fixture)
+    if later is not None:
+        raise LeagueError(
+            f"M{match_id} decided F{fixture.id}, and the bracket has gone on from it (F{later.id}):"
+            " a result it was built on cannot change now"
+        )
+    series = await fixture_store.series_by_id(db, fixture.series_id)
+    if winner is None and series is not None and series.finished_at is not None:
+        raise LeagueError(
+            f"M{match_id} decided F{fixture.id} of fixtures that have ended, which cannot be"
+            " played again: award it to a side instead"
+        )
+
+
+async def _fixture_follows(
+    db: Database,
+    fixture: fixture_store.Fixture,
+    match_id: int,
+    correction: str | None,
+    result: Result,
+    played: Result,
+    now: int,
+) -> str:
+    """The fixture decided again by the match's new result, or opened again with a new window
+    when the match no longer counts; what became of it, in words."""
+    if result.counts and result.winner is not None:
+        winner = _pair_of_side(fixture, result.winner)
+        if correction is None:  # as played
+            side_games = played.games
+            state = fixture_store.PLAYED
+        else:  # an award, or a leaver's forfeit: one game to none, as a forfeit counts
+            side_games = (1, 0) if result.winner == 0 else (0, 1)
+            state = fixture_store.FORFEIT
+        first_is_north = fixture.north_south == fixture.first_pair
+        games = side_games if first_is_north else (side_games[1], side_games[0])
+        await fixture_store.redecide(db, fixture.id, state, winner, games, match_id, now)
+        return f"F{fixture.id} follows: {'won' if state == fixture_store.PLAYED else 'awarded'}"
+    series = await fixture_store.series_by_id(db, fixture.series_id)
+    assert series is not None  # a fixture belongs to a stored series
+    closes = now + series.window_seconds
+    await fixture_store.reopen(db, fixture, match_id, closes, showed_again=True)
+    return f"F{fixture.id} is to be played again, by <t:{closes}:f>"
 
 
 def _words(correction: str | None) -> str:

@@ -33,6 +33,7 @@ from bot.leagues.fixtures import (
 )
 from bot.rerun import woken
 from bot.storage import fixtures as store
+from bot.storage import league_results
 from bot.storage.database import Database
 from bot.storage.fixtures import (
     DOUBLE_FORFEIT,
@@ -75,8 +76,10 @@ class Decision:
     series: Series
     fixture: Fixture
     pairs: dict[int, Pair]
-    how: str  # played, forfeit, double_forfeit or extended
+    how: str  # played, forfeit, double_forfeit, extended or not_counted
     closed: Change | None = None
+    match_id: int | None = None  # not_counted: the match that did not count
+    why: str = ""  # not_counted: why the league does not count it
 
 
 @dataclass(frozen=True)
@@ -235,11 +238,18 @@ class FixtureScheduler:
         match = None
         if fixture.table_id is not None:
             match = await store.match_at_table(self.db, fixture.table_id)
-        if match is not None and match.status == "finished" and match.winner is not None:
-            await self._decide_played(series, fixture, match)
-            return
         if match is not None and match.status == "playing":
             return  # its match decides it, however long it takes
+        if match is not None:  # finished or abandoned: as the league found it
+            verdict = await league_results.verdict(self.db, match.id)
+            if verdict is not None:
+                await self._decide_by_verdict(series, fixture, match, verdict, now)
+                return
+            if match.status == "finished" and match.winner is not None:
+                await self._decide_played(series, fixture, match)  # before verdicts were kept
+                return
+        if await self._withdrawn(series, fixture):
+            return
         if now >= fixture.closes_at:
             await self._deadline(series, fixture, now)
         elif now >= fixture.closes_at - HOUR and not fixture.reminded_hour:
@@ -273,6 +283,67 @@ class FixtureScheduler:
         winner = fixture.first_pair if winner_ns == ns_first else fixture.second_pair
         games = match.games if ns_first else (match.games[1], match.games[0])
         await self._decide(series, fixture, PLAYED, winner, games, match.id)
+
+    async def _decide_by_verdict(
+        self,
+        series: Series,
+        fixture: Fixture,
+        match: store.MatchAtTable,
+        verdict: league_results.Verdict,
+        now: int,
+    ) -> None:
+        """A fixture's match is over: it decides the fixture as the league counts it (played, a
+        leaver's forfeit, an award); a match that does not count leaves the fixture to be
+        played again in its window, at a new table."""
+        assert fixture.second_pair is not None
+        if verdict.counts and verdict.winner is not None:
+            if verdict.correction is None:
+                await self._decide_played(series, fixture, match)
+                return
+            ns_first = fixture.north_south == fixture.first_pair
+            first_won = (verdict.winner == 0) == ns_first
+            winner = fixture.first_pair if first_won else fixture.second_pair
+            games = (1, 0) if first_won else (0, 1)
+            await self._decide(series, fixture, FORFEIT, winner, games, match.id)
+            return
+        closed = await self._close_table(fixture)
+
+        async def work(db: Database) -> None:
+            await store.reopen(db, fixture, match.id, fixture.closes_at, showed_again=False)
+
+        await self.manager.writer.write(work)
+        reopened = await store.fixture_by_id(self.db, fixture.id)
+        assert reopened is not None
+        pairs = await store.pairs_by_id(self.db, fixture.pairs)
+        why = verdict.reasons[0] if verdict.reasons else "it does not count for the league"
+        await self._tell(
+            self.listener.fixture_decided(
+                Decision(series, reopened, pairs, "not_counted", closed, match.id, why)
+            )
+        )
+
+    async def _withdrawn(self, series: Series, fixture: Fixture) -> bool:
+        """A fixture of a pair that withdrew is forfeited at once (to the other pair; both
+        withdrawn, a double forfeit): whether it was."""
+        if fixture.second_pair is None:
+            return False
+        gone = await store.withdrawn_pairs(self.db, fixture.pairs)
+        if not gone:
+            return False
+        if len(gone) == 1:
+            (left,) = gone
+            winner: int | None = (
+                fixture.second_pair if left == fixture.first_pair else fixture.first_pair
+            )
+            state = FORFEIT
+        else:
+            state, winner = DOUBLE_FORFEIT, None
+            if series.kind.endswith("elimination"):
+                winner = fixture.first_pair  # a bracket needs a winner; it forfeits the next
+        closed = await self._close_table(fixture)
+        games = (1, 0) if winner == fixture.first_pair else (0, 1) if winner else (0, 0)
+        await self._decide(series, fixture, state, winner, games, None, closed)
+        return True
 
     async def _deadline(self, series: Series, fixture: Fixture, now: int) -> None:
         """The window ended before the fixture was played: the organiser's rule applies."""

@@ -190,7 +190,11 @@ class ResultsRecorder:
         )
         if table.league_id is not None:  # its standing, in the transaction that stores it
             await league_results.match_ended(
-                db, table.guild_id, _match_id(table), frozenset(table.left_seats)
+                db,
+                table.guild_id,
+                _match_id(table),
+                frozenset(table.left_seats),
+                frozenset(table.removed_seats),
             )
 
     async def variant_game(

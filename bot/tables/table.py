@@ -192,6 +192,9 @@ class Table:
         # Seats whose member left this match: by leaving, to a substitute, or by timing out until
         # a computer took the seat (even if he came back): what a league's rule for leavers reads.
         self.left_seats: set[int] = set()
+        # Seats whose member the host removed this match (/table kick): a host's choice decides
+        # no league match, so such a match is no contest.
+        self.removed_seats: set[int] = set()
         self.last_cut: list[list[tuple[str, str]]] = []  # the cards cut at the last start
         self.sat_out: list[SatOut] = []  # who sat out at the last start, and why
         self.substitution: Substitution | None = None
@@ -413,7 +416,11 @@ class Table:
                     raise TableError("a computer player stays in its seat until the rubber ends")
                 self.seats[seat] = None
                 return seat
-        return self.leave(user_id)
+        left = self.leave(user_id)
+        if left is not None and self.playing:
+            self.left_seats.discard(left)
+            self.removed_seats.add(left)
+        return left
 
     # -- substitutes and computers holding seats ------------------------------------------
 
@@ -603,6 +610,7 @@ class Table:
         self.timeouts = [0] * self.seat_count
         self.flagged = any(o.is_bot or o.substitute for o in self.seats if o)
         self.left_seats = set()
+        self.removed_seats = set()
         if self.variant is not None:
             self.variant_match = VariantMatch(
                 self.variant, first_dealer, deal_factory=self._new_variant_deal
@@ -778,6 +786,7 @@ class Table:
             "timeouts": self.timeouts,
             "flagged": self.flagged,
             "left_seats": sorted(self.left_seats),
+            "removed_seats": sorted(self.removed_seats),
             "held_names": {str(k): v for k, v in self._held_names.items()},
             "substitution": (
                 {**asdict(self.substitution), "approvals": sorted(self.substitution.approvals)}
@@ -865,4 +874,5 @@ class Table:
         table.match_id = state.get("match_id")
         table.flagged = state.get("flagged", False)
         table.left_seats = set(state.get("left_seats", ()))
+        table.removed_seats = set(state.get("removed_seats", ()))
         return table

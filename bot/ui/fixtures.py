@@ -259,6 +259,12 @@ def decision_text(decision: Decision) -> str:
         )
     if decision.how == PLAYED:
         return fit_content(f"{match}: {state_text(fixture, pairs)}.")
+    if decision.how == "not_counted":
+        return fit_content(
+            f"{match}: its match M{decision.match_id} does not count for the league"
+            f" ({safe(decision.why)}), so it is to be played again, by {when(fixture.closes_at)}:"
+            " `/fixtures play` opens a new table."
+        )
     why = "its window ended before it was played"
     return fit_content(f"{match}: {why}; {state_text(fixture, pairs)}.")
 

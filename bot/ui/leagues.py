@@ -131,7 +131,7 @@ def match_text(
         if verdict.correction in ("void", "replay"):
             lines.append(f"- an organiser {CORRECTED_AS[verdict.correction]}{why}")
         elif verdict.correction == "no_contest":
-            lines.append(f"- no contest by the league's rule for leavers{why}")
+            lines.append(f"- no contest{why}")
         else:
             lines.extend(f"- {safe(reason)}" for reason in verdict.reasons)
         return "\n".join(lines)
@@ -321,6 +321,7 @@ def correction_text(league: League, corrected: Corrected) -> str:
             else "are updated"
         )
         + "; `/league audit` lists it."
+        + (f" {corrected.fixture}." if corrected.fixture else "")
     )
 
 

@@ -407,6 +407,23 @@ async def test_a_table_closed_with_nobody_gone_is_no_leaver_and_no_correction(in
     )
 
 
+async def test_a_player_the_host_removes_makes_no_contest_not_a_forfeit(interactions):
+    """The host kicks an adversary mid-match where the rule is a forfeit: a host may not
+    decide a league match, so it is no contest."""
+    h = interactions
+    await quick_league(h)
+    await h.command("owner", "league settings", league=LEAGUE, leaver="forfeit")
+    table = await start_four(h, league=LEAGUE)
+    assert (await h.command("alice", "table kick", member=h.member("bob"))).ephemeral
+    await close_table(h, "alice")
+    said = (await h.command("carol", "league match", id=f"M{table.match_id}")).text
+    assert said == (
+        f"M{table.match_id} does not count for the league **{LEAGUE}**:\n"
+        "- no contest: the host removed a player from the table"
+    )
+    assert "No match has counted yet" in await standings(h)
+
+
 async def test_timing_out_until_a_computer_holds_the_seat_is_leaving_even_back_again(
     interactions,
 ):

@@ -12,8 +12,9 @@ import pytest
 
 from bot.engine.rules import build_options
 from bot.storage import fixtures as store
-from bot.storage import leagues
+from bot.storage import league_results, league_seasons, leagues
 from bot.storage.fixtures import FixtureError
+from bot.storage.leagues import LeagueError
 from bot.tables.fixtures import DAY, HOUR, Decision, FixtureScheduler, Made, Reminder
 from bot.tables.table import TableError
 from tests.tables.managers import GUILD, Clock, open_manager, shut
@@ -281,6 +282,141 @@ async def test_the_match_result_decides_the_fixture(world):
     won = (decided.first_games, decided.second_games)
     assert won == ((1, 0) if winner == decided.first_pair else (0, 1))
     assert w.news.decisions[-1].how == "played"
+
+
+async def set_leaver_rule(w: World, rule: str) -> None:
+    async with w.db.transaction():
+        await league_seasons.change_settings(w.db, w.league, leaver=rule)
+
+
+async def test_a_leavers_forfeit_decides_the_fixture_whatever_the_board_said(world):
+    """A player leaves the fixture's table mid-match and a computer finishes for him: the
+    league counts a forfeit by his side (its rule), and so does the fixture, even when the
+    computer then won it."""
+    w = world
+    a, b = await pairs(w, 2)
+    await set_leaver_rule(w, "forfeit")
+    fixture = (await w.make()).fixtures[0]
+    for user in (1, 3, 2, 4):
+        await w.play(fixture.id, user)
+    await w.manager.leave(CHANNEL, 4)  # b's player, east-west
+    await play_out(w)
+    await w.scheduler.tick()
+    decided = await store.fixture_by_id(w.db, fixture.id)
+    assert (decided.state, decided.winner_pair) == ("forfeit", a.id)
+    assert (decided.first_games, decided.second_games) == (1, 0)
+
+
+async def test_a_match_that_does_not_count_leaves_its_fixture_to_be_played_again(world):
+    """No contest by the league's rule (a player left): the fixture is not decided by it; the
+    table closes, the window stays, the pairs still count as having shown, and a new table
+    plays it."""
+    w = world
+    a, b = await pairs(w, 2)
+    fixture = (await w.make()).fixtures[0]
+    for user in (1, 3, 2, 4):
+        await w.play(fixture.id, user)
+    await w.manager.leave(CHANNEL, 4)
+    await play_out(w)
+    first_match = w.manager.tables[CHANNEL].match_id
+    await w.scheduler.tick()
+    again = await store.fixture_by_id(w.db, fixture.id)
+    assert again.state == "open" and again.table_id is None and again.winner_pair is None
+    assert again.closes_at == fixture.closes_at
+    told = w.news.decisions[-1]
+    assert told.how == "not_counted" and told.match_id == first_match
+    assert "left or timed out" in told.why
+    assert CHANNEL not in w.manager.tables  # its table closed
+    assert await store.seated(w.db, fixture.id) == {a.id: {1, 2}, b.id: {3, 4}}
+    for user in (1, 3, 2, 4):
+        await w.play(fixture.id, user)
+    await play_out(w)
+    await w.scheduler.tick()
+    assert (await store.fixture_by_id(w.db, fixture.id)).state == "played"
+
+
+async def test_a_withdrawn_pairs_fixtures_are_forfeited_at_once_and_it_goes_no_further(world):
+    w = world
+    a, b, c, d = await pairs(w, 4)
+    made = await w.make("single_elimination")
+    first = next(f for f in made.fixtures if a.id in f.pairs)
+    async with w.db.transaction():
+        await store.withdraw_pair(w.db, w.league, 1, int(w.clock()))
+    await w.scheduler.tick()
+    decided = await store.fixture_by_id(w.db, first.id)
+    other = first.second_pair if first.first_pair == a.id else first.first_pair
+    assert (decided.state, decided.winner_pair) == ("forfeit", other)
+
+
+async def played_for(w: World, fixture: store.Fixture, users=(1, 3, 2, 4)) -> int:
+    """The fixture played through at its table (the users sit down in that order): its match."""
+    for user in users:
+        await w.play(fixture.id, user)
+    table = w.manager.tables[CHANNEL]
+    await play_out(w)
+    await w.scheduler.tick()
+    match_id = table.match_id
+    if CHANNEL in w.manager.tables:
+        await w.manager.close_table(CHANNEL, table.host_id)
+    return match_id
+
+
+async def correct(w: World, match_id: int, action: str, side: int | None = None):
+    async with w.db.transaction():
+        return await league_results.correct(
+            w.db, w.league, match_id, action, "why", 1, side=side, fixture_now=int(w.clock())
+        )
+
+
+async def test_a_correction_of_a_fixtures_match_takes_the_fixture_along(world):
+    w = world
+    a, b, c, d = await pairs(w, 4)
+    fixture = next(f for f in (await w.make()).fixtures if f.round == 1 and a.id in f.pairs)
+    other = next(p for p in (b, c, d) if p.id in fixture.pairs)
+    match_id = await played_for(w, fixture, (1, other.first[0], 2, other.second[0]))
+    decided = await store.fixture_by_id(w.db, fixture.id)
+    loser = other.id if decided.winner_pair == a.id else a.id
+    loser_side = 0 if loser == a.id else 1  # a sat north and south
+    # Awarded to the side that lost: the fixture follows.
+    corrected = await correct(w, match_id, "award", side=loser_side)
+    assert corrected.fixture == f"F{fixture.id} follows: awarded"
+    awarded = await store.fixture_by_id(w.db, fixture.id)
+    assert (awarded.state, awarded.winner_pair) == ("forfeit", loser)
+    # To be replayed: the fixture is open again, with a window of its own from now, and the
+    # pairs sit down again.
+    w.clock.now += DAY
+    corrected = await correct(w, match_id, "replay")
+    reopened = await store.fixture_by_id(w.db, fixture.id)
+    assert reopened.state == "open" and reopened.winner_pair is None
+    assert reopened.closes_at == int(w.clock()) + 3 * DAY
+    assert (
+        f"F{fixture.id} is to be played again, by <t:{reopened.closes_at}:f>" == corrected.fixture
+    )
+    assert await store.seated(w.db, fixture.id) == {}
+    second = await played_for(w, reopened, (1, other.first[0], 2, other.second[0]))
+    assert (await store.fixture_by_id(w.db, fixture.id)).match_id == second
+    # The first match cannot come back now: the fixture has been played again.
+    with pytest.raises(LeagueError, match="has been played again since"):
+        await correct(w, match_id, "unvoid")
+
+
+async def test_a_bracket_gone_on_from_a_fixture_keeps_its_result(world):
+    w = world
+    a, b, c, d = await pairs(w, 4)
+    semis = (await w.make("single_elimination")).fixtures
+    matches = []
+    for semi in semis:
+        first, second = (p for p in (a, b, c, d) if p.id in semi.pairs)
+        users = (first.first[0], second.first[0], first.second[0], second.second[0])
+        matches.append(await played_for(w, semi, users))
+    await w.scheduler.tick()
+    final = next(f for f in await w.fixtures() if f.slot == "W2.1")
+    won = await store.fixture_by_id(w.db, semis[0].id)
+    other = [p for p in semis[0].pairs if p != won.winner_pair][0]
+    side_of_other = 0 if (await store.fixture_by_id(w.db, semis[0].id)).north_south == other else 1
+    with pytest.raises(LeagueError, match=f"the bracket has gone on from it \\(F{final.id}\\)"):
+        await correct(w, matches[0], "award", side=side_of_other)
+    assert (await store.fixture_by_id(w.db, semis[0].id)).winner_pair == won.winner_pair
 
 
 async def test_a_finished_match_wakes_the_scheduler(world):

@@ -7,3 +7,11 @@ CREATE TABLE league_exclusions (
     league_id   INTEGER NOT NULL REFERENCES leagues (id) ON DELETE CASCADE,
     reasons     TEXT    NOT NULL
 );
+
+-- Every match played for a fixture that was found to decide it or not (its league verdict):
+-- a correction of the match makes its fixture follow, even after the fixture was opened again.
+-- (No reference to matches, as `fixtures.match_id` has none.)
+CREATE TABLE fixture_matches (
+    match_id    INTEGER PRIMARY KEY,
+    fixture_id  INTEGER NOT NULL REFERENCES fixtures (id) ON DELETE CASCADE
+);
