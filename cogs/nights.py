@@ -78,7 +78,7 @@ class Nights(commands.Cog):
         return self.bot.db
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(texts.NightJoinButton, texts.NightPlaceButton)
+        self.bot.add_dynamic_items(texts.NightButton)
         # Before the tables resume: no table deals beyond its round.
         self._playing = await self.runner.load()
         if self.bot.is_ready():
@@ -86,7 +86,7 @@ class Nights(commands.Cog):
 
     async def cog_unload(self) -> None:
         await self.shutdown()
-        self.bot.remove_dynamic_items(texts.NightJoinButton, texts.NightPlaceButton)
+        self.bot.remove_dynamic_items(texts.NightButton)
 
     async def shutdown(self) -> None:
         """Stop the nights' tasks (the bot is closing: everything is stored)."""

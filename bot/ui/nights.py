@@ -115,9 +115,9 @@ def night_view(night: Night) -> discord.ui.View:
     message lists as many players as fit, and everyone may ask privately where they stand."""
     view = discord.ui.View(timeout=None)
     if night.status != "closed":
-        view.add_item(NightJoinButton(night.id))
+        view.add_item(NightButton(night.id, "join"))
     if night.status != "open":
-        view.add_item(NightPlaceButton(night.id))
+        view.add_item(NightButton(night.id, "place"))
     return view
 
 
@@ -246,61 +246,39 @@ def closed_text(night: Night, why: str, totals: Sequence[Total]) -> str:
     return text[:2000]
 
 
-class NightPlaceButton(
+class NightButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:night:(?P<night>[0-9]+):place",
+    template=r"euchre:night:(?P<night>[0-9]+):(?P<what>join|place)",
 ):
-    """The My place button on the night's message: a player's own place, privately."""
+    """A button of the night's message: Join (register), or My place (a player's own place in
+    the standings, privately)."""
 
-    def __init__(self, night_id: int) -> None:
+    LABELS = {"join": ("Join", discord.ButtonStyle.success), "place": ("My place", None)}
+
+    def __init__(self, night_id: int, what: str) -> None:
+        label, style = self.LABELS[what]
         super().__init__(
             discord.ui.Button(
-                label="My place",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"euchre:night:{night_id}:place",
+                label=label,
+                style=style or discord.ButtonStyle.secondary,
+                custom_id=f"euchre:night:{night_id}:{what}",
             )
         )
-        self.night_id = night_id
+        self.night_id, self.what = night_id, what
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> NightPlaceButton:
-        return cls(parse_whole(match["night"]) or 0)  # 0: no night (a forged, too long id)
+    ) -> NightButton:
+        # 0: no night (a forged id too long to be a number).
+        return cls(parse_whole(match["night"]) or 0, match["what"])
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         try:
             cog = interaction.client.get_cog("Nights")  # type: ignore[attr-defined]
-            await cog.my_place(interaction, self.night_id)
-        except Exception as error:  # every click gets an answer
-            await reply_error(interaction, error)
-
-
-class NightJoinButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:night:(?P<night>[0-9]+):join",
-):
-    """The Join button on the night's message."""
-
-    def __init__(self, night_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Join",
-                style=discord.ButtonStyle.success,
-                custom_id=f"euchre:night:{night_id}:join",
-            )
-        )
-        self.night_id = night_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> NightJoinButton:
-        return cls(parse_whole(match["night"]) or 0)  # 0: no night (a forged, too long id)
-
-    async def callback(self, interaction: discord.Interaction) -> Any:
-        try:
-            cog = interaction.client.get_cog("Nights")  # type: ignore[attr-defined]
-            await cog.join_night(interaction, self.night_id)
+            if self.what == "join":
+                await cog.join_night(interaction, self.night_id)
+            else:
+                await cog.my_place(interaction, self.night_id)
         except Exception as error:  # every click gets an answer
             await reply_error(interaction, error)

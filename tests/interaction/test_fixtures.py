@@ -224,14 +224,7 @@ async def test_standings_before_any_fixture_or_of_an_elimination_are_refused(int
 async def test_standings_of_a_swiss_event_under_way_show_its_table_so_far(interactions, clock):
     h = interactions
     await league_of_pairs(h)
-    await h.command(
-        "owner",
-        "fixtures make",
-        league="Friday Night",
-        kind="swiss",
-        window_days=3,
-        deadline="forfeit",
-    )
+    await make(h, kind="swiss")
     shown = (await h.command("frank", "fixtures standings", league="Friday Night")).reply
     assert not shown.ephemeral and "table so far" in shown.text
     assert "alice & bob: 0 match points" in shown.text and "carol & dave" in shown.text
