@@ -22,7 +22,7 @@ handled one of two ways, the organiser's choice:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,9 +70,12 @@ def side_that_won(points: tuple[int, int], tricks: tuple[int, int]) -> int:
     return 0 if tricks[0] >= tricks[1] else 1
 
 
-def next_by_winners(last: Round, winners: Sequence[int]) -> Round:
-    """The next round by "winners move up" (the head table first in `last.tables`)."""
-    return winners_move_up(last, winners)
+def next_by_winners(
+    last: Round, winners: Sequence[int], sat_out: Mapping[int, int] | None = None
+) -> Round:
+    """The next round by "winners move up" (the head table first in `last.tables`), the byes
+    going to those who have sat out least (`sat_out`, by place)."""
+    return winners_move_up(last, winners, sat_out)
 
 
 def changed(plan: dict[str, Any], present: Sequence[int]) -> bool:

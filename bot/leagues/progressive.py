@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.leagues.fixtures import circle_rounds
@@ -223,19 +223,23 @@ def _seat_tables(
     return [(order[slots[t]], order[slots[t + 1]]) for t in range(0, k, 2)]
 
 
-def winners_move_up(last: Round, winners: Sequence[int]) -> Round:
+def winners_move_up(
+    last: Round, winners: Sequence[int], sat_out: Mapping[int, int] | None = None
+) -> Round:
     """The next round's seating by the progressive rule, from the last round's results.
 
     Tables are in order, table 1 (the head table) first. At the head table the winners stay
     and the losers go to the foot table; at every other table the winners move up one table
     and the losers stay. Then at each table the two couples split: each player who stayed
-    partners one who arrived, so nobody keeps a partner. Players who sat out come back at the
-    foot table before its losers: the first two of (those who sat out, then the foot table's
-    losers) stay there, and the rest sit out the next round.
+    partners one who arrived, so nobody keeps a partner. Those who sat out all come back, each
+    in the seat of one who sits out next: the players who have sat out least (`sat_out`; with
+    none given, nobody but the last round's), losers before winners, the foot table's first.
+    So nobody sits out twice running, and the byes go round evenly.
 
     Args:
         last: the round just played.
         winners: for each table, 0 or 1: which of its partnerships won.
+        sat_out: how many rounds each player has sat out so far (the last round's included).
 
     Returns:
         The next round.
@@ -250,16 +254,22 @@ def winners_move_up(last: Round, winners: Sequence[int]) -> Round:
         raise ValueError("each table's result is 0 or 1: the partnership that won")
     won = [table[w] for table, w in zip(tables, winners, strict=True)]
     lost = [table[1 - w] for table, w in zip(tables, winners, strict=True)]
-    foot = len(tables) - 1
-    # The head table's losers go to the foot table, where those who sat out come back first.
-    waiting = [*last.byes, *lost[foot]] if foot else [*last.byes, *lost[0]]
-    back, byes = (waiting[0], waiting[1]), tuple(waiting[2:])
-    if foot == 0:
-        staying, arriving = [won[0]], [back]
+    if len(tables) == 1:
+        staying, arriving = [won[0]], [lost[0]]
     else:
-        staying = [won[0], *lost[1:foot], back]
+        staying = [won[0], *lost[1:]]
         arriving = [*won[1:], lost[0]]
+    counts = sat_out if sat_out is not None else dict.fromkeys(last.byes, 1)
+    foot_first = [*reversed(lost), *reversed(won)]  # losers first, the foot table's first
+    candidates = [p for couple in foot_first for p in couple]
+    going = sorted(range(len(candidates)), key=lambda i: (counts.get(candidates[i], 0), i))
+    byes = tuple(candidates[i] for i in going[: len(last.byes)])
+    instead = dict(zip(byes, last.byes, strict=True))  # who comes back in whose seat
     next_tables = tuple(
-        ((s[0], a[0]), (s[1], a[1])) for s, a in zip(staying, arriving, strict=True)
+        (
+            (instead.get(s[0], s[0]), instead.get(a[0], a[0])),
+            (instead.get(s[1], s[1]), instead.get(a[1], a[1])),
+        )
+        for s, a in zip(staying, arriving, strict=True)
     )
     return Round(next_tables, byes)

@@ -21,6 +21,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from contextlib import suppress
 from datetime import UTC, datetime
@@ -383,7 +384,14 @@ class Nights:
         for row in await nights.tables_of(self.db, night.id, number - 1):
             p0, p1, t0, t1, _ = await nights.table_points(self.db, row.table_id)
             winners.append(plans.side_that_won((p0, p1), (t0, t1)))
-        return plans.next_by_winners(Round(last.tables, last.byes), winners)
+        # Byes so far, by place: the rounds seated in this plan's places (a plan drawn again
+        # for those present numbers them anew).
+        sat_out: Counter[int] = Counter()
+        for earlier in range(max(1, plan.get("first", 1)), number):
+            seated = await nights.round_of(self.db, night.id, earlier)
+            if seated is not None:
+                sat_out.update(int(p) for p in seated.byes)
+        return plans.next_by_winners(Round(last.tables, last.byes), winners, sat_out)
 
     async def _seat_tables(self, night: Night, rnd: nights.NightRound, done: int) -> None:
         """Open the round's tables from number `done` + 1 on, each in a thread of its own."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import shutil
 from collections import Counter
 
@@ -262,12 +263,37 @@ def test_winners_move_up_with_one_table_changes_partners():
     assert nxt.tables == (((2, 0), (3, 1)),)
 
 
-def test_winners_move_up_brings_back_who_sat_out():
+def test_winners_move_up_brings_back_all_who_sat_out():
     last = Round(((((0, 1), (2, 3))), ((4, 5), (6, 7))), byes=(8, 9, 10))
     nxt = winners_move_up(last, [0, 0])
-    # The foot table's losers (6, 7) wait behind those who sat out: 8 and 9 play, 10, 6, 7 sit out.
-    assert nxt.tables[1] == ((8, 2), (9, 3))
-    assert nxt.byes == (10, 6, 7)
+    # 8, 9 and 10 come back in the seats of the foot table's losers (6, 7), then the head
+    # table's first loser (2), who sit out: nobody sits out twice running.
+    assert nxt.tables == (((0, 4), (1, 5)), ((8, 10), (9, 3)))
+    assert nxt.byes == (6, 7, 2)
+
+
+def test_winners_move_up_gives_the_bye_to_who_has_sat_out_least():
+    last = Round(((((0, 1), (2, 3))), ((4, 5), (6, 7))), byes=(8,))
+    # 6 and 7 lost at the foot; 6 sat out before, 7 never: 7 sits out now.
+    nxt = winners_move_up(last, [0, 0], sat_out={8: 1, 6: 1})
+    assert nxt.byes == (7,) and 8 in nxt.players()
+
+
+@settings(derandomize=True, max_examples=50, deadline=None)
+@given(st.integers(5, 31).filter(lambda n: n % 4), st.integers(0, 2**32 - 1))
+def test_winners_move_up_spreads_the_byes_evenly(players, seed):
+    """Over twenty rounds of random results nobody sits out twice running, and nobody sits
+    out more than once more than anyone else."""
+    rng = random.Random(seed)
+    rnd = schedule(players).rounds[0]
+    sat = Counter(rnd.byes)
+    for _ in range(20):
+        nxt = winners_move_up(rnd, [rng.randint(0, 1) for _ in rnd.tables], sat)
+        assert not set(nxt.byes) & set(rnd.byes)
+        sat.update(nxt.byes)
+        counts = [sat.get(p, 0) for p in range(players)]
+        assert max(counts) - min(counts) <= 1
+        rnd = nxt
 
 
 def test_winners_move_up_refuses_bad_results():
