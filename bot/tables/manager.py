@@ -715,25 +715,48 @@ class TableManager:
         assert mode == PING_AFTER
         return min(float(after or table.ping_after or DEFAULT_PING_AFTER), timeout / 2)
 
-    async def touch_message(self, table: Table, message_id: int, deal_number: int | None) -> None:
-        """Remember the public table message (so its buttons and edits survive a restart)."""
+    async def touch_message(
+        self,
+        table: Table,
+        message_id: int,
+        deal_number: int | None,
+        *,
+        match_no: int | None = None,
+        finished: bool = False,
+    ) -> None:
+        """Remember the public table message (so its buttons and edits survive a restart): the
+        deal it shows, of which match (default the current), and whether it shows that deal as
+        it ended."""
         async with self.lock_for(table):
             if table.status == CLOSED:
                 return
             if table.id not in self._fences:
                 return  # another process shows this table now
             table.message_id, table.message_deal = message_id, deal_number
-            try:
-                await self.writer.write(
-                    rows=[
-                        store.state_row(
-                            table.id, table.host_id, json.dumps(table.to_state()), _now()
-                        )
-                    ],
-                    fence=self._fence_of(table),
-                )
-            except LeaseLost:
-                self.let_go(table)
+            table.message_match = table.match_no if match_no is None else match_no
+            table.message_finished = finished
+            await self._save_state(table)
+
+    async def touch_ping(self, table: Table, message_id: int | None) -> None:
+        """Remember the turn's ping in the channel (None: there is none), so a restart still
+        deletes it once its turn has passed."""
+        async with self.lock_for(table):
+            if table.status == CLOSED or table.id not in self._fences:
+                return
+            table.ping_message = message_id
+            await self._save_state(table)
+
+    async def _save_state(self, table: Table) -> None:
+        """Store the table's state as it is (under its lock), unless its lease was lost."""
+        try:
+            await self.writer.write(
+                rows=[
+                    store.state_row(table.id, table.host_id, json.dumps(table.to_state()), _now())
+                ],
+                fence=self._fence_of(table),
+            )
+        except LeaseLost:
+            self.let_go(table)
 
     # -- hints ----------------------------------------------------------------------------
 

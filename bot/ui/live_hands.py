@@ -73,6 +73,8 @@ class LiveHands:
         self._hands: dict[tuple[int, int], LiveHand] = {}
         self._at: dict[int, set[int]] = {}  # the members with a live hand, by table
         self._expired: set[tuple[int, int]] = set()
+        # Members whose hands a restart left behind: no hand opened before it follows the game.
+        self._restarted: set[tuple[int, int]] = set()
         # The turn's hand, and the waiting players' hands: a task and a "once more" mark each.
         self._turn = _Rounds()
         self._waiting = _Rounds()
@@ -81,18 +83,31 @@ class LiveHands:
         self._closed = False
 
     def follow(
-        self, table: Table, user_id: int, interaction: discord.Interaction, message_id: int | None
+        self,
+        table: Table,
+        user_id: int,
+        interaction: discord.Interaction,
+        message_id: int | None,
+        shown: tuple[Any, ...],
     ) -> LiveHand | None:
         """The hand this interaction answered with is now the member's live hand.
+
+        Args:
+            shown: the table's state that answer drew. The table may have moved on while the
+                answer was on its way (a computer's move): then the hand is drawn once more,
+                else it would stay a move behind, its buttons not those of the turn.
 
         Returns:
             The hand it replaces when that was another message (to be closed), else None.
         """
         key = (table.id, user_id)
         old = self._hands.get(key)
-        self._hands[key] = LiveHand(interaction, message_id, state_key(table))
+        self._hands[key] = LiveHand(interaction, message_id, shown)
         self._at.setdefault(table.id, set()).add(user_id)
         self._expired.discard(key)
+        self._restarted.discard(key)
+        if shown != state_key(table):
+            self.refresh(table)
         if old is not None and old.message_id != message_id:
             return old
         return None
@@ -101,8 +116,18 @@ class LiveHands:
         hand = self._hands.get((table_id, user_id))
         return hand is not None and not _expired(hand)
 
-    def take_expired(self, table_id: int, user_id: int) -> bool:
-        """Whether the member's hand expired since they were last told (and note them told)."""
+    def lost_in_restart(self, table: Table) -> None:
+        """The bot restarted: the hands its seated members had open no longer follow the game,
+        so each is told, at their next turn, how to get theirs back."""
+        for occupant in table.seats:
+            if occupant is not None and not occupant.is_bot:
+                key = (table.id, occupant.user_id)
+                if key not in self._hands:
+                    self._restarted.add(key)
+
+    def take_expired(self, table_id: int, user_id: int) -> str | None:
+        """Why the member's hand stopped following the game since they were last told (and
+        note them told): `expired` (Discord's 15 minutes), `restarted`, or None."""
         key = (table_id, user_id)
         hand = self._hands.get(key)
         if hand is not None and _expired(hand):
@@ -110,8 +135,12 @@ class LiveHands:
             self._expired.add(key)
         if key in self._expired:
             self._expired.discard(key)
-            return True
-        return False
+            self._restarted.discard(key)
+            return "expired"
+        if key in self._restarted:
+            self._restarted.discard(key)
+            return "restarted"
+        return None
 
     def refresh(self, table: Table) -> None:
         """Bring every live hand at the table up to date, in the background."""
@@ -207,6 +236,7 @@ class LiveHands:
         for user_id in list(self._at.get(table_id, ())):
             self._forget((table_id, user_id))
         self._expired = {k for k in self._expired if k[0] != table_id}
+        self._restarted = {k for k in self._restarted if k[0] != table_id}
 
     def _forget(self, key: tuple[int, int]) -> None:
         del self._hands[key]

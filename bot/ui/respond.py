@@ -195,7 +195,7 @@ async def show_hand(
     or the My hand button answers with a new one, and the hand shown before is closed.
     """
     bot = _bot(interaction)
-    _, embed, buttons = await hand_message(bot, table, interaction.user.id)
+    shown, embed, buttons = await hand_message(bot, table, interaction.user.id)
     message_id: int | None
     if edit and not interaction.response.is_done():
         await interaction.response.edit_message(content=note, embed=embed, view=buttons)
@@ -214,7 +214,7 @@ async def show_hand(
             content=note, embed=embed, view=buttons, ephemeral=True
         )
         message_id = response.message_id
-    old = bot.live_hands.follow(table, interaction.user.id, interaction, message_id)
+    old = bot.live_hands.follow(table, interaction.user.id, interaction, message_id, shown)
     if old is not None:
         await bot.live_hands.close_old(old)
 

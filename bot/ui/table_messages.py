@@ -4,11 +4,17 @@
   the channel. When a deal ends, its message is edited to show how it ended (the last trick,
   the result named for the makers' side, the running score) with a Review button, and the next
   deal gets its own message. A channel reads as a log of the match, about one message a deal.
+  How a deal ended is drawn as it ends (the score then), and shown on that deal's message
+  whenever the channel is next brought up to date, however late: a deal's message never stays
+  in the middle of a trick, even when edits waited for the REST budget, a 429 or a restart.
+  Which message shows which deal, and whether it is finished, is stored with the table.
 - What happens to the table (someone leaves, times out, is replaced, comes back) is said once,
   in the table message's "At the table" lines, not in messages of its own.
 - A ping on your turn is a message whose content mentions you (a mention in an embed never
   notifies), allowed to mention that one member only. At most one is alive per table: it is
-  deleted when the turn moves on.
+  deleted when the turn moves on. Sending one runs to its end even when the turn timer that
+  asked for it is cancelled (else a ping sent as the turn moved would never be deleted), and
+  the live ping is stored with the table, so a restart deletes it too.
 - Everything drawn is drawn under the table's lock: a request holds that lock until its action
   is stored, so no message ever shows an action that might still be undone.
 - The players' private hands are brought up to date before the table message. Editing a hand
@@ -25,12 +31,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engine.commitment import commitment
 from bot.engine.match import MatchView
+from bot.rerun import log_task_end
 from bot.rest_budget import BudgetClosed
 from bot.storage.errors import WriterClosed
 from bot.tables.manager import Change
@@ -58,6 +66,11 @@ HAND_EXPIRED = (
     "Your private hand has expired (Discord keeps it editable for 15 minutes): "
     "press **My hand** on the table message to see it again."
 )
+HAND_RESTARTED = (
+    "The bot restarted, so the hand you had open no longer follows the game: "
+    "press **My hand** on the table message to see it again."
+)
+HAND_LOST = {"expired": HAND_EXPIRED, "restarted": HAND_RESTARTED}
 
 
 class TableMessages:
@@ -70,6 +83,10 @@ class TableMessages:
         self._pings: dict[int, tuple[int, tuple[Any, ...]]] = {}  # message id, turn pinged
         # Tables with an edit of their message waiting to start: it will draw the newest state.
         self._edit_waiting: set[int] = set()
+        # Finished deals drawn as they ended, by (match, deal), until their message shows them;
+        # and the deals already shown so (a deal's end may be told more than once).
+        self._finished: dict[int, dict[tuple[int, int], _Finished]] = {}
+        self._shown_finished: dict[int, set[tuple[int, int]]] = {}
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)
@@ -86,8 +103,9 @@ class TableMessages:
 
     # -- the table message ------------------------------------------------------------------
 
-    async def _draw(self, table: Table) -> tuple[discord.Embed, discord.ui.View, int] | None:
-        """The table message as the table stands, drawn under its lock (so from stored state)."""
+    async def _draw(self, table: Table) -> tuple[discord.Embed, discord.ui.View, int | None] | None:
+        """The table message as the table stands, drawn under its lock (so from stored state),
+        and the deal in play it shows (None between matches: nothing to finish later)."""
         manager = self.bot.manager
         if not manager.knows(table):
             return None
@@ -104,7 +122,7 @@ class TableMessages:
                     self._notes.get(table.id, []),
                     commitment(now.seed, now.deal_id) if now and now.seed and now.deal_id else None,
                 )
-                return embed, table_view(table), deal_number(table)
+                return embed, table_view(table), _in_play(table)
             view = table.match.public_view() if table.match else None
             deadline = manager.deadlines.get(table.id)
             notes = self._notes.get(table.id, [])
@@ -115,11 +133,12 @@ class TableMessages:
                 else None
             )
             embed = table_embed(table, view, deadline, notes, committed)
-            return embed, table_view(table), deal_number(table)
+            return embed, table_view(table), _in_play(table)
 
     async def render(self, table: Table, fresh: bool = False) -> None:
-        """Edit the table message of this deal, or post a new one for a new deal (or on
-        request); a message replaced for the same deal is deleted, so none is duplicated.
+        """Bring the channel up to date: finished deals shown as they ended, then the table
+        message edited, or a new one posted for a new deal (or on request); a message replaced
+        for the same deal is deleted, so none is duplicated.
 
         An edit of a table whose next edit is already waiting (for the table's lock, which the
         edit before holds while it waits for the REST budget) is left to that one: it draws the
@@ -136,21 +155,24 @@ class TableMessages:
             if not fresh:
                 self._edit_waiting.discard(table.id)
             channel = await self._channel(table.channel_id)
-            drawn = await self._draw(table) if channel is not None else None
-            if channel is None or drawn is None:
+            if channel is None:
+                return
+            await self._show_finished(table, channel)
+            drawn = await self._draw(table)
+            if drawn is None:
                 return
             embed, view, number = drawn
-            old = table.message_id if table.message_deal == number else None
-            if not fresh and old:
+            old, old_finished = table.message_id, table.message_finished
+            current = (table.message_match or table.match_no, table.message_deal)
+            if old and not old_finished and current == (table.match_no, number) and not fresh:
                 try:
                     await channel.get_partial_message(old).edit(embed=embed, view=view)  # type: ignore[attr-defined]
                     return
                 except discord.HTTPException:
                     log.info("table %s: its message could not be edited; posting anew", table.id)
-                    old = None
             message = await channel.send(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
             await self.bot.manager.touch_message(table, message.id, number)
-            if old:
+            if old and not old_finished:  # a deal's message as it ended stays in the channel
                 await self._delete(channel, old)
 
     async def _delete(self, channel: discord.abc.Messageable, message_id: int) -> None:
@@ -159,84 +181,142 @@ class TableMessages:
         except discord.HTTPException:
             pass
 
-    async def _finish_deal(self, change: Change) -> None:
-        """Turn the finished deal's message into its final state: the last trick, the result,
-        the score and a Review button."""
+    def _keep_finished(self, change: Change, lines: list[str]) -> bool:
+        """Draw a deal as it ended, at once (under the table's lock), for its message: shown by
+        the next bringing up to date, however long that waits (the score is the deal's), and
+        the lines about it (a game won) posted right after it, in the channel's order.
+
+        Returns:
+            Whether it was kept (else the lines are the caller's to post).
+        """
         table = change.table
+        if table.variant is not None:
+            drawn = self._finished_variant_deal(table, change.match_no, change.deal)
+        else:
+            drawn = self._finished_deal(table, change.match_no, change.deal)
+        key = (change.match_no, change.deal)
+        if drawn is None or key in self._shown_finished.get(table.id, ()):
+            return False
+        view = finished_view(table.id, change.match_no, change.deal)
+        self._finished.setdefault(table.id, {})[key] = _Finished(drawn, view, lines)
+        return True
+
+    async def _show_finished(self, table: Table, channel: discord.abc.Messageable) -> None:
+        """Show every deal that ended as it ended (under the messages' lock): on its own
+        message when that is the table message, else (a deal whose message was never posted,
+        the edits having waited) on a message of its own; then the table message is new."""
         manager = self.bot.manager
-        async with self._lock(table):
-            if table.message_id is None or table.message_deal != change.deal:
-                return
-            async with manager.lock_for(table):
-                if table.variant is not None:
-                    drawn = self._finished_variant_deal(table, change)
-                else:
-                    drawn = self._finished_deal(table, change)
-                if drawn is None:
-                    return
-                embed, message_id = drawn
-            channel = await self._channel(table.channel_id)
-            if channel is None:
-                return
-            try:
-                await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
-                    embed=embed, view=finished_view(table.id, change.match_no, change.deal)
-                )
-            except discord.HTTPException:
-                log.info("table %s: the finished deal's message could not be edited", table.id)
+        pending = self._finished.pop(table.id, {})
+        shown = (table.message_match or table.match_no, table.message_deal or 0)
+        if table.message_id is not None and not table.message_finished and shown[1]:
+            drawing = pending.pop(shown, None)
+            if drawing is None:  # drawn now: a restart lost the deal's drawing
+                drawing = await self._finished_now(table, *shown)
+            if drawing is not None:
+                try:
+                    await channel.get_partial_message(table.message_id).edit(  # type: ignore[attr-defined]
+                        embed=drawing.embed, view=drawing.view
+                    )
+                    await manager.touch_message(
+                        table, table.message_id, shown[1], match_no=shown[0], finished=True
+                    )
+                    self._mark_shown(table, shown)
+                    await self._lines(channel, drawing.lines)
+                except discord.HTTPException:
+                    log.info("table %s: the finished deal's message could not be edited", table.id)
+                    pending[shown] = drawing  # posted below instead
+        for (match_no, deal), drawing in sorted(pending.items(), key=lambda kv: kv[0]):
+            if (match_no, deal) in self._shown_finished.get(table.id, ()):
+                continue
+            message = await channel.send(
+                embed=drawing.embed, view=drawing.view, allowed_mentions=NO_MENTIONS
+            )
+            await manager.touch_message(table, message.id, deal, match_no=match_no, finished=True)
+            self._mark_shown(table, (match_no, deal))
+            await self._lines(channel, drawing.lines)
+
+    async def _lines(self, channel: discord.abc.Messageable, lines: list[str]) -> None:
+        if lines:
+            await channel.send("\n".join(lines)[:2000], allowed_mentions=NO_MENTIONS)
+
+    def _mark_shown(self, table: Table, key: tuple[int, int]) -> None:
+        """A deal now shown as it ended (only this match's are kept, to tell a repeat)."""
+        shown = self._shown_finished.setdefault(table.id, set())
+        shown.add(key)
+        shown.difference_update({k for k in shown if k[0] < key[0]})
+
+    async def _finished_now(self, table: Table, match_no: int, deal: int) -> _Finished | None:
+        """A deal of the current match that is over, drawn now (its drawing as it ended was
+        lost: a restart); None for a deal still in play or of another match."""
+        manager = self.bot.manager
+        if not manager.knows(table):
+            return None
+        async with manager.lock_for(table):
+            if table.variant is not None:
+                drawn = self._finished_variant_deal(table, match_no, deal)
+            else:
+                drawn = self._finished_deal(table, match_no, deal)
+        return None if drawn is None else _Finished(drawn, finished_view(table.id, match_no, deal))
 
     def _finished_variant_deal(
-        self, table: Table, change: Change
-    ) -> tuple[discord.Embed, int] | None:
-        """A variant's finished deal message, drawn under the table's lock."""
+        self, table: Table, match_no: int, number: int
+    ) -> discord.Embed | None:
+        """A variant's finished deal message, drawn under the table's lock (None: that deal is
+        not over, or not of this match)."""
         match = table.variant_match
-        if match is None or table.match_no != change.match_no or table.message_id is None:
+        if match is None or table.match_no != match_no or not 0 < number <= len(match.deals):
             return None
-        deal = match.deals[change.deal - 1]
+        deal = match.deals[number - 1]
         if deal.result is None:
             return None
-        embed = variant_views.finished_embed(
+        return variant_views.finished_embed(
             table,
-            change.deal,
+            number,
             deal.public_view(),
             deal.result,
             match.public_view(),
             variant_views.deal_proof(deal),
         )
-        return embed, table.message_id
 
-    def _finished_deal(self, table: Table, change: Change) -> tuple[discord.Embed, int] | None:
-        """The four-handed finished deal's message, drawn under the table's lock."""
+    def _finished_deal(self, table: Table, match_no: int, number: int) -> discord.Embed | None:
+        """The four-handed finished deal's message, drawn under the table's lock (None: that
+        deal is not over, or not of this match)."""
         match = table.match
-        if match is None or table.match_no != change.match_no:
+        if match is None or table.match_no != match_no or not 0 < number <= len(match.deals):
             return None
-        deal = match.deals[change.deal - 1]
-        if deal.result is None or table.message_id is None:
+        deal = match.deals[number - 1]
+        if deal.result is None:
             return None
         view: MatchView = match.public_view()
         proof = None
         if deal.seed is not None and deal.deal_id is not None:
             committed = commitment(deal.seed, deal.deal_id)
             proof = proof_text(deal.seed, committed, deal.deal_id)
-        embed = finished_embed(table, change.deal, deal.public_view(), deal.result, view, proof)
-        return embed, table.message_id
+        return finished_embed(table, number, deal.public_view(), deal.result, view, proof)
 
     async def _show_closed(self, table: Table, why: str) -> None:
-        """The last table message says the table is closed, and keeps no button."""
-        if table.message_id is None:
-            return
-        channel = await self._channel(table.channel_id)
-        if channel is None:
-            return
-        embed = discord.Embed(
-            title="Euchre table: closed",
-            description=f"This table is closed ({why}). Start a new one with /table create.",
-            colour=discord.Colour.light_grey(),
-        )
-        try:
-            await channel.get_partial_message(table.message_id).edit(embed=embed, view=None)  # type: ignore[attr-defined]
-        except discord.HTTPException:
-            pass
+        """The deals that ended are shown as they ended; the last table message says the table
+        is closed, and keeps no button (a finished deal's message keeps its result, and the
+        closing is said below it)."""
+        async with self._lock(table):
+            channel = await self._channel(table.channel_id)
+            if channel is None:
+                return
+            await self._show_finished(table, channel)
+            if table.message_id is None:
+                return
+            embed = discord.Embed(
+                title="Euchre table: closed",
+                description=f"This table is closed ({why}). Start a new one with /table create.",
+                colour=discord.Colour.light_grey(),
+            )
+            if table.message_finished:
+                await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
+                return
+            try:
+                await channel.get_partial_message(table.message_id).edit(embed=embed, view=None)  # type: ignore[attr-defined]
+            except discord.HTTPException:
+                pass
 
     async def announce(self, table: Table, text: str) -> None:
         """A public line in the channel, mentioning no one."""
@@ -305,21 +385,29 @@ class TableMessages:
         # to act waits for their buttons, not for the table message.
         self.bot.live_hands.refresh(table)
         ended_deal = change.hand is not None or change.variant_result is not None
-        if ended_deal:
-            await self._finish_deal(change)
-        # Drawn under the table's lock, like the table message: from stored state only.
+        # Drawn under the table's lock, like the table message: from stored state only. A deal
+        # that ended is drawn now, as it ended, whenever its message gets to show it.
         async with self.bot.manager.lock_for(table):
             lines = self._announcement(change)
+            if ended_deal and self._keep_finished(change, lines):
+                lines = []  # posted right after the deal's message
+        if ended_deal:
+            async with self._lock(table):
+                channel = await self._channel(table.channel_id)
+                if channel is not None:
+                    await self._show_finished(table, channel)
+        await self._turn_moved(table)
         if lines:
             await self.announce(table, "\n".join(lines))
         if change.kind != "closed":
-            await self.render(table, fresh=ended_deal or change.kind == "started")
+            await self.render(table, fresh=change.kind == "started")
         else:
             await self._show_closed(table, change.note or "closed")
-        await self._turn_moved(table)
         if change.kind == "closed":  # nothing more is drawn for it: keep nothing of it
             self._notes.pop(table.id, None)
             self._locks.pop(table.id, None)
+            self._finished.pop(table.id, None)
+            self._shown_finished.pop(table.id, None)
 
     def _announcement(self, change: Change) -> list[str]:
         """The news a change adds to the table message, and the lines it posts: the cut, games
@@ -369,23 +457,34 @@ class TableMessages:
         return (table.match_no, len(match.deals), len(table.actions), match.to_act)
 
     async def _turn_moved(self, table: Table) -> None:
-        """Delete a ping once its turn has passed; ping at once a member whose hand expired."""
+        """Delete a ping once its turn has passed; ping at once a member whose hand expired (or
+        was left behind by a restart)."""
         turn = self._turn(table)
         pinged = self._pings.get(table.id)
         if pinged is not None and pinged[1] != turn:
             del self._pings[table.id]
-            channel = await self._channel(table.channel_id)
-            if channel is not None:
-                await self._delete(channel, pinged[0])
+            await self._unping(table, pinged[0])
         if turn is None:
             return
         occupant = table.seats[turn[-1]]
         if occupant is None or occupant.is_bot:
             return
-        if self.bot.live_hands.take_expired(table.id, occupant.user_id):
-            await self._ping(table, turn, HAND_EXPIRED)
+        lost = self.bot.live_hands.take_expired(table.id, occupant.user_id)
+        if lost:
+            await self._ping(table, turn, HAND_LOST[lost])
+
+    async def _unping(self, table: Table, message_id: int) -> None:
+        channel = await self._channel(table.channel_id)
+        if channel is not None:
+            await self._delete(channel, message_id)
+        if table.ping_message == message_id:
+            await self.bot.manager.touch_ping(table, None)
 
     async def _ping(self, table: Table, turn: tuple[Any, ...], extra: str = "") -> None:
+        with self._unless_stopping(table):
+            await self._send_ping(table, turn, extra)
+
+    async def _send_ping(self, table: Table, turn: tuple[Any, ...], extra: str) -> None:
         occupant = table.seats[turn[-1]]
         if occupant is None or self._pings.get(table.id, (0, None))[1] == turn:
             return
@@ -401,20 +500,33 @@ class TableMessages:
         text = f"<@{occupant.user_id}>, it is your turn ({what}){due}."
         if extra:
             text += " " + extra
+        # Cancelled while it waits for the REST budget (the turn moved on), nothing is sent.
         message = await channel.send(
             text,
             allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(occupant.user_id)], everyone=False, roles=False
             ),
         )
-        if self._turn(table) != turn:
-            # The turn moved on while the ping was being sent: it pings for nothing now.
-            await self._delete(channel, message.id)
-            return
-        old = self._pings.get(table.id)
-        self._pings[table.id] = (message.id, turn)
-        if old is not None:
-            await self._delete(channel, old[0])
+        # Sent: what follows runs to its end even if the caller (the turn's timer, cancelled
+        # as the turn moves) is cancelled, else this ping, or the one before, would never be
+        # deleted.
+        keeping = asyncio.ensure_future(self._keep_ping(table, channel, turn, message.id))
+        keeping.add_done_callback(log_task_end)
+        await asyncio.shield(keeping)
+
+    async def _keep_ping(
+        self, table: Table, channel: discord.abc.Messageable, turn: tuple[Any, ...], sent: int
+    ) -> None:
+        with self._unless_stopping(table):
+            if self._turn(table) != turn:
+                # The turn moved on while the ping was being sent: it pings for nothing now.
+                await self._delete(channel, sent)
+                return
+            old = self._pings.get(table.id)
+            self._pings[table.id] = (sent, turn)
+            await self.bot.manager.touch_ping(table, sent)
+            if old is not None:
+                await self._delete(channel, old[0])
 
     async def hand_expired(self, table: Table, user_id: int) -> None:
         """A member's hand could no longer be kept up to date: if it is their turn, say so now
@@ -424,8 +536,9 @@ class TableMessages:
             return
         occupant = table.seats[turn[-1]]
         if occupant is not None and occupant.user_id == user_id:
-            if self.bot.live_hands.take_expired(table.id, user_id):
-                await self._ping(table, turn, HAND_EXPIRED)
+            lost = self.bot.live_hands.take_expired(table.id, user_id)
+            if lost:
+                await self._ping(table, turn, HAND_LOST[lost])
 
     async def turn_reminder(self, table: Table, seat: int, deadline: float) -> None:
         """The manager's ping time for this turn has come (the member's or the table's choice)."""
@@ -433,15 +546,44 @@ class TableMessages:
         if turn is None or turn[-1] != seat:
             return
         occupant = table.seats[seat]
-        expired = occupant is not None and self.bot.live_hands.take_expired(
-            table.id, occupant.user_id
+        lost = (
+            self.bot.live_hands.take_expired(table.id, occupant.user_id)
+            if occupant is not None
+            else None
         )
-        await self._ping(table, turn, HAND_EXPIRED if expired else "")
+        await self._ping(table, turn, HAND_LOST[lost] if lost else "")
 
     async def table_restored(self, table: Table) -> None:
-        """After a restart: a table in play is told so; its message is brought up to date."""
+        """After a restart: a ping alive at the stop is deleted (its turn is pinged again when
+        due); a table in play is told so, and its members' open hands, which no longer follow
+        the game, are marked so each is told at their turn; the channel is brought up to date
+        (a deal that ended while its edit waited is shown as it ended)."""
+        # Before any wait: the turn's timer, started with the table, may ping at once.
+        stale = table.ping_message
         if table.playing:
-            await self.announce(
-                table, "Table restored after a restart: play on where you left off."
-            )
+            self.bot.live_hands.lost_in_restart(table)
+        with self._unless_stopping(table):
+            if stale is not None:
+                await self._unping(table, stale)
+            if table.playing:
+                await self.announce(
+                    table,
+                    "Table restored after a restart: play on where you left off"
+                    " (open your hand again with **My hand**).",
+                )
         await self.render(table)
+
+
+def _in_play(table: Table) -> int | None:
+    """The number of the deal in play, or None when none is (between matches)."""
+    return deal_number(table) if table.playing else None
+
+
+@dataclass
+class _Finished:
+    """A deal as it ended, for its message: the embed, the Review button, and the lines about
+    it (a game or the match won) to post after it."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    lines: list[str] = field(default_factory=list)

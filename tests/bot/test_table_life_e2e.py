@@ -7,7 +7,9 @@ channel requests and messages (printed: these are the figures the table is held 
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 
 from bot.ui.views import deal_number
 from tests.bot.helpers import current_table_message, eventually, member_at, running_bot, table_of
@@ -112,6 +114,52 @@ async def test_a_rubber_played_from_hands_opened_once(fake_discord, tmp_path):
         # Every hand message stayed private to its holder.
         for message in hands.values():
             assert live(fake, message).ephemeral and live(fake, message).visible_to is not None
+        assert not bot.handler_errors
+
+
+async def test_a_hand_follows_computers_moving_while_its_click_is_answered(fake_discord, tmp_path):
+    """A click's answer on a slow network lands after the computers have moved: the hand is
+    drawn once more, so it always comes to show the turn's own buttons."""
+    fake = fake_discord
+    fake.callback_delay = 0.15  # the computers (no delay) move while each answer is on its way
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        alice, bob = fake.member("alice"), fake.member("bob")
+        await (
+            await fake.slash(alice, fake.channel, "table create", preset="modern", points=5)
+        ).response()
+        await (await fake.slash(bob, fake.channel, "table join", seat="east")).response()
+        for seat in ("south", "west"):
+            await (
+                await fake.slash(alice, fake.channel, "table addbot", seat=seat, level="standard")
+            ).response()
+        await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+        table = table_of(bot, fake)
+        message = await current_table_message(fake, table)
+        hands = {
+            seat: await (await fake.click(member, message, label="My hand")).message()
+            for seat, member in ((0, alice), (1, bob))
+        }
+        clicks = 0
+        while table.playing and len(table.match.deals) <= 2:
+            seat = table.match.to_act
+            if seat not in hands:
+                await asyncio.sleep(0.01)  # a computer's turn
+                continue
+            legal = set(table.match.legal_actions())
+
+            def shows_the_turn(seat=seat, legal=legal):
+                current = live(fake, hands[seat])
+                codes = {b.split(":", 5)[5] for b in hand_buttons(current, table)}
+                return codes == legal and current
+
+            hand = await eventually(shows_the_turn, what="the hand to show the turn's buttons")
+            if table.match.to_act != seat:
+                continue
+            member = alice if seat == 0 else bob
+            clicked = await fake.click(member, hand, choose(hand_buttons(hand, table)))
+            assert (await clicked.response()).type == 7
+            clicks += 1
+        assert clicks >= 8
         assert not bot.handler_errors
 
 
@@ -282,3 +330,175 @@ async def test_a_member_who_leaves_is_named_once_in_the_table_message(fake_disco
         said = [m for m in fake.public_messages(fake.channel) if f"{leaver.name} left" in m.text]
         assert said == [message]  # once, in the table message, not in a message of its own
         assert not bot.handler_errors
+
+
+# -- the deal's end, pings and restarts when edits wait (the REST budget, a 429, a stop) ---------
+
+
+async def quiet(fake: FakeDiscord, span: float = 0.5) -> None:
+    """Until the bot has sent no request for `span` seconds."""
+    while True:
+        sent = len(fake.requests)
+        await asyncio.sleep(span)
+        if len(fake.requests) == sent:
+            return
+
+
+def hold_the_budget(bot) -> None:
+    """The REST budget gives no slot for a long while (a busy process, or one shard of many):
+    every counted request waits, the hands' edits (not counted) go on."""
+    bot.rest_budget._next = time.monotonic() + 1000.0
+
+
+async def last_card_of_the_deal(bot, fake: FakeDiscord, hands) -> None:
+    """Play from the hands until one card is left to play in the deal."""
+    table = table_of(bot, fake)
+    while True:
+        deal = table.match.deal
+        cards = sum(len(deal.hands[s]) for s in range(4) if s not in deal.sitting_out)
+        if deal.phase == "play" and cards == 1:
+            return
+        await play_from_hand(bot, fake, hands)
+
+
+def alive_pings(fake: FakeDiscord) -> list[FakeMessage]:
+    return [m for m in fake.public_messages(fake.channel) if "it is your turn" in m.content]
+
+
+async def test_a_deal_played_while_its_edits_wait_ends_shown_as_it_ended(fake_discord, tmp_path):
+    """Every edit of the table message waits for the REST budget over a whole deal: once the
+    budget lets them go, the deal's message shows how it ended, not a trick in the middle,
+    and the next deal has a message of its own."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", settings={"rest_budget": 40.0}) as bot:
+        await eventually(lambda: bot.card_emojis.task is not None and bot.card_emojis.task.done())
+        await seat_and_start(fake, preset="modern")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        await quiet(fake)
+        first = table.message_id
+        hold_the_budget(bot)
+        while len(table.match.deals) == 1:
+            await play_from_hand(bot, fake, hands)
+        bot.rest_budget.release()
+        await quiet(fake, 1.0)
+        shown = fake.messages_by_id[first]
+        assert not shown.deleted and "Deal 1: over" in shown.text
+        assert [b.get("label") for b in shown.buttons] == ["Review"]
+        latest = await current_table_message(fake, table)
+        assert (
+            latest.id != first
+            and "deal 2" in latest.text
+            and "My hand" in components_labels(latest)
+        )
+        assert not bot.handler_errors
+
+
+async def test_a_429_before_the_last_card_still_ends_the_deal_on_view(fake_discord, tmp_path):
+    """No budget (a bot behind a REST proxy), one of Discord's own 429s on the edit before the
+    last cards, which come quickly: the deal's message still ends finished."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        first = table.message_id
+        deal = table.match.deal
+        while not (deal.phase == "play" and sum(len(h) for h in deal.hands) <= 4):
+            await play_from_hand(bot, fake, hands)
+            await quiet(fake, 0.1)
+        fake.rate_limit_retry_after = 1.0
+        fake.rate_limit_next = 1  # the next counted request gets a 429
+        while len(table.match.deals) == 1:
+            await play_from_hand(bot, fake, hands)
+            await asyncio.sleep(0.2)
+        await quiet(fake, 2.0)
+        assert "Deal 1: over" in fake.messages_by_id[first].text
+        assert not bot.handler_errors
+
+
+async def test_the_last_deal_of_a_game_keeps_its_result_in_the_channel(fake_discord, tmp_path):
+    """The deal that ends the game is shown as it ended, and the table's next message (start
+    another) comes after it, not in its place."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern", points=1)
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        while table.playing:
+            deal_message = table.message_id
+            await play_from_hand(bot, fake, hands)
+        await quiet(fake)
+        ended = fake.messages_by_id[deal_message]
+        assert not ended.deleted and "over" in ended.text
+        assert [b.get("label") for b in ended.buttons] == ["Review"]
+        assert table.message_id != deal_message
+        assert not fake.messages_by_id[table.message_id].deleted
+
+
+async def test_pings_under_the_budget_never_outlive_their_turn(fake_discord, tmp_path):
+    """Pings on every turn with the REST budget at its default, members clicking as soon as
+    their ping shows: once play pauses, the only ping alive is for the member to act."""
+    fake = fake_discord
+    async with running_bot(
+        fake, tmp_path / "euchre.db", timers=True, settings={"rest_budget": 40.0}
+    ) as bot:
+        await eventually(lambda: bot.card_emojis.task is not None and bot.card_emojis.task.done())
+        await seat_and_start(fake, preset="somerset", ping="every turn")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        for _ in range(24):
+            member = member_at(bot, fake, table.match.to_act)
+            await fake.wait_for(
+                lambda m=member: any(f"<@{m.id}>" in p.content for p in alive_pings(fake)),
+                timeout=20,
+            )
+            await play_from_hand(bot, fake, hands)
+        await quiet(fake, 1.0)
+        to_act = member_at(bot, fake, table.match.to_act)
+        alive = alive_pings(fake)
+        assert all(f"<@{to_act.id}>" in p.content for p in alive), [p.content for p in alive]
+        assert len(alive) <= 1
+
+
+async def test_a_stop_with_a_deal_end_waiting_and_a_ping_alive_is_put_right_at_the_start(
+    fake_discord, tmp_path
+):
+    """The bot stops with the finished deal's edit waiting for the budget and a ping in the
+    channel: at the next start the deal's message shows how it ended, the stale ping is
+    deleted, and the members, whose open hands no longer follow, are told at their turn how
+    to get them back."""
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db, timers=True, settings={"rest_budget": 40.0}) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        first = table.message_id
+        await last_card_of_the_deal(bot, fake, hands)
+        member = member_at(bot, fake, table.match.to_act)
+        stale = await fake.wait_for(
+            lambda: next((p for p in alive_pings(fake) if f"<@{member.id}>" in p.content), None)
+        )
+        hold_the_budget(bot)
+        await play_from_hand(bot, fake, hands)  # the deal's last card: its edit waits
+        assert len(table.match.deals) == 2
+        await asyncio.sleep(0.3)
+    async with running_bot(fake, db, timers=True, settings={"rest_budget": 40.0}) as bot:
+        await fake.wait_for(
+            lambda: any("restored" in m.text for m in fake.public_messages(fake.channel))
+        )
+        await quiet(fake, 1.0)
+        assert "Deal 1: over" in fake.messages_by_id[first].text
+        assert fake.messages_by_id[stale.id].deleted  # its turn passed while the bot was down
+        table = table_of(bot, fake)
+        to_act = member_at(bot, fake, table.match.to_act)
+        told = await fake.wait_for(
+            lambda: next((p for p in alive_pings(fake) if f"<@{to_act.id}>" in p.content), None)
+        )
+        assert "The bot restarted" in told.content and "My hand" in told.content
+        assert not bot.handler_errors
+
+
+def components_labels(message: FakeMessage) -> list[str]:
+    return [b.get("label") for b in message.buttons]

@@ -856,6 +856,9 @@ class FakeDiscord:
         #: is set, with ``retry_after`` seconds in the body and Discord's headers (``Via``
         #: included: without it discord.py takes a 429 for a Cloudflare ban and gives up).
         self.rate_limit_next = 0
+        #: Seconds each interaction callback takes to arrive (a slow network): what happens at
+        #: the table meanwhile (a computer's move) is applied before the answer is.
+        self.callback_delay = 0.0
         self.rate_limit_global = False
         self.rate_limit_retry_after = 0.01
         #: Every 429 the fake gave, as ``"METHOD path"``.
@@ -2464,6 +2467,8 @@ class FakeDiscord:
         arrived = time.monotonic()
         interaction = self._interaction_by_token(request, app=False)
         body, files = await self._read_body(request)
+        if self.callback_delay:
+            await asyncio.sleep(self.callback_delay)
         if interaction.response is not None:
             raise FakeHTTPError(400, 40060, "Interaction has already been acknowledged.")
         rtype, data = body["type"], body.get("data") or {}
