@@ -133,6 +133,12 @@ class Play(commands.Cog):
         """Bid a number of tricks (French euchre, Napoleon, six-handed); /pass to pass."""
         # Discord checks the range only in its own client: the engine refuses a bid above five
         # (or below one) with the rule's own words.
+        table = self.manager.tables.get(interaction.channel_id)
+        if table is not None and table.variant is None:
+            raise TableError(
+                "nobody bids a number of tricks at this table: trump is made with /order,"
+                " /call or /pass (bids are for French euchre, Napoleon and six-handed)"
+            )
         named = parse_suit(suit) if suit else None
         await respond.act(interaction, bid_code(int(tricks), named))
 
@@ -154,7 +160,7 @@ class Play(commands.Cog):
         self._refuse_other_card_phase(
             interaction, PLAY, "there is nothing to discard now: play a card with /play"
         )
-        await respond.act(interaction, parse_card(card))
+        await respond.act(interaction, parse_card(card), verb="discarded")
 
     @app_commands.command(name="play")
     @app_commands.guild_only()

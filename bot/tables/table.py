@@ -53,8 +53,12 @@ class TableError(EuchreError):
     """A request the table refuses; the message is shown to the member as it is."""
 
 
-class LeagueTableError(QuotesNames, TableError):
-    """A refusal that names the table's league (escaped where Discord shows it)."""
+class NamingTableError(QuotesNames, TableError):
+    """A refusal that names a member or the table's league (escaped where Discord shows it)."""
+
+
+class LeagueTableError(NamingTableError):
+    """A refusal that names the table's league."""
 
 
 @dataclass
@@ -332,7 +336,7 @@ class Table:
         self._check_seat(seat)
         occupant = self.seats[seat]
         if occupant is not None and not occupant.is_bot:
-            raise TableError(f"{self.seat_label(seat)} is taken by {occupant.name}")
+            raise NamingTableError(f"{self.seat_label(seat)} is taken by {{}}", occupant.name)
         # A member may take a computer's seat between rubbers.
         self.seats[seat] = member
         return "seated"
@@ -397,7 +401,7 @@ class Table:
         self._check_seat(seat)
         taken = self.seats[seat]
         if taken is not None:
-            raise TableError(f"{self.seat_label(seat)} is taken by {taken.name}")
+            raise NamingTableError(f"{self.seat_label(seat)} is taken by {{}}", taken.name)
         self.seats[seat] = bot_occupant(self.new_computer_id(), level)
         return seat
 

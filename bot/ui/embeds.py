@@ -51,8 +51,9 @@ PHASE_WORDS = {
     PLAY: "play",
     OVER: "the hand is over",
 }
-# What a field may hold (Discord's limit is 1,024 characters).
+# What a field may hold (Discord's limit is 1,024 characters), and a whole embed (6,000).
 FIELD = 1024
+EMBED_TOTAL = 6000
 
 
 # Direction marks and overrides: in a name they would turn the rest of its line around.

@@ -48,8 +48,8 @@ _DECLARATIONS = frozenset({PASS, ORDER, ORDER_ALONE, ALONE, DEFEND})
 # Where the deal stands before the first card, said to a member who tries to play or discard.
 _BEFORE_THE_PLAY = {
     JOKER_SUIT: "The Joker is turned up: the dealer names the suit it stands for, then the bidding begins.",
-    ROUND_ONE: "The bidding is on: no card is played until trump is made.",
-    ROUND_TWO: "The bidding is on: no card is played until trump is made.",
+    ROUND_ONE: "The bidding is on: no card is {verb} until trump is made.",
+    ROUND_TWO: "The bidding is on: no card is {verb} until trump is made.",
     PARTNER_ALONE: "Trump is made and the maker's partner may take it alone: the play has not begun.",
     DEFEND_ALONE: "A lone hand is declared and its adversaries may defend alone: the play has not begun.",
 }
@@ -78,7 +78,7 @@ def _commands_open(legal: tuple[str, ...]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def phase_refusal(table: Table, user_id: int, action: str) -> str | None:
+def phase_refusal(table: Table, user_id: int, action: str, verb: str = "played") -> str | None:
     """Why a seated member's action belongs to another part of the deal, or None.
 
     The engine reads whatever is not a declaration during the play as a card, so without
@@ -91,6 +91,7 @@ def phase_refusal(table: Table, user_id: int, action: str) -> str | None:
         table: the channel's table.
         user_id: the member acting.
         action: an action code: a declaration (`pass`, `call:H:alone`) or a card (`JH`).
+        verb: what the member meant to do with a card: `played`, or `discarded` (/discard).
 
     Returns:
         The answer to give the member (nothing is to change), or None to go on and act.
@@ -119,6 +120,7 @@ def phase_refusal(table: Table, user_id: int, action: str) -> str | None:
     before = _BEFORE_THE_PLAY.get(deal.phase)
     if before is None:
         return None  # the discard or the play: a card is what is wanted
+    before = before.format(verb=verb)
     if out:
         return f"{before} You sit out this hand."
     if mine:
@@ -224,12 +226,15 @@ async def act(
     action: str,
     *,
     drawn_for: tuple[int, int, int] | None = None,
+    verb: str = "played",
 ) -> None:
     """Make a declaration or play a card, then show the hand as it now is.
 
     Args:
         drawn_for: for a click on a hand's button, the (table, match, deal) it was drawn for;
             a button of another table, match or deal is stale and changes nothing.
+        verb: what a card is for, said when it comes in the wrong part of the deal:
+            `played`, or `discarded` (/discard).
     """
     manager = manager_of(interaction)
     table = manager.tables.get(channel_id_of(interaction))
@@ -244,7 +249,7 @@ async def act(
         return
     if table is None:
         raise TableError("there is no table in this channel: start one with /table create")
-    refusal = phase_refusal(table, interaction.user.id, action)
+    refusal = phase_refusal(table, interaction.user.id, action, verb)
     if refusal is not None:
         if from_hand:
             # A hand shown earlier in the deal: show it as it is now, with why.
@@ -328,19 +333,27 @@ async def review(
         return
     async with manager.lock_for(table):
         match = table.any_match
-        deal = None
-        if match is not None and table.match_no == match_no and 0 < number <= len(match.deals):
-            deal = match.deals[number - 1]
-        if deal is None or not deal.is_over:
-            embed = None
-        elif isinstance(deal, VariantDeal):
-            embed = variant_views.review_embed(table, number, deal)
-        else:
-            embed = review_embed(table, number, deal)
+        dealt = len(match.deals) if match is not None and table.match_no == match_no else 0
+        deal = match.deals[number - 1] if match is not None and 0 < number <= dealt else None
+        embed = None
+        if deal is not None and deal.is_over:
+            if isinstance(deal, VariantDeal):
+                embed = variant_views.review_embed(table, number, deal)
+            else:
+                embed = review_embed(table, number, deal)
     if embed is None:
-        text = "That deal is from an earlier match at this table: /history and /record have it."
-        if table.match_no == match_no:
+        if table.match_no != match_no:
+            text = "That deal is from an earlier match at this table: /history and /record have it."
+        elif deal is not None:
             text = "That deal is not over yet."
+        elif dealt == 0:
+            text = "No deal has been dealt in this match yet."
+        else:
+            text = (
+                f"There is no deal {number} in this match: its deals are numbered 1 to {dealt}."
+                if dealt > 1
+                else f"There is no deal {number} in this match: it has one deal so far, deal 1."
+            )
         await answer(interaction, text)
         return
     await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -13,6 +13,7 @@ menu, whose 25 options hold it in one.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -50,7 +51,7 @@ from bot.engine.variants.rules import (
 from bot.engine.variants.scoring import VariantResult
 from bot.tables.table import Table
 from bot.ui.cards import card_button, card_style, card_text, cards_text, suit_text
-from bot.ui.embeds import GOLD, GREEN, GREY, plural, proof_text, safe
+from bot.ui.embeds import EMBED_TOTAL, GOLD, GREEN, GREY, plural, proof_text, safe
 from bot.ui.errors import reply_error
 from bot.ui.views import Buttons, HandButton, Requesting, deal_number
 
@@ -286,8 +287,10 @@ def _seats_heading(table: Table) -> str:
     return "Seats"
 
 
-def _trick_line(table: Table, trick: tuple[tuple[int, str], ...]) -> str:
-    return "  ".join(f"{seat_name(table, s)}: {card_text(c)}" for s, c in trick)
+def _trick_line(
+    table: Table, trick: tuple[tuple[int, str], ...], name: Callable[[Table, int], str] = seat_name
+) -> str:
+    return "  ".join(f"{name(table, s)}: {card_text(c)}" for s, c in trick)
 
 
 def trump_text(table: Table, deal: VariantDealView) -> str:
@@ -446,7 +449,19 @@ def deal_proof(deal: VariantDeal) -> str | None:
 
 def review_embed(table: Table, number: int, deal: VariantDeal) -> discord.Embed:
     """A finished deal, every card: the hands as dealt, the turn-up and discard, the auction
-    and each trick (no secret once the deal is over)."""
+    and each trick (no secret once the deal is over).
+
+    Seven long names, escaped, in every trick and the auction can pass Discord's 6,000
+    characters an embed: then those name the seats (the hands' fields say who sits where)."""
+    embed = _review_embed(table, number, deal, seat_name)
+    if len(embed) > EMBED_TOTAL:
+        embed = _review_embed(table, number, deal, _seat_title)
+    return embed
+
+
+def _review_embed(
+    table: Table, number: int, deal: VariantDeal, name: Callable[[Table, int], str]
+) -> discord.Embed:
     embed = discord.Embed(title=f"Review of deal {number}", colour=GREY)
     result = deal.result
     embed.description = result_text(table, result) if result else "The deal is not over."
@@ -464,15 +479,12 @@ def review_embed(table: Table, number: int, deal: VariantDeal) -> discord.Embed:
     proof = deal_proof(deal)
     if proof:
         embed.add_field(name="Seed", value=_clip(proof), inline=False)
-    said = [f"{seat_name(table, s)} {said_text(a, _game(table))}" for s, a in deal.declarations]
+    said = [f"{name(table, s)} {said_text(a, _game(table))}" for s, a in deal.declarations]
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said)), inline=False)
     for i, (winner, trick) in enumerate(deal.tricks, start=1):
-        embed.add_field(
-            name=f"Trick {i}",
-            value=_clip(_trick_line(table, tuple(trick)) + f" — won by {seat_name(table, winner)}"),
-            inline=False,
-        )
+        line = _trick_line(table, tuple(trick), name) + f" — won by {name(table, winner)}"
+        embed.add_field(name=f"Trick {i}", value=_clip(line), inline=False)
     return embed
 
 

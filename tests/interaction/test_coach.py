@@ -126,3 +126,7 @@ async def test_review_refuses_a_deal_not_over_and_bad_input(interactions):
     assert "not over" in await refused(h, "alice", "review", deal="1")
     assert "table:match:deal" in await refused(h, "alice", "review", deal="first")
     assert "earlier match" in await refused(h, "alice", "review", deal=f"{table.id}:99:1")
+    # A deal never dealt is named as such, not as a deal still in play.
+    for number in ("99", "0"):
+        text = await refused(h, "alice", "review", deal=number)
+        assert f"there is no deal {number} in this match" in text and "not over" not in text

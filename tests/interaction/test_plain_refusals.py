@@ -207,3 +207,17 @@ async def test_stick_the_dealer_refusals_are_plain(interactions):
     for alone in (False, True):
         text = await refusal(h, dealer, "order", alone=alone)
         assert "the dealer must name another suit" in text
+
+
+async def test_a_bid_or_a_discard_during_the_bidding_is_answered_for_what_it_is(interactions):
+    """/bid belongs to the games that bid tricks, and /discard to the dealer once trump is
+    made: at a four-handed table in the bidding each says so, not "no card is played"."""
+    h = interactions
+    await start_four(h)
+    member, seat = to_act(h)
+    card = hand_of(h, seat)[0]
+    for who in (member, h.member_at((seat + 1) % 4)):
+        text = (await refusal(h, who, "bid", tricks=3)).lower()
+        assert "/order" in text and "no card is played" not in text
+        text = (await refusal(h, who, "discard", card=card)).lower()
+        assert "no card is discarded until trump is made" in text and "played" not in text

@@ -4,6 +4,7 @@ every refusal private and changing nothing."""
 from __future__ import annotations
 
 import copy
+import re
 
 import discord
 import pytest
@@ -125,6 +126,21 @@ async def test_join_a_named_seat_the_first_free_one_and_a_taken_one(interactions
     assert "bob" in h.table_message().text and "carol" in h.table_message().text
 
 
+async def test_a_seat_taken_names_its_holder_escaped_and_mentions_no_one(interactions):
+    h = interactions
+    alice = h.member("alice")
+    boss = h.world.add_member(h.world.guild, f"**Boss** <@{alice.id}> @everyone")
+    await h.command("alice", "table create")
+    await h.command(boss, "table join", seat="east")
+    for command, options in (("table join", {}), ("table addbot", {"level": "easy"})):
+        text = await refused(
+            h, "alice" if "addbot" in command else "bob", command, seat="east", **options
+        )
+        assert "east is taken by" in text
+        assert "**boss**" not in text and r"\*\*boss\*\*" in text
+        assert not re.search(r"@(everyone|here|\d)", text)  # a zero-width space breaks each
+
+
 async def test_join_button_seats_then_queues_then_refuses_a_full_table(interactions):
     h = interactions
     await h.command("alice", "table create")
@@ -132,7 +148,7 @@ async def test_join_button_seats_then_queues_then_refuses_a_full_table(interacti
     for name in PLAYERS[1:]:
         assert "You sit at" in (await h.click(name, join)).text
     assert "wait in line" in (await h.click("erin", join)).text
-    assert "taken by bob" in await refused(h, "frank", "table join", seat="east")
+    assert "taken by “bob”" in await refused(h, "frank", "table join", seat="east")
     assert "wait in line" in (await h.command("frank", "table join")).text
     assert "full" in await refused(h, "gina", "table join")
     assert "full" in await refused_click(h, "gina", join)

@@ -46,7 +46,7 @@ def test_join_takes_first_free_seat_or_named_seat():
 
 def test_join_a_taken_seat_is_refused():
     table = new_table()
-    with pytest.raises(TableError, match="north is taken by ann"):
+    with pytest.raises(TableError, match="north is taken by “ann”"):
         table.join(2, "bob", 0)
 
 

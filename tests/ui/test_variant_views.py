@@ -9,15 +9,33 @@ import random
 import discord
 import pytest
 
+from bot.ai.variants import VariantPlayer, make_variant_player
 from bot.engine.commitment import commitment
 from bot.engine.rules import build_options
 from bot.engine.variants import NAMES, make_variant, seats_allowed
 from bot.tables.table import Occupant, Table
+from bot.ui import emojis
 from bot.ui import variant_views as vv
+from bot.ui.emojis import CARDS, emoji_name
 
 # Discord's limits: 5 rows of 5 buttons, a select of 25 options, 80 characters a label, an
 # embed's 25 fields of 1,024 characters (256 a name), 6,000 characters in all.
 LONG_NAME = "@everyone **" + "W" * 20  # 32 characters, the longest display name
+# Escaping doubles every character of this one: the longest a name can be shown.
+MARKDOWN_NAME = "_*`|~\\>" * 4 + "_" * 4
+
+
+@pytest.fixture
+def pictures():
+    """Cards shown as the bot's emojis, with ids as long as Discord's (hidden again after)."""
+    emojis.show(
+        {
+            card: discord.PartialEmoji(name=emoji_name(card), id=1_577_487_208_330_297_344 + i)
+            for i, card in enumerate(CARDS)
+        }
+    )
+    yield
+    emojis.hide()
 
 
 def embed_size(embed: discord.Embed) -> int:
@@ -58,19 +76,35 @@ def check_hand(view: discord.ui.View, legal: tuple[str, ...], phase: str) -> Non
 
 @pytest.mark.parametrize("variant", NAMES)
 async def test_every_step_of_whole_games_fits_discords_limits(variant: str):
+    play_whole_games(variant, LONG_NAME)
+
+
+@pytest.mark.parametrize("variant", NAMES)
+async def test_the_longest_names_shown_and_card_pictures_still_fit(variant: str, pictures):
+    """Seven names whose every character is escaped, and each card an emoji's markup: a
+    Napoleon Review of five tricks would pass 6,000 characters if it named everyone in them.
+    Played by the standard computer, whose deals go to five tricks (random play's end early)."""
+    tricks = play_whole_games(variant, MARKDOWN_NAME, make_variant_player("standard", seed=1))
+    assert max(tricks) == 5
+
+
+def play_whole_games(variant: str, name: str, player: VariantPlayer | None = None) -> list[int]:
+    """Whole games at the most seats, every step drawn and checked; the tricks of each deal."""
+    assert len(name) == 32
+    tricks = []
     seats = seats_allowed(variant)[1]
     rules = make_variant(variant, seats)
-    host = Occupant(1, LONG_NAME)
+    host = Occupant(1, name)
     table = Table(9, 1, 1, host, build_options("modern"), rules)
     for seat in range(1, seats):
-        table.seats[seat] = Occupant(seat + 1, LONG_NAME)
+        table.seats[seat] = Occupant(seat + 1, name)
     table._rng = random.Random(7)
     table.start()
     rng = random.Random(11)
     match = table.variant_match
     assert match is not None
     steps = 0
-    while table.playing and steps < 400:
+    while table.playing and steps < 1000:
         public = match.public_view()
         committed = commitment(match.deal.seed, match.deal.deal_id)
         drawn = vv.table_embed(
@@ -85,8 +119,10 @@ async def test_every_step_of_whole_games_fits_discords_limits(variant: str):
         check_hand(vv.hand_view(table, seat, view), tuple(view.deal.legal), view.deal.phase)
         deal = match.deal
         legal = match.legal_actions()
-        table.act_for_seat(seat, legal[rng.randrange(len(legal))])
+        chosen = player.choose(view) if player else legal[rng.randrange(len(legal))]
+        table.act_for_seat(seat, chosen)
         if deal.result is not None:
+            tricks.append(len(deal.tricks))
             proof = vv.deal_proof(deal)
             assert proof is not None and deal.seed in proof
             finished = vv.finished_embed(
@@ -100,6 +136,7 @@ async def test_every_step_of_whole_games_fits_discords_limits(variant: str):
             assert vv.result_text(table, deal.result)
         steps += 1
     assert steps > 0
+    return tricks
 
 
 def test_napoleons_bid_of_five_is_called_napoleon():
