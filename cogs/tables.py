@@ -281,7 +281,9 @@ class Tables(commands.Cog):
         change = await self.manager.back(interaction.channel_id, interaction.user.id)
         assert change.seat is not None
         await answer(
-            interaction, f"Welcome back: you play {change.table.seat_label(change.seat)} again."
+            interaction,
+            f"Welcome back: you play {change.table.seat_label(change.seat)} again. The hand you"
+            " had open follows the game again (or press **My hand**).",
         )
         await self.messages.table_changed(change)
 

@@ -41,6 +41,11 @@ log = logging.getLogger(__name__)
 # Discord's token lives 15 minutes; stop a little before, so an edit never races the end.
 TOKEN_LIFETIME = timedelta(minutes=14, seconds=30)
 MOVED = "This hand moved to a newer message: use that one."
+HELD = ("held",)  # what a hand shows while a computer holds the seat
+HELD_TEXT = (
+    "You timed out twice, so a computer plays {seat} for you. Use /table back to take the"
+    " seat again: your hand comes back here."
+)
 # Tables whose waiting players' hands are drawn at the same time. Enough to keep up when the
 # bot is idle; few enough that under load the clicks are answered first (bench/hands.py).
 PAINTING_SLOTS = 8
@@ -193,6 +198,15 @@ class LiveHands:
         try:
             shown, embed, view = await hand_message(self.bot, table, user_id)
         except EuchreError as error:
+            held = table.held_seat_of(user_id)
+            if held is not None and table.status != "closed":
+                # A computer holds the seat after two time-outs: the hand waits without buttons
+                # and comes back at `/table back`, when it is drawn again.
+                if hand.shown != HELD:
+                    text = HELD_TEXT.format(seat=table.seat_label(held))
+                    if await self._edit(key, hand, content=text, embed=None, view=None):
+                        hand.shown = HELD
+                return
             # Not seated any more, or the table closed: close the hand, saying why.
             text = str(error)
             await self._edit(

@@ -163,6 +163,51 @@ async def test_a_hand_follows_computers_moving_while_its_click_is_answered(fake_
         assert not bot.handler_errors
 
 
+async def test_a_hand_waits_while_a_computer_holds_the_seat_and_comes_back(fake_discord, tmp_path):
+    """Two time-outs: the open hand says a computer plays the seat and how to take it back (not
+    "not seated"); after /table back the same message is the hand again, with its buttons."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        await seat_and_start(fake, preset="modern")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        # From the next turn on every turn times out, until the test says otherwise; the
+        # computers take their time, so the game is still on when the test looks.
+        bot.manager.turn_timeout = 0.4
+        bot.manager.computer_delay = 0.3
+        await play_from_hand(bot, fake, hands)
+        # Every member times out twice: computers hold the four seats (so once one member is
+        # back, the game comes round to them at the computers' pace).
+        await fake.wait_for(lambda: all(o.held_for is not None for o in table.seats), timeout=60)
+        bot.manager.turn_timeout = 120
+        held = table.match.to_act  # one whose hand has just gone by without them
+        member = fake.guild.members[table.seats[held].held_for]
+        waiting = await eventually(
+            lambda: "a computer plays" in live(fake, hands[held]).text and live(fake, hands[held])
+        )
+        assert "/table back" in waiting.text and "not seated" not in waiting.text
+        assert not hand_buttons(waiting, table)
+        text = (await (await fake.slash(member, fake.channel, "table back")).message()).text
+        assert "welcome back" in text.lower()
+
+        def back_in_hand():
+            current = live(fake, hands[held])
+            return "Your hand" in current.text and "a computer plays" not in current.text
+
+        await eventually(back_in_hand, what="the hand to come back after /table back")
+        while table.playing and table.match.to_act != held:
+            await asyncio.sleep(0.05)  # the computers and the timers play on
+        if table.playing:
+            await eventually(
+                lambda: (
+                    set(b.split(":", 5)[5] for b in hand_buttons(live(fake, hands[held]), table))
+                    == set(table.match.legal_actions())
+                ),
+                what="the turn's buttons in the hand that came back",
+            )
+        assert not bot.handler_errors
+
+
 async def test_a_finished_deal_keeps_its_last_trick_and_offers_a_review(fake_discord, tmp_path):
     fake = fake_discord
     async with running_bot(fake, tmp_path / "euchre.db") as bot:
