@@ -86,7 +86,7 @@ class Stats(commands.Cog):
         member="whose statistics (default yours)",
         period="all time, this season, or the last 30 or 7 days",
         variant="another game of the rule books: its leaderboard, in its own unit",
-        include_bots="with a variant: count games where computers or substitutes played",
+        include_bots="count rubbers (or a variant's games) where computers or substitutes played",
     )
     async def stats(
         self,
@@ -99,6 +99,11 @@ class Stats(commands.Cog):
         """A player's statistics: rubbers, points, makes, euchres, lone hands, partners and opponents."""
         who = member or interaction.user
         if variant is not None:
+            if period != "all":
+                raise StatsError(
+                    "the other games' boards count all their games: leave out the period"
+                    " with a variant"
+                )
             board = await variant_games.variant_board(
                 self.db,
                 guild_id_of(interaction),
@@ -111,7 +116,9 @@ class Stats(commands.Cog):
             )
             return
         guild_id = guild_id_of(interaction)
-        result = await boards.player_stats(self.db, guild_id, who.id, period)
+        result = await boards.player_stats(
+            self.db, guild_id, who.id, period, include_bots=include_bots
+        )
         given = await hints.hints_given(self.db, guild_id, who.id)
         await interaction.response.send_message(
             embed=stats_embed(result, who.display_name, hints=given)

@@ -34,6 +34,7 @@ from bot.storage.database import Database
 from bot.storage.errors import StorageError
 from bot.storage.leaderboard import METRICS, leaderboard, leaderboard_rows
 from bot.storage.seasons import PERIODS
+from bot.storage.spreadsheet import cell
 from bot.storage.url import DatabaseUrl
 from bot.storage.verify import verify
 
@@ -209,7 +210,7 @@ async def _leaderboard_async(args: argparse.Namespace) -> int:
                     [
                         row.rank,
                         row.user_id,
-                        row.name,
+                        cell(row.name),  # a name typed like a formula stays text
                         _value(row.value, metric.is_rate),
                         row.numerator,
                         row.denominator,

@@ -9,7 +9,6 @@ it alone, a turned-up Joker) is written in the bot's own JSON record instead.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import zipfile
@@ -30,15 +29,9 @@ from bot.storage.league_seasons import (
 )
 from bot.storage.leagues import League
 from bot.storage.seasons import timestamp
+from bot.storage.spreadsheet import write_rows
 
 EXPORTS = ("standings", "ratings", "fixtures", "games")
-
-
-def _cell(value: object) -> object:
-    """A cell a spreadsheet shows as text: a typed name starting like a formula is quoted."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
-        return "'" + value
-    return value
 
 
 def _utc(seconds: int | None) -> str:
@@ -50,9 +43,7 @@ def _utc(seconds: int | None) -> str:
 
 def _csv(header: list[str], rows: list[list[object]]) -> bytes:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows([[_cell(v) for v in row] for row in rows])
+    write_rows(out, header, rows)
     return out.getvalue().encode()
 
 

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.engine.variants.rules import CHIPS, NAMES, SET_BACK, SET_BACK_START, make_variant
+from bot.numbers import parse_whole
 from bot.storage.database import Database
 from bot.storage.errors import StatsError, StorageError
 from bot.storage.seasons import timestamp
@@ -273,9 +274,10 @@ async def recent_games(
 def parse_game_id(text: str) -> int | None:
     """The number of a variant game's id (`V12`), or None when the text is not one."""
     cleaned = text.strip().upper()
-    if cleaned.startswith(GAME_PREFIX) and cleaned[1:].isdigit():
-        return int(cleaned[1:])
-    return None
+    if not cleaned.startswith(GAME_PREFIX):
+        return None
+    # ASCII digits within SQLite's integers only: `V²` or `V` and thirty digits is no game.
+    return parse_whole(cleaned[1:])
 
 
 async def game_record(db: Database, guild_id: int, game_id: int) -> tuple[str, dict[str, Any]]:

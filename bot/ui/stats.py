@@ -12,11 +12,13 @@ from bot.engine.egn import match_to_egn
 from bot.engine.errors import RecordError
 from bot.engine.records import match_from_record
 from bot.storage import leaderboard as boards
-from bot.ui.embeds import plural
+from bot.storage.errors import StatsError
+from bot.ui.embeds import plural, safe
 from bot.ui.errors import reply_error
 from bot.ui.views import Buttons
 
 BLUE = discord.Colour.blurple()
+DESCRIPTION_LIMIT = 4096  # an embed's description
 PERIOD_WORDS = {
     "all": "all time",
     "season": "this season",
@@ -33,7 +35,7 @@ def _value(metric: boards.Metric, row: boards.LeaderboardRow) -> str:
 
 def _board_title(page: boards.LeaderboardPage) -> str:
     period = (
-        page.season_name
+        safe(page.season_name)
         if page.period == "season" and page.season_name
         else PERIOD_WORDS[page.period]
     )
@@ -53,7 +55,8 @@ def leaderboard_embed(page: boards.LeaderboardPage) -> discord.Embed:
     ran /leaderboard, and to anyone who clicks "My rank".
     """
     embed = discord.Embed(title=_board_title(page), colour=BLUE)
-    lines = [f"**{row.rank}.** {row.name} — {_value(page.metric, row)}" for row in page.rows]
+    # Names as members typed them, escaped: none formats the board or links anywhere.
+    lines = [f"**{row.rank}.** {safe(row.name)} — {_value(page.metric, row)}" for row in page.rows]
     embed.description = "\n".join(lines) or "Nobody has played enough yet."
     note = "" if page.include_bots else " · rubbers with computers or substitutes not counted"
     embed.set_footer(text=f"Page {page.page} of {max(page.page_count, 1)}{note}")
@@ -148,15 +151,14 @@ class LeaderboardButton(
                 await interaction.response.send_message(own_rank(page), ephemeral=True)
                 return
             target = self.page - 1 if self.direction == "prev" else self.page + 1
-            page = await boards.leaderboard(
-                db,
-                guild_id,
-                self.metric,
-                self.period,
-                self.preset or None,
-                max(target, 1),
-                self.bots,
-            )
+            board = (db, guild_id, self.metric, self.period, self.preset or None)
+            try:
+                page = await boards.leaderboard(*board, max(target, 1), self.bots)
+            except StatsError:
+                # The board shrank since this message was drawn (a match flagged, a window
+                # moved on): show its last page rather than refusing every click.
+                last = (await boards.leaderboard(*board, 1, self.bots)).page_count
+                page = await boards.leaderboard(*board, min(max(target, 1), last), self.bots)
             await interaction.response.edit_message(
                 embed=leaderboard_embed(page), view=leaderboard_view(page)
             )
@@ -181,7 +183,7 @@ def stats_embed(stats: boards.PlayerStats, name: str, hints: int = 0) -> discord
     """One player's totals, partners and record against opponent pairs, and the hints they
     were given (counted over all time)."""
     t = stats.totals
-    embed = discord.Embed(title=f"{name} — {PERIOD_WORDS[stats.period]}", colour=BLUE)
+    embed = discord.Embed(title=f"{safe(name)} — {PERIOD_WORDS[stats.period]}", colour=BLUE)
     embed.add_field(
         name="Rubbers",
         value=f"{t.rubbers_won} won of {t.rubbers_played} ({_rate(t.rubber_win_rate)}); {plural(t.rubber_points, 'rubber point')}",
@@ -208,17 +210,19 @@ def stats_embed(stats: boards.PlayerStats, name: str, hints: int = 0) -> discord
         p = stats.best_partner
         embed.add_field(
             name="Best partner",
-            value=f"{p.name}: {p.won} of {p.games} games ({p.win_rate:.0%})",
+            value=f"{safe(p.name)}: {p.won} of {plural(p.games, 'game')} ({p.win_rate:.0%})",
             inline=False,
         )
     if stats.most_frequent_partner:
         p = stats.most_frequent_partner
         embed.add_field(
-            name="Most frequent partner", value=f"{p.name}: {p.games} games", inline=False
+            name="Most frequent partner",
+            value=f"{safe(p.name)}: {plural(p.games, 'game')}",
+            inline=False,
         )
     if stats.opponents:
         lines = [
-            f"v {o.names[0]} & {o.names[1]}: won {o.won}, lost {o.lost}"
+            f"v {safe(o.names[0])} & {safe(o.names[1])}: won {o.won}, lost {o.lost}"
             for o in stats.opponents[:8]
         ]
         embed.add_field(name="Against", value="\n".join(lines), inline=False)
@@ -228,16 +232,21 @@ def stats_embed(stats: boards.PlayerStats, name: str, hints: int = 0) -> discord
 
 
 def history_embed(page: boards.HistoryPage, name: str) -> discord.Embed:
-    embed = discord.Embed(title=f"{name}'s recent play", colour=BLUE)
+    embed = discord.Embed(title=f"{safe(name)}'s recent play", colour=BLUE)
     lines = []
     for entry in page.entries:
         result = {True: "won", False: "lost", None: entry.status}[entry.won]
         games = ", ".join(f"{g.record_id} {g.score[0]}–{g.score[1]}" for g in entry.games)
         flag = " (computers/substitutes)" if entry.flagged else ""
+        partners = ", ".join(safe(n) for n in entry.partners) or "—"
+        opponents = ", ".join(safe(n) for n in entry.opponents) or "—"
         lines.append(
-            f"**{entry.record_id}** {entry.kind} {result}{flag} — with {', '.join(entry.partners) or '—'}"
-            f" v {', '.join(entry.opponents) or '—'}; {games}; <t:{int(entry.played_at.timestamp())}:d>"
+            f"**{entry.record_id}** {entry.kind} {result}{flag} — with {partners}"
+            f" v {opponents}; {games}; <t:{int(entry.played_at.timestamp())}:d>"
         )
+    # Ten entries of escaped 32-character names fit; whole lines are kept if ever they do not.
+    while len("\n".join(lines)) > DESCRIPTION_LIMIT:
+        lines.pop()
     embed.description = "\n".join(lines)
     embed.set_footer(
         text=f"Page {page.page} of {page.page_count} · /record ID attaches a game or rubber"

@@ -39,7 +39,7 @@ def variant_board_embed(board: VariantBoard, name: str) -> discord.Embed:
     embed.description = "\n".join(lines) or f"No {title} game has been recorded here yet."
     own = board.own
     embed.add_field(
-        name=name,
+        name=safe(name)[:256],
         value=(
             f"Rank {own.rank}: {_unit_text(board.variant, own)}"
             if own is not None

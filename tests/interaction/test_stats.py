@@ -4,10 +4,13 @@ interactions: results recorded by the storage layer, or by a game played through
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
+from bot.storage import stats
 from tests.interaction.helpers import play_match, start_four
 from tests.storage.builders import quick_rubber, seats
 from tests.support.fake_discord import CALLBACK_DEFERRED_MESSAGE, CALLBACK_UPDATE_MESSAGE
@@ -123,6 +126,87 @@ async def test_stats_of_oneself_and_of_another(interactions):
     assert "no recorded games" in await refused(h, "alice", "stats", member=h.member("erin"))
 
 
+async def test_names_on_the_board_in_stats_and_history_are_escaped(interactions):
+    """Names as members typed them format nothing, link nowhere and mention no one, on the
+    public board, /stats and /history (a display name may hold a masked link)."""
+    h = interactions
+    ids = [h.member(n).id for n in ("alice", "bob", "carol", "dave")]
+    names = ("**bold**", "[x](https://e.vil)", f"<@{ids[0]}> `tick`", "@everyone ~~s~~")
+    players = tuple(replace(p, name=n) for p, n in zip(seats(*ids), names, strict=True))
+    for _ in range(3):  # opponents are listed once met three times
+        await quick_rubber(
+            h.bot.db,
+            players,
+            winner=0,
+            rubber_points=(3, 0),
+            when=datetime.now(UTC),
+            guild=h.world.guild.id,
+        )
+    texts = [
+        (await h.command("erin", "leaderboard", metric="rubbers_won")).messages[0].text,
+        (await h.command("alice", "stats")).reply.text,  # partner carol, against bob & dave
+        (await h.command("bob", "history")).reply.text,
+    ]
+    for text in texts:
+        for raw in ("**bold**", "`tick`", "~~s~~"):
+            assert raw not in text, (raw, text)
+        assert not re.search(r"(?<!\\)\[x\]\(", text), text  # no masked link
+        assert not re.search(r"<@!?\d|@everyone", text), text
+    assert r"\*\*bold\*\*" in texts[0] and r"\[x](https://e.vil)" in texts[1]
+    assert "Most frequent partner" in texts[1] and "6 games" in texts[1]
+
+
+async def test_stats_with_computers_counted_when_asked(interactions):
+    h = interactions
+    ids = [h.member(n).id for n in ("alice", "bob")] + [-1, -2]
+    players = seats(*ids, bots=(-1, -2))
+    await quick_rubber(
+        h.bot.db,
+        players,
+        winner=0,
+        rubber_points=(3, 0),
+        when=datetime.now(UTC),
+        guild=h.world.guild.id,
+    )
+    without = (await h.command("alice", "stats")).reply.text
+    counted = (await h.command("alice", "stats", include_bots=True)).reply.text
+    assert "0 won of 0" in without and "not counted" in without
+    assert "1 won of 1" in counted and "not counted" not in counted
+    assert "leave out the period" in await refused(
+        h, "alice", "stats", variant="napoleon", period="7d"
+    )
+
+
+async def test_a_page_button_of_a_board_that_shrank_shows_its_last_page(interactions):
+    """Page 3 of 3 on view, then most of its rubbers flagged late (a substitute found to have
+    played): Previous asks for page 2 of a board of one page, and shows that page."""
+    h = interactions
+    rubbers = []
+    for first in range(101, 145, 4):  # eleven rubbers, two winners each: 22 rows, 3 pages
+        rubbers.append(
+            await quick_rubber(
+                h.bot.db,
+                seats(*range(first, first + 4)),
+                winner=0,
+                rubber_points=(2, 0),
+                when=datetime.now(UTC),
+                guild=h.world.guild.id,
+            )
+        )
+    board = (await h.command("alice", "leaderboard", metric="rubbers_won")).messages[0]
+    for _ in range(2):
+        await h.click(
+            "bob", {b["label"]: b["custom_id"] for b in board.buttons}["Next"], message=board.id
+        )
+    assert "Page 3 of 3" in board.text
+    for match_id in rubbers[2:]:
+        await stats.flag_match(h.bot.db, match_id)
+    previous = {b["label"]: b["custom_id"] for b in board.buttons}["Previous"]
+    exchange = await h.click("bob", previous, message=board.id)
+    assert exchange.response_type == CALLBACK_UPDATE_MESSAGE
+    assert "Page 1 of 1" in board.text and len(ranked(board.text)) == 4
+
+
 async def test_history_and_record_of_a_game_played_through_commands(interactions):
     h = interactions
     table = await start_four(h, points=1)
@@ -153,6 +237,8 @@ async def test_history_and_record_refusals(interactions):
     assert "no finished" in await refused(h, "alice", "history", member=h.member("bob"))
     assert "not a game" in await refused(h, "alice", "record", game_id="nonsense")
     assert "g999" in await refused(h, "alice", "record", game_id="G999")
+    for typed in ("V²", "V" + "9" * 30, "V١٢"):  # no game: not a crash, nor V12
+        assert "not a game" in await refused(h, "alice", "record", game_id=typed)
 
 
 # -- /admin sync --------------------------------------------------------------------------

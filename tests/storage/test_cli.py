@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
 from bot.storage.database import Database
+from bot.storage.spreadsheet import cell
 from tests.storage.builders import GUILD, at, quick_rubber, seats
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +39,26 @@ async def league(tmp_path: Path) -> Path:
     finally:
         await db.close()
     return path
+
+
+async def test_a_name_typed_like_a_formula_stays_text_in_the_csv(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A display name such as `=HYPERLINK(...)` opens in a spreadsheet as text, not a link."""
+    path = tmp_path / "formulas.db"
+    db = await Database.open(path)
+    names = ('=HYPERLINK("http://e.vil","x")', "plain", "+1", "@SUM(A1)")  # winners: 1st, 3rd
+    try:
+        players = tuple(replace(p, name=n) for p, n in zip(seats(1, 2, 3, 4), names, strict=True))
+        await quick_rubber(db, players, winner=0, rubber_points=(3, 0), when=at("2025-05-01"))
+    finally:
+        await db.close()
+    arguments = ["leaderboard", "--db", str(path), "--guild", str(GUILD), "--csv"]
+    assert await asyncio.to_thread(main, [*arguments, "--metric", "games_won"]) == 0
+    shown = {row[2] for row in csv.reader(io.StringIO(capsys.readouterr().out))}
+    assert shown == {"name", "'" + names[0], "'" + names[2]}
+    assert cell("\t-2") == "'\t-2" and cell("\r@x") == "'\r@x" and cell(names[3]) == "'@SUM(A1)"
+    assert cell(-3) == -3 and cell("plain") == "plain"
 
 
 def test_leaderboard_as_csv(league: Path, capsys: pytest.CaptureFixture[str]) -> None:
