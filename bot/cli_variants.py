@@ -16,9 +16,12 @@ from typing import Any
 
 from bot.ai.variant_duel import MAX_DEALS, play_game, run_variant_duel
 from bot.ai.variants import VARIANT_LEVELS, make_variant_player
+from bot.engine.commitment import deal_identity, new_seed, shuffled_pack
 from bot.engine.errors import OptionsError
 from bot.engine.scoring import EUCHRED, PASSED
 from bot.engine.variants import NAMES, VariantMatch, make_variant
+from bot.engine.variants.deal import VariantDeal
+from bot.engine.variants.match import VariantDealFactory
 from bot.engine.variants.records import variant_match_to_record, variant_result_to_dict
 from bot.engine.variants.rules import Variant
 
@@ -71,11 +74,40 @@ def simulate_variant(args: argparse.Namespace) -> dict[str, Any]:
             _chooser(args.a if variant.side_of(s) == 0 else args.b, args.seed, s, number)
             for s in range(variant.players)
         ]
-        last = play_game(variant, f"{args.seed}/{number}", choosers)
+        # Recorded, each deal is dealt as a table deals it, from a seed of its own, so
+        # `verify-deal` checks the record as it checks a table's.
+        factory = (
+            seeded_variant_deals(random.Random(f"{args.seed}/{number}/seeds"), number + 1)
+            if args.record
+            else None
+        )
+        last = play_game(variant, f"{args.seed}/{number}", choosers, deal_factory=factory)
         stats.add(last)
     if args.record and last is not None:
-        args.record.write_text(json.dumps(variant_match_to_record(last), indent=1) + "\n")
+        text = json.dumps(variant_match_to_record(last), indent=1) + "\n"
+        try:
+            args.record.write_text(text)
+        except OSError as error:
+            raise VariantCommandError(
+                f"cannot write {args.record}: {error.strerror or error}"
+            ) from None
     return stats.report(args)
+
+
+def seeded_variant_deals(rng: random.Random, match_no: int) -> VariantDealFactory:
+    """Deal as a variant's table deals: each deal's pack ordered by a seed of its own (drawn
+    from `rng`, so a simulation's seed gives the same seeds), named by a table numbered 0."""
+    number = 0
+
+    def deal(variant: Variant, dealer: int) -> VariantDeal:
+        nonlocal number
+        number += 1
+        seed = new_seed(rng)
+        dealt = VariantDeal.from_deck(variant, dealer, shuffled_pack(seed, variant.pack))
+        dealt.seed, dealt.deal_id = seed, deal_identity(0, match_no, number)
+        return dealt
+
+    return deal
 
 
 def _chooser(level: str, seed: int, seat: int, number: int) -> Any:

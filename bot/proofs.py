@@ -14,12 +14,14 @@ for a file that cannot be read as a record, or whose deals hold but whose play d
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from bot.engine.commitment import proof_problem, variant_proof_problem
 from bot.engine.errors import EuchreError
+from bot.engine.quoting import shown
 from bot.engine.records import deals_as_dealt, read_record
 from bot.engine.variants.records import is_variant_record, variant_deals_as_dealt
 
@@ -84,6 +86,9 @@ def _check_match(
     dealt: list[Any], raw_deals: list[Any], prefix: str, check: Any
 ) -> list[dict[str, Any]]:
     results: list[dict[str, Any]] = []
+    # The table, match and deal number the first deal's identity names: the next deals'
+    # must name the same match, numbered on from it (a game's record starts mid-match).
+    first: tuple[str, int] | None = None
     for number, deal in enumerate(dealt, start=1):
         name = f"{prefix}deal {number}"
         raw = raw_deals[number - 1]
@@ -95,8 +100,39 @@ def _check_match(
             continue
         recorded = raw.get("commitment")
         problem = check(deal, recorded if isinstance(recorded, str) else None)
+        if problem is None:
+            # A commitment binds one deal of one match: an identity naming another deal
+            # (or one reused) would let a seed be swapped between deals unnoticed.
+            problem, first = _identity_problem(deal.deal_id, number, first)
         results.append({"deal": name, "verified": problem is None, "problem": problem})
     return results
+
+
+_IDENTITY = re.compile(r"euchre-bot deal (\d+):(\d+):(\d+)")
+
+
+def _identity_problem(
+    deal_id: str | None, number: int, first: tuple[str, int] | None
+) -> tuple[str | None, tuple[str, int] | None]:
+    """Why a deal's identity is not the one its place in the record gives, or None; and what
+    the first identity set (its table and match, and its deal number less its place)."""
+    found = _IDENTITY.fullmatch(deal_id or "")
+    if found is None:
+        return f"its identity {shown(deal_id)} names no deal of the bot's", first
+    table_match, offset = f"{found[1]}:{found[2]}", int(found[3]) - number
+    if first is None:
+        return None, (table_match, offset)
+    if table_match != first[0]:
+        return (
+            f"its commitment is bound to table {found[1]}, match {found[2]}, not to the"
+            " match of the record's other deals"
+        ), first
+    if offset != first[1]:
+        return (
+            f"its commitment is bound to deal {found[3]} of its match, not to deal"
+            f" {number + first[1]}"
+        ), first
+    return None, first
 
 
 def _report(results: list[dict[str, Any]], as_json: bool, ok: int) -> int:

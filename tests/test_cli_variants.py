@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import cli
+from bot.engine.variants import NAMES
 from tests.test_cli import run
 
 
@@ -107,3 +108,26 @@ def test_replay_json_of_a_variant_record_gives_points_by_side_or_seat(
         assert all(sum(d["points"]) == 0 for d in summary["deals"])
     code, text, _ = run(capsys, "replay", str(path))
     assert code == 0 and f"Final score by {by}" in text
+
+
+@pytest.mark.parametrize("variant", NAMES)
+def test_a_simulated_variant_record_verifies_deal_by_deal(capsys, tmp_path: Path, variant) -> None:
+    """simulate --record deals each deal as a table does, from a seed of its own: verify-deal
+    then checks every deal of the record, and a changed seed is caught."""
+    path = tmp_path / "game.json"
+    code, _, _ = run(capsys, "simulate", "--variant", variant, "--seed", "3", "--record", str(path))
+    assert code == 0
+    record = json.loads(path.read_text())
+    assert record["deals"] and all(deal["seed"] for deal in record["deals"])
+    code, out, _ = run(capsys, "verify-deal", str(path))
+    assert code == 0 and f"{len(record['deals'])} of {len(record['deals'])} deals verified" in out
+    record["deals"][0]["seed"] = "0" * 64
+    path.write_text(json.dumps(record))
+    code, out, _ = run(capsys, "verify-deal", str(path))
+    assert code == 1 and "deal 1" in out
+
+
+def test_simulate_variant_to_a_path_it_cannot_write_says_so(capsys, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "game.json"
+    code, _, err = run(capsys, "simulate", "--variant", "napoleon", "--record", str(missing))
+    assert code == cli.EXIT_USAGE and "cannot write" in err and "Traceback" not in err

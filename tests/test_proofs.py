@@ -204,3 +204,25 @@ def test_a_restored_variant_table_keeps_its_seeds():
         table.seeds,
     )
     assert [d.seed for d in copy.variant_match.deals] == [d.seed for d in table.variant_match.deals]
+
+
+def test_a_commitment_bound_to_another_deal_is_caught(tmp_path, capsys):
+    """A seed and commitment moved from one deal to another (or to another match) verify on
+    their own; the identity each commitment is bound to must be that deal's, in its match."""
+    path = tmp_path / "sim.json"
+    assert cli.main(["simulate", "--matches", "1", "--seed", "5", "--record", str(path)]) == 0
+    loaded = json.loads(path.read_text())
+    original = loaded[0] if isinstance(loaded, list) else loaded
+    for deal_id, words in (
+        (original["deals"][0]["deal_id"], "bound to deal 1 of its match, not to deal 2"),
+        ("euchre-bot deal 9:9:2", "bound to table 9, match 9"),
+    ):
+        record = json.loads(json.dumps(original))
+        second = record["deals"][1]
+        second["deal_id"] = deal_id
+        second["commitment"] = commitment(second["seed"], deal_id)
+        path.write_text(json.dumps(record))
+        capsys.readouterr()
+        assert cli.main(["verify-deal", str(path)]) == 1
+        out = capsys.readouterr().out
+        assert "deal 2" in out and words in out, out

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bot.ai.variants import make_variant_player
-from bot.engine.variants.match import VariantMatch, VariantMatchView
+from bot.engine.variants.match import VariantDealFactory, VariantMatch, VariantMatchView
 from bot.engine.variants.rules import SET_BACK, Variant
 
 Chooser = Callable[[VariantMatchView], str]
@@ -81,11 +81,18 @@ def tested_seats(variant: Variant, pair: int) -> tuple[int, ...]:
 
 
 def play_game(
-    variant: Variant, seed: str, choosers: Sequence[Chooser], max_deals: int = MAX_DEALS
+    variant: Variant,
+    seed: str,
+    choosers: Sequence[Chooser],
+    max_deals: int = MAX_DEALS,
+    deal_factory: VariantDealFactory | None = None,
 ) -> VariantMatch:
-    """One game to its end (or `max_deals` deals): the seed shuffles and cuts for the deal."""
+    """One game to its end (or `max_deals` deals): the seed shuffles and cuts for the deal
+    (or `deal_factory` deals, as a table does from a seed of each deal's own)."""
     rng = random.Random(seed)
-    match = VariantMatch(variant, rng.randrange(variant.players), random.Random(rng.random()))
+    match = VariantMatch(
+        variant, rng.randrange(variant.players), random.Random(rng.random()), deal_factory
+    )
     while not match.over and len(match.deals) <= max_deals:
         seat = match.to_act
         assert seat is not None

@@ -301,14 +301,18 @@ def _copy(args: argparse.Namespace) -> int:
 
 
 async def _copy_async(source: str, target: str) -> tuple[list[Copied], list[str]]:
-    if DatabaseUrl.parse(source) == DatabaseUrl.parse(target):
+    try:
+        url, origin_url = DatabaseUrl.parse(target), DatabaseUrl.parse(source)
+    except StorageError as error:
+        raise BadDatabase(str(error)) from None
+    if origin_url == url:
         raise BadDatabase("the source and the target are the same database")
+    if url.path is not None and url.path.exists() and url.path.stat().st_size > 0:
+        # Opening migrates: never write the bot's tables into another program's file. A
+        # database of this bot is a fine target (the copy can run again).
+        _check_file(url.path)
     origin = await _open(source)
     try:
-        try:
-            url = DatabaseUrl.parse(target)
-        except StorageError as error:
-            raise BadDatabase(str(error)) from None
         try:
             # The target may be new (a file, or an empty PostgreSQL database): opening migrates it.
             destination = await Database.open(url)

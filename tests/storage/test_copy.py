@@ -4,6 +4,7 @@ commands giving the same output on the copy (real SQLite files and a real Postgr
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,39 @@ async def test_copy_refuses_the_same_database_and_a_missing_source(tmp_path, cap
         main, ["db", "copy", "--from", str(source), "--to", str(tmp_path / "b.db")]
     )
     assert code == 2 and "does not exist" in capsys.readouterr().err
+
+
+async def test_copy_refuses_another_programs_database_and_an_unknown_scheme(
+    tmp_path, capsys
+) -> None:
+    """Opening a target migrates it: a file of another program is refused before that, and a
+    URL of no database this bot knows is one clear line, not a traceback."""
+    source = tmp_path / "euchre.db"
+    db = await Database.open(source)  # a database of this bot, empty
+    await db.close()
+    foreign = tmp_path / "other.db"
+    with sqlite3.connect(foreign) as connection:
+        connection.execute("CREATE TABLE t (x)")
+    before = foreign.read_bytes()
+    code = await asyncio.to_thread(
+        main, ["db", "copy", "--from", str(source), "--to", str(foreign)]
+    )
+    assert code == 2 and "not a database of this bot" in capsys.readouterr().err
+    assert foreign.read_bytes() == before
+    for args in (
+        ["--from", str(source), "--to", "ftp://x/y"],
+        ["--from", "ftp://x/y", "--to", str(foreign)],
+    ):
+        code = await asyncio.to_thread(main, ["db", "copy", *args])
+        err = capsys.readouterr().err
+        assert code == 2 and "unknown database scheme" in err and "Traceback" not in err
+    # A database of this bot is a fine target: the copy may be run again.
+    again = tmp_path / "again.db"
+    for _ in range(2):
+        assert (
+            await asyncio.to_thread(main, ["db", "copy", "--from", str(source), "--to", str(again)])
+            == 0
+        )
 
 
 def test_tables_are_copied_after_the_tables_they_refer_to() -> None:
