@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.leagues.groups import Group
-from bot.leagues.progressive import first_meetings_first, is_whist, schedule, winners_move_up
+from bot.leagues.progressive import (
+    first_meetings_first,
+    is_whist,
+    most_meetings,
+    schedule,
+    winners_move_up,
+)
 from bot.leagues.rounds import (
     Round,
     opponent_counts,
@@ -171,13 +177,20 @@ def test_every_schedule_partner_and_opponent_counts(players):
     if plan.perfect:
         assert all(opponents[(x, y)] == 2 for x in range(players) for y in range(x + 1, players))
     else:
-        # Not a whist design: the opponents are as even as the table-by-table seating gets.
-        assert max(opponents.values()) <= 4
+        # Not a whist design: the opponents are as even as the table-by-table seating gets,
+        # and never meet more often than the README says.
+        assert max(opponents.values()) <= most_meetings(players)
     byes = Counter({p: 0 for p in range(players)})
     byes.update(b for r in plan.rounds for b in r.byes)
     assert max(byes.values()) - min(byes.values()) <= 1
     # Every table's meetings are counted: four pairs of opponents per table.
     assert sum(opponents.values()) == 4 * sum(len(r.tables) for r in plan.rounds)
+
+
+def test_a_balanced_schedule_of_142_keeps_to_three_meetings():
+    """142's first eight seatings all had two players meet four times: more are tried."""
+    opponents = opponent_counts(schedule(142).rounds)
+    assert max(opponents.values()) == most_meetings(142) == 3
 
 
 def test_schedules_for_four_m_plus_three_give_everyone_three_byes():
