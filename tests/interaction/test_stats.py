@@ -39,6 +39,18 @@ async def seed_rubbers(h: InteractionHarness) -> None:
         )
 
 
+async def won_today(h: InteractionHarness, players, rubber_points: int = 3) -> int:
+    """A rubber won today by seats 0 and 2 (north–south) in the harness's server."""
+    return await quick_rubber(
+        h.bot.db,
+        players,
+        winner=0,
+        rubber_points=(rubber_points, 0),
+        when=datetime.now(UTC),
+        guild=h.world.guild.id,
+    )
+
+
 # -- /leaderboard -------------------------------------------------------------------------
 
 
@@ -134,14 +146,7 @@ async def test_names_on_the_board_in_stats_and_history_are_escaped(interactions)
     names = ("**bold**", "[x](https://e.vil)", f"<@{ids[0]}> `tick`", "@everyone ~~s~~")
     players = tuple(replace(p, name=n) for p, n in zip(seats(*ids), names, strict=True))
     for _ in range(3):  # opponents are listed once met three times
-        await quick_rubber(
-            h.bot.db,
-            players,
-            winner=0,
-            rubber_points=(3, 0),
-            when=datetime.now(UTC),
-            guild=h.world.guild.id,
-        )
+        await won_today(h, players)
     texts = [
         (await h.command("erin", "leaderboard", metric="rubbers_won")).messages[0].text,
         (await h.command("alice", "stats")).reply.text,  # partner carol, against bob & dave
@@ -160,14 +165,7 @@ async def test_stats_with_computers_counted_when_asked(interactions):
     h = interactions
     ids = [h.member(n).id for n in ("alice", "bob")] + [-1, -2]
     players = seats(*ids, bots=(-1, -2))
-    await quick_rubber(
-        h.bot.db,
-        players,
-        winner=0,
-        rubber_points=(3, 0),
-        when=datetime.now(UTC),
-        guild=h.world.guild.id,
-    )
+    await won_today(h, players)
     without = (await h.command("alice", "stats")).reply.text
     counted = (await h.command("alice", "stats", include_bots=True)).reply.text
     assert "0 won of 0" in without and "not counted" in without
@@ -181,18 +179,8 @@ async def test_a_page_button_of_a_board_that_shrank_shows_its_last_page(interact
     """Page 3 of 3 on view, then most of its rubbers flagged late (a substitute found to have
     played): Previous asks for page 2 of a board of one page, and shows that page."""
     h = interactions
-    rubbers = []
-    for first in range(101, 145, 4):  # eleven rubbers, two winners each: 22 rows, 3 pages
-        rubbers.append(
-            await quick_rubber(
-                h.bot.db,
-                seats(*range(first, first + 4)),
-                winner=0,
-                rubber_points=(2, 0),
-                when=datetime.now(UTC),
-                guild=h.world.guild.id,
-            )
-        )
+    # Eleven rubbers, two winners each: 22 rows, 3 pages.
+    rubbers = [await won_today(h, seats(*range(first, first + 4))) for first in range(101, 145, 4)]
     board = (await h.command("alice", "leaderboard", metric="rubbers_won")).messages[0]
     for _ in range(2):
         await h.click(
