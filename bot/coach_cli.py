@@ -60,6 +60,14 @@ def _review(args: argparse.Namespace) -> int:
     replay = read_record(load_json(args.file))
     if replay.variant_match is not None:
         raise CommandError("the coach reviews four-handed euchre: this record is of a variant")
+    if args.deal:
+        # A deal asked for that no match of the record has is named, not passed over.
+        most = max(len(match.deals) for match, _, _ in _matches(replay))
+        missing = sorted(number for number in set(args.deal) if number > most)
+        if missing:
+            raise CommandError(
+                f"there is no deal {missing[0]} in this record: its deals are numbered 1 to {most}"
+            )
     report = review_replay(replay, ExpertPlayer(budget=args.budget), args.deal)
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))

@@ -88,3 +88,9 @@ def test_review_refuses_a_variant_and_a_bad_file(capsys, tmp_path):
     assert code == 2 and "not JSON" in err
     code, _, err = run(capsys, str(tmp_path / "missing.json"))
     assert code == 2 and "cannot read" in err
+
+
+def test_review_of_a_deal_the_record_does_not_have_names_it(capsys):
+    code, out, err = run(capsys, str(EXAMPLES / "Six Points in Two Hands.egn"), "--deal", "99")
+    assert code == 2 and out == ""
+    assert "there is no deal 99 in this record: its deals are numbered 1 to 2" in err

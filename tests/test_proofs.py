@@ -226,3 +226,14 @@ def test_a_commitment_bound_to_another_deal_is_caught(tmp_path, capsys):
         assert cli.main(["verify-deal", str(path)]) == 1
         out = capsys.readouterr().out
         assert "deal 2" in out and words in out, out
+
+
+def test_a_record_with_no_deal_over_has_nothing_verified(tmp_path, capsys):
+    """Nothing checked is not a pass: the first deal still in play shows no seed yet."""
+    table = played_table(deals=0)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(match_to_record(table.match)))
+    assert cli.main(["verify-deal", str(path)]) == 1
+    assert "nothing to check yet" in capsys.readouterr().out
+    assert cli.main(["verify-deal", str(path), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["verified"] is False

@@ -1575,14 +1575,20 @@ def _apply(target: Match | Deal, seat: int, action: str, what: str) -> None:
         raise RecordError(f"{what}, but {exc}") from None
 
 
+def seat_refusal(error: IllegalAction) -> str:
+    """The engine's refusal, said to a player ("you do not hold that card"), said of a seat
+    in a record ("does not hold that card", "must follow hearts")."""
+    reason = str(error).removeprefix("you ")
+    return "does not" + reason[len("do not") :] if reason.startswith("do not") else reason
+
+
 def _play(target: Match | Deal, deal: Deal, seat: int, card: Card, where: str) -> None:
     if card not in deal.hands[seat]:
         raise RecordError(f"{where}: seat {seat} played {card}, a card not in that hand")
     try:
         target.apply(card, seat)
     except IllegalAction as exc:
-        reason = str(exc).removeprefix("you ")
-        raise RecordError(f"{where}: seat {seat} played {card} but {reason}") from None
+        raise RecordError(f"{where}: seat {seat} played {card} but {seat_refusal(exc)}") from None
 
 
 # ---------------------------------------------------------------------------------------------

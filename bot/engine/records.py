@@ -40,7 +40,14 @@ from typing import Any
 from bot.engine.cards import make_pack, parse_card
 from bot.engine.commitment import proof_fields
 from bot.engine.deal import PLAY, SEATS, Deal, HandResult
-from bot.engine.egn import FILE_TYPE, MATCH_FILE_TYPE, EgnGame, import_egn, import_emn
+from bot.engine.egn import (
+    FILE_TYPE,
+    MATCH_FILE_TYPE,
+    EgnGame,
+    import_egn,
+    import_emn,
+    seat_refusal,
+)
 from bot.engine.errors import CardError, IllegalAction, OptionsError, RecordError
 from bot.engine.fields import flag, items, mapping, same, text, texts, whole
 from bot.engine.match import GameResult, Match
@@ -347,9 +354,9 @@ def _apply(match: Match, recorded: _RecordedDeal, seat: int, action: str) -> Non
     except IllegalAction as exc:
         if deal.phase == PLAY:
             trick = len(deal.tricks) + 1
-            reason = str(exc).removeprefix("you ")
             raise RecordError(
-                f"deal {recorded.number}, trick {trick}: seat {seat} played {shown(action)} but {reason}"
+                f"deal {recorded.number}, trick {trick}: seat {seat} played {shown(action)}"
+                f" but {seat_refusal(exc)}"
             ) from None
         raise RecordError(
             f"deal {recorded.number}: seat {seat} cannot {shown(action)} ({deal.phase}): {exc}"

@@ -69,8 +69,8 @@ class DatabaseUrl:
         if scheme in ("postgresql", "postgres"):
             return cls("postgresql", dsn=text)
         raise DatabaseUrlError(
-            f"unknown database scheme {scheme!r} in DATABASE_URL: use sqlite:///path/to/euchre.db"
-            " or postgresql://user@host:port/database"
+            f"unknown database scheme {scheme!r}: use sqlite:///path/to/euchre.db (or a file's"
+            " path) or postgresql://user@host:port/database"
         )
 
     @property

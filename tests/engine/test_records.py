@@ -31,7 +31,7 @@ from bot.engine.egn import (
     match_to_egn,
     unpack_deal,
 )
-from bot.engine.errors import RecordError
+from bot.engine.errors import IllegalAction, RecordError
 from bot.engine.match import Match
 from bot.engine.records import match_from_record, match_to_record, read_record
 from bot.engine.rules import LEFT_OF_LONER, build_options
@@ -998,3 +998,10 @@ def test_own_record_holds_what_egn_cannot():
     restored = match_from_record(json.loads(json.dumps(match_to_record(match))))
     _same_state(match, restored)
     assert isinstance(restored.deals[0], Deal)
+
+
+def test_a_refusal_said_of_a_seat_reads_in_the_third_person():
+    from bot.engine.egn import seat_refusal
+
+    assert seat_refusal(IllegalAction("you do not hold that card")) == "does not hold that card"
+    assert seat_refusal(IllegalAction("you must follow hearts")) == "must follow hearts"
