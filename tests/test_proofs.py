@@ -237,3 +237,11 @@ def test_a_record_with_no_deal_over_has_nothing_verified(tmp_path, capsys):
     assert "nothing to check yet" in capsys.readouterr().out
     assert cli.main(["verify-deal", str(path), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["verified"] is False
+
+
+def test_replay_of_several_simulated_matches_says_what_reads_them(tmp_path, capsys):
+    path = tmp_path / "sim.json"
+    assert cli.main(["simulate", "--matches", "2", "--seed", "5", "--record", str(path)]) == 0
+    capsys.readouterr()
+    assert cli.main(["replay", str(path)]) == 2
+    assert "holds 2 match records" in capsys.readouterr().err

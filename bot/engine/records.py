@@ -454,4 +454,14 @@ def read_record(data: Any, strict: bool = False) -> Replay:
         return Replay("emn", games=tuple(import_emn(data, strict)))
     if isinstance(data, dict) and "fileType" in data:
         raise RecordError(f"not a game record: fileType is {shown(data['fileType'])}")
+    if (
+        isinstance(data, list)
+        and data
+        and all(isinstance(d, dict) and d.get("format") == RECORD_FORMAT for d in data)
+    ):
+        # What `simulate --record` writes for several matches: verify-deal reads the list.
+        raise RecordError(
+            f"this file holds {len(data)} match records (simulate --record of several"
+            " matches): this command reads one; verify-deal checks them all"
+        )
     raise RecordError(f"not a game record: expected an EGN or EMN file, or a {RECORD_FORMAT} file")
