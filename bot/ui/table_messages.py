@@ -520,7 +520,14 @@ class TableMessages:
         with self._unless_stopping(table):
             if self._turn(table) != turn:
                 # The turn moved on while the ping was being sent: it pings for nothing now.
+                # Stored until it is deleted (unless another ping is), so a stop before the
+                # delete goes out still has it deleted at the next start.
+                stored = table.ping_message is None
+                if stored:
+                    await self.bot.manager.touch_ping(table, sent)
                 await self._delete(channel, sent)
+                if stored and table.ping_message == sent:
+                    await self.bot.manager.touch_ping(table, None)
                 return
             old = self._pings.get(table.id)
             self._pings[table.id] = (sent, turn)
