@@ -81,6 +81,7 @@ class TableMessages:
         self._locks: dict[int, asyncio.Lock] = {}
         self._notes: dict[int, list[str]] = {}  # news shown in the current table message
         self._pings: dict[int, tuple[int, tuple[Any, ...]]] = {}  # message id, turn pinged
+        self._sending: dict[int, tuple[Any, ...]] = {}  # the turn whose ping is on its way
         # Tables with an edit of their message waiting to start: it will draw the newest state.
         self._edit_waiting: set[int] = set()
         # Finished deals drawn as they ended, by (match, deal), until their message shows them;
@@ -486,8 +487,23 @@ class TableMessages:
 
     async def _send_ping(self, table: Table, turn: tuple[Any, ...], extra: str) -> None:
         occupant = table.seats[turn[-1]]
-        if occupant is None or self._pings.get(table.id, (0, None))[1] == turn:
+        if occupant is None or turn in (
+            self._pings.get(table.id, (0, None))[1],
+            self._sending.get(table.id),
+        ):
             return
+        # One ping a turn: a second asked for while the first is on its way (the turn's timer
+        # and a restart's notice) is that one, which carries what the first caller had to say.
+        self._sending[table.id] = turn
+        try:
+            await self._send_one_ping(table, turn, extra, occupant.user_id)
+        finally:
+            if self._sending.get(table.id) == turn:
+                del self._sending[table.id]
+
+    async def _send_one_ping(
+        self, table: Table, turn: tuple[Any, ...], extra: str, user_id: int
+    ) -> None:
         channel = await self._channel(table.channel_id)
         if channel is None:
             return
@@ -497,14 +513,14 @@ class TableMessages:
         if table.variant_match is not None:
             what = variant_views.PHASE_WORDS[table.variant_match.deal.phase]
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""
-        text = f"<@{occupant.user_id}>, it is your turn ({what}){due}."
+        text = f"<@{user_id}>, it is your turn ({what}){due}."
         if extra:
             text += " " + extra
         # Cancelled while it waits for the REST budget (the turn moved on), nothing is sent.
         message = await channel.send(
             text,
             allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(occupant.user_id)], everyone=False, roles=False
+                users=[discord.Object(user_id)], everyone=False, roles=False
             ),
         )
         # Sent: what follows runs to its end even if the caller (the turn's timer, cancelled
