@@ -21,6 +21,7 @@ import asyncio
 import csv
 import logging
 import sqlite3
+import struct
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -133,17 +134,82 @@ def _moment(text: str) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
+_WAL_MAGIC = (0x377F0682, 0x377F0683)  # the last bit: the checksums' words are big-endian
+_WAL_VERSION = 3007000
+_WAL_HEADER = 32
+_WAL_FRAME_HEADER = 24
+
+
+def _wal_problem(wal: Path) -> str | None:
+    """What is wrong with a write-ahead log no connection has open, or None when nothing is.
+
+    SQLite ignores a log whose header is damaged and the frames after a partial one, so the
+    database opens without them; these are the signs of that, read without opening anything.
+    (A log that SQLite resets is cut to nothing, never inside a frame: the bot sets no
+    journal_size_limit.)
+    """
+    size = wal.stat().st_size
+    if size < _WAL_HEADER:
+        return f"{size} bytes, shorter than its {_WAL_HEADER}-byte header"
+    with wal.open("rb") as handle:
+        header = handle.read(_WAL_HEADER)
+    magic, version, page_size = struct.unpack(">3I", header[:12])
+    if magic not in _WAL_MAGIC or version != _WAL_VERSION:
+        return "its header is not a write-ahead log's"
+    words = struct.unpack((">" if magic & 1 else "<") + "6I", header[:24])
+    first = second = 0
+    for index in range(0, len(words), 2):
+        first = (first + words[index] + second) & 0xFFFFFFFF
+        second = (second + words[index + 1] + first) & 0xFFFFFFFF
+    if (first, second) != struct.unpack(">2I", header[24:]):
+        return "its header's checksum is wrong"
+    if page_size < 512 or page_size > 65536 or page_size & (page_size - 1):
+        return f"its header gives a page size of {page_size}"
+    if (size - _WAL_HEADER) % (page_size + _WAL_FRAME_HEADER):
+        return f"it ends inside a frame, at byte {size}"
+    return None
+
+
+def _check_wal(path: Path, header: bytes) -> None:
+    """Refuse a file in WAL mode whose log is damaged, truncated or missing, opening nothing.
+
+    Only while no connection has the file open: then it has no ``-shm`` (an open connection
+    keeps one, and its log may be half-written at any moment), and any connection would make
+    the side files that a refusal must not leave behind.
+    """
+    wal, shm = path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
+    if len(header) < 100 or header[18:20] != b"\x02\x02" or shm.exists():
+        return  # not in WAL mode (or too short: SQLite says why), or open somewhere
+    try:
+        logged = wal.exists() and wal.stat().st_size > 0
+        problem = _wal_problem(wal) if logged else None
+    except OSError as error:
+        raise BadDatabase(f"cannot read {wal}: {error.strerror or error}") from None
+    if problem is not None:
+        raise BadDatabase(
+            f"{path} cannot be read as a database: its write-ahead log {wal.name} is"
+            f" truncated or damaged ({problem})"
+        )
+    # With no log the file holds everything: its schema version is the header's (bytes 60-63).
+    if not logged and struct.unpack(">I", header[60:64])[0] == 0:
+        raise BadDatabase(
+            f"{path} is not a database of this bot (it has no schema version, and its"
+            f" write-ahead log {wal.name} is missing or empty)"
+        )
+
+
 def _check_file(path: Path) -> None:
     """Refuse what is not this bot's database, before opening it (opening creates files)."""
     if not path.is_file():
         raise BadDatabase(f"{path} does not exist or is not a file")
     try:
         with path.open("rb") as handle:
-            header = handle.read(16)
+            header = handle.read(100)
     except OSError as error:
         raise BadDatabase(f"cannot read {path}: {error.strerror or error}") from None
-    if header != b"SQLite format 3\x00":
+    if header[:16] != b"SQLite format 3\x00":
         raise BadDatabase(f"{path} is not an SQLite database")
+    _check_wal(path, header)
     try:
         probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         try:

@@ -8,6 +8,7 @@ import io
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -167,3 +168,71 @@ def test_python_dash_m_bot_db_verify_exit_codes(league: Path, tmp_path: Path) ->
         [*run, str(tmp_path / "missing.db")], cwd=ROOT, capture_output=True, text=True, timeout=60
     )
     assert bad.returncode == 2 and "does not exist" in bad.stderr
+
+
+@pytest.fixture
+async def copied_with_its_log(tmp_path: Path) -> Path:
+    """A copy of a database taken while the bot had it open: its schema is still in the -wal."""
+    running = tmp_path / "running" / "euchre.db"
+    running.parent.mkdir()
+    db = await Database.open(running)
+    try:
+        copy = tmp_path / "copy"
+        copy.mkdir()
+        for name in (running.name, running.name + "-wal"):
+            (copy / name).write_bytes((running.parent / name).read_bytes())
+    finally:
+        await db.close()
+    return copy / running.name
+
+
+def _damage_truncated_inside_a_frame(wal: Path) -> None:
+    wal.write_bytes(wal.read_bytes()[:40_000])
+
+
+def _damage_shorter_than_its_header(wal: Path) -> None:
+    wal.write_bytes(wal.read_bytes()[:20])
+
+
+def _damage_garbled_header(wal: Path) -> None:
+    wal.write_bytes(b"garbage!" + wal.read_bytes()[8:])
+
+
+def _damage_missing(wal: Path) -> None:
+    wal.unlink()
+
+
+@pytest.mark.parametrize(
+    ("damage", "said"),
+    [
+        (_damage_truncated_inside_a_frame, "truncated or damaged (it ends inside a frame"),
+        (_damage_shorter_than_its_header, "truncated or damaged (20 bytes, shorter than"),
+        (_damage_garbled_header, "truncated or damaged (its header is not a write-ahead log's)"),
+        (_damage_missing, "no schema version, and its write-ahead log euchre.db-wal is missing"),
+    ],
+)
+async def test_verify_of_a_file_whose_log_is_damaged_leaves_the_directory_as_it_was(
+    copied_with_its_log: Path,
+    damage: Callable[[Path], None],
+    said: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Refused in one line with exit 2, and neither a -shm nor a -wal is made, nor the file
+    changed (opening it, even read-only, makes both side files and may write the log into it)."""
+    path = copied_with_its_log
+    damage(path.with_name(path.name + "-wal"))
+    before = {p.name: p.read_bytes() for p in path.parent.iterdir()}
+    code = await asyncio.to_thread(main, ["db", "verify", "--db", str(path)])
+    after = {p.name: p.read_bytes() for p in path.parent.iterdir()}
+    assert sorted(after) == sorted(before) and after == before
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: ") and said in err, err
+
+
+async def test_verify_of_a_copy_with_its_whole_log_reads_the_log(
+    copied_with_its_log: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The check refuses only a damaged log: an intact one is the database's, and is read."""
+    path = copied_with_its_log
+    assert await asyncio.to_thread(main, ["db", "verify", "--db", str(path)]) == 0
+    assert "consistent" in capsys.readouterr().out
