@@ -150,15 +150,27 @@ def _add_replay(subparsers: Subparsers) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    replay = read_record(load_json(args.file), strict=args.strict)
-    for warning in replay.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+    replay = read_replay(args.file, strict=args.strict)
     summary = replay_summary(replay)
     if args.json:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
         print(replay_text(summary))
     return EXIT_OK
+
+
+def read_replay(path: Path, *, strict: bool = False) -> Replay:
+    """Read a record file for a subcommand (`replay`, `review`), saying on standard error what
+    a lenient reading read past: deals after the game was won, repeated deal numbers.
+
+    Raises:
+        CommandError: the file cannot be read or is not JSON.
+        EuchreError: the record is refused (with `strict`, for what would be a warning).
+    """
+    replay = read_record(load_json(path), strict=strict)
+    for warning in replay.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return replay
 
 
 def load_json(path: Path) -> Any:

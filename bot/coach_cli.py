@@ -17,7 +17,7 @@ from typing import Any
 from bot.ai.coach import Grade, cost_text, decisions, grade_all
 from bot.ai.expert import ExpertPlayer
 from bot.engine.match import Match
-from bot.engine.records import Replay, read_record
+from bot.engine.records import Replay
 from bot.tables.computer import REVIEW_BUDGET
 
 EXIT_OK = 0
@@ -55,9 +55,9 @@ def _positive(text: str) -> int:
 
 
 def _review(args: argparse.Namespace) -> int:
-    from bot.cli import CommandError, load_json
+    from bot.cli import CommandError, read_replay
 
-    replay = read_record(load_json(args.file))
+    replay = read_replay(args.file)  # warns as `replay` does of what it reads past
     if replay.variant_match is not None:
         raise CommandError("the coach reviews four-handed euchre: this record is of a variant")
     if args.deal:

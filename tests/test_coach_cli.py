@@ -94,3 +94,27 @@ def test_review_of_a_deal_the_record_does_not_have_names_it(capsys):
     code, out, err = run(capsys, str(EXAMPLES / "Six Points in Two Hands.egn"), "--deal", "99")
     assert code == 2 and out == ""
     assert "there is no deal 99 in this record: its deals are numbered 1 to 2" in err
+
+
+JULY_4TH = EXAMPLES / "validation examples" / "July 4th Pairs Finals.egn"
+AFTER_THE_GAME = (
+    "warning: deals 10 and 11 are played after the game was won: side 1 reached 10 in"
+    " deal 9 (6-10): checked, but not scored\n"
+)
+
+
+def test_review_of_deals_after_the_game_was_won_warns_as_replay_does(capsys):
+    """The same words on standard error as `replay`, and the same exit codes as without them."""
+    assert cli.main(["replay", str(JULY_4TH)]) == 0
+    assert capsys.readouterr().err == AFTER_THE_GAME
+    code, out, err = run(capsys, str(JULY_4TH), "--deal", "9", "--budget", "1")
+    assert code == 0 and out.startswith("Deal 9") and err == AFTER_THE_GAME
+    code, out, err = run(capsys, str(JULY_4TH), "--json", "--deal", "9", "--budget", "1")
+    assert code == 0 and json.loads(out)["kind"] == "egn" and err == AFTER_THE_GAME
+    # The deals not scored are not reviewed: asked for, they are refused as before, and the
+    # warning says why the record has them.
+    code, out, err = run(capsys, str(JULY_4TH), "--deal", "10")
+    assert code == 2 and out == ""
+    assert err == AFTER_THE_GAME + (
+        "error: there is no deal 10 in this record: its deals are numbered 1 to 9\n"
+    )
