@@ -187,14 +187,17 @@ def cpu_seconds(pid: int | str = "self") -> float:
 def instrument(manager: TableManager) -> dict[str, float]:
     """Time the writer's transactions, and (on PostgreSQL) the wait for the write lock that
     every process's transactions share and the statements (round trips) run in them."""
-    costs = {"commit_s": 0.0, "begin_s": 0.0, "statements": 0.0, "locked": 0.0}
+    costs: dict[str, Any] = {"commit_s": 0.0, "begin_s": 0.0, "statements": 0.0, "locked": 0.0}
+    # Seconds spent in each kind of statement (its first words), to see which round trips cost.
+    by_statement: dict[str, float] = {}
+    costs["by_statement"] = by_statement
     writer, db = manager.writer, manager.db
     commit_batch = writer._commit_batch
 
-    async def timed_commit(batch: Any) -> Any:
+    async def timed_commit(*args: Any) -> Any:
         start = CLOCK()
         try:
-            return await commit_batch(batch)
+            return await commit_batch(*args)
         finally:
             costs["commit_s"] += CLOCK() - start
 
@@ -203,22 +206,44 @@ def instrument(manager: TableManager) -> dict[str, float]:
         return costs
     begin = db._begin
 
-    async def timed_begin(read_only: bool, locked: bool = True) -> None:
+    async def timed_begin(read_only: bool, locked: Any = True) -> None:
         start = CLOCK()
         try:
             await begin(read_only, locked)
         finally:
-            if not read_only and locked:
-                costs["begin_s"] += CLOCK() - start
+            took = CLOCK() - start
+            kind = "BEGIN"
+            if not read_only and locked is True:
+                kind = "BEGIN + write lock"
+            elif not read_only and locked:
+                kind = "BEGIN + servers' locks"
+            by_statement[kind] = by_statement.get(kind, 0.0) + took
+            if not read_only and locked is True:
+                costs["begin_s"] += took
                 costs["locked"] += 1
 
     db._begin = timed_begin  # type: ignore[method-assign]
+    commit = db._commit
+
+    async def timed_commit_statement() -> None:
+        start = CLOCK()
+        try:
+            await commit()
+        finally:
+            by_statement["COMMIT"] = by_statement.get("COMMIT", 0.0) + CLOCK() - start
+
+    db._commit = timed_commit_statement  # type: ignore[method-assign]
     for name in ("_run", "_run_rowcount", "_run_many", "_row", "_rows"):
         method = getattr(db, name)
 
-        async def counted(*args: Any, _method: Any = method) -> Any:
+        async def counted(sql: str, *args: Any, _method: Any = method) -> Any:
             costs["statements"] += 1
-            return await _method(*args)
+            start = CLOCK()
+            try:
+                return await _method(sql, *args)
+            finally:
+                kind = " ".join(sql.split()[:4])[:60]
+                by_statement[kind] = by_statement.get(kind, 0.0) + CLOCK() - start
 
         setattr(db, name, counted)
     return costs
@@ -691,6 +716,16 @@ class Bench:
                 f" shared write lock, BEGIN + the lock {lock / locked * 1000:.1f} ms each;"
                 f" {statements / batches:.1f} statements each (counted on PostgreSQL only)"
             )
+            spent = {
+                kind: seconds_in - a.get("by_statement", {}).get(kind, 0.0)
+                for kind, seconds_in in b.get("by_statement", {}).items()
+            }
+            costliest = sorted(spent.items(), key=lambda item: -item[1])[:6]
+            if costliest:
+                print(
+                    "    costliest statements: "
+                    + "; ".join(f"{kind} {s / seconds:.0%}" for kind, s in costliest)
+                )
 
     def resume_lines(
         self,

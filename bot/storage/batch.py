@@ -14,9 +14,12 @@ the batch in the order queued, so a deal's results cost a few statements a batch
 
 Where a batch runs is the backend's choice (`Database.batch`): SQLite's uses a connection of
 its own in the event loop's thread (see ``bot/storage/sqlite.py``), PostgreSQL's a transaction on
-the bot's connection. On PostgreSQL a batch is committed as two transactions (`_parts`): the
-moves of play, which lock only their own tables' rows, then whatever else it holds, under the
-database-wide write lock, so the moves never wait for another process's results.
+the bot's connection. On PostgreSQL a batch is committed as up to three transactions (`_parts`):
+the moves of play, which lock only their own tables' rows; the results of deals, games and
+matches, which lock only their servers' (see ``bot/storage/postgres.py``); then whatever else it
+holds, under the database-wide write lock. So the moves never wait for another process's
+results, and results wait only for a transaction that locks the whole database or their own
+server.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.storage import leases
-from bot.storage.database import Database
+from bot.storage.database import Database, Locking
 from bot.storage.errors import AlreadyApplied, LeaseLost, WriterClosed
 
 log = logging.getLogger(__name__)
@@ -39,7 +42,7 @@ Together = tuple[Callable[[Database, list[Any]], Awaitable[Any]], Sequence[Any]]
 
 
 class _Item:
-    __slots__ = ("work", "rows", "together", "future", "fence", "request")
+    __slots__ = ("work", "rows", "together", "future", "fence", "request", "server")
 
     def __init__(
         self,
@@ -49,6 +52,7 @@ class _Item:
         future: asyncio.Future[Any],
         fence: tuple[int, int] | None,
         request: int | None,
+        server: int | None,
     ) -> None:
         self.work = work
         self.rows = rows
@@ -56,12 +60,19 @@ class _Item:
         self.future = future
         self.fence = fence
         self.request = request
+        self.server = server
 
     @property
     def move(self) -> bool:
         """Whether the write is a table's rows alone (a move of play): it touches only rows of
         a table this process holds by lease."""
         return self.work is None and self.together is None and self.fence is not None
+
+    @property
+    def results(self) -> bool:
+        """Whether the write is a table's and its server's results alone (a deal's, a game's,
+        a match's): it locks only that server."""
+        return self.server is not None and self.fence is not None
 
 
 _STOP = None  # queued by close(): the writer commits what is ahead of it, then ends
@@ -97,6 +108,7 @@ class BatchWriter:
         together: Together | None = None,
         fence: tuple[int, int] | None = None,
         request: int | None = None,
+        server: int | None = None,
     ) -> Any:
         """Queue `work(db)`, `rows` and/or values for a `together` function, and wait until the
         transaction holding them commits.
@@ -109,6 +121,9 @@ class BatchWriter:
                 (`bot.storage.leases`).
             request: the Discord interaction the write applies, when one asked for it: it is
                 stored only if no event of that interaction is stored yet.
+            server: with a `fence`: the server whose rows alone `work` and `together` write
+                besides the table's (a deal's, a game's or a match's results go to its server's
+                totals and leagues), so the write need not lock the whole database.
 
         Returns:
             What `work` returned (None without a work).
@@ -123,7 +138,7 @@ class BatchWriter:
             raise WriterClosed("the bot is restarting: please try again in a moment")
         self.start()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Item(work, rows, together, future, fence, request))
+        self._queue.put_nowait(_Item(work, rows, together, future, fence, request, server))
         return await future
 
     async def _run(self) -> None:
@@ -141,30 +156,47 @@ class BatchWriter:
                     break
                 batch.append(item)
             # On SQLite every transaction has the one writer's lock: one is cheapest.
-            parts = self._parts(batch) if self.db.dialect == "postgresql" else [batch]
-            for part in parts:
-                await self._commit(part)
+            parts = self._parts(batch) if self.db.dialect == "postgresql" else [(batch, True)]
+            for part, locked in parts:
+                await self._commit(part, locked)
             if stop:
                 return
 
     @staticmethod
-    def _parts(batch: list[_Item]) -> list[list[_Item]]:
-        """The batch as two transactions: first the tables whose writes are rows alone (the
-        moves of play), which lock only those tables' rows, then the rest (a hand's results,
-        anything without a table), which take the database-wide write lock on PostgreSQL (see
-        ``bot/storage/postgres.py``). A table with any other work in the batch has all its
-        writes in the second, in the order queued, so no table's writes are reordered."""
-        worked = {item.fence[0] for item in batch if not item.move and item.fence}
+    def _parts(batch: list[_Item]) -> list[tuple[list[_Item], Locking]]:
+        """The batch as up to three transactions, each with what it locks: first the tables
+        whose writes are rows alone (the moves of play), which lock only those tables' rows;
+        then the tables whose writes are their rows and their servers' results, which lock
+        only those servers; then the rest (a table's creation or seating, anything without a
+        table), which take the database-wide write lock on PostgreSQL (see
+        ``bot/storage/postgres.py``). A table's writes all go to the last of these that any of
+        them needs, in the order queued, so no table's writes are reordered."""
+        worked = {item.fence[0] for item in batch if item.fence and not item.move}
+        locking = {
+            item.fence[0] for item in batch if item.fence and not (item.move or item.results)
+        }
         owned: list[_Item] = []
+        results: list[_Item] = []
         rest: list[_Item] = []
         for item in batch:
-            alone = item.move and item.fence is not None and item.fence[0] not in worked
-            (owned if alone else rest).append(item)
-        return [part for part in (owned, rest) if part]
+            table = item.fence[0] if item.fence is not None else None
+            if table is None or table in locking:
+                rest.append(item)
+            elif table in worked:
+                results.append(item)
+            else:
+                owned.append(item)
+        servers = frozenset(item.server for item in results if item.server is not None)
+        parts: list[tuple[list[_Item], Locking]] = [
+            (owned, False),
+            (results, servers),
+            (rest, True),
+        ]
+        return [(part, locked) for part, locked in parts if part]
 
-    async def _commit(self, batch: list[_Item]) -> None:
+    async def _commit(self, batch: list[_Item], locked: Locking = True) -> None:
         try:
-            results = await self._commit_batch(batch)
+            results = await self._commit_batch(batch, locked)
         except Exception as error:
             if len(batch) == 1:
                 if not batch[0].future.done():
@@ -174,7 +206,7 @@ class BatchWriter:
                 "a batch of %d writes failed (%s); committing them one by one", len(batch), error
             )
             for item in batch:
-                await self._commit([item])
+                await self._commit([item], locked)
             return
         self.batches += 1
         self.writes += len(batch)
@@ -201,11 +233,11 @@ class BatchWriter:
                 values.setdefault(store, []).extend(given)
         return values
 
-    async def _commit_batch(self, batch: list[_Item]) -> list[Any]:
-        """One batch, one transaction. A write whose table was taken over, or whose interaction
-        was applied before, is left out (its caller gets the error) before anything runs."""
-        # A batch of table rows alone (the moves of play) locks just those tables' rows.
-        async with self.db.batch(owned_rows_only=all(item.move for item in batch)) as db:
+    async def _commit_batch(self, batch: list[_Item], locked: Locking = True) -> list[Any]:
+        """One batch, one transaction, locking what `locked` says (see `_parts`). A write whose
+        table was taken over, or whose interaction was applied before, is left out (its caller
+        gets the error) before anything runs."""
+        async with self.db.batch(locked=locked) as db:
             refused = await self._refused(db, batch)
             kept = [item for item in batch if id(item) not in refused]
             for store, values in self._together(kept).items():

@@ -35,6 +35,14 @@ _MIGRATION_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_\-]+\.sql$")
 
 Params = Sequence[Any] | dict[str, Any]
 
+#: What a write transaction locks against other processes, on a backend with a database-wide
+#: write lock (PostgreSQL; SQLite has one writer whatever is asked):
+#: True, the whole database (the default: it may read totals and write them back);
+#: False, nothing beyond the rows it locks itself (the moves of a table held by lease);
+#: a set of server ids, those servers' results alone (a deal's, a game's or a match's, which touch
+#: only rows of its server), beside other processes' transactions of other servers.
+Locking = bool | frozenset[int]
+
 
 class Row(Protocol):
     """A row read back: its columns by name or by position (``sqlite3.Row``, ``asyncpg.Record``)."""
@@ -166,15 +174,16 @@ class Database:
         """The number of the last migration applied."""
         raise NotImplementedError
 
-    def batch(self, *, owned_rows_only: bool = False) -> AbstractAsyncContextManager[Database]:
+    def batch(self, *, locked: Locking = True) -> AbstractAsyncContextManager[Database]:
         """One transaction for a batch of writes (``bot/storage/batch.py``), on the connection
         best suited to it; what it yields runs statements in that transaction.
 
-        With `owned_rows_only` the batch writes only rows of tables this process holds by lease,
+        `locked` False: the batch writes only rows of tables this process holds by lease,
         having locked those tables' rows first (`leases.fences`): it needs no database-wide
-        write lock, and on PostgreSQL takes none (see ``bot/storage/postgres.py``).
+        write lock, and on PostgreSQL takes none (see ``bot/storage/postgres.py``). A set of
+        server ids: it writes those tables' rows and those servers' results alone.
         """
-        return self.transaction(locked=not owned_rows_only)
+        return self.transaction(locked=locked)
 
     # ----------------------------------------------------------------- catalogue
     async def tables(self) -> list[str]:
@@ -196,9 +205,8 @@ class Database:
     async def _close(self) -> None:
         raise NotImplementedError
 
-    async def _begin(self, read_only: bool, locked: bool = True) -> None:
-        """Begin a transaction; `locked` False: a write transaction that may skip the
-        database-wide write lock (a backend with one), its rows being locked one by one."""
+    async def _begin(self, read_only: bool, locked: Locking = True) -> None:
+        """Begin a transaction; what a write transaction locks is `locked` (see `Locking`)."""
         raise NotImplementedError
 
     async def _commit(self) -> None:
@@ -229,7 +237,7 @@ class Database:
 
     @asynccontextmanager
     async def transaction(
-        self, *, read_only: bool = False, locked: bool = True
+        self, *, read_only: bool = False, locked: Locking = True
     ) -> AsyncIterator[Database]:
         """Group statements into one transaction: ``async with db.transaction(): ...``.
 

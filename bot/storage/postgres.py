@@ -16,8 +16,13 @@ same old value. The one exception is the group-commit writer's batch of table ro
 rows of tables its process holds by lease, and locks those tables' rows first (``SELECT ...
 FOR NO KEY UPDATE`` in `leases.fences`), which orders it against a takeover of the same
 tables; other processes' batches write other tables' rows, so shards play on side by side
-instead of queueing for the one lock. A read-only transaction is a REPEATABLE READ snapshot that takes no lock, as
-SQLite's deferred ``BEGIN`` is (not READ ONLY: ``db verify`` builds temporary tables in its
+instead of queueing for the one lock. A batch of results (a deal's, a game's, a match's: the
+totals, the leagues' standings) writes only rows of that table's server, which one process
+serves (its shard): it takes the write lock shared, with other such batches, and an exclusive
+lock of each of its servers (:func:`server_lock_key`), so it waits only for a transaction that
+holds the whole database, or for one of the same server's (a takeover's), and shards record
+their results side by side too. A read-only transaction is a REPEATABLE READ snapshot that
+takes no lock, as SQLite's deferred ``BEGIN`` is (not READ ONLY: ``db verify`` builds temporary tables in its
 snapshot, which PostgreSQL counts as writes).
 
 Reconnecting. A connection the server closed (a restart, a failover to a standby, an idle
@@ -41,7 +46,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot.storage import dialect
-from bot.storage.database import MIGRATIONS_TABLE, Database, Migration, Params
+from bot.storage.database import MIGRATIONS_TABLE, Database, Locking, Migration, Params
 from bot.storage.errors import DatabaseFileError, IntegrityError, MigrationError
 from bot.storage.url import DatabaseUrl
 
@@ -49,6 +54,27 @@ log = logging.getLogger(__name__)
 
 #: The advisory lock every write transaction holds (any fixed number; "euch" in ASCII).
 WRITE_LOCK = 0x65756368
+
+#: The advisory locks of one server's results are in PostgreSQL's space of two 32-bit keys,
+#: which does not overlap the space of WRITE_LOCK's one 64-bit key: (WRITE_LOCK, a server's key).
+SERVER_LOCKS = WRITE_LOCK
+
+
+def server_lock_key(guild_id: int) -> int:
+    """A server's 32-bit lock key. Two servers may share one: that only makes their results
+    wait for each other."""
+    folded = (guild_id ^ (guild_id >> 32)) & 0xFFFFFFFF
+    return folded - (1 << 32) if folded >= 1 << 31 else folded
+
+
+#: Some servers' results: the write lock shared, then each server's lock, in one round trip. The
+#: shared lock is the scan's filter, so it is taken before the first server's; the servers' come
+#: in the order given (sorted), so two such transactions never wait for each other in a circle.
+#: (The filter compares the locking function's void result as text, which is always true.)
+_LOCK_SERVERS = (
+    "SELECT count(pg_advisory_xact_lock($2, k)) FROM unnest($3::int[]) AS k"
+    " WHERE pg_advisory_xact_lock_shared($1::bigint)::text = ''"
+)
 
 #: Prepared statements kept per connection: the bot has a few hundred distinct statements.
 STATEMENT_CACHE = 1024
@@ -233,12 +259,17 @@ class PostgresDatabase(Database):
             )
 
     # ----------------------------------------------------------------- primitives
-    async def _begin(self, read_only: bool, locked: bool = True) -> None:
+    async def _begin(self, read_only: bool, locked: Locking = True) -> None:
         begin = "BEGIN ISOLATION LEVEL REPEATABLE READ" if read_only else "BEGIN"
         await self._retried(lambda: self._conn.execute(begin))
         self._in_transaction = True
-        if not read_only and locked:
+        if read_only or locked is False:
+            return
+        if locked is True:
             await self._conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+            return
+        keys = sorted({server_lock_key(guild_id) for guild_id in locked})
+        await self._conn.execute(_LOCK_SERVERS, WRITE_LOCK, SERVER_LOCKS, keys)
 
     async def _commit(self) -> None:
         self._in_transaction = False

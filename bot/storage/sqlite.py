@@ -33,7 +33,7 @@ from typing import Any, cast
 
 import aiosqlite
 
-from bot.storage.database import MIGRATIONS_TABLE, Database, Migration, Params
+from bot.storage.database import MIGRATIONS_TABLE, Database, Locking, Migration, Params
 from bot.storage.errors import DatabaseFileError, IntegrityError, MigrationError
 from bot.storage.url import DatabaseUrl
 
@@ -228,7 +228,7 @@ class SqliteDatabase(Database):
         }
 
     # ----------------------------------------------------------------- primitives
-    async def _begin(self, read_only: bool, locked: bool = True) -> None:
+    async def _begin(self, read_only: bool, locked: Locking = True) -> None:
         await self._conn.execute("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
     async def _commit(self) -> None:
@@ -273,9 +273,9 @@ class SqliteDatabase(Database):
             raise IntegrityError(str(error)) from error
 
     # ----------------------------------------------------------------- batches
-    def batch(self, *, owned_rows_only: bool = False) -> AbstractAsyncContextManager[Database]:
+    def batch(self, *, locked: Locking = True) -> AbstractAsyncContextManager[Database]:
         """A batch's transaction: on the batch connection for a file, else on this one. (SQLite
-        has one writer at a time whatever the rows: `owned_rows_only` changes nothing.)"""
+        has one writer at a time whatever the rows: `locked` changes nothing.)"""
         if str(self.path) == ":memory:":
             return self.transaction()
         return self._batch_here()

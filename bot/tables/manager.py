@@ -631,7 +631,9 @@ class TableManager:
             async def allocate(db: Database) -> None:
                 table.match_id = await self.results.new_match(db, table)
 
-            await self._save(table, "table", None, user_id, "start", before=allocate)
+            await self._save(
+                table, "table", None, user_id, "start", before=allocate, results_only=True
+            )
         self._after_change(table)
         return Change(table, "started", cut=cut)
 
@@ -901,6 +903,7 @@ class TableManager:
             taken,
             after=results if games or match_over else None,
             together=hand,
+            results_only=True,
         )
         change = Change(
             table,
@@ -949,7 +952,9 @@ class TableManager:
             players, names = players_of(seated), names_of(seated, table.seat_count)
             await self.results.variant_game(db, table, match, players, names)
 
-        await self._save(table, "game", seat, user_id, taken, after=results if over else None)
+        await self._save(
+            table, "game", seat, user_id, taken, after=results if over else None, results_only=True
+        )
         change = Change(
             table,
             kind,
@@ -989,11 +994,15 @@ class TableManager:
         before: Callable[[Database], Awaitable[None]] | None = None,
         after: Callable[[Database], Awaitable[None]] | None = None,
         together: Together | None = None,
+        results_only: bool = False,
     ) -> None:
         """Write one accepted request (its event, new decks, the table's state) and wait for it.
 
         ``before`` and ``after`` run in the transaction around the state's write; ``together``
         (a finished deal's record) is stored with the batch's others (`BatchWriter.write`).
+        ``results_only``: ``before``, ``after`` and ``together`` write only the results of the
+        table's server (its matches, deals and games, its leagues' standings), so the write
+        locks only that server (`BatchWriter.write`'s ``server``).
 
         A plain game action is rows only (its event, and the next deal's deck when it ended a
         deal), which the writer inserts with one statement per batch; the table's state JSON is
@@ -1059,7 +1068,12 @@ class TableManager:
 
         try:
             await self.writer.write(
-                work, rows, together=together, fence=self._fence_of(table), request=interaction_id
+                work,
+                rows,
+                together=together,
+                fence=self._fence_of(table),
+                request=interaction_id,
+                server=table.guild_id if results_only else None,
             )
         except WriterClosed as error:
             # The bot is stopping: what memory holds now is dropped with it, and the next

@@ -181,11 +181,15 @@ async def quick_rubber(
 
 
 async def totals(
-    db: Database, user_id: int, bucket: str = "all", flagged: int | None = 0
+    db: Database,
+    user_id: int,
+    bucket: str = "all",
+    flagged: int | None = 0,
+    guild: int = GUILD,
 ) -> dict[str, int]:
     """A player's summed counters in one bucket (over presets), as a dict; zeros when none."""
     where = "" if flagged is None else " AND flagged = ?"
-    params: tuple[object, ...] = (GUILD, user_id, bucket) + (() if flagged is None else (flagged,))
+    params: tuple[object, ...] = (guild, user_id, bucket) + (() if flagged is None else (flagged,))
     row = await db.fetchone(
         "SELECT "
         + ", ".join(f"COALESCE(SUM({c}), 0)" for c in stats.COUNTERS)

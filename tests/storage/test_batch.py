@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.storage.batch import BatchWriter
+from bot.storage.batch import BatchWriter, _Item
 from bot.storage.database import Database
 from bot.storage.errors import WriterClosed
 
@@ -65,3 +65,32 @@ async def test_together_values_of_a_batch_are_stored_in_one_call_before_its_work
     finally:
         await writer.close()
         await db.close()
+
+
+def test_a_batch_is_split_by_what_its_writes_lock_and_no_tables_writes_are_reordered():
+    """On PostgreSQL a batch is committed as up to three transactions: tables with moves alone
+    (no lock), tables with their server's results (those servers' locks), then the rest (the
+    whole database). Each table's writes all go to one of them, in the order queued."""
+    loop = asyncio.new_event_loop()
+    try:
+
+        def item(table: int | None, *, work: bool = False, server: int | None = None) -> _Item:
+            async def noop(db: Database) -> None:
+                return None
+
+            fence = (table, 1) if table is not None else None
+            return _Item(noop if work else None, (), None, loop.create_future(), fence, None, server)
+
+        move_a, move_b1, move_c1, untabled = item(1), item(2), item(3), item(None, work=True)
+        result_b, move_b2 = item(2, work=True, server=70), item(2)
+        seating_c, move_c2 = item(3, work=True), item(3)
+        batch = [move_a, move_b1, move_c1, untabled, result_b, move_b2, seating_c, move_c2]
+        parts = BatchWriter._parts(batch)
+        assert parts == [
+            ([move_a], False),
+            ([move_b1, result_b, move_b2], frozenset({70})),
+            ([move_c1, untabled, seating_c, move_c2], True),
+        ]
+        assert BatchWriter._parts([move_a]) == [([move_a], False)]
+    finally:
+        loop.close()

@@ -8,17 +8,21 @@ when PostgreSQL cannot start on the machine.
 from __future__ import annotations
 
 import asyncio
+import random
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from bot.storage import dialect, leases, tables
+from bot.storage import dialect, leases, stats, tables
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database, load_migrations
 from bot.storage.errors import DatabaseFileError, IntegrityError, LeaseLost, MigrationError
-from bot.storage.postgres import WRITE_LOCK
+from bot.storage.postgres import SERVER_LOCKS, WRITE_LOCK, server_lock_key
+from bot.tables.manager import TableManager
+from tests.storage import builders
 from tests.support.postgres import postgres_server
+from tests.tables.managers import act_randomly, member, seated_table
 
 
 def write(directory: Path, name: str, sql: str) -> None:
@@ -322,3 +326,100 @@ async def test_postgres_a_hands_results_do_not_hold_up_other_tables_moves(tmp_pa
         await c.close()
         await writer.close()
         await a.close()
+
+
+async def test_postgres_a_deals_results_lock_only_its_server(tmp_path) -> None:
+    """A batch holding a deal's results (`stats.record_hands`) waits for a transaction of its
+    own server, or one holding the whole database, but never for another server's results; and
+    two processes recording one server's deals together count every one."""
+    url = await empty(tmp_path)
+    a, b, c = [await Database.open(url) for _ in range(3)]
+    now = datetime.now(UTC)
+    writer_a, writer_b = BatchWriter(a), BatchWriter(b)
+    players = builders.seats(1, 2, 3, 4)
+    seq: dict[int, int] = {}
+
+    async def deal_ended(writer: BatchWriter, table: int, guild: int, match: int) -> None:
+        seq[table] = seq.get(table, 0) + 1
+        row = tables.event_row(table, seq[table], 0, "game", 0, 1, "play", "t")
+        record = builders.hand(
+            match, players, deal=seq[table], maker=0, points=(1, 0), tricks=(3, 2), guild=guild
+        )
+        await writer.write(
+            rows=[row], together=(stats.record_hands, [record]), fence=(table, 1), server=guild
+        )
+
+    try:
+        ours = await tables.create_table(a, 1, 10, 100, {}, {}, now, "a", 10.0)
+        theirs = await tables.create_table(b, 2, 11, 101, {}, {}, now, "b", 10.0)
+        alongside = await tables.create_table(b, 1, 12, 102, {}, {}, now, "b", 10.0)
+        match_of = {t: await stats.new_match_id(a, g, t) for t, g in ((ours, 1), (theirs, 2))}
+        match_of[alongside] = await stats.new_match_id(b, 1, alongside)
+
+        # Server 1's results are held up (a takeover's transaction of that server, say).
+        blocker = c.conn.transaction()
+        await blocker.start()
+        await c.conn.execute(
+            "SELECT pg_advisory_xact_lock($1, $2)", SERVER_LOCKS, server_lock_key(1)
+        )
+        held = asyncio.create_task(deal_ended(writer_a, ours, 1, match_of[ours]))
+        await asyncio.sleep(0.3)
+        assert not held.done()
+        # Server 2's deal is recorded meanwhile, by the other process.
+        await asyncio.wait_for(deal_ended(writer_b, theirs, 2, match_of[theirs]), timeout=30)
+        await blocker.rollback()
+        await asyncio.wait_for(held, timeout=30)
+
+        # A transaction holding the whole database holds up every server's results.
+        blocker = c.conn.transaction()
+        await blocker.start()
+        await c.conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+        held = asyncio.create_task(deal_ended(writer_b, theirs, 2, match_of[theirs]))
+        await asyncio.sleep(0.3)
+        assert not held.done()
+        await blocker.rollback()
+        await asyncio.wait_for(held, timeout=30)
+
+        # Two processes, two tables of one server, ten deals each at once: every one counts.
+        await asyncio.gather(
+            *(deal_ended(writer_a, ours, 1, match_of[ours]) for _ in range(10)),
+            *(deal_ended(writer_b, alongside, 1, match_of[alongside]) for _ in range(10)),
+        )
+        assert (await builders.totals(a, 1, guild=1))["hands_played"] == 21
+        assert await a.fetchval("SELECT COUNT(*) FROM hands WHERE guild_id = 1") == 21
+    finally:
+        await c.close()
+        await writer_a.close()
+        await writer_b.close()
+        await a.close()
+        await b.close()
+
+
+async def test_postgres_a_match_started_and_played_out_locks_only_its_server(tmp_path) -> None:
+    """The game manager's results (a match allocated, a deal's, a game's and the match's own)
+    lock only their server: they go on while another process holds the write lock shared (as
+    its own results do), where a write that locks the whole database waits for it."""
+    url = await empty(tmp_path)
+    db, other = await Database.open(url), await Database.open(url)
+    manager = TableManager(db, timers=False, computer_delay=0, default_preset="modern")
+    rng = random.Random(5)
+    try:
+        table = await seated_table(manager, 31, start=False, points=1)
+        blocker = other.conn.transaction()
+        await blocker.start()
+        await other.conn.execute("SELECT pg_advisory_xact_lock_shared($1::bigint)", WRITE_LOCK)
+        await asyncio.wait_for(manager.start(31, member(31, 1)), timeout=30)
+        while table.playing:  # to 1 point: the first deal scored ends the game and the match
+            await asyncio.wait_for(act_randomly(manager, table, rng), timeout=30)
+        status = await db.fetchval("SELECT status FROM matches WHERE id = ?", (table.match_id,))
+        assert status == "finished"
+        # Making a table is a write of the whole database: it waits for the shared lock.
+        making = asyncio.create_task(manager.create(1, 32, member(32, 1), "host"))
+        await asyncio.sleep(0.3)
+        assert not making.done()
+        await blocker.rollback()
+        await asyncio.wait_for(making, timeout=30)
+    finally:
+        await other.close()
+        await manager.close()
+        await db.close()
