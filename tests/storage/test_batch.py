@@ -79,7 +79,9 @@ def test_a_batch_is_split_by_what_its_writes_lock_and_no_tables_writes_are_reord
                 return None
 
             fence = (table, 1) if table is not None else None
-            return _Item(noop if work else None, (), None, loop.create_future(), fence, None, server)
+            return _Item(
+                noop if work else None, (), None, loop.create_future(), fence, None, server
+            )
 
         move_a, move_b1, move_c1, untabled = item(1), item(2), item(3), item(None, work=True)
         result_b, move_b2 = item(2, work=True, server=70), item(2)
