@@ -106,7 +106,7 @@ async def coached_table(
             start = time.perf_counter()
             _, number_now, seat_now, view = await manager.hint_view(channel, user)
             await manager.computers.analyse(table.id, view)
-            await manager.hint_given(table, number_now, seat_now, user)
+            await manager.hint_given(table, number_now, seat_now, user, view)
             if warm:
                 hints.append(time.perf_counter() - start)
             warm = True

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.ai.coach import Grade, cost_text, decisions, grade_all
+from bot.ai.coach import Grade, cost_text, decisions, grade_all, points_text
 from bot.ai.expert import ExpertPlayer
 from bot.engine.match import Match
 from bot.engine.records import Replay
@@ -168,7 +168,7 @@ def _grade_text(g: dict[str, Any]) -> str:
         text = f"{where}: {g['action']}: as good as the expert's {g['best']}"
     else:
         text = f"{where}: {g['action']}, expert {g['best']}: costs {g['cost_text']}"
-        text += f" ({g['points']:+.2f} points)"
+        text += f"; {points_text(g['points'])}"
     book = g["book"]
     if book and g["action"] != g["best"]:
         said = "as" if book["followed"] else "against"

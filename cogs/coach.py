@@ -39,7 +39,8 @@ class Coach(commands.Cog):
         # The search takes up to a couple of seconds: answer within Discord's three first.
         await interaction.response.defer(ephemeral=True, thinking=True)
         analysis = await manager.computers.analyse(table.id, view)
-        await manager.hint_given(table, number, seat, interaction.user.id)
+        # Given only if the decision is still to make: a member may act while the search runs.
+        await manager.hint_given(table, number, seat, interaction.user.id, view)
         embed = hint_embed(analysis, seat, view.deal.dealer)
         await interaction.followup.send(embed=embed, ephemeral=True)
 

@@ -70,6 +70,11 @@ class Analysis:
         passed: the share in which the deal is passed out (the bidding only).
         rubber: whether the values are rubber points (else the chance of winning the game).
         advice: the book's word on the decision, if it has one.
+        book: the standard (Somerset) player's choice, which the expert keeps unless the
+            search finds another action better by more than `margin`.
+        margin: that head start, in the values' unit.
+        searched: the actions the expert itself weighs (in the bidding, a declaration without
+            strength behind it is not; the coach weighs every legal action).
     """
 
     seat: int
@@ -82,6 +87,9 @@ class Analysis:
     passed: float
     rubber: bool
     advice: Advice | None
+    book: str | None = None
+    margin: float = 0.0
+    searched: tuple[str, ...] = ()
 
     def value_of(self, action: str) -> ActionValue | None:
         """The worth of `action`, if it was weighed."""
@@ -162,6 +170,7 @@ def analyse(expert: ExpertPlayer, view: MatchView) -> Analysis:
     used = len(endings[k.legal[0]])
     if not used:
         return Analysis(k.seat, k.phase, choice, (), 0, 0.0, 0.0, 0.0, score.rubber, advice)
+    book, margin = expert.book_choice(k)
     my_side = side(k.seat)
     ranked = sorted(
         (_worth(action, ends, score, my_side) for action, ends in endings.items()),
@@ -180,6 +189,9 @@ def analyse(expert: ExpertPlayer, view: MatchView) -> Analysis:
         passed=(used - len(made)) / used,
         rubber=score.rubber,
         advice=advice,
+        book=book,
+        margin=margin,
+        searched=tuple(expert.searched(k)),
     )
 
 
@@ -331,15 +343,25 @@ def grade_all(expert: ExpertPlayer, chosen: Sequence[Decision]) -> list[Grade]:
 def value_text(value: float, rubber: bool) -> str:
     """A worth in players' words: a chance of winning the game, or rubber points to come."""
     if rubber:
-        return f"{value * 10:+.2f} rubber points"
+        # Rounded first, so a value just below zero does not read "-0.00".
+        return f"{round(value * 10, 2) + 0.0:+.2f} rubber points"
     return f"{value:.0%} to win the game"
 
 
 def cost_text(cost: float, rubber: bool) -> str:
-    """A grade's cost in players' words."""
+    """A difference of worth (a grade's cost, a margin) in players' words."""
     if rubber:
         return f"{cost * 10:.2f} rubber points"
-    return f"{cost * 100:.1f}% of the game"
+    return f"{cost * 100:.1f}% less chance to win the game"
+
+
+def points_text(points: float) -> str:
+    """What a grade's action lost in the deal's expected points, in players' words."""
+    if points >= 0.005:
+        return f"{points:.2f} points fewer expected"
+    if points <= -0.005:
+        return f"{-points:.2f} points more expected, but worth less at this score"
+    return "as many points expected"
 
 
 __all__ = [
@@ -352,5 +374,6 @@ __all__ = [
     "decisions",
     "grade",
     "grade_all",
+    "points_text",
     "value_text",
 ]

@@ -149,13 +149,12 @@ class ExpertPlayer(ComputerPlayer):
 
     def decide(self, k: Knowledge) -> str:
         values = self.values(k)
-        preferred = self._standard.decide(k)
+        preferred, head_start = self.book_choice(k)
         if not values:
             return preferred if preferred in k.legal else k.legal[0]
         # The book's choice gets a head start: a rule of thumb gives way only to a clear gain.
         if preferred in values:
-            head_start = PLAY_BOOK_PREFERENCE if k.phase == PLAY else BOOK_PREFERENCE
-            values[preferred] += head_start * ScoreValue(k.view).game_swing()
+            values[preferred] += head_start
         best = max(values.values())
         near = [a for a in k.legal if values.get(a, float("-inf")) >= best - _TIE]
         if preferred in near:
@@ -164,6 +163,17 @@ class ExpertPlayer(ComputerPlayer):
             power = POWER[k.trump]
             return min(near, key=lambda c: (power[c], c))
         return near[0]
+
+    def book_choice(self, k: Knowledge) -> tuple[str, float]:
+        """The standard (Somerset) player's choice, and the head start the search gives it, in
+        the search's unit: another action is chosen only if it is worth more than that more."""
+        head_start = PLAY_BOOK_PREFERENCE if k.phase == PLAY else BOOK_PREFERENCE
+        return self._standard.decide(k), head_start * ScoreValue(k.view).game_swing()
+
+    def searched(self, k: Knowledge) -> list[str]:
+        """The actions `decide` weighs: every card in the play; in the bidding only the
+        declarations with some strength behind them (see `_worth_trying`)."""
+        return list(k.legal) if k.phase == PLAY else self._worth_trying(k)
 
     def analyse(self, view: MatchView) -> Analysis:
         """The choice `choose(view)` makes, with every legal action's worth and the makers'
@@ -178,7 +188,7 @@ class ExpertPlayer(ComputerPlayer):
         score = ScoreValue(k.view)
         my_side = side(k.seat)
         worlds = self.worlds(k, self.world_count(k), rng)
-        actions = list(k.legal) if k.phase == PLAY else self._worth_trying(k)
+        actions = self.searched(k)
         totals = dict.fromkeys(actions, 0.0)
         used = 0
         for world in worlds:

@@ -773,11 +773,21 @@ class TableManager:
             number, seat, view = table.hint_view(user_id)
         return table, number, seat, view
 
-    async def hint_given(self, table: Table, deal_number: int, seat: int, user_id: int) -> None:
-        """Count a hint given to a member and mark the deal as played with one, stored."""
+    async def hint_given(
+        self, table: Table, deal_number: int, seat: int, user_id: int, view: MatchView
+    ) -> None:
+        """Count a hint given to a member and mark the deal as played with one, stored.
+
+        Raises:
+            TableError: the decision was made (or the table moved on) while the search ran:
+                the hint is not given, so neither counted nor marked.
+        """
         async with self.lock_for(table):
-            if table.status == CLOSED:
-                return
+            if table.status == CLOSED or not table.hint_still_due(deal_number, seat, view):
+                raise TableError(
+                    "the turn moved on while the coach was thinking, so this hint is not given:"
+                    " ask again on your next turn"
+                )
             table.mark_hinted(deal_number, seat)
             state = table.to_state()
 

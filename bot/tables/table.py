@@ -770,8 +770,22 @@ class Table:
         if seat is None:
             raise TableError("you are not seated at this table")
         if match.to_act != seat:
+            if seat in match.deal.sitting_out:
+                raise TableError("your partner plays this deal alone: you sit it out")
             raise TableError("it is not your turn")
         return len(match.deals), seat, match.view_for(seat)
+
+    def hint_still_due(self, deal_number: int, seat: int, view: MatchView) -> bool:
+        """Whether the decision a hint was searched for is still to be made: the same deal,
+        the same seat to act, nothing played since (a member may act while the search runs)."""
+        match = self.match
+        return (
+            self.playing
+            and match is not None
+            and len(match.deals) == deal_number
+            and match.to_act == seat
+            and match.view_for(seat) == view
+        )
 
     def mark_hinted(self, deal_number: int, seat: int) -> None:
         """Remember that `seat` played deal `deal_number` with a hint."""

@@ -12,7 +12,15 @@ from collections.abc import Sequence
 import discord
 
 from bot.ai.book import Advice
-from bot.ai.coach import Analysis, Grade, cost_text, decisions, value_text
+from bot.ai.coach import (
+    ActionValue,
+    Analysis,
+    Grade,
+    cost_text,
+    decisions,
+    points_text,
+    value_text,
+)
 from bot.engine.deal import PLAY
 from bot.engine.quoting import clip
 from bot.tables.manager import TableManager
@@ -35,6 +43,36 @@ def book_text(advice: Advice, seat: int, dealer: int) -> str:
     return clip(f"“{s.quote}”\n— {s.place}.\nThe book favours: {favours}.", FIELD_LIMIT)
 
 
+def shown_actions(
+    analysis: Analysis, seat: int, dealer: int
+) -> tuple[list[ActionValue], str | None]:
+    """The two actions a hint lists, and, when the expert's choice is not the search's best,
+    why: the search's best is listed first and the choice beside it, so the hint never names
+    an action its own figures put below two others without saying so."""
+    ranked = analysis.ranked
+    best, chosen = ranked[0], analysis.value_of(analysis.choice)
+    if chosen is None or best.action == analysis.choice:
+        return list(ranked[:2]), None
+    gap = best.value - chosen.value
+    if gap < NOISE:
+        return [chosen, best], None  # as good as each other, by the search
+    best_label = action_label(best.action, seat, dealer)
+    if analysis.choice == analysis.book and gap <= analysis.margin + NOISE:
+        why = (
+            f"The search puts {best_label} ahead by {cost_text(gap, analysis.rubber)}: less"
+            f" than the {cost_text(analysis.margin, analysis.rubber)} the expert asks before it"
+            " leaves the book's choice."
+        )
+    elif best.action not in analysis.searched:
+        why = (
+            f"The expert does not weigh {best_label} with this hand (too little strength for"
+            " it): of the actions it weighs, its choice is the best."
+        )
+    else:
+        why = "The expert's own search, over the same deals, finds its choice the best."
+    return [best, chosen], why
+
+
 def hint_embed(analysis: Analysis, seat: int, dealer: int) -> discord.Embed:
     """The hint for the asker's turn: the expert's action, the book's word, the figures."""
     choice = action_label(analysis.choice, seat, dealer)
@@ -46,12 +84,17 @@ def hint_embed(analysis: Analysis, seat: int, dealer: int) -> discord.Embed:
             inline=False,
         )
     if analysis.ranked:
+        shown, why = shown_actions(analysis, seat, dealer)
         lines = [
             f"{action_label(a.action, seat, dealer)}: {value_text(a.value, analysis.rubber)},"
             f" {a.points:+.2f} points expected"
-            for a in analysis.ranked[:2]
+            + (" (the expert's choice)" if a.action == analysis.choice and why else "")
+            for a in shown
         ]
-        embed.add_field(name="The best two actions", value="\n".join(lines), inline=False)
+        if why:
+            lines.append(why)
+        name = "The search's best, and the expert's choice" if why else "The best two actions"
+        embed.add_field(name=name, value=clip("\n".join(lines), FIELD_LIMIT), inline=False)
         made = (
             f"After it, the makers take three tricks or more in {analysis.makes:.0%} of"
             f" {analysis.worlds} sampled deals, and all five in {analysis.marches:.0%}."
@@ -84,8 +127,8 @@ def grades_embed(
         where = f"Trick {g.trick}" if g.trick else g.phase.replace("_", " ").capitalize()
         line = (
             f"**{where}**: {action_label(g.action, seat, dealer)}; the expert:"
-            f" {action_label(g.best, seat, dealer)}. Cost {cost_text(g.cost, g.rubber)}"
-            f" ({g.points:+.2f} points)."
+            f" {action_label(g.best, seat, dealer)}. Cost: {cost_text(g.cost, g.rubber)};"
+            f" {points_text(g.points)}."
         )
         if g.advice is not None:
             said = "as" if g.advice.followed_by(g.action) else "against"
@@ -99,7 +142,7 @@ def grades_embed(
     return embed
 
 
-__all__ = ["book_text", "grades_embed", "hint_embed", "send_grades"]
+__all__ = ["book_text", "grades_embed", "hint_embed", "send_grades", "shown_actions"]
 
 
 async def send_grades(

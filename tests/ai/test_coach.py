@@ -8,8 +8,11 @@ import pytest
 
 from bot.ai.coach import Decision, analyse, cost_text, decisions, grade, grade_all, value_text
 from bot.ai.expert import ExpertPlayer
+from bot.ai.knowledge import read
 from bot.engine.match import Match
 from bot.engine.rules import build_options
+from bot.ui.cards import action_label
+from bot.ui.coach import NOISE, hint_embed, shown_actions
 from tests.ai.positions import B, position, view
 
 BUDGET = 6  # worlds a decision: enough to weigh, quick enough for many positions
@@ -126,5 +129,44 @@ def test_grades_list_the_costliest_first():
 def test_values_in_players_words():
     assert value_text(0.58, rubber=False) == "58% to win the game"
     assert value_text(0.12, rubber=True) == "+1.20 rubber points"
-    assert cost_text(0.05, rubber=False) == "5.0% of the game"
+    assert value_text(-0.0004, rubber=True) == "+0.00 rubber points"
+    assert cost_text(0.05, rubber=False) == "5.0% less chance to win the game"
     assert cost_text(0.05, rubber=True) == "0.50 rubber points"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_hint_lists_the_experts_choice_and_says_why_it_is_not_the_searchs_best(seed):
+    """The hint names the expert's action and lists it beside the search's best: where the two
+    differ (the book's head start, a declaration the expert does not weigh) it says why, so its
+    own figures never contradict it silently."""
+    expert = ExpertPlayer(seed, budget=BUDGET)
+    for v in random_positions(seed, 6):
+        a = analyse(expert, v)
+        if not a.ranked:
+            continue
+        shown, why = shown_actions(a, v.deal.seat, v.deal.dealer)
+        assert a.choice in [x.action for x in shown] and len(shown) <= 2
+        chosen = a.value_of(a.choice)
+        assert chosen is not None
+        if a.ranked[0].value - chosen.value >= NOISE:
+            assert why is not None and shown[0] == a.ranked[0]
+            if a.choice == a.book and a.ranked[0].value - chosen.value <= a.margin:
+                assert "the expert asks before it leaves the book's choice" in why
+        else:
+            assert why is None
+        embed = hint_embed(a, v.deal.seat, v.deal.dealer).to_dict()
+        assert action_label(a.choice, v.deal.seat, v.deal.dealer) in embed["description"]
+
+
+def test_the_book_choice_and_its_head_start_are_what_the_expert_weighs():
+    """The expert keeps the book's choice unless another action beats it by the head start."""
+    expert = ExpertPlayer(3, budget=BUDGET)
+    for v in random_positions(3, 8):
+        k = read(v)
+        if len(k.legal) < 2:
+            continue
+        values = expert.values(k)
+        book, margin = expert.book_choice(k)
+        assert margin > 0 and book in k.legal
+        if book in values and max(values.values()) < values[book] + margin - 1e-9:
+            assert expert.choose(v) == book

@@ -14,6 +14,7 @@ from bot.storage import hints
 from bot.tables.table import Occupant, Table, TableError
 from tests.tables.managers import (
     GUILD,
+    act_randomly,
     in_memory,
     member,
     not_to_act,
@@ -82,9 +83,9 @@ async def test_hints_are_never_given_in_a_league_match(tmp_path: Path):
 async def test_a_hint_given_is_counted_and_marks_the_deals_record(manager):
     table = await seated_table(manager, CHANNEL)
     user = to_act(table)
-    _, number, seat, _ = await manager.hint_view(CHANNEL, user)
-    await manager.hint_given(table, number, seat, user)
-    await manager.hint_given(table, number, seat, user)
+    _, number, seat, view = await manager.hint_view(CHANNEL, user)
+    await manager.hint_given(table, number, seat, user, view)
+    await manager.hint_given(table, number, seat, user, view)
     assert await hints.hints_given(manager.db, GUILD, user) == 2
     assert await hints.hints_given(manager.db, GUILD, member(CHANNEL, 9)) == 0
     assert table.hinted == {1: {seat}}
@@ -117,3 +118,25 @@ def test_a_record_marked_with_hints_still_reads():
     record = match_to_record(match)
     record["deals"][0]["hints"] = [1]
     assert match_from_record(record).deals[0].dealt == match.deals[0].dealt
+
+
+async def test_a_hint_whose_turn_moved_on_while_it_was_searched_is_not_given(manager):
+    """A member may act while the search for their hint runs: the hint is then refused, and
+    neither counted nor marked on the deal."""
+    table = await seated_table(manager, CHANNEL)
+    user = to_act(table)
+    _, number, seat, view = await manager.hint_view(CHANNEL, user)
+    await act_randomly(manager, table, random.Random(4))
+    with pytest.raises(TableError, match="moved on"):
+        await manager.hint_given(table, number, seat, user, view)
+    assert await hints.hints_given(manager.db, GUILD, user) == 0
+    assert table.hinted == {}
+
+
+async def test_the_partner_of_a_lone_player_is_told_he_sits_out(manager):
+    table = await seated_table(manager, CHANNEL)
+    maker = table.match.to_act
+    await manager.act(CHANNEL, table.seats[maker].user_id, "order:alone")
+    partner = table.seats[(maker + 2) % 4].user_id
+    with pytest.raises(TableError, match="plays this deal alone: you sit it out"):
+        await manager.hint_view(CHANNEL, partner)
