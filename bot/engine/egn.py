@@ -42,8 +42,10 @@ What the format says, as this module reads it:
 Writing: `match_to_egn` turns a `Match` into one EGN document per game (a rubber is several games;
 lap points carried into a game become its `initialScore`), with every ruleset field that differs
 from the schema's defaults, the hands as dealt, the discard, and the final score of each finished
-game. What EGN cannot say (a partner taking it alone, a turned-up Joker, other points for a march)
-is refused with a message naming it: the project's own record format (`records.py`) holds those.
+game. A deal in which a seat asked for a hint says so in an annotation of its first call ("[hint]
+Ann (seat 0) asked the bot for a hint ..."), a note a reader keeps apart from the play. What EGN
+cannot say (a partner taking it alone, a turned-up Joker, other points for a march) is refused with
+a message naming it: the project's own record format (`records.py`) holds those.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ import binascii
 import logging
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -91,6 +93,8 @@ log = logging.getLogger(__name__)
 FILE_TYPE = "Euchre Game Notation"
 MATCH_FILE_TYPE = "Euchre Match Notation"
 VERSION = "1.4"
+# How an annotation of a deal played with a hint begins (see `match_to_egn`).
+HINT_MARK = "[hint]"
 
 # The schema's defaults for every ruleset field (RULES.md §9).
 RULESET_DEFAULTS: dict[str, Any] = {
@@ -1599,6 +1603,7 @@ def match_to_egn(
     match: Match,
     players: Sequence[str] | None = None,
     title: str | None = None,
+    hints: Mapping[int, Collection[int]] | None = None,
 ) -> list[dict[str, Any]]:
     """Write a match as EGN 1.4 documents, one per game (a rubber is several games).
 
@@ -1606,12 +1611,20 @@ def match_to_egn(
     `initialScore` is the lap carried in (0-0 otherwise); its `finalScore` the game's score once
     it is finished. Deals in which nothing happened yet are left out.
 
+    `hints` names, by deal number (from 1, as the bot's own record numbers the match's deals),
+    the seats that asked for a hint during that deal. Each such deal says so in an annotation
+    of its first call, one line a seat: EGN's annotations are notes beside the play, which
+    readers keep apart from the game (the schema strips them for its baseline hash), so the
+    file still replays as the game was played.
+
     Raises:
         RecordError: something EGN cannot say: an option (see `egn_ruleset`), a partner taking it
             alone, or the Joker turned up.
     """
     egn_ruleset(match.options)  # refuse early what the ruleset cannot express
-    return [_game_document(match, game, players, title) for game in _games_to_write(match)]
+    return [
+        _game_document(match, game, players, title, hints or {}) for game in _games_to_write(match)
+    ]
 
 
 def _games_to_write(match: Match) -> range:
@@ -1628,18 +1641,42 @@ def _game_document(
     game: int,
     players: Sequence[str] | None,
     title: str | None,
+    hints: Mapping[int, Collection[int]],
 ) -> dict[str, Any]:
     deals = [
-        d for d, g in zip(match.deals, match.game_of_deal, strict=True) if g == game and d.history
+        (number, d)
+        for number, (d, g) in enumerate(zip(match.deals, match.game_of_deal, strict=True), 1)
+        if g == game and d.history
     ]
     final = match.games[game].scores if game < len(match.games) else None
     meta: dict[str, Any] = {}
     if title:
         meta["title"] = f"{title}, game {game + 1}" if match.options.is_rubber else title
-    egn_deals = [_deal_to_egn(d, i, hands=True, discard=d.discarded) for i, d in enumerate(deals)]
+    egn_deals: list[dict[str, Any]] = []
+    for i, (number, d) in enumerate(deals):
+        egn_deal = _deal_to_egn(d, i, hands=True, discard=d.discarded)
+        _note_hints(egn_deal, sorted(set(hints.get(number, ()))), players)
+        egn_deals.append(egn_deal)
     return _document(
         match.options, tuple(players or ()), _carried_in(match, game), final, egn_deals, meta
     )
+
+
+def _hint_note(seat: int, players: Sequence[str] | None = None) -> str:
+    """The annotation that says a seat asked for a hint during a deal."""
+    name = players[seat] if players and seat < len(players) else None
+    who = f"{name[:64]} (seat {seat})" if name else f"Seat {seat}"
+    return f"{HINT_MARK} {who} asked the bot for a hint (/hint) during this deal."
+
+
+def _note_hints(egn_deal: dict[str, Any], seats: list[int], players: Sequence[str] | None) -> None:
+    """Annotate the first call of a deal with the seats that had a hint in it."""
+    phases = egn_deal["phases"]
+    if not seats or not phases:  # a seat with a hint made a call or played: never empty
+        return
+    first = phases[0]
+    key = "callAnnotations" if first["type"] == "EUCHRE_BIDDING" else "playAnnotations"
+    first.setdefault(key, {}).setdefault("0", []).extend(_hint_note(s, players) for s in seats)
 
 
 def _carried_in(match: Match, game: int) -> tuple[int, int]:

@@ -204,6 +204,22 @@ def record_players(data: dict[str, Any]) -> tuple[str, ...]:
     return names
 
 
+def record_hints(data: dict[str, Any]) -> dict[int, tuple[int, ...]]:
+    """The seats that asked for a hint in each deal of the bot's own record, by deal number
+    (from 1); a deal without a `hints` field had none.
+
+    Raises:
+        RecordError: no list of deals, or a `hints` field that is not a list of seats.
+    """
+    found: dict[int, tuple[int, ...]] = {}
+    for number, raw in enumerate(items(data.get("deals"), "'deals'"), start=1):
+        seats = raw.get("hints") if isinstance(raw, dict) else None
+        if seats is not None:
+            what = f"deal {number}: hints"
+            found[number] = tuple(_seat(seat, what) for seat in items(seats, what))
+    return found
+
+
 def _check_format(data: Any) -> None:
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a {RECORD_FORMAT} file")

@@ -10,7 +10,7 @@ import discord
 
 from bot.engine.egn import match_to_egn
 from bot.engine.errors import RecordError
-from bot.engine.records import match_from_record
+from bot.engine.records import match_from_record, record_hints
 from bot.storage import leaderboard as boards
 from bot.storage.errors import StatsError
 from bot.ui.embeds import plural, safe
@@ -266,9 +266,9 @@ def record_file(
     if stored.kind == "game" and whole is not None:
         match = match_from_record(whole.record)
         try:
-            document = match_to_egn(match, players=whole.record.get("players"))[
-                stored.record["game_number"]
-            ]
+            document = match_to_egn(
+                match, players=whole.record.get("players"), hints=record_hints(whole.record)
+            )[stored.record["game_number"]]
         except RecordError as error:
             note = f"EGN cannot hold this game ({error}), so here is the bot's own record of it."
         else:

@@ -33,7 +33,7 @@ from bot.engine.egn import (
 )
 from bot.engine.errors import IllegalAction, RecordError
 from bot.engine.match import Match
-from bot.engine.records import match_from_record, match_to_record, read_record
+from bot.engine.records import match_from_record, match_to_record, read_record, record_hints
 from bot.engine.rules import LEFT_OF_LONER, build_options
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "egn"
@@ -823,6 +823,56 @@ def test_a_somerset_rubber_exports_one_game_per_document_with_the_lap_as_initial
             carried = [0, 0]
             carried[previous.winner] = previous.carried
             assert doc["metadata"]["initialScore"] == carried
+
+
+def test_deals_played_with_hints_are_annotated_and_still_validate_and_replay():
+    options = build_options("somerset", partner_alone=False)
+    match = next(m for m in _egn_able(options, range(40)) if len(m.games) > 1)
+    # Deals are numbered from 1 over the whole match: the last one is in a later game.
+    last = len(match.deals)
+    hinted = {1: [2, 0], last: [3]}
+    documents = match_to_egn(match, players=["Ann", "Bob", "Cy", "Di"], hints=hinted)
+    notes = {}
+    number = 0
+    for doc in documents:
+        jsonschema.validate(doc, SCHEMA)
+        for deal in doc["deals"]:
+            number += 1
+            for phase in deal["phases"]:
+                for key in ("callAnnotations", "playAnnotations"):
+                    if key in phase:
+                        notes[number] = (phase["type"], phase[key])
+    assert notes == {
+        1: (
+            "EUCHRE_BIDDING",
+            {
+                "0": [
+                    "[hint] Ann (seat 0) asked the bot for a hint (/hint) during this deal.",
+                    "[hint] Cy (seat 2) asked the bot for a hint (/hint) during this deal.",
+                ]
+            },
+        ),
+        last: (
+            "EUCHRE_BIDDING",
+            {"0": ["[hint] Di (seat 3) asked the bot for a hint (/hint) during this deal."]},
+        ),
+    }
+    # The notes change nothing of the game: it replays as without them.
+    plain = match_to_egn(match, players=["Ann", "Bob", "Cy", "Di"])
+    for marked, bare in zip(documents, plain, strict=True):
+        assert _results(import_egn(json.loads(json.dumps(marked)))) == _results(import_egn(bare))
+
+
+def test_record_hints_reads_the_seats_by_deal_number():
+    match = _play(build_options("modern"), 3)
+    record = json.loads(json.dumps(match_to_record(match)))
+    assert record_hints(record) == {}
+    record["deals"][0]["hints"] = [1, 3]
+    record["deals"][-1]["hints"] = [0]
+    assert record_hints(record) == {1: (1, 3), len(record["deals"]): (0,)}
+    record["deals"][0]["hints"] = [4]
+    with pytest.raises(RecordError, match="deal 1: hints must be a whole number from 0 to 3"):
+        record_hints(record)
 
 
 def test_egn_export_refuses_a_partner_taking_it_alone_and_a_joker_turn_up():

@@ -7,16 +7,23 @@ import json
 import re
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
+import jsonschema
 import pytest
 
+from bot.engine.egn import import_egn
 from bot.storage import stats
-from tests.interaction.helpers import play_match, start_four
+from tests.interaction.helpers import play_match, start_four, to_act
 from tests.storage.builders import quick_rubber, seats
 from tests.support.fake_discord import CALLBACK_DEFERRED_MESSAGE, CALLBACK_UPDATE_MESSAGE
 from tests.support.interactions import InteractionHarness, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
+
+EGN_SCHEMA = json.loads(
+    (Path(__file__).parents[1] / "data" / "egn" / "schemas" / "egn-schema-v1.json").read_text()
+)
 
 
 async def refused(h: InteractionHarness, member: str, command: str, /, **options) -> str:
@@ -217,6 +224,34 @@ async def test_history_and_record_of_a_game_played_through_commands(interactions
     )
     theirs = (await h.command("alice", "history", member=h.member("dave"))).reply
     assert "dave's recent play" in theirs.text
+
+
+async def test_record_of_a_game_played_with_a_hint_says_so_in_its_egn(interactions):
+    h = interactions
+    table = await start_four(h, points=1)
+    member, seat = to_act(h)
+    assert "The expert would" in (await h.command(member, "hint")).text
+    await play_match(h)
+    words = (await h.command("bob", "history")).reply.text.replace("*", " ").split()
+    game_id = next(w for w in words if w[:1] == "G" and w[1:].isdigit())
+    game = (await h.command("carol", "record", game_id=game_id)).reply
+    assert game.attachments[0].filename.endswith(".egn")
+    document = json.loads(game.attachments[0].data)
+    jsonschema.validate(document, EGN_SCHEMA)
+    bidding = document["deals"][0]["phases"][0]
+    assert bidding["callAnnotations"] == {
+        "0": [
+            f"[hint] {member.name} (seat {seat}) asked the bot for a hint (/hint) during this deal."
+        ]
+    }
+    # Only the deal that had the hint is marked, and the file replays to the game played.
+    assert not any(
+        key.endswith("Annotations")
+        for deal in document["deals"][1:]
+        for phase in deal["phases"]
+        for key in phase
+    )
+    assert import_egn(document).final_score == table.match.games[0].scores
 
 
 async def test_history_and_record_refusals(interactions):
