@@ -160,6 +160,23 @@ async def open_tables(db: Database, ids: list[int] | None = None) -> list[TableR
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class TablePlace:
+    """Where a server's table plays, and whether it is open still."""
+
+    channel_id: int
+    open: bool
+
+
+async def table_place(db: Database, guild_id: int, table_id: int) -> TablePlace | None:
+    """The channel of a server's table and whether it is open; None when the server never had
+    a table of that id (another server's table is none of this one's)."""
+    row = await db.fetchone(
+        "SELECT channel_id, status FROM tables WHERE id = ? AND guild_id = ?", (table_id, guild_id)
+    )
+    return None if row is None else TablePlace(row["channel_id"], row["status"] == OPEN)
+
+
 async def load_match(
     db: Database, table_id: int, match_no: int
 ) -> tuple[list[list[str]], list[tuple[int, str]], int, list[str | None]]:

@@ -28,6 +28,7 @@ from bot.engine.deal import (
 )
 from bot.engine.errors import EuchreError
 from bot.engine.variants import VariantDeal
+from bot.storage import tables as store
 from bot.tables.manager import TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
 from bot.ui import coach, variant_views
@@ -329,7 +330,7 @@ async def review(
     manager = manager_of(interaction)
     table = manager.tables.get(channel_id_of(interaction))
     if table is None or table.id != table_id:
-        await answer(interaction, "That table has closed: its games can be had with /record.")
+        await answer(interaction, await _elsewhere(interaction, table_id))
         return
     async with manager.lock_for(table):
         match = table.any_match
@@ -358,6 +359,24 @@ async def review(
         return
     await interaction.response.send_message(embed=embed, ephemeral=True)
     await coach.send_grades(interaction, manager, table, match_no, number)
+
+
+async def _elsewhere(interaction: discord.Interaction, table_id: int) -> str:
+    """Why a deal of table `table_id` is not reviewed here: the table plays in another channel
+    of this server, it has closed, or this server has no such table (another server's tables
+    are never named)."""
+    guild_id = guild_id_of(interaction)
+    place = await store.table_place(_bot(interaction).db, guild_id, table_id)
+    if place is None:
+        return (
+            f"This server has no table {table_id}: check the deal's id (table:match:deal, shown"
+            " with the deal's commitment)."
+        )
+    if not place.open:
+        return "That table has closed: its games can be had with /record."
+    return (
+        f"That table plays in <#{place.channel_id}>: ask there, with the deal's number or its id."
+    )
 
 
 async def ask_to_close(interaction: discord.Interaction, table: Table) -> None:

@@ -3,7 +3,7 @@ no card still hidden from the member who asked."""
 
 from __future__ import annotations
 
-from tests.interaction.helpers import act, start_four, to_act
+from tests.interaction.helpers import act, close_table, start_four, to_act
 from tests.support.interactions import InteractionHarness, cards_in
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -130,3 +130,38 @@ async def test_review_refuses_a_deal_not_over_and_bad_input(interactions):
     for number in ("99", "0"):
         text = await refused(h, "alice", "review", deal=number)
         assert f"there is no deal {number} in this match" in text and "not over" not in text
+
+
+async def test_review_of_another_tables_deal_says_where_that_table_is(interactions):
+    """A deal's id names its table: asked in the wrong channel, the answer says where that
+    table plays (a channel mention, which pings no one), or that this server has no such
+    table, or that it closed; never that an open table has closed."""
+    h = interactions
+    table = await start_four(h)
+    await finish_first_deal(h)
+    lounge = next(c for c in h.world.guild.channels.values() if c.name == "lounge")
+    own = f"{table.id}:{table.match_no}:1"
+    # The channel's own table, asked from a channel without a table, then from one with its own.
+    for _ in range(2):
+        async with h.unchanged():
+            exchange = await h.command("erin", "review", deal=own, channel=lounge)
+        assert exchange.ephemeral and exchange.reply.visible_to == h.member("erin").id
+        assert f"plays in <#{h.channel.id}>" in exchange.text and "closed" not in exchange.text
+        if h.table(lounge) is None:
+            await h.command("erin", "table create", preset="modern", channel=lounge)
+    # A table open in another channel, asked from this one.
+    other = h.table(lounge)
+    text = await refused(h, "alice", "review", deal=f"{other.id}:{other.match_no}:1")
+    assert f"plays in <#{lounge.id}>" in text and "closed" not in text
+    # No table of that id on this server: one never made, and one of another server.
+    elsewhere = h.world.add_guild("Other Club")
+    change = await h.manager.create(elsewhere.id, h.world.snowflake(), 1, "zed")
+    for table_id in (999999999999999999, change.table.id):
+        text = await refused(h, "alice", "review", deal=f"{table_id}:1:1")
+        assert f"this server has no table {table_id}" in text
+        assert "closed" not in text and "<#" not in text
+    # Only a table that closed is said to have closed.
+    await close_table(h, "alice")
+    assert "that table has closed: its games can be had with /record" in await refused(
+        h, "alice", "review", deal=own
+    )
