@@ -184,6 +184,23 @@ def cpu_seconds(pid: int | str = "self") -> float:
         return 0.0
 
 
+def postgres_cpu() -> float:
+    """User + system CPU seconds of the PostgreSQL server's live processes (named postgres),
+    to tell how much of the two cores the database takes beside the bot."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/comm") as comm:
+                if comm.read().strip() != "postgres":
+                    continue
+        except OSError:
+            continue
+        total += cpu_seconds(entry)
+    return total
+
+
 def instrument(manager: TableManager) -> dict[str, float]:
     """Time the writer's transactions, and (on PostgreSQL) the wait for the write lock that
     every process's transactions share and the statements (round trips) run in them."""
@@ -588,6 +605,7 @@ class Bench:
             f" {CLOCK() - start:.1f} s over {n} processes"
         )
         cpu = {w.name: cpu_seconds(w.proc.pid) for w in workers}
+        database_cpu = postgres_cpu()
         for w in workers:
             await self.send(w, "go")
         go = CLOCK()
@@ -602,8 +620,15 @@ class Bench:
         used = ", ".join(
             f"{w.name} {(cpu_seconds(w.proc.pid) - cpu[w.name]) / (now - go):.0%}" for w in workers
         )
+        # The database shares the machine's cores with the bot's processes.
+        database = (
+            f", PostgreSQL {(postgres_cpu() - database_cpu) / (now - go):.0%}"
+            if not args.sqlite
+            else ""
+        )
         print(
-            f"  CPU                   : {used} of one core; load average {os.getloadavg()[0]:.2f}"
+            f"  CPU                   : {used}{database} of one core; {os.cpu_count()} cores;"
+            f" load average {os.getloadavg()[0]:.2f}"
         )
         self.writer_lines(workers, before, after, args.seconds * 4 / 5)
         met = p99 < TARGET_P99_MS
