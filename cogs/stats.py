@@ -12,13 +12,14 @@ from discord.ext import commands
 
 from bot.storage import hints, variant_games
 from bot.storage import leaderboard as boards
-from bot.storage.errors import StatsError
+from bot.storage.errors import NoGamesYet, StatsError
 from bot.ui.respond import guild_id_of
 from bot.ui.stats import (
     LeaderboardButton,
     history_embed,
     leaderboard_embed,
     leaderboard_view,
+    no_games_text,
     own_rank,
     record_file,
     stats_embed,
@@ -116,10 +117,19 @@ class Stats(commands.Cog):
             )
             return
         guild_id = guild_id_of(interaction)
-        result = await boards.player_stats(
-            self.db, guild_id, who.id, period, include_bots=include_bots
-        )
         given = await hints.hints_given(self.db, guild_id, who.id)
+        try:
+            result = await boards.player_stats(
+                self.db, guild_id, who.id, period, include_bots=include_bots
+            )
+        except NoGamesYet as error:
+            if not given:
+                raise
+            # The hints are counted from the first one, before any game is recorded.
+            await interaction.response.send_message(
+                no_games_text(str(error), given), ephemeral=True
+            )
+            return
         await interaction.response.send_message(
             embed=stats_embed(result, who.display_name, hints=given)
         )

@@ -15,6 +15,11 @@ class StatsError(StorageError):
     """A statistics or leaderboard question cannot be answered (bad metric, page, member...)."""
 
 
+class NoGamesYet(StatsError):
+    """The member has no recorded game on the server: no statistics to show (their hints,
+    counted apart, may still be)."""
+
+
 class DatabaseFileError(StorageError):
     """The database file cannot be used: a missing directory, a file that is not a database."""
 

@@ -22,7 +22,7 @@ from bot.engine.quoting import quoted
 from bot.numbers import parse_whole
 from bot.storage.boards import COUNTERS, first_day, in_window, window_board
 from bot.storage.database import Database
-from bot.storage.errors import StatsError
+from bot.storage.errors import NoGamesYet, StatsError
 from bot.storage.seasons import (
     ALL_BUCKET,
     DAY_PREFIX,
@@ -675,7 +675,8 @@ async def player_stats(
     opponents here.
 
     Raises:
-        StatsError: the member has no recorded result on this server, or a bad period.
+        NoGamesYet: the member has no recorded result on this server.
+        StatsError: a bad period.
     """
     span = await period_range(db, guild_id, period, now)
     rows = await db.fetchall(
@@ -696,7 +697,7 @@ async def player_stats(
     else:
         known = bool(rows)
     if not known:
-        raise StatsError("That member has no recorded games on this server yet.")
+        raise NoGamesYet("That member has no recorded games on this server yet.")
     clean = by_flag.get(0, Totals())
     flagged = by_flag.get(1, Totals())
     totals = clean + flagged if include_bots else clean

@@ -179,6 +179,12 @@ def _rate(value: float | None) -> str:
     return "—" if value is None else f"{value:.0%}"
 
 
+def no_games_text(no_games: str, hints: int) -> str:
+    """/stats of a member with no recorded game: that sentence, and the hints they asked for
+    (counted apart from the games, and already from the first one)."""
+    return f"{no_games} Hints asked for, all time: {hints}." if hints else no_games
+
+
 def stats_embed(stats: boards.PlayerStats, name: str, hints: int = 0) -> discord.Embed:
     """One player's totals, partners and record against opponent pairs, and the hints they
     were given (counted over all time)."""

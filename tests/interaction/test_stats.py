@@ -145,6 +145,27 @@ async def test_stats_of_oneself_and_of_another(interactions):
     assert "no recorded games" in await refused(h, "alice", "stats", member=h.member("erin"))
 
 
+async def test_stats_of_a_member_with_hints_but_no_game_yet_shows_the_hints(interactions):
+    """A hint is counted for /stats as soon as it is given: before the member's first recorded
+    game, /stats still says there is none, and how many hints were asked for."""
+    h = interactions
+    await start_four(h)
+    member, _ = to_act(h)
+    for _ in range(2):
+        assert "The expert would" in (await h.command(member, "hint")).text
+    for asker in (member.name, "erin"):
+        async with h.unchanged():
+            exchange = await h.command(asker, "stats", member=member)
+        assert exchange.ephemeral
+        assert exchange.text == (
+            "That member has no recorded games on this server yet. Hints asked for, all time: 2."
+        )
+    # Without a hint, the sentence alone, as before.
+    assert (await h.command("alice", "stats", member=h.member("erin"))).text == (
+        "That member has no recorded games on this server yet."
+    )
+
+
 async def test_names_on_the_board_in_stats_and_history_are_escaped(interactions):
     """Names as members typed them format nothing, link nowhere and mention no one, on the
     public board, /stats and /history (a display name may hold a masked link)."""
