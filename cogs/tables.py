@@ -103,6 +103,13 @@ class Tables(commands.Cog):
             )
         if preset is not None and preset not in PRESETS:
             raise TableError(f"unknown preset {quoted(preset)}: choose {', '.join(PRESETS)}")
+        if hints and variant is not None and variant != FOUR_HANDED:
+            # The coach knows four-handed euchre only: a variant's table would refuse every
+            # /hint, so it is not opened promising them (as a league's table is not).
+            raise TableError(
+                f"hints are for four-handed euchre: {TITLES[variant]} is played without them,"
+                " so create the table with hints left out"
+            )
         # Discord checks these ranges only in its own client: a request may still carry others.
         if points is not None and not 1 <= points <= 100:
             raise TableError("points for a game must be from 1 to 100")

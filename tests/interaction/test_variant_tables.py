@@ -142,6 +142,29 @@ async def test_four_handed_rule_options_are_refused_at_a_variant_table(interacti
     assert "four-handed" in text and h.table() is None
 
 
+@pytest.mark.parametrize("variant", sorted(NAMES))
+async def test_hints_asked_for_at_a_variant_table_are_refused_at_create(interactions, variant):
+    """The coach knows four-handed euchre only: a variant's table is not opened promising
+    hints it would refuse; left unset (or off) the table opens as before."""
+    h = interactions
+    seats = min(seats_allowed(variant))
+    text = await refused(h, "alice", "table create", variant=variant, seats=seats, hints=True)
+    assert text.startswith("hints are for four-handed euchre") and "hints left out" in text
+    assert h.table() is None
+    for hints in ({}, {"hints": False}):
+        exchange = await h.command("alice", "table create", variant=variant, seats=seats, **hints)
+        assert exchange.ephemeral and "Your table is open" in exchange.text, exchange.text
+        table = h.table()
+        assert table.variant is not None
+        await h.manager.close_table(table.channel_id, table.host_id)
+
+
+async def test_hints_asked_for_at_four_handed_named_as_the_game_are_given(interactions):
+    h = interactions
+    exchange = await h.command("alice", "table create", variant="four-handed", hints=True)
+    assert "Your table is open" in exchange.text and h.table().hints_allowed
+
+
 async def test_six_handed_partnerships_alternate_round_the_table(interactions):
     h = interactions
     await start(h, "six-handed", 6)
