@@ -191,10 +191,7 @@ class TableMessages:
             Whether it was kept (else the lines are the caller's to post).
         """
         table = change.table
-        if table.variant is not None:
-            drawn = self._finished_variant_deal(table, change.match_no, change.deal)
-        else:
-            drawn = self._finished_deal(table, change.match_no, change.deal)
+        drawn = self._finished_embed(table, change.match_no, change.deal)
         key = (change.match_no, change.deal)
         if drawn is None or key in self._shown_finished.get(table.id, ()):
             return False
@@ -253,11 +250,15 @@ class TableMessages:
         if not manager.knows(table):
             return None
         async with manager.lock_for(table):
-            if table.variant is not None:
-                drawn = self._finished_variant_deal(table, match_no, deal)
-            else:
-                drawn = self._finished_deal(table, match_no, deal)
+            drawn = self._finished_embed(table, match_no, deal)
         return None if drawn is None else _Finished(drawn, finished_view(table.id, match_no, deal))
+
+    def _finished_embed(self, table: Table, match_no: int, number: int) -> discord.Embed | None:
+        """A finished deal's message, four-handed or of the table's variant, drawn under the
+        table's lock (None: that deal is not over, or not of this match)."""
+        if table.variant is not None:
+            return self._finished_variant_deal(table, match_no, number)
+        return self._finished_deal(table, match_no, number)
 
     def _finished_variant_deal(
         self, table: Table, match_no: int, number: int
