@@ -739,13 +739,18 @@ class TableManager:
             table.message_finished = finished
             await self._save_state(table)
 
-    async def touch_ping(self, table: Table, message_id: int | None) -> None:
-        """Remember the turn's ping in the channel (None: there is none), so a restart still
-        deletes it once its turn has passed."""
+    async def note_ping(self, table: Table, message_id: int, alive: bool) -> None:
+        """Remember a ping sent to the channel (`alive`), or that it is deleted, so a restart
+        still deletes every ping whose delete had not gone out."""
         async with self.lock_for(table):
             if table.status == CLOSED or table.id not in self._fences:
                 return
-            table.ping_message = message_id
+            if alive == (message_id in table.pings):
+                return
+            if alive:
+                table.pings.append(message_id)
+            else:
+                table.pings.remove(message_id)
             await self._save_state(table)
 
     async def _save_state(self, table: Table) -> None:

@@ -206,7 +206,9 @@ class Table:
         self.message_deal: int | None = None  # the deal that message shows
         self.message_match: int | None = None  # ... of which match (None: the current one)
         self.message_finished = False  # it shows that deal as it ended (and stays so)
-        self.ping_message: int | None = None  # the turn's ping alive in the channel
+        # Pings sent to the channel and not deleted yet (the turn's, and any whose delete still
+        # waits): a restart deletes those left.
+        self.pings: list[int] = []
         self.turn_timeout: int | None = None  # seconds a turn; None: the bot's setting
         self.ping = PING_AFTER  # when members are pinged on their turn
         self.ping_after: int | None = None  # seconds before a ping; None: the bot's default
@@ -818,7 +820,7 @@ class Table:
             "message_deal": self.message_deal,
             "message_match": self.message_match,
             "message_finished": self.message_finished,
-            "ping_message": self.ping_message,
+            "pings": self.pings,
             "turn_timeout": self.turn_timeout,
             "ping": self.ping,
             "ping_after": self.ping_after,
@@ -865,7 +867,9 @@ class Table:
         table.message_deal = state.get("message_deal")
         table.message_match = state.get("message_match")
         table.message_finished = state.get("message_finished", False)
-        table.ping_message = state.get("ping_message")
+        # States stored before the list kept one ping.
+        old_ping = state.get("ping_message")
+        table.pings = list(state.get("pings", [old_ping] if old_ping is not None else []))
         table.turn_timeout = state.get("turn_timeout")
         table.ping = state.get("ping", PING_AFTER)
         table.ping_after = state.get("ping_after")

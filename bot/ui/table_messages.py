@@ -14,7 +14,8 @@
   notifies), allowed to mention that one member only. At most one is alive per table: it is
   deleted when the turn moves on. Sending one runs to its end even when the turn timer that
   asked for it is cancelled (else a ping sent as the turn moved would never be deleted), and
-  the live ping is stored with the table, so a restart deletes it too.
+  every ping sent is stored with the table until it is deleted, so a restart deletes those
+  whose delete had not gone out (it waited for the REST budget) too.
 - Everything drawn is drawn under the table's lock: a request holds that lock until its action
   is stored, so no message ever shows an action that might still be undone.
 - The players' private hands are brought up to date before the table message. Editing a hand
@@ -479,8 +480,7 @@ class TableMessages:
         channel = await self._channel(table.channel_id)
         if channel is not None:
             await self._delete(channel, message_id)
-        if table.ping_message == message_id:
-            await self.bot.manager.touch_ping(table, None)
+        await self.bot.manager.note_ping(table, message_id, alive=False)
 
     async def _ping(self, table: Table, turn: tuple[Any, ...], extra: str = "") -> None:
         with self._unless_stopping(table):
@@ -535,22 +535,19 @@ class TableMessages:
         self, table: Table, channel: discord.abc.Messageable, turn: tuple[Any, ...], sent: int
     ) -> None:
         with self._unless_stopping(table):
+            # Stored until it is deleted, so a stop before its delete goes out (the delete may
+            # wait for the REST budget) still has it deleted at the next start.
+            await self.bot.manager.note_ping(table, sent, alive=True)
             if self._turn(table) != turn:
                 # The turn moved on while the ping was being sent: it pings for nothing now.
-                # Stored until it is deleted (unless another ping is), so a stop before the
-                # delete goes out still has it deleted at the next start.
-                stored = table.ping_message is None
-                if stored:
-                    await self.bot.manager.touch_ping(table, sent)
                 await self._delete(channel, sent)
-                if stored and table.ping_message == sent:
-                    await self.bot.manager.touch_ping(table, None)
+                await self.bot.manager.note_ping(table, sent, alive=False)
                 return
             old = self._pings.get(table.id)
             self._pings[table.id] = (sent, turn)
-            await self.bot.manager.touch_ping(table, sent)
             if old is not None:
                 await self._delete(channel, old[0])
+                await self.bot.manager.note_ping(table, old[0], alive=False)
 
     async def hand_expired(self, table: Table, user_id: int) -> None:
         """A member's hand could no longer be kept up to date: if it is their turn, say so now
@@ -578,17 +575,17 @@ class TableMessages:
         await self._ping(table, turn, HAND_LOST[lost] if lost else "")
 
     async def table_restored(self, table: Table) -> None:
-        """After a restart: a ping alive at the stop is deleted (its turn is pinged again when
+        """After a restart: the pings alive at the stop are deleted (the turn is pinged again when
         due); a table in play is told so, and its members' open hands, which no longer follow
         the game, are marked so each is told at their turn; the channel is brought up to date
         (a deal that ended while its edit waited is shown as it ended)."""
         # Before any wait: the turn's timer, started with the table, may ping at once.
-        stale = table.ping_message
+        stale = list(table.pings)
         if table.playing:
             self.bot.live_hands.lost_in_restart(table)
         with self._unless_stopping(table):
-            if stale is not None:
-                await self._unping(table, stale)
+            for message_id in stale:
+                await self._unping(table, message_id)
             if table.playing:
                 await self.announce(
                     table,

@@ -268,6 +268,21 @@ def test_stored_computers_that_share_an_id_are_given_ids_of_their_own():
     assert copy.seating_problem() is None
 
 
+def test_every_ping_not_yet_deleted_is_stored_and_an_old_states_one_ping_reads():
+    """A restart deletes every ping whose delete had not gone out (several, when deletes wait
+    for the REST budget), and a state stored when the table kept one ping still gives it."""
+    table = new_table()
+    table.pings = [501, 502]
+    copy = Table.from_state(1, 10, 100, table.options.to_dict(), table.to_state(), [], [])
+    assert copy.pings == [501, 502]
+    old = table.to_state()
+    del old["pings"]
+    old["ping_message"] = 77
+    assert Table.from_state(1, 10, 100, table.options.to_dict(), old, [], []).pings == [77]
+    old["ping_message"] = None
+    assert Table.from_state(1, 10, 100, table.options.to_dict(), old, [], []).pings == []
+
+
 def test_s11_more_than_four_at_the_first_rubber_all_cut_and_the_four_highest_play():
     table = full_table()
     table.join(5, "eve")
