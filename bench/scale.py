@@ -61,6 +61,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.tables import PRESET, percentile, seat_table
+from bot import collector
 from bot.engine.errors import EuchreError
 from bot.storage.database import Database
 from bot.tables.manager import MOVED, Change, TableManager
@@ -267,6 +268,7 @@ def instrument(manager: TableManager) -> dict[str, float]:
 
 
 async def worker(args: argparse.Namespace) -> None:
+    collector.tune()  # as the bot's process runs (bot/collector.py)
     shards = {int(s) for s in args.shards.split(",")}
     count = args.of
 

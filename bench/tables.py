@@ -49,6 +49,7 @@ from pathlib import Path
 # Run as `python bench/tables.py` from the repository root without installing.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot import collector
 from bot.storage.database import Database
 from bot.tables.manager import TableManager
 
@@ -317,11 +318,18 @@ def main(argv: list[str] | None = None) -> int:
         "--batch", type=int, default=None, help="most writes per commit (default: the writer's)"
     )
     parser.add_argument(
+        "--default-gc",
+        action="store_true",
+        help="CPython's own collector thresholds, not the bot's (bot/collector.py), to compare",
+    )
+    parser.add_argument(
         "--freeze",
         action="store_true",
         help="gc.freeze() after set-up, so collections skip the tables' long-lived objects",
     )
     args = parser.parse_args(argv)
+    if not args.default_gc:
+        collector.tune()  # as the bot runs (its settling tunes the collector first)
     ok = asyncio.run(run(args.tables, args.points, args.seed, args.think, args.batch, args.freeze))
     return 0 if ok else 1
 

@@ -24,9 +24,25 @@ def _cycle() -> weakref.ref[Node]:
 
 @pytest.fixture
 def thawed():
-    """Leave the process's collector as it was found: nothing frozen."""
+    """Leave the process's collector as it was found: nothing frozen, its thresholds."""
+    thresholds = gc.get_threshold()
     yield
     gc.unfreeze()
+    gc.set_threshold(*thresholds)
+
+
+def test_settling_collects_the_youngest_generation_less_often_and_cycles_still_go(thawed):
+    gc.set_threshold(700, 10, 10)
+    collector.settle()
+    assert gc.get_threshold() == (collector.YOUNG_THRESHOLD, 10, 10)
+    # Garbage in a cycle is still found by the collections that allocations bring about.
+    gone = _cycle()
+    kept = []  # containers kept alive: what makes the collector count up to a collection
+    for _ in range(collector.YOUNG_THRESHOLD * 3):
+        kept.append(Node())
+        if gone() is None:
+            break
+    assert gone() is None
 
 
 def test_settling_freezes_what_survives_so_later_collections_skip_it(thawed):
