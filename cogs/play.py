@@ -82,8 +82,7 @@ class Play(commands.Cog):
     async def hand(self, interaction: discord.Interaction) -> None:
         """See your hand (only you see it) with the declarations open to you now."""
         table = self.manager.table_in(interaction.channel_id)
-        if table.seat_of(interaction.user.id) is None:
-            raise TableError("you are not seated at this table")
+        table.seat_for(interaction.user.id)  # refuses a member not seated, saying why
         await respond.show_hand(interaction, table)
 
     @app_commands.command(name="pass")

@@ -249,7 +249,9 @@ class Tables(commands.Cog):
     @app_commands.describe(member="the member to remove from the table")
     async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """Remove a member from the table (host only)."""
-        change = await self.manager.kick(interaction.channel_id, interaction.user.id, member.id)
+        change = await self.manager.kick(
+            interaction.channel_id, interaction.user.id, member.id, member.display_name
+        )
         await answer(interaction, f"{safe(member.display_name)} was removed from the table.")
         await self.messages.table_changed(change)
 

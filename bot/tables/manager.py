@@ -190,6 +190,7 @@ class TableManager:
         self._state_keys: dict[int, tuple[Any, ...]] = {}  # _state_key at the last state write
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
+        self._clocked: dict[int, tuple[Any, ...]] = {}  # the turn each table's task is for
         self.deadlines: dict[int, float] = {}  # by table id
         self.last_activity: dict[int, float] = {}  # by table id
         self._sweeper: asyncio.Task[None] | None = None
@@ -611,11 +612,15 @@ class TableManager:
             await self._save(table, "table", seat, user_id, f"addbot:{level or DEFAULT_LEVEL}")
         return Change(table, "seating", seat=seat)
 
-    async def kick(self, channel_id: int, user_id: int, target_id: int) -> Change:
+    async def kick(
+        self, channel_id: int, user_id: int, target_id: int, target_name: str | None = None
+    ) -> Change:
+        """The host removes a member (`target_name`: how the member is called, for a member
+        whose seat a computer holds, whom the table knows by id only)."""
         table = self.table_in(channel_id)
         async with self._hold(table):
             table.require_host(user_id)
-            who = next((o.name for o in table.members if o.user_id == target_id), None)
+            who = next((o.name for o in table.members if o.user_id == target_id), target_name)
             seat = table.kick(target_id)
             await self._save(table, "table", seat, user_id, f"kick:{target_id}")
         self._after_change(table)
@@ -699,6 +704,15 @@ class TableManager:
                 "that could not be saved, so it did not change: please try again"
             ) from None
         self.pings[user_id] = (mode, after)
+
+    def pinged(self, table: Table, seat: int) -> bool:
+        """Whether the member at `seat` is to be notified on their turn (not "never", by the
+        member's own setting or else the table's)."""
+        occupant = table.seats[seat]
+        if occupant is None or occupant.is_bot:
+            return False
+        mode, _ = self.pings.get(occupant.user_id, (table.ping, table.ping_after))
+        return bool(mode != PING_NEVER)
 
     def ping_delay(self, table: Table, seat: int, timeout: float) -> float | None:
         """Seconds into a member's turn when they are pinged, or None for no ping.
@@ -1184,14 +1198,38 @@ class TableManager:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         self.deadlines.pop(table.id, None)
+        self._clocked.pop(table.id, None)
+
+    @staticmethod
+    def _turn_key(table: Table) -> tuple[Any, ...] | None:
+        """The turn as its clock sees it: the position, who is to act, and the table's timing
+        settings (None: nobody is to act)."""
+        match = table.any_match
+        if not table.playing or match is None or match.over or match.to_act is None:
+            return None
+        occupant = table.seats[match.to_act]
+        who = occupant.user_id if occupant is not None else None
+        timing = (table.turn_timeout, table.ping, table.ping_after)
+        return (table.match_no, len(match.deals), len(table.actions), match.to_act, who, timing)
 
     def _after_change(self, table: Table) -> None:
         """Start whatever the new position needs: a computer's move, or the turn's timer."""
         if self._closed or table.status == "closed":
             return
+        key = self._turn_key(table)
+        running = self._timers.get(table.id) or self._computer_tasks.get(table.id)
+        if (
+            key is not None
+            and key == self._clocked.get(table.id)
+            and running is not None
+            and not running.done()
+        ):
+            # The same turn of the same player (someone joined or left the waiting line, say):
+            # its clock runs on, so no change at the table gives the player more time.
+            return
         self._cancel(table)
         match = table.any_match
-        if not table.playing or match is None or match.over or match.to_act is None:
+        if key is None or match is None or match.to_act is None:
             return
         if table.id in self.last_deals and self.round_over(table):
             return  # the last deal is over: no clock, no computer's move
@@ -1211,6 +1249,7 @@ class TableManager:
             self._timers[table.id] = task
         else:
             return
+        self._clocked[table.id] = key
         task.add_done_callback(log_task_end)
 
     async def _computer_turn(self, table: Table, seat: int) -> None:

@@ -361,6 +361,13 @@ class Table:
         Returns:
             The seat left, or None when the member was waiting.
         """
+        seat = self._leave(user_id)
+        if user_id == self.host_id:
+            self._pass_host()
+        return seat
+
+    def _leave(self, user_id: int) -> int | None:
+        """`leave`, but for the host's role."""
         for i, member in enumerate(self.waiting):
             if member.user_id == user_id:
                 del self.waiting[i]
@@ -381,8 +388,6 @@ class Table:
         else:
             self.seats[seat] = None
         self.consecutive.pop(user_id, None)
-        if user_id == self.host_id:
-            self._pass_host()
         return seat
 
     def _pass_host(self) -> None:
@@ -425,6 +430,10 @@ class Table:
                     raise TableError("a computer player stays in its seat until the rubber ends")
                 self.seats[seat] = None
                 return seat
+        if not any(o.user_id == user_id for o in self.members) and (
+            self.held_seat_of(user_id) is None
+        ):
+            raise TableError("that member is not at this table")
         left = self.leave(user_id)
         if left is not None and self.playing:
             self.left_seats.discard(left)
@@ -674,12 +683,20 @@ class Table:
     def act(self, user_id: int, action: str) -> HandResult | VariantResult | None:
         """A seated member's declaration or card; returns the hand's result if it ended one."""
         self._require_any_match()
+        return self.act_for_seat(self.seat_for(user_id), action, by_player=True)
+
+    def seat_for(self, user_id: int) -> int:
+        """The seat a member plays at now.
+
+        Raises:
+            TableError: not seated, or a computer holds the member's seat (say how to get it).
+        """
         seat = self.seat_of(user_id)
-        if seat is None:
-            if self.held_seat_of(user_id) is not None:
-                raise TableError("a computer is holding your seat: use /table back first")
-            raise TableError("you are not seated at this table")
-        return self.act_for_seat(seat, action, by_player=True)
+        if seat is not None:
+            return seat
+        if self.held_seat_of(user_id) is not None:
+            raise TableError("a computer is holding your seat: use /table back first")
+        raise TableError("you are not seated at this table")
 
     def act_for_seat(
         self, seat: int, action: str, by_player: bool = False
@@ -768,9 +785,7 @@ class Table:
         match = self.match
         if not self.playing or match is None:
             raise TableError("no game is being played at this table: the host can /table start")
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise TableError("you are not seated at this table")
+        seat = self.seat_for(user_id)
         if match.to_act != seat:
             if seat in match.deal.sitting_out:
                 raise TableError("your partner plays this deal alone: you sit it out")

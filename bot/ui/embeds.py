@@ -62,13 +62,24 @@ _BIDI_CONTROLS = dict.fromkeys(
 )
 
 
+# Characters that show nothing: an "invisible name" is made of these and spaces.
+_BLANK = dict.fromkeys(
+    map(ord, "\u200b\u200c\u200d\u2060\ufeff\u115f\u1160\u3164\uffa0\u2800\u00ad")
+)
+# What a name that shows nothing reads as: a field or a line of nothing is refused by Discord.
+NO_NAME = "(a member with no visible name)"
+
+
 @functools.lru_cache(maxsize=4096)
 def safe(name: str) -> str:
     """A member's name as typed, but unable to mention anyone, to format the message or to turn
-    the rest of its line around (direction controls are dropped).
+    the rest of its line around (direction controls are dropped); a name that would show
+    nothing reads `NO_NAME`.
 
     Kept once worked out: every message of a table shows the same few names many times."""
     plain = name.translate(_BIDI_CONTROLS)
+    if not plain.translate(_BLANK).strip():
+        return NO_NAME
     return discord.utils.escape_markdown(discord.utils.escape_mentions(plain))
 
 

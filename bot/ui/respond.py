@@ -272,7 +272,13 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
     listener = _bot(interaction).table_messages
     if what == "hand":
         if table.seat_of(interaction.user.id) is None:
-            await answer(interaction, "Only the players seated at this table have a hand to see.")
+            held = table.held_seat_of(interaction.user.id) is not None
+            await answer(
+                interaction,
+                "A computer is holding your seat: use /table back to take it again."
+                if held
+                else "Only the players seated at this table have a hand to see.",
+            )
             return
         await show_hand(interaction, table)
     elif what == "join":

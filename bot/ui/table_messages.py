@@ -61,6 +61,8 @@ if TYPE_CHECKING:
     from bot.client import EuchreBot
 
 log = logging.getLogger(__name__)
+# Where the seat to act is in a turn (`TableMessages._turn`).
+_TURN_SEAT = 3
 
 NO_MENTIONS = discord.AllowedMentions.none()
 HAND_EXPIRED = (
@@ -454,10 +456,14 @@ class TableMessages:
         return lines
 
     def _turn(self, table: Table) -> tuple[Any, ...] | None:
+        """The turn a ping is for: the position and who is to act (a substitute taking the
+        seat mid-turn makes it another turn: the old ping goes, the substitute is pinged)."""
         match = table.any_match
         if not table.playing or match is None or match.over or match.to_act is None:
             return None
-        return (table.match_no, len(match.deals), len(table.actions), match.to_act)
+        occupant = table.seats[match.to_act]
+        who = occupant.user_id if occupant is not None else None
+        return (table.match_no, len(match.deals), len(table.actions), match.to_act, who)
 
     async def _turn_moved(self, table: Table) -> None:
         """Delete a ping once its turn has passed; ping at once a member whose hand expired (or
@@ -469,7 +475,7 @@ class TableMessages:
             await self._unping(table, pinged[0])
         if turn is None:
             return
-        occupant = table.seats[turn[-1]]
+        occupant = table.seats[turn[_TURN_SEAT]]
         if occupant is None or occupant.is_bot:
             return
         lost = self.bot.live_hands.take_expired(table.id, occupant.user_id)
@@ -487,7 +493,7 @@ class TableMessages:
             await self._send_ping(table, turn, extra)
 
     async def _send_ping(self, table: Table, turn: tuple[Any, ...], extra: str) -> None:
-        occupant = table.seats[turn[-1]]
+        occupant = table.seats[turn[_TURN_SEAT]]
         if occupant is None or turn in (
             self._pings.get(table.id, (0, None))[1],
             self._sending.get(table.id),
@@ -517,11 +523,14 @@ class TableMessages:
         text = f"<@{user_id}>, it is your turn ({what}){due}."
         if extra:
             text += " " + extra
+        # A member who asked never to be pinged is still told (a restart's notice, a hand that
+        # expired), but their mention notifies no one.
+        notify = self.bot.manager.pinged(table, turn[_TURN_SEAT])
         # Cancelled while it waits for the REST budget (the turn moved on), nothing is sent.
         message = await channel.send(
             text,
             allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(user_id)], everyone=False, roles=False
+                users=[discord.Object(user_id)] if notify else False, everyone=False, roles=False
             ),
         )
         # Sent: what follows runs to its end even if the caller (the turn's timer, cancelled
@@ -555,7 +564,7 @@ class TableMessages:
         turn = self._turn(table)
         if turn is None:
             return
-        occupant = table.seats[turn[-1]]
+        occupant = table.seats[turn[_TURN_SEAT]]
         if occupant is not None and occupant.user_id == user_id:
             lost = self.bot.live_hands.take_expired(table.id, user_id)
             if lost:
@@ -564,7 +573,7 @@ class TableMessages:
     async def turn_reminder(self, table: Table, seat: int, deadline: float) -> None:
         """The manager's ping time for this turn has come (the member's or the table's choice)."""
         turn = self._turn(table)
-        if turn is None or turn[-1] != seat:
+        if turn is None or turn[_TURN_SEAT] != seat:
             return
         occupant = table.seats[seat]
         lost = (

@@ -545,5 +545,101 @@ async def test_a_stop_with_a_deal_end_waiting_and_a_ping_alive_is_put_right_at_t
         assert not bot.handler_errors
 
 
+async def test_a_substitute_taking_the_seat_mid_turn_is_pinged_and_the_old_ping_goes(
+    fake_discord, tmp_path
+):
+    """Bob is to act and pinged; he names Erin, who sits at once (the other seats are
+    computers' and Alice consents): the turn is Erin's now, so Bob's ping goes and she is
+    pinged."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    alice, bob = fake.member("alice"), fake.member("bob")
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        created = await fake.slash(
+            alice, fake.channel, "table create", preset="modern", ping="every turn"
+        )
+        await created.response()
+        await (await fake.slash(bob, fake.channel, "table join", seat="east")).response()
+        for seat in ("south", "west"):
+            await (await fake.slash(alice, fake.channel, "table addbot", seat=seat)).response()
+        await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+        table = table_of(bot, fake)
+        for _ in range(40):  # Alice plays from her hand until it is Bob's turn
+            await eventually(lambda: table.match.to_act in (0, 1), what="a member's turn")
+            if table.match.to_act == 1:
+                break
+            hand = await (await fake.slash(alice, fake.channel, "hand")).message()
+            await (await fake.click(alice, hand, choose(hand_buttons(hand, table)))).response()
+        assert table.match.to_act == 1
+        await fake.wait_for(lambda: any(f"<@{bob.id}>" in p.content for p in alive_pings(fake)))
+        await (await fake.slash(bob, fake.channel, "table substitute", member=erin)).response()
+        asked = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in fake.public_messages(fake.channel)
+                    if "Consent to substitute" in components_labels(m)
+                ),
+                None,
+            )
+        )
+        await (await fake.click(alice, asked, label="Consent to substitute")).response()
+        await eventually(lambda: table.seat_of(erin.id) == 1, what="Erin seated")
+        assert table.match.to_act == 1
+        await fake.wait_for(lambda: any(f"<@{erin.id}>" in p.content for p in alive_pings(fake)))
+        await quiet(fake)
+        alive = alive_pings(fake)
+        assert [p for p in alive if erin.id in p.notified] and not [
+            p for p in alive if bob.id in p.notified
+        ], [p.content for p in alive]
+        assert not bot.handler_errors
+
+
+async def test_members_who_chose_never_to_be_pinged_are_told_of_a_restart_unnotified(
+    fake_discord, tmp_path
+):
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db, timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="never")
+        hands = await open_hands(bot, fake)
+        await play_from_hand(bot, fake, hands)
+    async with running_bot(fake, db, timers=True) as bot:
+        await fake.wait_for(
+            lambda: any("restored" in m.text for m in fake.public_messages(fake.channel))
+        )
+        table = table_of(bot, fake)
+        first = member_at(bot, fake, table.match.to_act)
+        hand = await (await fake.slash(first, fake.channel, "hand")).message()
+        await (await fake.click(first, hand, choose(hand_buttons(hand, table)))).response()
+        # The next member's open hand no longer follows: they are told at their turn.
+        to_act = member_at(bot, fake, table.match.to_act)
+        told = await fake.wait_for(
+            lambda: next((p for p in alive_pings(fake) if f"<@{to_act.id}>" in p.content), None)
+        )
+        assert "The bot restarted" in told.content
+        await quiet(fake)
+        assert not [m.content for m in fake.messages_by_id.values() if m.notified]
+
+
+async def test_someone_joining_and_leaving_the_waiting_line_gives_the_player_no_more_time(
+    fake_discord, tmp_path
+):
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn", timeout=60)
+        table = table_of(bot, fake)
+        await eventually(lambda: bot.manager.deadlines.get(table.id))
+        deadline = bot.manager.deadlines[table.id]
+        turn = (len(table.actions), table.match.to_act)
+        for _ in range(2):
+            await asyncio.sleep(0.3)  # a clock started again would end later
+            await (await fake.slash(erin, fake.channel, "table join")).response()
+            await (await fake.slash(erin, fake.channel, "table leave")).response()
+        assert (len(table.actions), table.match.to_act) == turn
+        assert bot.manager.deadlines[table.id] == deadline
+
+
 def components_labels(message: FakeMessage) -> list[str]:
     return [b.get("label") for b in message.buttons]

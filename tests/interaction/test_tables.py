@@ -11,7 +11,15 @@ import pytest
 
 from bot.tables.table import SEAT_NAMES
 from tests.bot.helpers import eventually
-from tests.interaction.helpers import PLAYERS, act, close_table, seat_four, start_four, to_act
+from tests.interaction.helpers import (
+    PLAYERS,
+    act,
+    close_table,
+    open_hand,
+    seat_four,
+    start_four,
+    to_act,
+)
 from tests.support.interactions import InteractionHarness, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -424,3 +432,67 @@ async def test_back_takes_a_seat_back_from_the_computer_holding_it(interactions)
     assert exchange.ephemeral and SEAT_NAMES[seat] in exchange.text
     assert table.seat_of(member.id) == seat and table.timeouts[seat] == 0
     assert any("timed out twice" in m.text for m in h.public_messages())
+
+
+# -- seats a computer holds, names that show nothing, kicks -----------------------------------
+
+
+async def hold_seat(h, table, seat: int) -> None:
+    """Play on, timing out the member at `seat`, until a computer holds the seat."""
+    for _ in range(80):
+        if table.seats[seat].is_bot:
+            return
+        if table.match.to_act == seat:
+            await h.manager.time_out_now(table)
+        else:
+            await act(h)
+        await h.settle()
+    raise AssertionError("the seat was never held")
+
+
+async def test_a_host_who_leaves_while_a_computer_holds_the_seat_hands_the_table_on(interactions):
+    h = interactions
+    table = await start_four(h, points=1, match="game")
+    alice = h.member("alice")
+    await hold_seat(h, table, 0)
+    assert table.seats[0].held_for == alice.id
+    assert "left" in (await h.command("alice", "table leave")).text
+    assert table.host_id != alice.id and table.host_id in [m.user_id for m in table.members]
+    assert "host" in (await h.command("alice", "table kick", member=h.member("bob"))).text
+    assert table.seat_of(h.member("bob").id) is not None
+
+
+async def test_a_member_whose_seat_a_computer_holds_is_told_how_to_get_the_hand_back(interactions):
+    h = interactions
+    table = await start_four(h)
+    _, seat = to_act(h)
+    member = h.member_at(seat)
+    await hold_seat(h, table, seat)
+    assert "/table back" in (await h.command(member, "hand")).text
+    assert "/table back" in (await h.click(member, f"euchre:table:{table.id}:hand")).text
+
+
+async def test_a_name_that_shows_nothing_never_leaves_a_field_empty(interactions):
+    """A member named with an invisible mark alone (direction marks are dropped from names):
+    Discord refuses an empty field, so the name reads as a member with no visible name."""
+    h = interactions
+    ghost = h.world.add_member(h.world.guild, "\u200e")
+    await h.command("alice", "table create", preset="modern")
+    await h.command("bob", "table join")
+    await h.command("carol", "table join")
+    await h.command(ghost, "table join")  # west
+    await h.command("alice", "table start", keep_seats=True)
+    table = h.table()
+    while table.match.to_act != 3:
+        await act(h)
+    hand = await open_hand(h, h.member("bob"))
+    fields = {f["name"]: f["value"] for f in hand.embeds[0]["fields"]}
+    assert all(value.strip() for value in fields.values()), fields
+    assert "no visible name" in fields["Waiting for"]
+
+
+async def test_kicking_someone_not_at_the_table_says_so_of_them(interactions):
+    h = interactions
+    await seat_four(h)
+    text = (await h.command("alice", "table kick", member=h.member("erin"))).text
+    assert "that member is not at this table" in text.lower() and "you are not" not in text.lower()

@@ -2918,6 +2918,9 @@ def _validate_message(msg: FakeMessage) -> None:
         for fld in fields:
             if len(fld.get("name", "")) > 256 or len(fld.get("value", "")) > 1024:
                 raise bad("embed field name over 256 or value over 1024 characters")
+            # Discord refuses a field whose name or value is empty, or only spaces.
+            if not str(fld.get("name", "")).strip() or not str(fld.get("value", "")).strip():
+                raise bad("an embed field's name and value must each hold something")
         footer = (embed.get("footer") or {}).get("text", "")
         author = (embed.get("author") or {}).get("name", "")
         total += sum(len(embed.get(k) or "") for k in limits) + len(footer) + len(author)
