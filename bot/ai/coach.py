@@ -355,6 +355,13 @@ def cost_text(cost: float, rubber: bool) -> str:
     return f"{cost * 100:.1f}% less chance to win the game"
 
 
+def lead_text(lead: float, rubber: bool) -> str:
+    """How far one action's worth is ahead of another's, or a margin, in players' words."""
+    if rubber:
+        return f"{lead * 10:.2f} rubber points"
+    return f"{lead * 100:.1f}% of the chance to win the game"
+
+
 def points_text(points: float) -> str:
     """What a grade's action lost in the deal's expected points, in players' words."""
     if points >= 0.005:
@@ -374,6 +381,7 @@ __all__ = [
     "decisions",
     "grade",
     "grade_all",
+    "lead_text",
     "points_text",
     "value_text",
 ]

@@ -1663,10 +1663,10 @@ def _game_document(
 
 
 def _hint_note(seat: int, players: Sequence[str] | None = None) -> str:
-    """The annotation that says a seat asked for a hint during a deal."""
-    name = players[seat] if players and seat < len(players) else None
-    who = f"{name[:64]} (seat {seat})" if name else f"Seat {seat}"
-    return f"{HINT_MARK} {who} asked the bot for a hint (/hint) during this deal."
+    """The annotation that says a seat asked for a hint during a deal. It names the seat, not
+    its player: the record's players are those who hold the seats at its end, and a substitute
+    may have taken the seat of the member who asked."""
+    return f"{HINT_MARK} Seat {seat} asked the bot for a hint (/hint) during this deal."
 
 
 def _note_hints(egn_deal: dict[str, Any], seats: list[int], players: Sequence[str] | None) -> None:

@@ -177,6 +177,17 @@ async def table_place(db: Database, guild_id: int, table_id: int) -> TablePlace 
     return None if row is None else TablePlace(row["channel_id"], row["status"] == OPEN)
 
 
+async def match_actors(db: Database, table_id: int, match_no: int) -> list[int | None]:
+    """Who took each action of a table's match, in order: a member's id, or None for a
+    computer's move (its own, or one made for a member whose turn timed out)."""
+    rows = await db.fetchall(
+        "SELECT user_id FROM table_events WHERE table_id = ? AND match_no = ? AND kind = 'game'"
+        " ORDER BY seq",
+        (table_id, match_no),
+    )
+    return [r["user_id"] for r in rows]
+
+
 async def load_match(
     db: Database, table_id: int, match_no: int
 ) -> tuple[list[list[str]], list[tuple[int, str]], int, list[str | None]]:

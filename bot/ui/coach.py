@@ -18,11 +18,13 @@ from bot.ai.coach import (
     Grade,
     cost_text,
     decisions,
+    lead_text,
     points_text,
     value_text,
 )
 from bot.engine.deal import PLAY
 from bot.engine.quoting import clip
+from bot.storage import tables as store
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
 from bot.ui.cards import action_label
@@ -59,8 +61,8 @@ def shown_actions(
     best_label = action_label(best.action, seat, dealer)
     if analysis.choice == analysis.book and gap <= analysis.margin + NOISE:
         why = (
-            f"The search puts {best_label} ahead by {cost_text(gap, analysis.rubber)}: less"
-            f" than the {cost_text(analysis.margin, analysis.rubber)} the expert asks before it"
+            f"The search puts {best_label} ahead by {lead_text(gap, analysis.rubber)}: less"
+            f" than the {lead_text(analysis.margin, analysis.rubber)} the expert asks before it"
             " leaves the book's choice."
         )
     elif best.action not in analysis.searched:
@@ -152,10 +154,13 @@ async def send_grades(
     match_no: int,
     number: int,
 ) -> None:
-    """After a finished deal's review, the clicker's own grades for it, privately (a member
-    not seated in that deal gets none). The search runs in the computer players' workers."""
-    seat = table.seat_of(interaction.user.id)
-    if seat is None or table.variant is not None:
+    """After a finished deal's review, the clicker's own grades for it, privately: the
+    decisions the clicker took, whoever holds the seat now (a substitute is graded on his own
+    moves, not on the ones of the player he replaced; a computer's moves for a member who
+    timed out are nobody's). A member who took no action in the deal gets none. The search
+    runs in the computer players' workers."""
+    user_id = interaction.user.id
+    if table.variant is not None:
         return
     async with manager.lock_for(table):
         match = table.match
@@ -164,7 +169,18 @@ async def send_grades(
         deal = match.deals[number - 1]
         if not deal.is_over:
             return
-        chosen = decisions(match, deals=[number], seats=[seat])
+        actors = await store.match_actors(manager.db, table.id, match_no)
+        before = sum(len(d.history) for d in match.deals[: number - 1])
+        if len(actors) != len(table.actions):
+            return  # the stored actions do not match the table's: grade no one rather than wrongly
+        chosen = [
+            d
+            for i, d in enumerate(decisions(match, deals=[number]))
+            if actors[before + i] == user_id
+        ]
+    if not chosen:
+        return
+    seat = chosen[0].seat
     grades = await manager.computers.grade(table.id, chosen)
     embed = grades_embed(grades, seat, deal.dealer, number, table.seat_label(seat))
     await interaction.followup.send(embed=embed, ephemeral=True)

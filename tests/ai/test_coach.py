@@ -6,7 +6,16 @@ import random
 
 import pytest
 
-from bot.ai.coach import Decision, analyse, cost_text, decisions, grade, grade_all, value_text
+from bot.ai.coach import (
+    Decision,
+    analyse,
+    cost_text,
+    decisions,
+    grade,
+    grade_all,
+    lead_text,
+    value_text,
+)
 from bot.ai.expert import ExpertPlayer
 from bot.ai.knowledge import read
 from bot.engine.match import Match
@@ -132,6 +141,8 @@ def test_values_in_players_words():
     assert value_text(-0.0004, rubber=True) == "+0.00 rubber points"
     assert cost_text(0.05, rubber=False) == "5.0% less chance to win the game"
     assert cost_text(0.05, rubber=True) == "0.50 rubber points"
+    assert lead_text(0.018, rubber=False) == "1.8% of the chance to win the game"
+    assert lead_text(0.014, rubber=True) == "0.14 rubber points"
 
 
 @pytest.mark.parametrize("seed", range(8))

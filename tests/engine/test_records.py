@@ -847,14 +847,14 @@ def test_deals_played_with_hints_are_annotated_and_still_validate_and_replay():
             "EUCHRE_BIDDING",
             {
                 "0": [
-                    "[hint] Ann (seat 0) asked the bot for a hint (/hint) during this deal.",
-                    "[hint] Cy (seat 2) asked the bot for a hint (/hint) during this deal.",
+                    "[hint] Seat 0 asked the bot for a hint (/hint) during this deal.",
+                    "[hint] Seat 2 asked the bot for a hint (/hint) during this deal.",
                 ]
             },
         ),
         last: (
             "EUCHRE_BIDDING",
-            {"0": ["[hint] Di (seat 3) asked the bot for a hint (/hint) during this deal."]},
+            {"0": ["[hint] Seat 3 asked the bot for a hint (/hint) during this deal."]},
         ),
     }
     # The notes change nothing of the game: it replays as without them.

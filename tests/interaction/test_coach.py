@@ -3,6 +3,10 @@ no card still hidden from the member who asked."""
 
 from __future__ import annotations
 
+import re
+
+from bot.ai.coach import decisions
+from bot.storage.tables import match_actors
 from tests.interaction.helpers import act, close_table, start_four, to_act
 from tests.support.interactions import InteractionHarness, cards_in
 
@@ -165,3 +169,93 @@ async def test_review_of_another_tables_deal_says_where_that_table_is(interactio
     assert "that table has closed: its games can be had with /record" in await refused(
         h, "alice", "review", deal=own
     )
+
+
+def grades_in(exchange) -> list[str]:
+    return [m.text for m in exchange.messages if "Your decisions" in m.text]
+
+
+def graded(text: str) -> int:
+    """How many decisions a seat's grades speak of: the costly ones listed, and the others."""
+    listed = sum(1 for line in text.splitlines() if line.startswith("**"))
+    every = re.search(r"All (\d+) of your decisions", text)
+    if every:
+        return int(every.group(1))
+    others = re.search(r"(\d+) other decisions? as good", text)
+    return listed + (int(others.group(1)) if others else 0)
+
+
+async def decided_by(h: InteractionHarness, table, number: int, user_id: int) -> int:
+    """The decisions (not forced) a member took in a deal, as stored."""
+    actors = await match_actors(h.manager.db, table.id, table.match_no)
+    before = sum(len(d.history) for d in table.match.deals[: number - 1])
+    chosen = decisions(table.match, deals=[number])
+    return sum(
+        1
+        for i, d in enumerate(chosen)
+        if actors[before + i] == user_id and len(d.view.deal.legal) > 1
+    )
+
+
+async def finish_deal(h: InteractionHarness, number: int) -> None:
+    table = h.table()
+    while len(table.match.deals) == number and table.playing:
+        if table.seats[table.match.to_act].is_bot:
+            await h.settle()
+            continue
+        await act(h)
+    await h.settle()
+
+
+async def test_a_substitute_is_graded_on_his_own_moves_and_the_player_he_replaced_on_hers(
+    interactions,
+):
+    """Alice makes north's first declaration of deal 1, then Erin substitutes for her: each is
+    graded on the moves they made, whoever holds the seat when the deal is reviewed."""
+    h = interactions
+    table = await start_four(h)
+    alice, erin = h.member("alice"), h.member("erin")
+    deal = table.match.deal
+    while table.match.to_act != 0:
+        await act(h)
+    await act(h)
+    assert table.match.deal is deal
+    await h.command("alice", "table substitute", member=erin)
+    for name in ("bob", "carol", "dave"):
+        await h.click(name, f"euchre:table:{table.id}:consent")
+    assert table.seat_of(erin.id) == 0
+    await finish_deal(h, 1)
+    by_alice = grades_in(await h.command(alice, "review", deal="1"))
+    by_erin = grades_in(await h.command(erin, "review", deal="1"))
+    assert graded(by_alice[0]) == 1 == await decided_by(h, table, 1, alice.id)
+    assert graded(by_erin[0]) == await decided_by(h, table, 1, erin.id) >= 1
+
+
+async def test_a_computers_moves_for_a_member_who_timed_out_are_graded_as_no_ones(interactions):
+    from tests.interaction.test_tables import hold_seat
+
+    h = interactions
+    table = await start_four(h, preset="modern")
+    _, seat = to_act(h)
+    member = h.member_at(seat)
+    await hold_seat(h, table, seat)
+    number = len(table.match.deals)
+    await finish_deal(h, number)
+    await h.command(member, "table back")
+    grades = grades_in(await h.command(member, "review", deal=str(number)))
+    own = await decided_by(h, table, number, member.id)
+    assert (graded(grades[0]) if grades else 0) == own
+
+
+async def test_whoever_takes_a_seat_after_the_match_is_not_graded_on_its_deals(interactions):
+    h = interactions
+    table = await start_four(h, points=1, match="game")
+    while table.playing:
+        await act(h)
+    await h.settle()
+    last = len(table.match.deals)
+    await h.command("alice", "table leave")
+    await h.command("erin", "table join")
+    custom_id = f"euchre:review:{table.id}:{table.match_no}:{last}"
+    assert not grades_in(await h.click("erin", custom_id))
+    assert grades_in(await h.click("alice", custom_id))
