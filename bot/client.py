@@ -23,6 +23,7 @@ from bot.collector import keep_settled
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
 from bot.metrics import Metrics, MetricsServer
+from bot.rerun import woken
 from bot.rest_budget import RestBudget, process_burst, process_share
 from bot.storage import processes
 from bot.storage.bot_state import claim_identify
@@ -60,6 +61,13 @@ EXTENSIONS = (
     "cogs.admin",
     "cogs.coach",
 )
+
+
+class StoppedStarting(BaseException):
+    """The bot was stopped while a shard waited for its turn to IDENTIFY.
+
+    A BaseException: discord.py's connecting loop catches every Exception and tries again, for
+    ever, so a stop during that wait would never end the process."""
 
 
 class EuchreBot(commands.AutoShardedBot):
@@ -141,6 +149,7 @@ class EuchreBot(commands.AutoShardedBot):
         self._timers = timers
         self._loaded: list[Table] | None = None  # loaded in setup_hook, resumed in on_ready
         self._shutdown: asyncio.Task[None] | None = None
+        self._stopping = asyncio.Event()  # set as close() begins
 
     @property
     def db(self) -> Database:
@@ -197,8 +206,14 @@ class EuchreBot(commands.AutoShardedBot):
             self._max_concurrency = max(1, limits.max_concurrency)
         bucket = (shard_id or 0) % self._max_concurrency
         spacing = self._identify_spacing
-        while (wait := await claim_identify(self.db, bucket, time.time(), spacing)) > 0:
-            await asyncio.sleep(wait)
+        while not self._stopping.is_set():
+            wait = await claim_identify(self.db, bucket, time.time(), spacing)
+            if wait <= 0:
+                return
+            await woken(self._stopping, wait)
+        # Stopped while waiting for its turn: discord.py tries a shard's connection again after
+        # any Exception, closed or not, so only this ends the start (`runner.serve` expects it).
+        raise StoppedStarting
 
     async def _sync_commands(self) -> None:
         """Sync the slash commands if they changed since the last sync (to the development
@@ -273,6 +288,7 @@ class EuchreBot(commands.AutoShardedBot):
         processes, disconnect from Discord and close the database. Safe to call more than once,
         and from several tasks: every call waits for the one shutdown."""
         if self._shutdown is None:
+            self._stopping.set()
             self._shutdown = asyncio.create_task(self._close_all(), name="euchre-shutdown")
         await asyncio.shield(self._shutdown)
 

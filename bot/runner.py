@@ -42,7 +42,7 @@ async def serve(settings: Settings) -> None:
     Raises:
         StorageError: the database file cannot be used (before Discord is contacted).
     """
-    from bot.client import EuchreBot
+    from bot.client import EuchreBot, StoppedStarting
 
     db = await Database.open(settings.database)
     point_at(settings)
@@ -61,6 +61,8 @@ async def serve(settings: Settings) -> None:
     try:
         async with bot:
             await bot.start(settings.token)
+    except StoppedStarting:
+        log.info("stopped while waiting for the turn to connect to the gateway")
     except Exception as error:
         if not stopping:
             raise

@@ -296,3 +296,36 @@ async def test_a_bot_killed_outright_leaves_no_worker_behind(fake_discord, tmp_p
     while [pid for pid in workers if _alive(pid)]:
         assert loop.time() < deadline, "a worker outlived the killed bot"
         await asyncio.sleep(0.1)
+
+
+async def test_a_stop_while_waiting_for_the_turn_to_identify_ends_the_process(
+    fake_discord, tmp_path
+):
+    """Another process identified just now (the database holds the bucket's turn well ahead):
+    a SIGTERM while this one waits for its turn stops it at once with code 0, where discord.py
+    would otherwise try the shard's connection again for ever."""
+    import time
+
+    from bot.storage.bot_state import set_value
+    from bot.storage.database import Database
+
+    fake, db = fake_discord, tmp_path / "euchre.db"
+    opened = await Database.open(db)
+    async with opened.transaction():
+        await set_value(opened, "identify:0", repr(time.time() + 60))
+    await opened.close()
+    bot = await BotProcess.start(fake, tmp_path, db)
+    try:
+        for _ in range(600):  # until the bot is up to its gateway connection
+            if "slash commands" in bot.stderr:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
+        code = await bot.stop(signal.SIGTERM)
+    finally:
+        if bot.process.returncode is None:
+            bot.process.kill()
+            await bot.process.wait()
+    assert code == 0, bot.stderr
+    assert "Traceback" not in bot.stderr and "Retrying" not in bot.stderr, bot.stderr
+    assert not fake.identifies
