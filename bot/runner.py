@@ -2,7 +2,8 @@
 
 A start that cannot go on says why in one line on standard error and exits with code 2: no
 token or a wrong one, or a database file the bot cannot use (its directory is missing, it is not
-a database, its schema is newer than the bot). SIGTERM (what systemd and docker send) and
+a database, its schema is newer than the bot). A database server that cannot be reached now
+(down, starting, not found) exits with code 1, which the service manager restarts. SIGTERM (what systemd and docker send) and
 SIGINT (Ctrl-C) stop the bot in order: it leaves the gateway, flushes the tables' queued
 writes, ends its worker processes and closes the database, then exits with code 0.
 """
@@ -22,7 +23,7 @@ import yarl
 
 from bot.config import TOKEN_HELP, ConfigError, Settings, load_settings
 from bot.storage.database import Database
-from bot.storage.errors import StorageError
+from bot.storage.errors import DatabaseUnreachable, StorageError
 from bot.storage.url import DatabaseUrl
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,11 @@ def run() -> int:
             file=sys.stderr,
         )
         return 2
+    except DatabaseUnreachable as error:
+        # The server is down or not up yet (the bot started before it, a failover): exit 1, so
+        # the service manager starts the bot again (exit 2 is never restarted).
+        print(f"euchre-bot: {_database_problem(settings, error)}", file=sys.stderr)
+        return 1
     except (StorageError, sqlite3.DatabaseError, asyncpg.PostgresError) as error:
         # The backends' own errors come from reading the tables back (a file damaged inside,
         # a PostgreSQL database changed by hand).

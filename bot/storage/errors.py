@@ -24,6 +24,11 @@ class DatabaseFileError(StorageError):
     """The database file cannot be used: a missing directory, a file that is not a database."""
 
 
+class DatabaseUnreachable(DatabaseFileError):
+    """The database server cannot be reached now (refused, down, starting, or its name not
+    found): unlike a bad file or a refused login, trying again later may mend it."""
+
+
 class WriterClosed(StorageError):
     """A write asked for once the bot has begun to stop: nothing of it is stored."""
 

@@ -47,7 +47,12 @@ import asyncpg
 
 from bot.storage import dialect
 from bot.storage.database import MIGRATIONS_TABLE, Database, Locking, Migration, Params
-from bot.storage.errors import DatabaseFileError, IntegrityError, MigrationError
+from bot.storage.errors import (
+    DatabaseFileError,
+    DatabaseUnreachable,
+    IntegrityError,
+    MigrationError,
+)
 from bot.storage.url import DatabaseUrl
 
 log = logging.getLogger(__name__)
@@ -137,7 +142,10 @@ class PostgresDatabase(Database):
         """Connect, check the schema version and migrate (see :meth:`Database.open`)."""
         try:
             conn = await cls._new_connection(url)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except (OSError, asyncpg.CannotConnectNowError, asyncpg.TooManyConnectionsError) as error:
+            # The server is down, starting, full or not found: a later start may succeed.
+            raise DatabaseUnreachable(f"{url.display} cannot be reached: {error}") from None
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise DatabaseFileError(f"{url.display} cannot be opened: {error}") from None
         try:
             db = cls(conn, url)

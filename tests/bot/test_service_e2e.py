@@ -276,6 +276,25 @@ def test_a_database_the_bot_cannot_use_is_refused_with_one_line_and_code_2(tmp_p
     assert not (path.parent.exists() and path.parent.name == "no such directory")
 
 
+def test_a_database_server_that_cannot_be_reached_now_exits_with_code_1_to_be_restarted(tmp_path):
+    """A PostgreSQL server down or not started yet (nothing listens on the port) is not a bad
+    setting: one line, and exit code 1, which the README's units restart (2 they do not)."""
+    url = "postgresql://euchre@127.0.0.1:9/euchre"
+    env = bot_env(None, tmp_path / "unused.db", DATABASE_URL=url)
+    del env["DATABASE_PATH"]
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=START_SECONDS,
+    )
+    assert done.returncode == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot be reached" in lines[0], done.stderr
+
+
 async def test_a_bot_killed_outright_leaves_no_worker_behind(fake_discord, tmp_path):
     """kill -9 (or the out-of-memory killer) gives the bot no chance to end its workers: each
     notices its parent is gone and ends by itself, letting go of the bot's standard error."""
