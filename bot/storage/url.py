@@ -67,6 +67,7 @@ class DatabaseUrl:
                 )
             return cls("sqlite", path=Path(path[1:]))
         if scheme in ("postgresql", "postgres"):
+            _check_postgres(text)
             return cls("postgresql", dsn=text)
         raise DatabaseUrlError(
             f"unknown database scheme {scheme!r}: use sqlite:///path/to/euchre.db (or a file's"
@@ -87,3 +88,14 @@ class DatabaseUrl:
 
     def __str__(self) -> str:
         return self.display
+
+
+def _check_postgres(text: str) -> None:
+    """Refuse a PostgreSQL URL whose host or port cannot be read (a typo in the port, an
+    unclosed IPv6 bracket) here, in one line, rather than deep in the driver."""
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - reading it is the check: a port that is no number raises
+    except ValueError as error:
+        shown = re.sub(r"(//[^:/@]*:)[^@/]*@", r"\1***@", text)  # never a password
+        raise DatabaseUrlError(f"the PostgreSQL URL {shown!r} cannot be read: {error}") from None

@@ -105,3 +105,19 @@ def test_a_bad_database_url_setting_is_a_clear_error() -> None:
         load_settings(
             {**token, "DATABASE_URL": "sqlite:///a.db", "DATABASE_PATH": "b.db"}, dotenv=False
         )
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("postgresql://bot@127.0.0.1:notaport/euchre", "cast to integer"),
+        ("postgresql://bot:secret@127.0.0.1:99999/euchre", "out of range"),
+        ("postgresql://bot@[::1/euchre", "Invalid IPv6"),
+    ],
+)
+def test_a_postgresql_url_whose_host_or_port_cannot_be_read_is_refused_in_one_line(
+    text, said
+) -> None:
+    with pytest.raises(DatabaseUrlError, match=said) as refused:
+        DatabaseUrl.parse(text)
+    assert "secret" not in str(refused.value)
