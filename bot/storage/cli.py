@@ -28,6 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from bot.engine.quoting import shown
 from bot.numbers import SQLITE_MAX, parse_whole
 from bot.storage.copy import Copied, CopyError, copy, differences
@@ -230,10 +232,31 @@ async def _open(target: str | Path) -> Database:
         raise BadDatabase(str(error)) from None
     if url.path is not None:
         _check_file(url.path)
+    else:
+        await _check_server(url)
     try:
         return await Database.open(url)
     except (sqlite3.Error, StorageError) as error:
-        raise BadDatabase(f"{url.display}: {error}") from None
+        said = str(error)
+        raise BadDatabase(said if url.display in said else f"{url.display}: {said}") from None
+
+
+async def _check_server(url: DatabaseUrl) -> None:
+    """Refuse a PostgreSQL database that is not this bot's (empty, or another program's),
+    before opening it: opening would create the bot's tables in it."""
+    assert url.dsn is not None
+    try:
+        conn = await asyncpg.connect(url.dsn)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise BadDatabase(f"{url.display} cannot be opened: {error}") from None
+    try:
+        ours = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    finally:
+        await conn.close()
+    if not ours:
+        raise BadDatabase(
+            f"{url.display} is not a database of this bot (it has no schema_migrations table)"
+        )
 
 
 DB_HELP = "the bot's database: its file, or a URL (sqlite:///euchre.db, postgresql://...)"

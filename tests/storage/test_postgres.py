@@ -423,3 +423,47 @@ async def test_postgres_a_match_started_and_played_out_locks_only_its_server(tmp
         await other.close()
         await manager.close()
         await db.close()
+
+
+async def test_postgres_the_command_line_refuses_a_database_that_is_not_the_bots(tmp_path) -> None:
+    """`db verify` and `leaderboard` on an empty database, or on another program's, refuse in
+    one line with exit 2 and create nothing there (opening would have made the bot's tables);
+    on the bot's own database they answer."""
+    import subprocess
+    import sys
+
+    import asyncpg
+
+    empty_url = await empty(tmp_path / "empty")
+    other_url = await empty(tmp_path / "other")
+    ours_url = await empty(tmp_path / "ours")
+    conn = await asyncpg.connect(other_url)
+    try:
+        await conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    finally:
+        await conn.close()
+    await (await Database.open(ours_url)).close()  # the bot's own, as it makes it
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "bot", *args], capture_output=True, text=True, timeout=120
+        )
+
+    for url in (empty_url, other_url):
+        for args in (("db", "verify", "--db", url), ("leaderboard", "--db", url, "--guild", "1")):
+            done = run(*args)
+            assert done.returncode == 2, done.stderr
+            assert "is not a database of this bot" in done.stderr
+            assert len(done.stderr.strip().splitlines()) == 1
+        conn = await asyncpg.connect(url)
+        try:
+            names = {
+                r[0]
+                for r in await conn.fetch(
+                    "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+                )
+            }
+        finally:
+            await conn.close()
+        assert names == ({"invoices"} if url == other_url else set())
+    assert run("db", "verify", "--db", ours_url).returncode == 0
