@@ -5,18 +5,34 @@ from __future__ import annotations
 import discord
 
 from bot.storage.processes import ProcessReport
-from bot.ui.embeds import GOLD, GREY, safe
+from bot.ui.embeds import EMBED_TOTAL, GOLD, GREY, safe
 
 SILENT_AFTER = 60.0  # seconds without a report after which a process is shown as silent
 MAX_PROCESSES = 20  # processes shown, the most recent reports first (an embed has 25 fields)
 
 
+SHARDS_SHOWN = 160  # characters of a process's shard list, at most
+
+
 def _shards(shards: tuple[int, ...]) -> str:
+    """A process's shards as runs ("0–3, 8–11"), cut short (saying how many more) if long."""
     if not shards:
         return "none yet"
-    if len(shards) > 1 and shards == tuple(range(shards[0], shards[-1] + 1)):
-        return f"{shards[0]}–{shards[-1]}"
-    return ", ".join(str(s) for s in shards)
+    runs: list[tuple[int, int]] = []
+    for shard in sorted(shards):
+        if runs and shard == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], shard)
+        else:
+            runs.append((shard, shard))
+    parts = [f"{a}–{b}" if b > a else str(a) for a, b in runs]
+    shown = ""
+    for i, part in enumerate(parts):
+        more = f" and {len(parts) - i} more runs"
+        candidate = f"{shown}, {part}" if shown else part
+        if len(candidate) + len(more) > SHARDS_SHOWN:
+            return shown + more
+        shown = candidate
+    return shown
 
 
 def _age(seconds: float) -> str:
@@ -57,13 +73,18 @@ def status_embed(reports: list[ProcessReport], now: float, this_process: str) ->
             + ". Figures are from each process's last report (every 15 s)."
         ),
     )
+    shown = 0
     for report in reports[:MAX_PROCESSES]:
         mark = " (this one)" if report.name == this_process else ""
         if now - report.reported_at > SILENT_AFTER:
             mark += " — silent"
-        embed.add_field(
-            name=safe(report.name)[:200] + mark, value=process_lines(report, now), inline=False
-        )
-    if len(reports) > MAX_PROCESSES:
-        embed.set_footer(text=f"and {len(reports) - MAX_PROCESSES} more not shown")
+        name = safe(report.name)[:200] + mark
+        value = process_lines(report, now)
+        # Discord refuses an embed over 6,000 characters: keep room for the footer.
+        if len(embed) + len(name) + len(value) > EMBED_TOTAL - 100:
+            break
+        embed.add_field(name=name, value=value, inline=False)
+        shown += 1
+    if len(reports) > shown:
+        embed.set_footer(text=f"and {len(reports) - shown} more not shown")
     return embed
