@@ -30,6 +30,16 @@ log = logging.getLogger(__name__)
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
+# Gateway close codes that no restart mends, and what to change (Discord's list of codes).
+GATEWAY_REFUSALS = {
+    4010: "the shard settings are invalid: SHARD_IDS must be below SHARD_COUNT, which every"
+    " process must share",
+    4011: "this bot is in too many servers for one shard: set SHARD_COUNT (see the README's"
+    " section on shards)",
+    4012: "the gateway's API version is no longer served: update the bot",
+    4013: "the gateway's intents are invalid: update the bot",
+}
+
 
 def point_at(settings: Settings) -> None:
     """Send REST and gateway traffic where the settings say (Discord's, a proxy, or a fake)."""
@@ -92,6 +102,20 @@ def run() -> int:
             f"euchre-bot: Discord refused the token (it is wrong or was reset). {TOKEN_HELP}",
             file=sys.stderr,
         )
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print(
+            "euchre-bot: Discord refused the gateway's intents (close code 4014): this"
+            " application may not use the intents the bot asks for; see its page in the"
+            " Developer Portal, under Bot.",
+            file=sys.stderr,
+        )
+        return 2
+    except discord.ConnectionClosed as error:
+        fatal = GATEWAY_REFUSALS.get(error.code)
+        if fatal is None:
+            raise
+        print(f"euchre-bot: Discord closed the gateway ({error.code}): {fatal}", file=sys.stderr)
         return 2
     except DatabaseUnreachable as error:
         # The server is down or not up yet (the bot started before it, a failover): exit 1, so

@@ -348,3 +348,23 @@ async def test_a_stop_while_waiting_for_the_turn_to_identify_ends_the_process(
     assert code == 0, bot.stderr
     assert "Traceback" not in bot.stderr and "Retrying" not in bot.stderr, bot.stderr
     assert not fake.identifies
+
+
+async def test_a_gateway_refusal_no_restart_mends_is_one_line_and_code_2(fake_discord, tmp_path):
+    """Discord closes the gateway with 4010 (shard settings it refuses): the bot says what to
+    change in one line and exits 2, which the README's units do not restart in a loop."""
+    fake = fake_discord
+
+    async def refuse(connection, data):
+        await connection.ws.close(code=4010, message=b"Invalid shard.")
+
+    fake._identify = refuse
+    bot = await BotProcess.start(fake, tmp_path, tmp_path / "euchre.db", SHARD_COUNT="2")
+    try:
+        code = await asyncio.wait_for(bot.process.wait(), STOP_SECONDS)
+        await bot._reader
+    finally:
+        await bot.end()
+    assert code == 2, bot.stderr
+    assert "Traceback" not in bot.stderr
+    assert "Discord closed the gateway (4010): the shard settings are invalid" in bot.stderr
