@@ -125,6 +125,10 @@ class _Collector(Collector):
         yield started
 
 
+class MetricsUnavailable(RuntimeError):
+    """The metrics' port cannot be listened on (taken by another process, a bad host)."""
+
+
 class MetricsServer:
     """Prometheus's view of one process, served over HTTP on `port` (0: any free port)."""
 
@@ -135,8 +139,18 @@ class MetricsServer:
         self.port: int | None = None
 
     def start(self, port: int, host: str = "127.0.0.1") -> None:
-        """Serve `/metrics` from a thread of prometheus-client's."""
-        self._server, _thread = start_http_server(port, addr=host, registry=self.registry)
+        """Serve `/metrics` from a thread of prometheus-client's.
+
+        Raises:
+            MetricsUnavailable: the port is taken or the host cannot be listened on.
+        """
+        try:
+            self._server, _thread = start_http_server(port, addr=host, registry=self.registry)
+        except OSError as error:
+            raise MetricsUnavailable(
+                f"cannot serve metrics on {host}:{port} (METRICS_HOST, METRICS_PORT):"
+                f" {error.strerror or error}"
+            ) from None
         self.port = self._server.server_port
         log.info("serving metrics on http://%s:%s/metrics", host, self.port)
 

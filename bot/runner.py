@@ -22,6 +22,7 @@ import discord
 import yarl
 
 from bot.config import TOKEN_HELP, ConfigError, Settings, load_settings
+from bot.metrics import MetricsUnavailable
 from bot.storage.database import Database
 from bot.storage.errors import DatabaseUnreachable, StorageError
 from bot.storage.url import DatabaseUrl
@@ -117,6 +118,10 @@ def run() -> int:
             raise
         print(f"euchre-bot: Discord closed the gateway ({error.code}): {fatal}", file=sys.stderr)
         return 2
+    except MetricsUnavailable as error:
+        # A port still held by the process before (or by another): exit 1, tried again.
+        print(f"euchre-bot: {error}", file=sys.stderr)
+        return 1
     except DatabaseUnreachable as error:
         # The server is down or not up yet (the bot started before it, a failover): exit 1, so
         # the service manager starts the bot again (exit 2 is never restarted).

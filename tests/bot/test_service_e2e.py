@@ -368,3 +368,25 @@ async def test_a_gateway_refusal_no_restart_mends_is_one_line_and_code_2(fake_di
     assert code == 2, bot.stderr
     assert "Traceback" not in bot.stderr
     assert "Discord closed the gateway (4010): the shard settings are invalid" in bot.stderr
+
+
+async def test_a_metrics_port_already_taken_is_named_as_such(fake_discord, tmp_path):
+    """Two processes given one METRICS_PORT by mistake: the second says the port is taken (not
+    that Discord cannot be reached), and exits 1 to be tried again."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        bot = await BotProcess.start(
+            fake_discord, tmp_path, tmp_path / "euchre.db", METRICS_PORT=str(port)
+        )
+        try:
+            code = await asyncio.wait_for(bot.process.wait(), STOP_SECONDS)
+            await bot._reader
+        finally:
+            await bot.end()
+    assert code == 1, bot.stderr
+    assert f"cannot serve metrics on 127.0.0.1:{port}" in bot.stderr
+    assert "could not reach Discord" not in bot.stderr
