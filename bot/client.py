@@ -311,18 +311,14 @@ class EuchreBot(commands.AutoShardedBot):
         if self._manager is not None:
             await self._manager.stop_turns()
         await self.live_hands.close()
-        if self.rest_budget is not None:
-            # Requests still waiting for the budget are dropped, not sent all at once: the
-            # table messages they would have edited are drawn again at the next start. Before
-            # the writes are flushed: what waited for them (a ping sent, to be stored so the
-            # next start deletes it) is stored with them.
-            self.rest_budget.close()
-            await self.table_messages.settle()
         # Discord stays connected while the writes are flushed and the workers end, so a
-        # member's request already under way is still answered (its answer is not counted
-        # by the budget).
+        # member's request already under way is still answered and shown.
         if self._manager is not None:
             await self._manager.close()
+        if self.rest_budget is not None:
+            # Requests still waiting for the budget are dropped, not sent all at once: the
+            # table messages they would have edited are drawn again at the next start.
+            self.rest_budget.close()
         await super().close()
         # After Discord is closed: what is still answered above keeps the cards' pictures.
         await self.card_emojis.close()

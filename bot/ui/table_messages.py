@@ -85,7 +85,6 @@ class TableMessages:
         self._notes: dict[int, list[str]] = {}  # news shown in the current table message
         self._pings: dict[int, tuple[int, tuple[Any, ...]]] = {}  # message id, turn pinged
         self._sending: dict[int, tuple[Any, ...]] = {}  # the turn whose ping is on its way
-        self._keeping: set[asyncio.Future[None]] = set()  # sent pings being stored
         # Tables with an edit of their message waiting to start: it will draw the newest state.
         self._edit_waiting: set[int] = set()
         # Finished deals drawn as they ended, by (match, deal), until their message shows them;
@@ -539,15 +538,7 @@ class TableMessages:
         # deleted.
         keeping = asyncio.ensure_future(self._keep_ping(table, channel, turn, message.id))
         keeping.add_done_callback(log_task_end)
-        self._keeping.add(keeping)
-        keeping.add_done_callback(self._keeping.discard)
         await asyncio.shield(keeping)
-
-    async def settle(self, timeout: float = 5.0) -> None:
-        """As the bot stops, once requests waiting for the REST budget are dropped: wait (a
-        little) for the pings already sent to be stored, so the next start deletes them."""
-        if self._keeping:
-            await asyncio.wait(set(self._keeping), timeout=timeout)
 
     async def _keep_ping(
         self, table: Table, channel: discord.abc.Messageable, turn: tuple[Any, ...], sent: int
