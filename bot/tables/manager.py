@@ -705,14 +705,18 @@ class TableManager:
             ) from None
         self.pings[user_id] = (mode, after)
 
-    def pinged(self, table: Table, seat: int) -> bool:
-        """Whether the member at `seat` is to be notified on their turn (not "never", by the
-        member's own setting or else the table's)."""
+    def _ping_setting(self, table: Table, seat: int) -> tuple[str, int | None] | None:
+        """The ping mode and wait of the member at `seat`: the member's own setting, else the
+        table's (None for a computer or an empty seat)."""
         occupant = table.seats[seat]
         if occupant is None or occupant.is_bot:
-            return False
-        mode, _ = self.pings.get(occupant.user_id, (table.ping, table.ping_after))
-        return bool(mode != PING_NEVER)
+            return None
+        return self.pings.get(occupant.user_id, (table.ping, table.ping_after))
+
+    def pinged(self, table: Table, seat: int) -> bool:
+        """Whether the member at `seat` is to be notified on their turn (not "never")."""
+        setting = self._ping_setting(table, seat)
+        return setting is not None and setting[0] != PING_NEVER
 
     def ping_delay(self, table: Table, seat: int, timeout: float) -> float | None:
         """Seconds into a member's turn when they are pinged, or None for no ping.
@@ -720,10 +724,10 @@ class TableManager:
         The member's own setting wins over the table's. A wait is never longer than half the
         turn, so the ping always comes well before a computer moves for them.
         """
-        occupant = table.seats[seat]
-        if occupant is None or occupant.is_bot:
+        setting = self._ping_setting(table, seat)
+        if setting is None:
             return None
-        mode, after = self.pings.get(occupant.user_id, (table.ping, table.ping_after))
+        mode, after = setting
         if mode == PING_NEVER:
             return None
         if mode == PING_EVERY:
