@@ -44,3 +44,23 @@ async def claim_identify(db: Database, bucket: int, now: float, spacing: float) 
             return spacing - (now - float(last))
         await set_value(db, key, repr(now))
     return 0.0
+
+
+async def renew_identify(db: Database, bucket: int, held: float, now: float) -> bool:
+    """Move the start this process claimed at `held` to `now`, unless another took a later one.
+
+    A shard claims its start before it connects, so that it waits with no connection open
+    (discord.py would drop one kept waiting); it renews the claim once connected, just before
+    its IDENTIFY, so the spacing counts from the IDENTIFY as it does for `claim_identify`.
+
+    Returns:
+        True when the start is still this process's, now at `now`; False when the connection
+        took so long that another start was claimed after `held` (claim again).
+    """
+    key = f"identify:{bucket}"
+    async with db.transaction():
+        last = await get_value(db, key)
+        if last is None or float(last) != held:
+            return False
+        await set_value(db, key, repr(now))
+    return True

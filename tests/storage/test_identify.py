@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.storage.bot_state import claim_identify
+from bot.storage.bot_state import claim_identify, renew_identify
 from bot.storage.database import Database
 from tests.support.postgres import database_for
 
@@ -33,3 +33,22 @@ async def test_processes_on_one_file_never_claim_the_same_start(tmp_path: Path):
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_start_claimed_before_connecting_is_renewed_unless_another_came_after(
+    tmp_path: Path,
+):
+    """A shard claims its start, then connects: its IDENTIFY renews the claim (the spacing then
+    counts from the IDENTIFY), unless it connected so slowly that another start was claimed."""
+    db = await Database.open(await database_for(tmp_path / "t.db"))
+    try:
+        assert await claim_identify(db, 0, now=100.0, spacing=5.0) == 0.0
+        assert await renew_identify(db, 0, held=100.0, now=101.0)
+        assert await claim_identify(db, 0, now=105.5, spacing=5.0) == 0.5  # from the renewal
+        assert await claim_identify(db, 0, now=106.0, spacing=5.0) == 0.0
+        # The start at 101 is no longer the last one: its connection came too late.
+        assert not await renew_identify(db, 0, held=101.0, now=107.0)
+        assert not await renew_identify(db, 1, held=100.0, now=107.0)  # a bucket never claimed
+        assert await claim_identify(db, 0, now=110.0, spacing=5.0) == 1.0  # 106 still holds
+    finally:
+        await db.close()
