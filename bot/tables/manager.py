@@ -757,22 +757,62 @@ class TableManager:
             table.message_finished = finished
             await self._save_state(table)
 
-    async def note_ping(self, table: Table, message_id: int, alive: bool) -> None:
-        """Remember a ping sent to the channel (`alive`), or that it is deleted, so a restart
-        still deletes every ping whose delete had not gone out."""
-        async with self.lock_for(table):
-            if table.status == CLOSED or table.id not in self._fences:
-                return
+    async def note_ping(
+        self, table: Table, message_id: int, alive: bool, *, sent: int | None = None
+    ) -> None:
+        """Remember a ping posted to the channel (`alive`), or that it is deleted, so a restart
+        still deletes every ping whose delete had not gone out; a ping `sent` at that moment
+        (`ping_on_its_way`) has landed."""
+
+        def noted() -> bool:
+            landed = sent is not None and sent in table.pings_sent
+            if sent is not None and landed:
+                table.pings_sent.remove(sent)
             if alive == (message_id in table.pings):
-                return
+                return landed
             if alive:
                 table.pings.append(message_id)
             else:
                 table.pings.remove(message_id)
-            await self._save_state(table)
+            return True
 
-    async def _save_state(self, table: Table) -> None:
-        """Store the table's state as it is (under its lock), unless its lease was lost."""
+        await self._note_pings(table, noted)
+
+    async def ping_on_its_way(self, table: Table, sent: int) -> bool:
+        """Remember, before it is sent, that a ping goes out at the moment `sent` (a snowflake),
+        so a ping posted but never heard back of can be found in the channel. False: the
+        table is not this process's to ping for (closed, or its lease lost)."""
+
+        def noted() -> bool:
+            table.pings_sent.append(sent)
+            return True
+
+        return await self._note_pings(table, noted)
+
+    async def pings_looked_for(self, table: Table, sent: list[int]) -> None:
+        """The pings sent at these moments are accounted for: found in the channel or not
+        there."""
+
+        def noted() -> bool:
+            found = [s for s in sent if s in table.pings_sent]
+            table.pings_sent = [s for s in table.pings_sent if s not in found]
+            return bool(found)
+
+        await self._note_pings(table, noted)
+
+    async def _note_pings(self, table: Table, change: Callable[[], bool]) -> bool:
+        """Make a change to the table's pings (`change` says whether it changed anything) and
+        store it; False if the table is not this process's to change."""
+        async with self.lock_for(table):
+            if table.status == CLOSED or table.id not in self._fences:
+                return False
+            if change():
+                return await self._save_state(table)
+            return True
+
+    async def _save_state(self, table: Table) -> bool:
+        """Store the table's state as it is (under its lock), unless its lease was lost
+        (False)."""
         try:
             await self.writer.write(
                 rows=[
@@ -782,6 +822,8 @@ class TableManager:
             )
         except LeaseLost:
             self.let_go(table)
+            return False
+        return True
 
     # -- hints ----------------------------------------------------------------------------
 

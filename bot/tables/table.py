@@ -209,6 +209,10 @@ class Table:
         # Pings sent to the channel and not deleted yet (the turn's, and any whose delete still
         # waits): a restart deletes those left.
         self.pings: list[int] = []
+        # Pings on their way, by the snowflake of the moment each was sent: until its message's id
+        # is stored, a ping may be in the channel unknown (the bot stopped, or gave up on the
+        # request, before Discord answered), so the channel is looked through after that moment.
+        self.pings_sent: list[int] = []
         self.turn_timeout: int | None = None  # seconds a turn; None: the bot's setting
         self.ping = PING_AFTER  # when members are pinged on their turn
         self.ping_after: int | None = None  # seconds before a ping; None: the bot's default
@@ -836,6 +840,7 @@ class Table:
             "message_match": self.message_match,
             "message_finished": self.message_finished,
             "pings": self.pings,
+            "pings_sent": self.pings_sent,
             "turn_timeout": self.turn_timeout,
             "ping": self.ping,
             "ping_after": self.ping_after,
@@ -885,6 +890,7 @@ class Table:
         # States stored before the list kept one ping.
         old_ping = state.get("ping_message")
         table.pings = list(state.get("pings", [old_ping] if old_ping is not None else []))
+        table.pings_sent = list(state.get("pings_sent", []))
         table.turn_timeout = state.get("turn_timeout")
         table.ping = state.get("ping", PING_AFTER)
         table.ping_after = state.get("ping_after")

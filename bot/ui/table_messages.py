@@ -15,7 +15,11 @@
   deleted when the turn moves on. Sending one runs to its end even when the turn timer that
   asked for it is cancelled (else a ping sent as the turn moved would never be deleted), and
   every ping sent is stored with the table until it is deleted, so a restart deletes those
-  whose delete had not gone out (it waited for the REST budget) too.
+  whose delete had not gone out (it waited for the REST budget) too. A ping may also be posted
+  without the bot ever hearing its id (it stopped, or gave the request up as the turn moved,
+  while Discord answered): the moment each ping is sent is stored before it goes, and until
+  its id is, the channel is looked through after that moment for the bot's own pings not
+  stored, which are deleted.
 - Everything drawn is drawn under the table's lock: a request holds that lock until its action
   is stored, so no message ever shows an action that might still be undone.
 - The players' private hands are brought up to date before the table message. Editing a hand
@@ -73,6 +77,11 @@ HAND_RESTARTED = (
     "The bot restarted, so the hand you had open no longer follows the game: "
     "press **My hand** on the table message to see it again."
 )
+# What every ping says after its mention; how the pings the bot lost track of are known again.
+PING_WORDS = ", it is your turn"
+# How far back, and through how many messages, the channel is looked through for such a ping.
+LOOK_BACK_MS = 10_000
+LOOK_FOR = 100
 HAND_LOST = {"expired": HAND_EXPIRED, "restarted": HAND_RESTARTED}
 
 
@@ -85,6 +94,7 @@ class TableMessages:
         self._notes: dict[int, list[str]] = {}  # news shown in the current table message
         self._pings: dict[int, tuple[int, tuple[Any, ...]]] = {}  # message id, turn pinged
         self._sending: dict[int, tuple[Any, ...]] = {}  # the turn whose ping is on its way
+        self._ping_locks: dict[int, asyncio.Lock] = {}
         # Tables with an edit of their message waiting to start: it will draw the newest state.
         self._edit_waiting: set[int] = set()
         # Finished deals drawn as they ended, by (match, deal), until their message shows them;
@@ -139,18 +149,19 @@ class TableMessages:
             embed = table_embed(table, view, deadline, notes, committed)
             return embed, table_view(table), _in_play(table)
 
-    async def render(self, table: Table, fresh: bool = False) -> None:
+    async def render(self, table: Table, fresh: bool = False, *, started: bool = False) -> None:
         """Bring the channel up to date: finished deals shown as they ended, then the table
-        message edited, or a new one posted for a new deal (or on request); a message replaced
-        for the same deal is deleted, so none is duplicated.
+        message edited, or a new one posted for a new deal (or on request: `fresh`; a match's
+        start, `started`, is fresh unless its first deal has a message already); a message
+        replaced for the same deal is deleted, so none is duplicated.
 
         An edit of a table whose next edit is already waiting (for the table's lock, which the
         edit before holds while it waits for the REST budget) is left to that one: it draws the
         table as it stands when its turn comes, this change included."""
         with self._unless_stopping(table):
-            await self._render(table, fresh)
+            await self._render(table, fresh, started)
 
-    async def _render(self, table: Table, fresh: bool) -> None:
+    async def _render(self, table: Table, fresh: bool, started: bool = False) -> None:
         if not fresh:
             if table.id in self._edit_waiting:
                 return
@@ -168,7 +179,11 @@ class TableMessages:
             embed, view, number = drawn
             old, old_finished = table.message_id, table.message_finished
             current = (table.message_match or table.match_no, table.message_deal)
-            if old and not old_finished and current == (table.match_no, number) and not fresh:
+            shown = bool(old) and not old_finished and current == (table.match_no, number)
+            # A match's start asks for a message of its own; one drawn for its first deal
+            # since (a change shown before the start's own) is that message, not to be posted
+            # again and the first deleted under a member's click.
+            if shown and (not fresh or started):
                 try:
                     await channel.get_partial_message(old).edit(embed=embed, view=view)  # type: ignore[attr-defined]
                     return
@@ -405,12 +420,14 @@ class TableMessages:
         if lines:
             await self.announce(table, "\n".join(lines))
         if change.kind != "closed":
-            await self.render(table, fresh=change.kind == "started")
+            started = change.kind == "started"
+            await self.render(table, fresh=started, started=started)
         else:
             await self._show_closed(table, change.note or "closed")
         if change.kind == "closed":  # nothing more is drawn for it: keep nothing of it
             self._notes.pop(table.id, None)
             self._locks.pop(table.id, None)
+            self._ping_locks.pop(table.id, None)
             self._finished.pop(table.id, None)
             self._shown_finished.pop(table.id, None)
 
@@ -520,43 +537,121 @@ class TableMessages:
         if table.variant_match is not None:
             what = variant_views.PHASE_WORDS[table.variant_match.deal.phase]
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""
-        text = f"<@{user_id}>, it is your turn ({what}){due}."
+        text = f"<@{user_id}>{PING_WORDS} ({what}){due}."
         if extra:
             text += " " + extra
         # A member who asked never to be pinged is still told (a restart's notice, a hand that
         # expired), but their mention notifies no one.
         notify = self.bot.manager.pinged(table, turn[_TURN_SEAT])
-        # Cancelled while it waits for the REST budget (the turn moved on), nothing is sent.
-        message = await channel.send(
-            text,
-            allowed_mentions=discord.AllowedMentions(
-                users=[discord.Object(user_id)] if notify else False, everyone=False, roles=False
-            ),
-        )
-        # Sent: what follows runs to its end even if the caller (the turn's timer, cancelled
-        # as the turn moves) is cancelled, else this ping, or the one before, would never be
-        # deleted.
-        keeping = asyncio.ensure_future(self._keep_ping(table, channel, turn, message.id))
-        keeping.add_done_callback(log_task_end)
-        await asyncio.shield(keeping)
+        # One ping of a table on its way at a time, and none while the channel is looked
+        # through for pings lost on the way: every ping posted before is then stored.
+        lock = self._ping_lock(table)
+        await lock.acquire()
+        kept = False
+        try:
+            if self._turn(table) != turn:
+                return  # the turn moved on while an earlier ping was on its way
+            sent = discord.utils.time_snowflake(discord.utils.utcnow())
+            if not await self.bot.manager.ping_on_its_way(table, sent):
+                return
+            try:
+                # Cancelled while it waits for the REST budget (the turn moved on), nothing is
+                # sent.
+                message = await channel.send(
+                    text,
+                    allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(user_id)] if notify else False,
+                        everyone=False,
+                        roles=False,
+                    ),
+                )
+            except discord.HTTPException as error:
+                if error.status < 500:  # refused: nothing was posted
+                    await self.bot.manager.pings_looked_for(table, [sent])
+                else:
+                    self._look_later(table, channel)
+                raise
+            except BaseException:
+                # Given up on the way (the turn moved on, or the bot stops): it may have been
+                # posted all the same. It is looked for once this ping lets go of the lock, or
+                # at the next start.
+                if not self.bot.is_closed():
+                    self._look_later(table, channel)
+                raise
+            # Sent: what follows runs to its end even if the caller (the turn's timer,
+            # cancelled as the turn moves) is cancelled, else this ping, or the one before,
+            # would never be deleted.
+            keeping = asyncio.ensure_future(
+                self._keep_ping(table, channel, turn, message.id, sent, lock)
+            )
+            kept = True
+            keeping.add_done_callback(log_task_end)
+            await asyncio.shield(keeping)
+        finally:
+            if not kept:
+                lock.release()
 
     async def _keep_ping(
-        self, table: Table, channel: discord.abc.Messageable, turn: tuple[Any, ...], sent: int
+        self,
+        table: Table,
+        channel: discord.abc.Messageable,
+        turn: tuple[Any, ...],
+        message_id: int,
+        sent: int,
+        lock: asyncio.Lock,
     ) -> None:
-        with self._unless_stopping(table):
-            # Stored until it is deleted, so a stop before its delete goes out (the delete may
-            # wait for the REST budget) still has it deleted at the next start.
-            await self.bot.manager.note_ping(table, sent, alive=True)
-            if self._turn(table) != turn:
-                # The turn moved on while the ping was being sent: it pings for nothing now.
-                await self._delete(channel, sent)
-                await self.bot.manager.note_ping(table, sent, alive=False)
+        try:
+            with self._unless_stopping(table):
+                # Stored until it is deleted, so a stop before its delete goes out (the delete
+                # may wait for the REST budget) still has it deleted at the next start.
+                await self.bot.manager.note_ping(table, message_id, alive=True, sent=sent)
+                if self._turn(table) != turn:
+                    # The turn moved on while the ping was being sent: it pings for nothing now.
+                    await self._delete(channel, message_id)
+                    await self.bot.manager.note_ping(table, message_id, alive=False)
+                    return
+                old = self._pings.get(table.id)
+                self._pings[table.id] = (message_id, turn)
+                if old is not None:
+                    await self._delete(channel, old[0])
+                    await self.bot.manager.note_ping(table, old[0], alive=False)
+        finally:
+            lock.release()
+
+    def _ping_lock(self, table: Table) -> asyncio.Lock:
+        return self._ping_locks.setdefault(table.id, asyncio.Lock())
+
+    def _look_later(self, table: Table, channel: discord.abc.Messageable) -> None:
+        looking = asyncio.ensure_future(self._look_for_lost_pings(table, channel))
+        looking.add_done_callback(log_task_end)
+
+    async def _look_for_lost_pings(
+        self, table: Table, channel: discord.abc.Messageable | None
+    ) -> None:
+        """Delete the pings posted without the bot hearing of it: the bot's pings in the
+        channel since the first ping on its way was sent, other than the pings stored."""
+        async with self._ping_lock(table):
+            sent, me = list(table.pings_sent), self.bot.user
+            if not sent or me is None:
                 return
-            old = self._pings.get(table.id)
-            self._pings[table.id] = (sent, turn)
-            if old is not None:
-                await self._delete(channel, old[0])
-                await self.bot.manager.note_ping(table, old[0], alive=False)
+            with self._unless_stopping(table):
+                if channel is not None:
+                    # Discord's clock and this machine's may differ by a little.
+                    after = discord.Object(min(sent) - (LOOK_BACK_MS << 22))
+                    try:
+                        async for message in channel.history(limit=LOOK_FOR, after=after):
+                            if (
+                                message.author.id == me.id
+                                and PING_WORDS in message.content
+                                and message.content.startswith("<@")
+                                and message.id not in table.pings
+                            ):
+                                await self._delete(channel, message.id)
+                    except (discord.Forbidden, discord.NotFound):
+                        log.warning(
+                            "table %s: cannot read its channel to delete a lost ping", table.id
+                        )
+                await self.bot.manager.pings_looked_for(table, sent)
 
     async def hand_expired(self, table: Table, user_id: int) -> None:
         """A member's hand could no longer be kept up to date: if it is their turn, say so now
@@ -595,6 +690,7 @@ class TableMessages:
         with self._unless_stopping(table):
             for message_id in stale:
                 await self._unping(table, message_id)
+            await self._look_for_lost_pings(table, await self._channel(table.channel_id))
             if table.playing:
                 await self.announce(
                     table,

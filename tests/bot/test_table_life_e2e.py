@@ -645,3 +645,83 @@ async def test_someone_joining_and_leaving_the_waiting_line_gives_the_player_no_
 
 def components_labels(message: FakeMessage) -> list[str]:
     return [b.get("label") for b in message.buttons]
+
+
+def is_ping(body) -> bool:
+    return "it is your turn" in (body.get("content") or "")
+
+
+async def test_a_ping_posted_as_the_bot_stops_is_deleted_at_the_next_start(fake_discord, tmp_path):
+    """The bot stops while a ping's request is on its way: Discord posted it, but the bot never
+    heard its id. At the next start the bot finds it in the channel and deletes it, and the
+    member to act is pinged once, anew."""
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db, timers=True) as bot:
+        fake.hold_post_answers = is_ping
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        lost = await fake.wait_for(lambda: next(iter(alive_pings(fake)), None))
+        assert table_of(bot, fake).pings == []  # the bot never heard of it
+    fake.release_posts()
+    async with running_bot(fake, db, timers=True) as bot:
+        await fake.wait_for(lambda: live(fake, lost).deleted)
+        table = table_of(bot, fake)
+        to_act = member_at(bot, fake, table.match.to_act)
+        await fake.wait_for(lambda: any(f"<@{to_act.id}>" in p.content for p in alive_pings(fake)))
+        await quiet(fake)
+        assert len(alive_pings(fake)) == 1
+        assert table.pings_sent == []
+        assert not bot.handler_errors
+
+
+async def test_a_ping_given_up_on_the_way_as_the_turn_moves_is_found_and_deleted(
+    fake_discord, tmp_path
+):
+    """A ping's request is on its way when its member acts: the bot gives the request up (its
+    turn has passed), but Discord had posted it. The bot looks through the channel and deletes
+    it; the next member's ping stays, alone."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        await fake.wait_for(lambda: alive_pings(fake))
+        fake.hold_post_answers = is_ping
+        first = member_at(bot, fake, table.match.to_act)
+        await play_from_hand(bot, fake, hands)  # the next member's ping is posted, unanswered
+        held = await fake.wait_for(
+            lambda: next((p for p in alive_pings(fake) if f"<@{first.id}>" not in p.content), None)
+        )
+        await play_from_hand(bot, fake, hands)  # that turn passes while its ping is on its way
+        # Given up, and the next member's ping on its way (one at a time): both unanswered.
+        await eventually(lambda: len(table.pings_sent) == 2, what="the next ping on its way")
+        fake.release_posts()  # the next member's ping is answered; the one given up never is
+        await fake.wait_for(lambda: live(fake, held).deleted)
+        to_act = member_at(bot, fake, table.match.to_act)
+        await fake.wait_for(lambda: any(f"<@{to_act.id}>" in p.content for p in alive_pings(fake)))
+        await quiet(fake)
+        alive = alive_pings(fake)
+        assert len(alive) == 1 and f"<@{to_act.id}>" in alive[0].content, [p.content for p in alive]
+        assert table.pings_sent == []
+        assert not bot.handler_errors
+
+
+async def test_a_match_start_posts_one_message_for_its_first_deal(fake_discord, tmp_path):
+    """A change shown before the start's own draws the first deal's message: the start keeps
+    it rather than posting it again and deleting the one members may be clicking."""
+    fake = fake_discord
+    async with running_bot(
+        fake, tmp_path / "euchre.db", timers=True, settings={"rest_budget": 40.0}
+    ) as bot:
+        await eventually(lambda: bot.card_emojis.task is not None and bot.card_emojis.task.done())
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        table = table_of(bot, fake)
+        message = await current_table_message(fake, table)
+        await quiet(fake)
+        posted = [
+            m
+            for m in fake.messages
+            if m.channel_id == fake.channel.id and "My hand" in str(m.buttons)
+        ]
+        assert [m.id for m in posted] == [message.id] and not message.deleted
+        assert not bot.handler_errors

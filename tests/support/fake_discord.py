@@ -874,6 +874,11 @@ class FakeDiscord:
         self.global_clock: Callable[[], float] = time.monotonic
         self.global_limited = 0
         self._global_sent: collections.deque[float] = collections.deque()
+        #: A test's choice of channel messages whose POST is answered late: a message it
+        #: matches is posted (members see it) but the answer waits until ``release_posts()``,
+        #: as when the bot stops or gives up with its request on the way.
+        self.hold_post_answers: Callable[[Mapping[str, Any]], bool] | None = None
+        self._posts_released = asyncio.Event()
 
         self._connections: set[_GatewayConnection] = set()
         # True while the fake itself closes sockets, so a 1001 from us does not end sessions.
@@ -2250,7 +2255,14 @@ class FakeDiscord:
         if (body.get("flags") or 0) & FLAG_EPHEMERAL:
             raise FakeHTTPError(400, 50035, "Invalid Form Body: only interactions are ephemeral")
         msg = self._create_message(channel, body, files)
+        if self.hold_post_answers is not None and self.hold_post_answers(body):
+            await self._posts_released.wait()
         return _json(msg.payload())
+
+    def release_posts(self) -> None:
+        """Answer the channel messages' POSTs held by ``hold_post_answers``, and hold no more."""
+        self.hold_post_answers = None
+        self._posts_released.set()
 
     async def _patch_message(self, request: web.Request) -> web.StreamResponse:
         msg = self._channel_message(request)
