@@ -118,3 +118,32 @@ def test_the_budget_setting_defaults_to_40_and_0_turns_it_off():
         settings(REST_BUDGET="20000")
     with pytest.raises(ValueError):
         RestBudget(0.0)
+
+
+def test_after_a_stall_what_was_due_meanwhile_still_leaves_at_the_rate():
+    """The event loop stalled (a long collection, a busy machine), so every request whose slot
+    passed meanwhile wakes at once: they leave no more than rate + burst in any second, not all
+    together (Discord would count them in one second, and answer the rest with global 429s)."""
+    clock = Clock()
+    budget = RestBudget(20.0, burst=2, clock=clock)
+    waits = [budget.reserve() for _ in range(60)]  # slots over the next 2.9 s
+    clock.now += max(waits) + 0.5  # the loop wakes them all late, together
+    assert [budget.depart() for _ in range(60)].count(0.0) == 22
+    clock.now += 0.5
+    assert budget.depart() > 0  # still within the second of those 22
+    clock.now += 0.5
+    assert [budget.depart() for _ in range(38)].count(0.0) == 22
+
+
+async def test_requests_that_wake_together_wait_for_the_second_to_pass():
+    clock = Clock()
+    budget = RestBudget(1.0, burst=1, clock=clock)
+    await budget.acquire()  # the budget's one a second
+    clock.now += 5  # a quiet spell: the next slot has come
+    budget._departed.extend([clock.now, clock.now])  # as if two had just left (rate + burst)
+    waiting = asyncio.create_task(budget.acquire())
+    await asyncio.sleep(0)
+    assert not waiting.done()  # waits for the second, though its slot has come
+    budget.close()
+    with pytest.raises(BudgetClosed):
+        await waiting
