@@ -22,6 +22,11 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # What Discord reads as a mention (@everyone, @here, <@id>, <@&role>); a zero-width space after
 # the @ keeps it from being one wherever a quotation is shown, whatever the message allows.
 _MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]+)")
+# What Discord reads as markdown within a line; a backslash before any of them shows it as typed.
+# `<` starts a channel or command mention, a timestamp or an emoji, `[` a masked link.
+_MARKDOWN = re.compile(r"[\\*_~|`<\[\]]")
+# A quotation stays on its line: a line break in it could start a heading, a list or a quote.
+_LINE_BREAKS = dict.fromkeys(map(ord, "\r\n\v\f\x85\u2028\u2029"), " ")
 
 
 class _Shown(reprlib.Repr):
@@ -51,10 +56,18 @@ def quoted(text: str) -> str:
     """What a member typed, in quotation marks and cut short: `“queen of cups”`.
 
     Members read these, so the marks are the page's, not Python's (`'pass'` reads as code). A
-    lone surrogate (which JSON can escape, and no output can write) shows as `�`, and a mention
-    (`@everyone`, `<@id>`) is broken by a zero-width space so it pings no one.
+    lone surrogate (which JSON can escape, and no output can write) shows as `�`, a mention
+    (`@everyone`, `<@id>`) is broken by a zero-width space so it pings no one, and markdown
+    (`**bold**`, `||spoiler||`, a masked link) is escaped so it shows as typed: the refusal
+    is one plain line, whatever was typed into it.
     """
-    return f"“{_writable(clip(text, QUOTE_LIMIT))}”"
+    return _MARKDOWN.sub(r"\\\g<0>", _quote(text))
+
+
+def _quote(text: str) -> str:
+    """`quoted` with its markdown as typed: for logs, and for names the Discord layer escapes
+    its own way (`QuotesNames`)."""
+    return f"“{_writable(clip(text, QUOTE_LIMIT)).translate(_LINE_BREAKS)}”"
 
 
 def _writable(text: str) -> str:
@@ -84,5 +97,5 @@ class QuotesNames(Exception):
 
     def worded(self, escape: Callable[[str], str] | None = None) -> str:
         """The message with each name quoted, escaped by ``escape`` first when given."""
-        shown = (quoted(name) for name in self.names)
+        shown = (_quote(name) for name in self.names)
         return self.template.format(*(escape(q) if escape else q for q in shown))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bot.engine.quoting import QUOTE_LIMIT, clip, quoted, shown
+from bot.engine.quoting import QUOTE_LIMIT, QuotesNames, clip, quoted, shown
 
 
 def test_what_a_member_typed_is_quoted_short_in_the_pages_marks():
@@ -39,3 +39,21 @@ def test_a_quoted_mention_pings_no_one():
         assert "@\u200b" in quoted(typed), typed
         assert "@\u200b" in shown(typed), typed
     assert quoted("me@home") == "“me@home”"  # an @ that mentions no one stays as typed
+
+
+def test_quoted_markdown_shows_as_typed_on_one_line():
+    """Discord shows a mark escaped with a backslash as the mark itself."""
+    assert quoted("**bold**") == "“\\*\\*bold\\*\\*”"
+    assert (
+        quoted("||a|| `b` _c_ ~~d~~ [e](f) <#1> \\")
+        == "“\\|\\|a\\|\\| \\`b\\` \\_c\\_ \\~\\~d\\~\\~ \\[e\\](f) \\<#1> \\\\”"
+    )
+    assert quoted("a\n# b") == "“a # b”"  # no line of its own: no heading, list or quote
+    assert len(quoted("*" * 3000)) == 2 * QUOTE_LIMIT + 1  # 39 escaped marks, `…` and the quotes
+
+
+def test_names_in_a_refusal_are_left_for_the_discord_layer_to_escape():
+    """`QuotesNames` escapes names with its caller's escape: quoting must not escape them twice."""
+    error = QuotesNames("no league {}", "**Club**")
+    assert str(error) == "no league “**Club**”"
+    assert error.worded(lambda q: q.replace("*", "\\*")) == "no league “\\*\\*Club\\*\\*”"
