@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.tables.manager import DEFAULT_PING_AFTER
 from bot.tables.table import TableError
 from bot.ui.respond import answer
 
@@ -43,13 +44,32 @@ class Settings(commands.Cog):
         if seconds is not None and when != "after a wait":
             raise TableError("seconds go with 'after a wait' only")
         await self.bot.manager.set_ping(interaction.user.id, _MODES[when], seconds)
-        wait = f" after {seconds} seconds" if seconds else ""
         text = {
             "every turn": "You will be pinged as soon as your turn comes.",
-            "after a wait": f"You will be pinged when you have not played{wait or ' after a wait'}.",
+            "after a wait": after_a_wait(seconds, self.bot.manager.turn_timeout),
             "never": "You will not be pinged on your turn.",
         }[when]
         await answer(interaction, text)
+
+
+def after_a_wait(seconds: int | None, turn: float) -> str:
+    """What 'after a wait' will do. The manager pings no later than halfway through the turn
+    (`ping_delay`), so the ping comes before a computer plays for the member: a wait longer
+    than that is said to be cut, with the turn a table has unless it sets its own (`turn`)."""
+    if seconds:
+        wait = f"{seconds} seconds"
+    else:
+        wait = f"the table's wait ({DEFAULT_PING_AFTER} seconds unless it sets one)"
+    said = (
+        f"You will be pinged when you have not played after {wait}, or halfway through your "
+        "turn if that comes first"
+    )
+    if (seconds or DEFAULT_PING_AFTER) > turn / 2:
+        said += (
+            f": a turn is {turn:g} seconds unless the table sets its own, so by default you are "
+            f"pinged after {turn / 2:g} seconds"
+        )
+    return said + "."
 
 
 async def setup(bot: EuchreBot) -> None:
