@@ -196,6 +196,9 @@ class TableManager:
         self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
         self.pings: dict[int, tuple[str, int | None]] = {}  # members' own ping settings
+        # The last action a member took with their own click, by table: (match, its number in
+        # the match, the member), so a turn that click gave them is not pinged at once.
+        self._clicked: dict[int, tuple[int, int, int]] = {}
         self._showing: set[asyncio.Future[None]] = set()  # stored moves being shown
         # Called with every stored change that ends a deal, a game or a match, whoever acted,
         # and with the close of a table ("closed"), whoever closed it (league nights and
@@ -730,10 +733,21 @@ class TableManager:
         mode, after = setting
         if mode == PING_NEVER:
             return None
-        if mode == PING_EVERY:
+        if mode == PING_EVERY and not self._plays_on(table, seat):
             return 0.0
-        assert mode == PING_AFTER
+        # A member whose own click gave them this turn (the dealer who took it up discards;
+        # the trick's winner leads) is at the table: pinged, on every turn too, only after a
+        # wait.
         return min(float(after or table.ping_after or DEFAULT_PING_AFTER), timeout / 2)
+
+    def _plays_on(self, table: Table, seat: int) -> bool:
+        """Whether the turn at `seat` follows the last action, taken by its member's own click."""
+        occupant = table.seats[seat]
+        return occupant is not None and self._clicked.get(table.id) == (
+            table.match_no,
+            len(table.actions),
+            occupant.user_id,
+        )
 
     async def touch_message(
         self,
@@ -912,6 +926,7 @@ class TableManager:
         table = self.table_in(channel_id)
         async with self._hold(table):
             change = await self._apply(table, None, action, user_id=user_id)
+            self._clicked[table.id] = (table.match_no, len(table.actions), user_id)
         self._after_change(table)
         return change
 

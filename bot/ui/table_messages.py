@@ -95,6 +95,7 @@ class TableMessages:
         self._pings: dict[int, tuple[int, tuple[Any, ...]]] = {}  # message id, turn pinged
         self._sending: dict[int, tuple[Any, ...]] = {}  # the turn whose ping is on its way
         self._ping_locks: dict[int, asyncio.Lock] = {}
+        self._ping_texts: dict[int, str] = {}  # what the alive ping says
         # Tables with an edit of their message waiting to start: it will draw the newest state.
         self._edit_waiting: set[int] = set()
         # Finished deals drawn as they ended, by (match, deal), until their message shows them;
@@ -428,6 +429,7 @@ class TableMessages:
             self._notes.pop(table.id, None)
             self._locks.pop(table.id, None)
             self._ping_locks.pop(table.id, None)
+            self._ping_texts.pop(table.id, None)
             self._finished.pop(table.id, None)
             self._shown_finished.pop(table.id, None)
 
@@ -511,19 +513,42 @@ class TableMessages:
 
     async def _send_ping(self, table: Table, turn: tuple[Any, ...], extra: str) -> None:
         occupant = table.seats[turn[_TURN_SEAT]]
-        if occupant is None or turn in (
-            self._pings.get(table.id, (0, None))[1],
-            self._sending.get(table.id),
-        ):
+        if occupant is None:
             return
-        # One ping a turn: a second asked for while the first is on its way (the turn's timer
-        # and a restart's notice) is that one, which carries what the first caller had to say.
+        if turn in (self._pings.get(table.id, (0, None))[1], self._sending.get(table.id)):
+            # One ping a turn: a second asked for while the first is out or on its way (the
+            # turn's timer and a hand found lost, or a restart's notice) is that one, which
+            # is to carry what the second caller has to say too.
+            if extra:
+                await self._add_to_ping(table, turn, extra)
+            return
         self._sending[table.id] = turn
         try:
             await self._send_one_ping(table, turn, extra, occupant.user_id)
         finally:
             if self._sending.get(table.id) == turn:
                 del self._sending[table.id]
+
+    async def _add_to_ping(self, table: Table, turn: tuple[Any, ...], extra: str) -> None:
+        """Add to the turn's ping what a later caller has to say (how to get a lost hand back):
+        an edit, which notifies no one again."""
+        async with self._ping_lock(table):  # the ping on its way is out, or given up, first
+            pinged = self._pings.get(table.id)
+            text = self._ping_texts.get(table.id, "")
+            if pinged is None or pinged[1] != turn or extra in text:
+                return
+            channel = await self._channel(table.channel_id)
+            if channel is None:
+                return
+            text = f"{text} {extra}"
+            try:
+                await channel.get_partial_message(pinged[0]).edit(  # type: ignore[attr-defined]
+                    content=text, allowed_mentions=NO_MENTIONS
+                )
+            except discord.HTTPException:
+                log.info("table %s: its ping could not be added to", table.id)
+                return
+            self._ping_texts[table.id] = text
 
     async def _send_one_ping(
         self, table: Table, turn: tuple[Any, ...], extra: str, user_id: int
@@ -582,7 +607,7 @@ class TableMessages:
             # cancelled as the turn moves) is cancelled, else this ping, or the one before,
             # would never be deleted.
             keeping = asyncio.ensure_future(
-                self._keep_ping(table, channel, turn, message.id, sent, lock)
+                self._keep_ping(table, channel, turn, (message.id, text), sent, lock)
             )
             kept = True
             keeping.add_done_callback(log_task_end)
@@ -596,10 +621,11 @@ class TableMessages:
         table: Table,
         channel: discord.abc.Messageable,
         turn: tuple[Any, ...],
-        message_id: int,
+        message: tuple[int, str],
         sent: int,
         lock: asyncio.Lock,
     ) -> None:
+        message_id, text = message
         try:
             with self._unless_stopping(table):
                 # Stored until it is deleted, so a stop before its delete goes out (the delete
@@ -612,6 +638,7 @@ class TableMessages:
                     return
                 old = self._pings.get(table.id)
                 self._pings[table.id] = (message_id, turn)
+                self._ping_texts[table.id] = text
                 if old is not None:
                     await self._delete(channel, old[0])
                     await self.bot.manager.note_ping(table, old[0], alive=False)

@@ -725,3 +725,74 @@ async def test_a_match_start_posts_one_message_for_its_first_deal(fake_discord, 
         ]
         assert [m.id for m in posted] == [message.id] and not message.deleted
         assert not bot.handler_errors
+
+
+async def test_a_turn_a_members_own_click_gives_them_is_not_pinged_at_once(fake_discord, tmp_path):
+    """Pings on every turn: the dealer who takes it up is to discard at once, and is not
+    notified for it (they are at the table, clicking); the member the discard gives the turn
+    is pinged at once, as every turn."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        deal = table.match.deal
+        while table.match.to_act != deal.dealer:  # the others pass
+            seat = table.match.to_act
+            hand = await eventually(
+                lambda s=seat: hand_buttons(live(fake, hands[s]), table) and live(fake, hands[s])
+            )
+            passing = next(b for b in hand_buttons(hand, table) if b.endswith(":pass"))
+            await (await fake.click(member_at(bot, fake, seat), hand, passing)).response()
+        dealer = member_at(bot, fake, deal.dealer)
+        hand = await eventually(
+            lambda: (
+                hand_buttons(live(fake, hands[deal.dealer]), table)
+                and live(fake, hands[deal.dealer])
+            )
+        )
+        order = next(b for b in hand_buttons(hand, table) if b.endswith(":order"))
+        before = {m.id for m in fake.messages}
+        await (await fake.click(dealer, hand, order)).response()
+        assert deal.phase == "discard" and table.match.to_act == deal.dealer
+        await quiet(fake)
+        assert not [
+            m for m in fake.messages if m.id not in before and f"<@{dealer.id}>" in m.content
+        ], "pinged right after their own click"
+        await play_from_hand(bot, fake, hands)  # the discard
+        to_act = member_at(bot, fake, table.match.to_act)
+        told = await fake.wait_for(
+            lambda: next((p for p in alive_pings(fake) if f"<@{to_act.id}>" in p.content), None)
+        )
+        assert to_act.id in told.notified
+        assert not bot.handler_errors
+
+
+async def test_a_hand_found_lost_after_the_turns_ping_is_told_in_that_ping(fake_discord, tmp_path):
+    """Pings on every turn: the turn's ping is out when the bot finds the member's open hand can
+    no longer be edited; the ping then says how to get it back (an edit, not a second ping)."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        await eventually(lambda: hand_buttons(live(fake, hands[table.match.to_act]), table))
+        fake.token_lifetime = 0  # no open hand can be edited any more (as if dismissed)
+        await play_from_hand(bot, fake, hands)
+        member = member_at(bot, fake, table.match.to_act)
+        await eventually(
+            lambda: not bot.live_hands.has_live(table.id, member.id), what="the hand dropped"
+        )
+        ping = await fake.wait_for(
+            lambda: next(
+                (
+                    p
+                    for p in alive_pings(fake)
+                    if f"<@{member.id}>" in p.content and "My hand" in p.content
+                ),
+                None,
+            )
+        )
+        await quiet(fake)
+        assert [p.id for p in alive_pings(fake)] == [ping.id]
+        assert not bot.handler_errors
