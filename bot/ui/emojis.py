@@ -12,6 +12,12 @@ screen readers name the card. Only once every card has its emoji does the bot sh
 cannot be made (Pillow missing, an upload refused, the application's limit reached) the bot logs
 one warning and goes on showing cards as text.
 
+An emoji may also go while the bot runs: the application's owner deletes it, or another process
+of the same application (a rolling deploy with a redrawn face) replaces it under a new id. Discord
+then refuses every message whose buttons show it, so the first such refusal (`picture_refused`)
+turns the pictures off at once (the refused message is sent again with its cards as text) and
+checks the set again in the background, to show pictures again once it is whole.
+
 The set shown is kept in this module, not passed to every renderer: a process runs one bot,
 whose application owns one set, and a renderer needs nothing but the card to show it.
 """
@@ -99,6 +105,25 @@ class CardEmojis:
         if self.task is None:
             self.task = asyncio.create_task(self._run(), name="card-emojis")
 
+    def picture_refused(self, error: discord.HTTPException) -> bool:
+        """Whether Discord refused a message for a card's picture (its emoji is gone).
+
+        The first refusal shows cards as text from now on and checks the set again in the
+        background, which shows pictures again once every card has its emoji.
+
+        Returns:
+            Whether the message is to be drawn and sent again: its cards are text now.
+        """
+        if not _refuses_an_emoji(error):
+            return False
+        if self.emojis and not self.client.is_closed():
+            log.warning("Discord refused a card's emoji (%s); cards are shown as text", error.text)
+            self.emojis = {}
+            hide()
+            # Pictures are shown only once a sync has ended: none is running now.
+            self.task = asyncio.create_task(self._run(replace=False), name="card-emojis")
+        return True
+
     async def close(self) -> None:
         """Stop the sync if it is still running, and show cards as text again."""
         if self.task is not None and not self.task.done():
@@ -110,9 +135,9 @@ class CardEmojis:
         if self.emojis:
             hide()
 
-    async def _run(self) -> None:
+    async def _run(self, replace: bool = True) -> None:
         try:
-            emojis = await self.sync()
+            emojis = await self.sync(replace)
         except Exception:
             if self.client.is_closed():
                 # The bot stopped in the middle (its session is gone): the next start goes on.
@@ -129,8 +154,13 @@ class CardEmojis:
                 len(self.replaced),
             )
 
-    async def sync(self) -> dict[str, discord.PartialEmoji] | None:
+    async def sync(self, replace: bool = True) -> dict[str, discord.PartialEmoji] | None:
         """Make the application's emojis match the faces: upload the missing, replace the changed.
+
+        Args:
+            replace: whether an emoji whose picture differs from the face is replaced (at start),
+                or kept as it is (a check while the bot runs: it may be the newer face of
+                another process of the application, whose hands replacing it would break).
 
         Returns:
             The emoji of every card, or None (after one warning) when the set cannot be made.
@@ -142,13 +172,14 @@ class CardEmojis:
             return None
         # Drawing every face takes a few tenths of a second: not on the event loop.
         faces = await asyncio.to_thread(lambda: {card: card_faces.face_png(card) for card in CARDS})
+        self.created, self.replaced = [], []
+        # Without replacing, whatever picture an emoji has is kept: there is nothing to compare.
+        same_picture = card_faces.same_picture if replace else None
         try:
             existing = {emoji.name: emoji for emoji in await self.client.fetch_application_emojis()}
             emojis = {}
             for card in CARDS:
-                emoji = await self._emoji_for(
-                    emoji_name(card), faces[card], existing, card_faces.same_picture
-                )
+                emoji = await self._emoji_for(emoji_name(card), faces[card], existing, same_picture)
                 emojis[card] = discord.PartialEmoji(name=emoji.name, id=emoji.id)
         except discord.HTTPException as error:
             log.warning(
@@ -165,10 +196,12 @@ class CardEmojis:
         name: str,
         face: bytes,
         existing: Mapping[str, discord.Emoji],
-        same_picture: Callable[[bytes, bytes], bool],
+        same_picture: Callable[[bytes, bytes], bool] | None,
     ) -> discord.Emoji:
         emoji = existing.get(name)
         if emoji is not None:
+            if same_picture is None:
+                return emoji
             try:
                 picture = await emoji.read()
             except (discord.DiscordException, aiohttp.ClientError, OSError) as error:
@@ -185,3 +218,9 @@ class CardEmojis:
         created = await self.client.create_application_emoji(name=name, image=face)
         self.created.append(name)
         return created
+
+
+def _refuses_an_emoji(error: discord.HTTPException) -> bool:
+    # Discord's "Invalid Form Body" (50035) for a button whose emoji it does not know says
+    # "Invalid emoji" at the field of that emoji.
+    return error.status == 400 and error.code == 50035 and "emoji" in error.text.lower()

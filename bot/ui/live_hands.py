@@ -15,7 +15,9 @@ painting slots shared by every table: when many tables are busy, those edits que
 (each draws the newest state once) instead of taking the time clicks need to be answered.
 
 A hand whose token has run out (or whose message was dismissed) is dropped and remembered as
-expired, so the next time that player's turn comes the table tells them how to get it back.
+expired, so the next time that player's turn comes the table tells them how to get it back. An
+edit refused for a card's picture (its emoji gone, `CardEmojis.picture_refused`) is not that: the
+hand is drawn again at once, its cards as text.
 """
 
 from __future__ import annotations
@@ -185,7 +187,7 @@ class LiveHands:
             # before this edit; draw the newest state once more.
             self.refresh(table)
 
-    async def _draw(self, table: Table, user_id: int, hand: LiveHand) -> None:
+    async def _draw(self, table: Table, user_id: int, hand: LiveHand, again: bool = True) -> None:
         from bot.ui.respond import hand_message  # the hand's embed and buttons, under the lock
 
         key = (table.id, user_id)
@@ -220,12 +222,18 @@ class LiveHands:
             hand.shown = shown
         elif key in self._expired:
             await self.bot.table_messages.hand_expired(table, user_id)
+        elif again:
+            # A card's picture was refused: drawn once more, its cards as text now.
+            await self._draw(table, user_id, hand, again=False)
 
     async def _edit(self, key: tuple[int, int], hand: LiveHand, **fields: Any) -> bool:
         try:
             await hand.interaction.edit_original_response(**fields)
             return True
         except discord.HTTPException as error:
+            if self.bot.card_emojis.picture_refused(error):
+                # A card's emoji is gone, not the hand: it still follows the game.
+                return False
             # The token ran out, or the member dismissed the message.
             log.info("hand of member %s at table %s closed: %s", key[1], key[0], error)
             self._drop(key, hand, expired=True)

@@ -198,7 +198,24 @@ async def show_hand(
     or the My hand button answers with a new one, and the hand shown before is closed.
     """
     bot = _bot(interaction)
-    shown, embed, buttons = await hand_message(bot, table, interaction.user.id)
+    try:
+        shown, message_id = await _send_hand(interaction, table, edit, note)
+    except discord.HTTPException as error:
+        if not bot.card_emojis.picture_refused(error):
+            raise
+        # A card's emoji is gone (deleted, or replaced by another process of the bot): the
+        # hand is drawn again, its cards as text now, and a refused answer was never sent.
+        shown, message_id = await _send_hand(interaction, table, edit, note)
+    old = bot.live_hands.follow(table, interaction.user.id, interaction, message_id, shown)
+    if old is not None:
+        await bot.live_hands.close_old(old)
+
+
+async def _send_hand(
+    interaction: discord.Interaction, table: Table, edit: bool, note: str | None
+) -> tuple[tuple[Any, ...], int | None]:
+    """Answer with the member's hand (see `show_hand`): the state it shows, and its message."""
+    shown, embed, buttons = await hand_message(_bot(interaction), table, interaction.user.id)
     message_id: int | None
     if edit and not interaction.response.is_done():
         await interaction.response.edit_message(content=note, embed=embed, view=buttons)
@@ -217,9 +234,7 @@ async def show_hand(
             content=note, embed=embed, view=buttons, ephemeral=True
         )
         message_id = response.message_id
-    old = bot.live_hands.follow(table, interaction.user.id, interaction, message_id, shown)
-    if old is not None:
-        await bot.live_hands.close_old(old)
+    return shown, message_id
 
 
 async def act(

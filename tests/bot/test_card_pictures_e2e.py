@@ -1,6 +1,7 @@
 """Cards as pictures, with the real bot against the fake Discord: the bot's card emojis are
 uploaded once, replaced when their picture changed, shown on the hand's buttons and in the table
-message, and when Discord refuses them the game is played in text."""
+message, and when Discord refuses them (at upload, or an emoji gone while the bot runs) the game is
+played in text."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from tests.bot.helpers import (
     start,
     table_of,
 )
-from tests.support.fake_discord import FakeDiscord, FakeHTTPError, FakeMessage
+from tests.support.fake_discord import FakeDiscord, FakeEmoji, FakeHTTPError, FakeMessage
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -199,3 +200,103 @@ async def test_the_review_of_a_finished_deal_shows_every_card_as_a_picture(fake_
         dealt = {card for hand in deal.dealt for card in hand}
         assert dealt | {deal.turn_up} <= cards_shown(review.text)
         assert not any(card_label(card) in review.text for card in dealt)
+
+
+def replace_elsewhere(fake: FakeDiscord, card: str, picture: bytes | None) -> None:
+    """What another process of the same application does to a card's emoji while this bot runs
+    (a rolling deploy uploading a redrawn face): delete it and upload `picture` under a new id;
+    or, with no picture, what the application's owner does in the developer portal: delete it."""
+    old = fake.emoji_named(emoji_name(card))
+    assert old is not None
+    del fake.emojis[old.id]
+    if picture is not None:
+        new = FakeEmoji(fake.snowflake(), old.name, picture, old.content_type, old.user)
+        fake.emojis[new.id] = new
+
+
+def emoji_buttons(hand: FakeMessage) -> list[str]:
+    return [b["emoji"]["name"] for b in card_buttons(hand) if b.get("emoji")]
+
+
+async def test_a_card_emoji_replaced_elsewhere_the_hand_shows_in_text_then_the_new_picture(
+    fake_discord, tmp_path
+):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await synced(bot)
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        seat = table.match.to_act
+        held = table.match.view_for(seat).deal.hand
+        redrawn = face_png("QH")  # the newer face another process drew (any other picture)
+        replace_elsewhere(fake, held[0], redrawn)
+        hand = await open_hand(bot, fake, seat)
+        # Discord refused the pictures: the hand came all the same, every card as text.
+        assert [b["label"].split()[-1] for b in card_buttons(hand)] == [card_label(c) for c in held]
+        assert emoji_buttons(hand) == [] and not EMOJI_IN_TEXT.search(hand.text)
+        assert enabled_actions(hand)
+        # The set is checked again: the new picture is taken as it is, not replaced.
+        await synced(bot)
+        new = fake.emoji_named(emoji_name(held[0]))
+        assert new is not None and new.image == redrawn
+        assert bot.card_emojis.created == [] and bot.card_emojis.replaced == []
+        assert str(emojis.emoji_of(held[0])) == f"<:{new.name}:{new.id}>"
+        again = await open_hand(bot, fake, seat)
+        assert emoji_buttons(again) == [emoji_name(c) for c in held]
+        assert int(card_buttons(again)[0]["emoji"]["id"]) == new.id
+
+
+async def test_a_card_emoji_deleted_while_hands_are_open_they_follow_the_game_in_text(
+    fake_discord, tmp_path
+):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await synced(bot)
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        hands = {seat: await open_hand(bot, fake, seat) for seat in range(4)}
+        first = table.match.to_act
+        watcher = (first + 1) % 4
+        held = table.match.view_for(watcher).deal.hand
+        replace_elsewhere(fake, held[0], None)
+        hand = fake.messages_by_id[hands[first].id]
+        passing = next(c for c in enabled_actions(hand) if c.endswith(":pass"))
+        await (await fake.click(member_at(bot, fake, first), hand, passing)).response()
+        # The watcher's hand, which holds that card, is now theirs to act from: it follows
+        # the game still (not called expired), its cards as text.
+        watched = await fake.wait_for(
+            lambda: (
+                enabled_actions(fake.messages_by_id[hands[watcher].id])
+                and fake.messages_by_id[hands[watcher].id]
+            )
+        )
+        assert emoji_buttons(watched) == [] and not EMOJI_IN_TEXT.search(watched.text)
+        assert bot.live_hands.has_live(table.id, member_at(bot, fake, watcher).id)
+        assert not any("expired" in m.content for m in fake.public_messages(fake.channel))
+        # The card deleted is uploaded again.
+        await synced(bot)
+        assert bot.card_emojis.created == [emoji_name(held[0])]
+        assert emojis.emoji_of(held[0]) is not None
+        # The watcher plays on from the same message.
+        watched_pass = next(c for c in enabled_actions(watched) if c.endswith(":pass"))
+        await (await fake.click(member_at(bot, fake, watcher), watched, watched_pass)).response()
+        assert table.match.to_act != watcher
+
+
+async def test_the_table_message_goes_on_when_a_card_emoji_is_gone(fake_discord, tmp_path):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await synced(bot)
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        turn_up = table.match.deal.turn_up
+        replace_elsewhere(fake, turn_up, None)
+        # Its buttons show no card (only its text does, which Discord never refuses): its
+        # edits are taken, and it follows the game.
+        before = (await current_table_message(fake, table)).text
+        await act_once(bot, fake)
+        await fake.wait_for(lambda: fake.messages_by_id[table.message_id].text != before)
+        assert not fake.messages_by_id[table.message_id].deleted
