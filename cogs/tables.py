@@ -289,10 +289,16 @@ class Tables(commands.Cog):
         """Take back the seat a computer held for you after time-outs."""
         change = await self.manager.back(interaction.channel_id, interaction.user.id)
         assert change.seat is not None
+        table = change.table
+        # The hand open when the seat was held follows the game again, unless it is gone: its
+        # token ran out, or the bot restarted since.
+        hand = (
+            "The hand you had open follows the game again (or press **My hand**)."
+            if self.bot.live_hands.has_live(table.id, interaction.user.id)
+            else "Press **My hand** (or use /hand) to see your hand."
+        )
         await answer(
-            interaction,
-            f"Welcome back: you play {change.table.seat_label(change.seat)} again. The hand you"
-            " had open follows the game again (or press **My hand**).",
+            interaction, f"Welcome back: you play {table.seat_label(change.seat)} again. {hand}"
         )
         await self.messages.table_changed(change)
 

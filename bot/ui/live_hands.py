@@ -125,12 +125,14 @@ class LiveHands:
 
     def lost_in_restart(self, table: Table) -> None:
         """The bot restarted: the hands its seated members had open no longer follow the game,
-        so each is told, at their next turn, how to get theirs back."""
+        so each is told, at their next turn, how to get theirs back (a member whose seat a
+        computer holds too: their hand was to come back at `/table back`)."""
         for occupant in table.seats:
-            if occupant is not None and not occupant.is_bot:
-                key = (table.id, occupant.user_id)
-                if key not in self._hands:
-                    self._restarted.add(key)
+            if occupant is None:
+                continue
+            member = occupant.held_for if occupant.is_bot else occupant.user_id
+            if member is not None and (table.id, member) not in self._hands:
+                self._restarted.add((table.id, member))
 
     def take_expired(self, table_id: int, user_id: int) -> str | None:
         """Why the member's hand stopped following the game since they were last told (and
