@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.rules import build_options
-from bot.ui.guide import TOPIC_CHOICES, CommandTree, command_lines, help_embed, rules_embed
+from bot.ui.guide import HELP_TOPIC_CHOICES, TOPIC_CHOICES, HelpMenu, help_answer, rules_embed
 from bot.ui.variant_views import rules_embed as variant_rules_embed
 
 if TYPE_CHECKING:
@@ -26,18 +26,12 @@ class Help(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="help")
-    async def help(self, interaction: discord.Interaction) -> None:
-        """How a deal of Euchre goes, and every command of this bot."""
-        tree = self.bot.tree
-        guild_id = interaction.guild_id
-
-        def mention(name: str) -> str:
-            if isinstance(tree, CommandTree):
-                return tree.mention(name, guild_id)
-            return f"/{name}"
-
-        embed = help_embed(command_lines(tree), mention)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+    @app_commands.describe(topic="a page of the guide; leave it out for the commands at the table")
+    @app_commands.choices(topic=HELP_TOPIC_CHOICES)
+    async def help(self, interaction: discord.Interaction, topic: str | None = None) -> None:
+        """The commands at the table, how a deal goes, and every command with its options."""
+        embed, view = help_answer(self.bot.tree, interaction.guild_id, topic)
+        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
     @app_commands.command(name="rules")
     @app_commands.describe(topic="the rule to explain; leave it out for the list of topics")
@@ -61,4 +55,5 @@ class Help(commands.Cog):
 
 
 async def setup(bot: EuchreBot) -> None:
+    bot.add_dynamic_items(HelpMenu)
     await bot.add_cog(Help(bot))

@@ -1,18 +1,22 @@
-"""The guide: /help's account of a deal and its list of commands, and /rules' topics.
+"""The guide: /help's pages (the commands, and how a deal goes) and /rules' topics.
 
 The topics are data: each has a title, the laws it rests on (cited as RULES.md cites them:
 S.n for the Somerset Club laws of 1888, J.n for Jerome's rules of 1877, H for the Joker and
 two- and three-handed rules, K for Keller's variations) and a text written from a table's
 `Options`, so a table's own numbers and choices are what a member reads ("lap is off here").
 
-The command list is read from the command tree itself: each command's own description, grouped
-by the cog that holds it, so a new command appears in /help without being written here twice.
-Commands are shown as Discord's clickable mentions (`</play:123>`) where the tree knows their
-ids from a sync, else as `/play`.
+/help's pages are read from the command tree itself: each command's own description and its
+options', grouped by the cog that holds it, so a new command or option appears in /help without
+being written here twice. It opens on the commands a player needs at the table; a menu under
+each page (stored nowhere: the page is in the choice) turns to how a deal goes and to each
+group's commands with every option, on as many pages as Discord's limits need. Commands are
+shown as Discord's clickable mentions (`</play:123>`) where the tree knows their ids from a
+sync, else as `/play`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,8 +25,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands as ext
 
+from bot.engine.quoting import clip
 from bot.engine.rules import LEFT_OF_LONER, Options
 from bot.tables.requests import current_interaction
+from bot.ui.errors import reply_error
+from bot.ui.views import Buttons
 
 # Discord's limits for one embed (and the whole message, which holds one embed here).
 DESCRIPTION_LIMIT = 4096
@@ -112,110 +119,304 @@ Your hand and every refusal are shown to you alone. See /rules for this table's 
 topic by topic. The other games of the rule books (`/table create variant:`) have computers at \
 easy and standard: an expert plays them at standard."""
 
-# The command groups in the order /help shows them, by the cog that holds the commands.
-COMMAND_GROUPS = {
-    "Tables": "Table",
-    "Play": "Playing",
-    "Stats": "Records and leaderboards",
-    "Help": "Help and rules",
-    "Admin": "Admin",
-}
+
+@dataclass(frozen=True)
+class HelpGroup:
+    """A group of commands in /help: the cogs whose commands it holds, and whether the opening
+    page (the commands a player needs at the table) shows them."""
+
+    key: str
+    title: str
+    cogs: tuple[str, ...]
+    at_table: bool = False
+
+
+# The groups in the order /help shows them, by the cog that holds the commands.
+HELP_GROUPS = (
+    HelpGroup("table", "Table", ("Tables",), at_table=True),
+    HelpGroup("playing", "Playing", ("Play", "Coach"), at_table=True),
+    HelpGroup("settings", "Your settings", ("Settings",), at_table=True),
+    HelpGroup("stats", "Records and leaderboards", ("Stats",)),
+    HelpGroup("leagues", "Leagues", ("Leagues", "LeagueRoles")),
+    HelpGroup("fixtures", "Fixtures", ("Fixtures",)),
+    HelpGroup("nights", "Euchre nights", ("Nights",)),
+    HelpGroup("rules", "Help and rules", ("Help",)),
+    HelpGroup("admin", "Admin", ("Admin",)),
+)
+# Where a command of a cog none of the groups names goes, so no command is left out.
+OTHER = HelpGroup("other", "Other commands", ())
+_GROUP_OF_COG = {cog: group for group in HELP_GROUPS for cog in group.cogs}
+
+# What a group's page says of itself.
+FULL_PAGE = (
+    "Every command with every option. The options written after a command must be given; the "
+    "others may be left out."
+)
+START, DEAL = "start", "deal"
+START_TITLE, DEAL_TITLE = "At the table", "How a deal goes"
+# What /help topic offers: the opening page, the deal, and each group's page in full.
+HELP_TOPIC_CHOICES = [
+    app_commands.Choice(name=title, value=key)
+    for key, title in [(START, START_TITLE), (DEAL, DEAL_TITLE)]
+    + [(g.key, g.title) for g in HELP_GROUPS]
+]
+# How many options of a command the opening page names; the group's own page has them all.
+OPENING_OPTIONS = 4
+
+
+@dataclass(frozen=True)
+class OptionLine:
+    """One option of a command, as /help names it."""
+
+    name: str
+    description: str
+    required: bool
 
 
 @dataclass(frozen=True)
 class CommandLine:
     """One command as /help lists it."""
 
-    group: str
+    group: HelpGroup
     name: str  # the full name, with its group: `table create`
-    arguments: tuple[str, ...]  # the options a member must give
     description: str
+    options: tuple[OptionLine, ...] = ()
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """The options a member must give."""
+        return tuple(o.name for o in self.options if o.required)
 
 
 def command_lines(tree: app_commands.CommandTree) -> list[CommandLine]:
-    """Every slash command in the tree, with its group in /help and its own description."""
+    """Every slash command in the tree, with its group in /help, its own description and its
+    options, in the order of `HELP_GROUPS` (within a group, the tree's order)."""
     lines = []
     for command in tree.walk_commands():
         if isinstance(command, app_commands.Group):
             continue
         cog = command.binding
-        cog_name = cog.qualified_name if isinstance(cog, ext.Cog) else ""
-        group = COMMAND_GROUPS.get(cog_name, cog_name or "Other")
-        required = tuple(p.display_name for p in command.parameters if p.required)
-        lines.append(CommandLine(group, command.qualified_name, required, command.description))
-    order = list(COMMAND_GROUPS.values())
-    return sorted(
-        lines, key=lambda c: order.index(c.group) if c.group in order else len(order)
-    )  # a stable sort: within a group, the commands keep the tree's order
+        group = _GROUP_OF_COG.get(cog.qualified_name if isinstance(cog, ext.Cog) else "", OTHER)
+        options = tuple(
+            OptionLine(p.display_name, p.description, p.required) for p in command.parameters
+        )
+        lines.append(CommandLine(group, command.qualified_name, command.description, options))
+    order = [*HELP_GROUPS, OTHER]
+    return sorted(lines, key=lambda c: order.index(c.group))  # a stable sort
 
 
-# How far /help shortens the commands' descriptions, in turn, until every command fits in
-# one message (Discord's 6,000 characters); the last lists the commands without them.
-DESCRIPTION_CUTS: tuple[int | None, ...] = (None, 60, 40, 24, 0)
+@dataclass(frozen=True)
+class HelpPage:
+    """One page of /help: its key (what /help topic and the menu pick), the label the menu
+    shows, and its embed."""
+
+    key: str
+    label: str
+    embed: discord.Embed
+    summary: str = ""  # the menu's line under the label: the commands on the page
 
 
-def help_embed(
+def help_pages(
     commands: Iterable[CommandLine], mention: Callable[[str], str] = lambda name: f"/{name}"
-) -> discord.Embed:
-    """/help's answer: how a deal goes, then the commands by group, within Discord's limits.
-
-    When every command with its whole description does not fit, the descriptions are cut
-    shorter (`DESCRIPTION_CUTS`) until they all do: every command stays listed.
+) -> list[HelpPage]:
+    """Every page of /help: the commands needed at the table, how a deal goes, then each
+    group's commands with every option. A group too long for one message goes on as many
+    pages as Discord's limits need, so every command and option is there, whole.
 
     Args:
         commands: the commands to list (see `command_lines`).
         mention: how a command's name is written (a clickable mention where its id is known).
     """
-    listed = list(commands)
-    for cut in DESCRIPTION_CUTS:
-        embed, complete = _help_embed(listed, mention, cut)
-        if complete:
-            break
+    groups: dict[HelpGroup, list[CommandLine]] = {}
+    for command in commands:
+        groups.setdefault(command.group, []).append(command)
+    opening = [
+        (g.title, [_brief(c, mention, g.title) for c in cs])
+        for g, cs in groups.items()
+        if g.at_table
+    ]
+    full = [
+        _paged(
+            g.key,
+            g.title,
+            FULL_PAGE,
+            [(g.title, [_whole(c, mention) for c in cs])],
+        )
+        for g, cs in groups.items()
+    ]
+    deal = HelpPage(DEAL, DEAL_TITLE, _embed(f"Euchre: {DEAL_TITLE.lower()}", HOW_A_DEAL_GOES))
+    rest = [DEAL_TITLE, *(pages[0].label for pages in full)]
+    intro = (
+        "The commands you need at a table, what each does and the options it takes. Your hand "
+        "and every refusal are shown to you alone.\n\nMore in the menu below, or with "
+        f"/help topic: {', '.join(rest)}."
+    )
+    start = _paged(START, START_TITLE, clip(intro, DESCRIPTION_LIMIT), opening)
+    return [*start, deal, *(page for pages in full for page in pages)]
+
+
+def help_page(pages: list[HelpPage], key: str | None) -> HelpPage:
+    """The page `key` names; the opening page for no key or one no page has."""
+    return next((p for p in pages if p.key == key), pages[0])
+
+
+def _brief(command: CommandLine, mention: Callable[[str], str], where: str) -> str:
+    """A command on the opening page: what it does, and the first of its other options."""
+    line = _head(command, mention)
+    others = [o for o in command.options if not o.required]
+    if others:
+        named = "; ".join(f"`{o.name}`: {o.description}" for o in others[:OPENING_OPTIONS])
+        more = len(others) - OPENING_OPTIONS
+        line += f" Options: {named}" + (
+            f"; and {more} more (see *{where}* in the menu)." if more > 0 else "."
+        )
+    return line
+
+
+def _whole(command: CommandLine, mention: Callable[[str], str]) -> str:
+    """A command on its group's page: what it does, then each option on a line of its own."""
+    lines = [_head(command, mention)]
+    for o in command.options:
+        lines.append(f"• `{o.name}`{' (required)' if o.required else ''}: {o.description}")
+    return "\n".join(lines)
+
+
+def _head(command: CommandLine, mention: Callable[[str], str]) -> str:
+    words = "".join(f" `{name}`" for name in command.required)
+    return f"{mention(command.name)}{words} — {command.description}"
+
+
+def _embed(title: str, description: str) -> discord.Embed:
+    embed = discord.Embed(title=title, description=description, colour=COLOUR)
+    embed.set_footer(text=HELP_FOOTER)
     return embed
 
 
-def _help_embed(
-    commands: list[CommandLine], mention: Callable[[str], str], cut: int | None
-) -> tuple[discord.Embed, bool]:
-    """The /help embed with descriptions of at most `cut` characters, and whether every
-    command fitted."""
-    embed = discord.Embed(title="Euchre: how a deal goes", description=HOW_A_DEAL_GOES)
-    embed.colour = COLOUR
-    groups: dict[str, list[str]] = {}
-    for command in commands:
-        words = " ".join(f"`{a}`" for a in command.arguments)
-        line = f"{mention(command.name)} {words} {_cut(command.description, cut)}"
-        groups.setdefault(command.group, []).append(line.replace("  ", " ").strip())
-    complete = True
-    for group, lines in groups.items():
-        for i, value in enumerate(_chunks(lines, FIELD_LIMIT)):
-            name = group if i == 0 else f"{group} (more)"
-            if len(embed.fields) < FIELDS_LIMIT and len(embed) + len(name) + len(value) <= (
-                EMBED_LIMIT
+HELP_FOOTER = "Pick another page of the guide in the menu below."
+
+
+def _paged(
+    key: str, title: str, description: str, sections: list[tuple[str, list[str]]]
+) -> list[HelpPage]:
+    """Sections (a field's name, its commands) laid out in fields and on as many pages as
+    Discord's limits need: a command stays in one field where it fits in one."""
+    pages: list[discord.Embed] = [_embed(title, description)]
+    summary: list[list[str]] = [[]]
+    for name, blocks in sections:
+        units = [part for block in blocks for part in _fitting(block)]
+        for i, value in enumerate(_chunks(units, FIELD_LIMIT)):
+            field = name if i == 0 else f"{name} (more)"
+            embed = pages[-1]
+            if embed.fields and (
+                len(embed.fields) >= FIELDS_LIMIT
+                or len(embed) + len(field) + len(value) > EMBED_LIMIT
             ):
-                embed.add_field(name=name, value=value, inline=False)
-            else:
-                complete = False
-    return embed, complete
+                pages.append(_embed(f"{title} ({len(pages) + 1})", f"{title}, continued."))
+                summary.append([])
+            pages[-1].add_field(name=field, value=value, inline=False)
+            summary[-1] += _COMMAND_NAME.findall(value)
+    return [
+        HelpPage(
+            key if n == 0 else f"{key}-{n + 1}",
+            title if n == 0 else f"{title} ({n + 1})",
+            embed,
+            clip(", ".join(f"/{c}" for c in dict.fromkeys(summary[n])), SELECT_TEXT_LIMIT),
+        )
+        for n, embed in enumerate(pages)
+    ]
 
 
-def _cut(description: str, cut: int | None) -> str:
-    if cut is None or len(description) <= cut:
-        return description
-    return description[: max(cut - 1, 0)].rstrip() + "…" if cut else ""
+# A command's name at the start of one of /help's lines, mention or not: `</table create:1>`.
+_COMMAND_NAME = re.compile(r"^<?/([a-z0-9_ -]+?)(?::[0-9]+>| `| —)", re.M)
+
+
+def _fitting(block: str) -> list[str]:
+    """A command's lines as one unit where they fit in a field, else line by line."""
+    return [block] if len(block) <= FIELD_LIMIT else block.split("\n")
 
 
 def _chunks(lines: list[str], limit: int) -> Iterator[str]:
     """Lines joined into blocks of at most `limit` characters (a longer line is cut)."""
     block = ""
     for line in lines:
-        line = line[:limit]
+        line = clip(line, limit)
         if block and len(block) + 1 + len(line) > limit:
             yield block
             block = ""
         block = f"{block}\n{line}" if block else line
     if block:
         yield block
+
+
+# -- /help's menu --------------------------------------------------------------------------
+
+# Discord's limits for a select menu: its options, and an option's label and description.
+SELECT_OPTIONS_LIMIT = 25
+SELECT_TEXT_LIMIT = 100
+
+
+def help_answer(
+    tree: app_commands.CommandTree, guild_id: int | None, key: str | None
+) -> tuple[discord.Embed, discord.ui.View]:
+    """/help's page `key` for a member in `guild_id`, with the menu of the other pages."""
+
+    def mention(name: str) -> str:
+        if isinstance(tree, CommandTree):
+            return tree.mention(name, guild_id)
+        return f"/{name}"
+
+    pages = help_pages(command_lines(tree), mention)
+    page = help_page(pages, key)
+    view = Buttons()
+    view.add_item(HelpMenu(menu_options(pages, page.key)))
+    return page.embed, view
+
+
+def menu_options(pages: list[HelpPage], key: str) -> list[discord.SelectOption]:
+    """The menu's pages: all of them while they fit, else the 25 around the one shown."""
+    at = next(i for i, p in enumerate(pages) if p.key == key)
+    first = max(0, min(at - SELECT_OPTIONS_LIMIT // 2, len(pages) - SELECT_OPTIONS_LIMIT))
+    return [
+        discord.SelectOption(
+            label=clip(p.label, SELECT_TEXT_LIMIT),
+            value=p.key,
+            description=p.summary or None,
+            default=p.key == key,
+        )
+        for p in pages[first : first + SELECT_OPTIONS_LIMIT]
+    ]
+
+
+class HelpMenu(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"euchre:help",
+):
+    """The menu under every /help page: picking a page shows it in place. The page picked is
+    in the choice, so the menu needs nothing stored and works after a restart."""
+
+    def __init__(self, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="euchre:help",
+                placeholder="More help: pick a page",
+                options=options or [discord.SelectOption(label=START_TITLE, value=START)],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HelpMenu:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        try:
+            chosen = self.item.values[0] if self.item.values else None
+            tree = interaction.client.tree  # type: ignore[attr-defined]
+            embed, view = help_answer(tree, interaction.guild_id, chosen)
+            await interaction.response.edit_message(embed=embed, view=view)
+        except Exception as error:  # every pick gets an answer
+            await reply_error(interaction, error)
 
 
 # -- /rules --------------------------------------------------------------------------------
@@ -557,14 +758,21 @@ def rules_embed(options: Options, topic: str | None, at_table: bool) -> discord.
 
 
 __all__ = [
-    "COMMAND_GROUPS",
+    "HELP_GROUPS",
+    "HELP_TOPIC_CHOICES",
     "CommandLine",
     "CommandTree",
+    "HelpMenu",
+    "HelpPage",
+    "OptionLine",
     "TOPICS",
     "TOPIC_CHOICES",
     "Topic",
     "command_lines",
-    "help_embed",
+    "help_answer",
+    "help_page",
+    "help_pages",
+    "menu_options",
     "rules_embed",
     "whose_rules",
 ]

@@ -1,5 +1,6 @@
 """/help and /rules through the real bot and the fake Discord: private answers, with the
-commands as clickable mentions of the ids the fake gave at the bot's sync."""
+commands as clickable mentions of the ids the fake gave at the bot's sync, and /help's menu
+turning its pages in place, after a restart too."""
 
 from __future__ import annotations
 
@@ -21,12 +22,31 @@ async def test_help_and_rules_answer_privately(fake_discord, tmp_path):
     async with running_bot(fake, tmp_path / "euchre.db"):
         synced = {c["name"]: c["id"] for c in fake.synced_commands(fake.guild)}
         help_text = (await private_reply(fake, "alice", "help")).text
-        assert "Making trump, first round" in help_text
-        assert f"</play:{synced['play']}>" in help_text
-        assert f"</table create:{synced['table']}>" in help_text
+        assert f"</play:{synced['play']}> `card` — Play a card to the trick." in help_text
+        assert f"</table create:{synced['table']}> — Open a Euchre table" in help_text
+        deal = (await private_reply(fake, "alice", "help", topic="deal")).text
+        assert "Making trump, first round" in deal
 
         index = (await private_reply(fake, "bob", "rules")).text
         assert "There is no table in this channel" in index and "Lone hands" in index
         await private_reply(fake, "alice", "table create", preset="modern")
         lap = (await private_reply(fake, "bob", "rules", topic="lap")).text
         assert "Lap is off here" in lap and "the modern preset" in lap
+
+
+async def test_help_menu_turns_the_page_in_place_after_a_restart(fake_discord, tmp_path):
+    """The menu keeps nothing in the bot: a /help shown before a restart turns its pages after."""
+    fake = fake_discord
+    alice = fake.member("alice")
+    async with running_bot(fake, tmp_path / "euchre.db"):
+        shown = await private_reply(fake, "alice", "help")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        turned = await (await fake.select(alice, shown, "euchre:help", ["leagues"])).message()
+        assert turned.id == shown.id and turned.ephemeral
+        assert turned.embeds[0]["title"] == "Leagues"
+        assert "• `preset` (required): the rules every match of the league is played by" in (
+            turned.text
+        )
+        menu = turned.component("euchre:help")
+        assert [o["value"] for o in menu["options"] if o.get("default")] == ["leagues"]
+        assert not bot.handler_errors

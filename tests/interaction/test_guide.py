@@ -16,7 +16,10 @@ from bot.ui.guide import (
     FIELDS_LIMIT,
     TOPICS,
     CommandLine,
-    help_embed,
+    HelpGroup,
+    OptionLine,
+    help_pages,
+    menu_options,
 )
 from tests.support.interactions import InteractionHarness
 
@@ -44,38 +47,96 @@ async def private_reply(h: InteractionHarness, member: str, command: str, **opti
 
 # -- /help ----------------------------------------------------------------------------------
 
+# Discord's limits for a select menu.
+SELECT_OPTIONS_LIMIT = 25
 
-async def test_help_explains_a_deal_and_lists_every_command_as_a_mention(interactions):
+
+def assert_within_limits(message) -> None:
+    """A message within Discord's limits: every embed and all of them together, and its menu."""
+    total = 0
+    for embed in message.embed_objects():
+        assert len(embed.description or "") <= DESCRIPTION_LIMIT
+        assert len(embed.fields) <= FIELDS_LIMIT
+        assert all(len(f.value or "") <= FIELD_LIMIT for f in embed.fields)
+        total += len(embed)
+    assert total <= EMBED_LIMIT, total
+    for component in message.all_components():
+        if component.get("type") == 3:  # a select menu
+            assert 1 <= len(component["options"]) <= SELECT_OPTIONS_LIMIT
+            assert len(component["custom_id"]) <= 100
+            assert all(len(o["label"]) <= 100 for o in component["options"])
+
+
+async def every_page(h: InteractionHarness, member: str = "alice") -> dict[str, str]:
+    """Every page of /help, as the member reaches it: /help, then each page of its menu."""
+    reply = (await h.command(member, "help")).reply
+    assert reply.ephemeral and reply.visible_to == h.member(member).id
+    (menu,) = [c for c in reply.all_components() if c.get("type") == 3]
+    pages = {}
+    for option in menu["options"]:
+        exchange = await h.click(
+            member, menu["custom_id"], message=reply.id, values=[option["value"]]
+        )
+        page = exchange.reply
+        assert page.id == reply.id and page.ephemeral  # shown in place, still private
+        assert_within_limits(page)
+        pages[option["value"]] = page.text
+    return pages
+
+
+def mention_of(h: InteractionHarness, name: str) -> str:
+    return f"</{name}:{synced_id(h, name)}>"
+
+
+async def test_help_opens_on_the_commands_at_the_table_each_saying_what_it_does(interactions):
     h = interactions
-    exchange = await h.command("alice", "help")
-    reply = exchange.reply
+    reply = (await h.command("alice", "help")).reply
     assert reply.ephemeral and reply.visible_to == h.member("alice").id
-    (embed,) = reply.embeds
-    # How a deal goes: the deal, both rounds of making trump, the discard, the play, scoring.
-    for words in (
-        "The deal.",
-        "first round",
-        "second round",
-        "The discard.",
-        "The play.",
-        "Scoring.",
-        "right bower",
-        "left bower",
-    ):
-        assert words in embed["description"], words
-    groups = [f["name"] for f in embed["fields"]]
-    for group in ("Table", "Playing", "Records and leaderboards", "Admin"):
-        assert group in groups
-    listed = "\n".join(f["value"] for f in embed["fields"])
+    assert_within_limits(reply)
+    fields = {f["name"]: f["value"] for f in reply.embeds[0]["fields"]}
+    playing = "\n".join(v for k, v in fields.items() if k.startswith("Playing"))
+    assert f"{mention_of(h, 'play')} `card` — Play a card to the trick." in playing
+    assert "`alone`: play it alone" in playing  # /order's and /call's option, named
+    # Every command of the table's, the play's and the settings' cogs, with its description.
+    shown = "\n".join(fields.values())
+    for command in commands_of(h):
+        if command.binding.qualified_name in ("Tables", "Play", "Coach", "Settings"):
+            assert mention_of(h, command.qualified_name) in shown, command.qualified_name
+            assert f" — {command.description}" in shown, command.qualified_name
+    # How to reach the rest: the menu, and /help topic.
+    assert "/help topic" in reply.embeds[0]["description"]
+    assert any(c.get("type") == 3 for c in reply.all_components())
+
+
+async def test_every_command_and_option_registered_is_on_a_page_of_help(interactions):
+    """Read from the tree as registered: each command with its description, and each of its
+    options with its own, on the page of its group; every page within Discord's limits."""
+    h = interactions
+    pages = await every_page(h)
+    assert {"start", "deal", "table", "playing", "leagues", "admin"} <= set(pages)
+    assert "Making trump, first round" in pages["deal"]
     for command in commands_of(h):
         name = command.qualified_name
-        assert f"</{name}:{synced_id(h, name)}>" in listed, name
-    # Commands are grouped where they belong.
-    fields = {f["name"]: f["value"] for f in embed["fields"]}
-    assert "</play:" in fields["Playing"] and "</table create:" in fields["Table"]
-    assert "</leaderboard:" in fields["Records and leaderboards"]
-    assert "</admin sync:" in fields["Admin"]
-    assert "`card`" in fields["Playing"]  # what a member must give
+        head = mention_of(h, name)
+        found = [t for key, t in pages.items() if key != "start" and head in t]
+        assert found, f"/{name} is on no page of its group"
+        text = "\n".join(found)
+        assert f" — {command.description}" in text, name
+        for option in command.parameters:
+            required = " (required)" if option.required else ""
+            line = f"• `{option.display_name}`{required}: {option.description}"
+            assert line in text, (name, line)
+
+
+async def test_help_topic_opens_that_page(interactions):
+    h = interactions
+    leagues = (await h.command("bob", "help", topic="leagues")).reply
+    assert leagues.ephemeral and leagues.embeds[0]["title"] == "Leagues"
+    assert f"{mention_of(h, 'league create')} `name` `preset`" in leagues.text
+    deal = (await h.command("bob", "help", topic="deal")).reply
+    assert "The discard." in deal.text and "right bower" in deal.text
+    unknown = (await h.command("bob", "help", topic="nothing")).reply  # as a client could send
+    assert unknown.embeds[0]["title"] == "At the table"
 
 
 async def test_help_writes_plain_commands_where_their_ids_are_unknown(interactions):
@@ -83,31 +144,49 @@ async def test_help_writes_plain_commands_where_their_ids_are_unknown(interactio
     h.bot.tree.command_ids.clear()  # as after a restart with no sync yet
     text = await private_reply(h, "bob", "help")
     assert "</" not in text
-    assert "/play `card`" in text and "/table create" in text
+    assert "/play `card` — Play a card" in text and "/table create — " in text
 
 
-def test_help_embed_keeps_within_discords_limits_however_many_commands():
-    lines = [
-        CommandLine(f"Group {g}", f"command{g}{i} sub", ("argument",), "d" * 100)
-        for g in range(3)
-        for i in range(25)
+def many_commands(groups: int, commands: int, options: int) -> list[CommandLine]:
+    """More commands, with longer descriptions and more options, than a bot would have."""
+    return [
+        CommandLine(
+            HelpGroup(f"g{g}", f"Group {g}", (), at_table=g < 2),
+            f"command{g}x{i} sub",
+            "d" * 100,
+            tuple(OptionLine(f"option{j}", "o" * 100, j == 0) for j in range(options)),
+        )
+        for g in range(groups)
+        for i in range(commands)
     ]
-    embed = help_embed(lines, lambda name: f"</{name}:{'9' * 19}>")
-    assert len(embed.description) <= DESCRIPTION_LIMIT
-    assert len(embed.fields) <= FIELDS_LIMIT
-    assert all(len(f.value) <= FIELD_LIMIT for f in embed.fields)
-    assert len(embed) <= EMBED_LIMIT
-    assert embed.fields[0].name == "Group 0" and embed.fields[1].name == "Group 0 (more)"
 
 
-def test_help_embed_cuts_descriptions_before_it_leaves_a_command_out():
-    lines = [CommandLine("Group", f"command{i} sub", ("argument",), "d" * 100) for i in range(60)]
-    embed = help_embed(lines, lambda name: f"</{name}:{'9' * 19}>")
-    listed = "\n".join(f.value for f in embed.fields)
-    assert all(f"</command{i} sub:" in listed for i in range(60))
-    assert len(embed) <= EMBED_LIMIT and "d" * 100 not in listed  # shortened, not left out
-    few = help_embed(lines[:5])
-    assert "d" * 100 in few.fields[0].value  # whole when they fit
+@pytest.mark.parametrize("groups,commands,options", [(3, 25, 25), (30, 3, 2), (1, 1, 0)])
+def test_help_pages_keep_within_discords_limits_however_many_commands(groups, commands, options):
+    lines = many_commands(groups, commands, options)
+    pages = help_pages(lines, lambda name: f"</{name}:{'9' * 19}>")
+    assert len({p.key for p in pages}) == len(pages)
+    for page in pages:
+        embed = page.embed
+        assert len(embed.description or "") <= DESCRIPTION_LIMIT
+        assert len(embed.fields) <= FIELDS_LIMIT
+        assert all(len(f.value or "") <= FIELD_LIMIT for f in embed.fields)
+        assert len(embed) <= EMBED_LIMIT
+        assert len(page.label) <= 100 and len(page.summary) <= 100
+    # Every command and option is whole on a page of its group.
+    groups = [p for p in pages if not p.key.startswith(("start", "deal"))]
+    text = "\n".join(f.value or "" for p in groups for f in p.embed.fields)
+    for line in lines:
+        assert f"</{line.name}:{'9' * 19}> " in text and f"— {'d' * 100}" in text
+        for option in line.options:
+            assert f"• `{option.name}`" in text
+    assert text.count("o" * 100) == len(lines) * options
+    # The menu offers at most 25 pages, the one shown among them.
+    for page in (pages[0], pages[-1]):
+        menu = menu_options(pages, page.key)
+        assert len(menu) <= SELECT_OPTIONS_LIMIT and [o.value for o in menu if o.default] == [
+            page.key
+        ]
 
 
 async def test_command_descriptions_are_plain_words(interactions):
@@ -256,5 +335,5 @@ async def test_rules_with_no_table_follow_the_default_preset_setting(tmp_path):
 
 async def test_help_says_an_expert_plays_the_other_games_at_standard(interactions):
     h = interactions
-    text = await private_reply(h, "bob", "help")
+    text = await private_reply(h, "bob", "help", topic="deal")
     assert "an expert plays them at standard" in text, text
