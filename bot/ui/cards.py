@@ -13,8 +13,11 @@ from bot.engine.deal import (
     ALONE,
     CALL,
     DEFEND,
+    DEFEND_ALONE,
+    JOKER_SUIT,
     ORDER,
     ORDER_ALONE,
+    PARTNER_ALONE,
     PASS,
     round_one_word,
 )
@@ -61,10 +64,14 @@ def card_style(card: str) -> discord.ButtonStyle:
     return discord.ButtonStyle.danger if card[1] in RED else discord.ButtonStyle.secondary
 
 
-def action_label(action: str, seat: int, dealer: int) -> str:
-    """Words for a declaration button, by seat: 'Order up', 'Assist', 'Take up', 'Hearts alone'."""
+def action_label(action: str, seat: int, dealer: int, phase: str | None = None) -> str:
+    """Words for a declaration button, by seat: 'Order up', 'Assist', 'Take up', 'Hearts alone'.
+
+    A pass reads by the deal's `phase`: the maker's partner chooses "Alone / Play with
+    partner" (RULES §4), and an adversary who does not defend alone says so; elsewhere "Pass".
+    """
     if action == PASS:
-        return "Pass"
+        return _PASS_LABELS.get(phase or "", "Pass")
     if action in (ORDER, ORDER_ALONE):
         word = round_one_word(seat, dealer).capitalize()
         return f"{word} alone" if action == ORDER_ALONE else word
@@ -80,10 +87,19 @@ def action_label(action: str, seat: int, dealer: int) -> str:
     return card_label(action)
 
 
-def said_text(action: str, seat: int, dealer: int) -> str:
-    """A declaration as the table hears it: 'ordered it up', 'passed', 'made it hearts alone'."""
+_PASS_LABELS = {PARTNER_ALONE: "Play with partner", DEFEND_ALONE: "Do not defend alone"}
+_PASS_SAID = {PARTNER_ALONE: "plays with partner", DEFEND_ALONE: "does not defend alone"}
+
+
+def said_text(action: str, seat: int, dealer: int, phase: str | None = None) -> str:
+    """A declaration as the table hears it: 'ordered it up', 'passed', 'made it hearts alone'.
+
+    `phase` is the part of the deal it was said in: the suit the dealer names for a turned-up
+    Joker makes no trump, it is what the Joker stands for (RULES §6), and a pass after trump
+    is made is the partner's "play with partner" or an adversary's not defending alone.
+    """
     if action == PASS:
-        return "passed"
+        return _PASS_SAID.get(phase or "", "passed")
     if action == "discard":
         return "discarded"
     if action in (ORDER, ORDER_ALONE):
@@ -97,6 +113,8 @@ def said_text(action: str, seat: int, dealer: int) -> str:
         return "defends alone"
     if action.startswith(CALL):
         parts = action.split(":")
+        if phase == JOKER_SUIT:
+            return f"named {SUIT_NAMES[parts[1]]} for the Joker"
         text = f"made it {SUIT_NAMES[parts[1]]}"
         return f"{text} alone" if len(parts) == 3 else text
     return f"discarded {card_name(action)}"

@@ -38,10 +38,10 @@ MAX_GRADES = 12
 NOISE = 0.0005
 
 
-def book_text(advice: Advice, seat: int, dealer: int) -> str:
-    """The book's words, where they are, and what they favour here."""
+def book_text(advice: Advice, seat: int, dealer: int, phase: str | None = None) -> str:
+    """The book's words, where they are, and what they favour here (in the deal's `phase`)."""
     s = advice.suggestion
-    favours = ", ".join(action_label(a, seat, dealer) for a in advice.favours[:5])
+    favours = ", ".join(action_label(a, seat, dealer, phase) for a in advice.favours[:5])
     return clip(f"“{s.quote}”\n— {s.place}.\nThe book favours: {favours}.", FIELD_LIMIT)
 
 
@@ -58,7 +58,7 @@ def shown_actions(
     gap = best.value - chosen.value
     if gap < NOISE:
         return [chosen, best], None  # as good as each other, by the search
-    best_label = action_label(best.action, seat, dealer)
+    best_label = action_label(best.action, seat, dealer, analysis.phase)
     if analysis.choice == analysis.book and gap <= analysis.margin + NOISE:
         why = (
             f"The search puts {best_label} ahead by {lead_text(gap, analysis.rubber)}: less"
@@ -77,18 +77,19 @@ def shown_actions(
 
 def hint_embed(analysis: Analysis, seat: int, dealer: int) -> discord.Embed:
     """The hint for the asker's turn: the expert's action, the book's word, the figures."""
-    choice = action_label(analysis.choice, seat, dealer)
+    choice = action_label(analysis.choice, seat, dealer, analysis.phase)
     embed = discord.Embed(title="Hint", description=f"The expert would: **{choice}**", colour=TEAL)
     if analysis.advice is not None:
         embed.add_field(
             name=f"The book: {analysis.advice.suggestion.title}",
-            value=book_text(analysis.advice, seat, dealer),
+            value=book_text(analysis.advice, seat, dealer, analysis.phase),
             inline=False,
         )
     if analysis.ranked:
         shown, why = shown_actions(analysis, seat, dealer)
         lines = [
-            f"{action_label(a.action, seat, dealer)}: {value_text(a.value, analysis.rubber)},"
+            f"{action_label(a.action, seat, dealer, analysis.phase)}:"
+            f" {value_text(a.value, analysis.rubber)},"
             f" {a.points:+.2f} points expected"
             + (" (the expert's choice)" if a.action == analysis.choice and why else "")
             for a in shown
@@ -128,9 +129,9 @@ def grades_embed(
     for g in mistakes[:MAX_GRADES]:
         where = f"Trick {g.trick}" if g.trick else g.phase.replace("_", " ").capitalize()
         line = (
-            f"**{where}**: {action_label(g.action, seat, dealer)}; the expert:"
-            f" {action_label(g.best, seat, dealer)}. Cost: {cost_text(g.cost, g.rubber)};"
-            f" {points_text(g.points)}."
+            f"**{where}**: {action_label(g.action, seat, dealer, g.phase)}; the expert:"
+            f" {action_label(g.best, seat, dealer, g.phase)}."
+            f" Cost: {cost_text(g.cost, g.rubber)}; {points_text(g.points)}."
         )
         if g.advice is not None:
             said = "as" if g.advice.followed_by(g.action) else "against"

@@ -4,8 +4,9 @@ Renderers take views, never the engine's full state: the table message is built 
 public view, which holds no hand, so it cannot show an unplayed card. The review of a finished
 deal shows the hands as dealt, which is no secret once the deal is over.
 
-Every name a member chose is escaped (`safe`): a display name such as `@everyone` or `**x**`
-is shown as typed and neither pings nor changes the message's formatting.
+Every name a member chose is escaped (`safe`): a display name such as `@everyone`, `**x**` or
+`<:AS:id>` is shown as typed and neither pings, changes the message's formatting nor is drawn
+as a picture, a time or a link.
 """
 
 from __future__ import annotations
@@ -14,14 +15,19 @@ import functools
 
 import discord
 
-from bot.engine.cards import EFFECTIVE_SUIT, SUIT_NAMES
+from bot.engine.cards import EFFECTIVE_SUIT, JOKER, SUIT_NAMES
 from bot.engine.commitment import commitment
 from bot.engine.deal import (
+    ALONE,
+    CALL,
     DEFEND_ALONE,
     DISCARD,
     JOKER_SUIT,
+    ORDER,
+    ORDER_ALONE,
     OVER,
     PARTNER_ALONE,
+    PASS,
     PLAY,
     ROUND_ONE,
     ROUND_TWO,
@@ -44,7 +50,7 @@ SIDE_SHORT = ("NS", "EW")
 PHASE_WORDS = {
     JOKER_SUIT: "the dealer names the Joker's suit",
     ROUND_ONE: "first round: order up, assist, take up or pass",
-    PARTNER_ALONE: "the maker's partner may take it alone",
+    PARTNER_ALONE: "the maker's partner chooses: alone, or play with partner",
     DISCARD: "the dealer discards",
     ROUND_TWO: "second round: name a suit or pass",
     DEFEND_ALONE: "an adversary may defend alone",
@@ -76,11 +82,18 @@ def safe(name: str) -> str:
     the rest of its line around (direction controls are dropped); a name that would show
     nothing reads `NO_NAME`.
 
+    Discord draws `<…>` markup in a message as something else: `<:AS:id>` as a card's picture,
+    `<t:0:R>` as a time, `<#id>` as a channel's link, `</cmd:id>` and `<id:home>` as links. An
+    invisible space after each `<` leaves the name as it reads while none is drawn; like every
+    other escape here it adds one character to one, so a name is never shown more than twice
+    as long as typed (the limits of the messages that show names count on that).
+
     Kept once worked out: every message of a table shows the same few names many times."""
     plain = name.translate(_BIDI_CONTROLS)
     if not plain.translate(_BLANK).strip():
         return NO_NAME
-    return discord.utils.escape_markdown(discord.utils.escape_mentions(plain))
+    escaped = discord.utils.escape_markdown(discord.utils.escape_mentions(plain))
+    return escaped.replace("<", "<\u200b")
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -215,6 +228,37 @@ def _seats_field(table: Table, deal: DealView | None) -> str:
     return _clip("\n".join(lines))
 
 
+def said_lines(table: Table, deal: DealView | Deal) -> list[str]:
+    """What each seat said, a line each, worded by the part of the deal it was said in.
+
+    The declarations hold actions only, so the part is followed here: the dealer's first word
+    on a turned-up Joker names its suit; a pass once trump is made is the maker's partner
+    playing with partner, or, against a lone hand, an adversary not defending alone.
+    """
+    lines = []
+    made = lone = False
+    for i, (seat, action) in enumerate(deal.declarations):
+        if i == 0 and deal.turn_up == JOKER:
+            phase: str | None = JOKER_SUIT
+        elif action == PASS and made:
+            phase = DEFEND_ALONE if lone else PARTNER_ALONE
+        else:
+            phase = None
+            if action in (ORDER, ORDER_ALONE) or action.startswith(CALL):
+                made = True
+            lone = lone or action in (ORDER_ALONE, ALONE) or action.endswith(":alone")
+        lines.append(f"{seat_name(table, seat)} {said_text(action, seat, deal.dealer, phase)}")
+    return lines
+
+
+def turn_up_text(deal: DealView | Deal) -> str:
+    """The turn-up, and for a Joker the suit the dealer named for it (RULES §6)."""
+    text = card_text(deal.turn_up)
+    if deal.turn_up == JOKER and deal.turn_up_suit is not None:
+        text += f" ({SUIT_NAMES[deal.turn_up_suit]})"
+    return text
+
+
 def _trick_line(table: Table, trick: tuple[tuple[int, str], ...]) -> str:
     return "  ".join(f"{seat_name(table, s)}: {card_text(c)}" for s, c in trick)
 
@@ -223,11 +267,11 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: DealView) -> None:
     """Turn-up, trump, what was said, the trick on the table (or the last one), tricks won."""
     embed.add_field(
         name="Turn-up",
-        value=card_text(deal.turn_up) + (" (turned down)" if deal.turned_down else ""),
+        value=turn_up_text(deal) + (" (turned down)" if deal.turned_down else ""),
     )
     if deal.trump:
         embed.add_field(name="Trump", value=trump_text(table, deal))
-    said = [f"{seat_name(table, s)} {said_text(a, s, deal.dealer)}" for s, a in deal.declarations]
+    said = said_lines(table, deal)
     if said:
         embed.add_field(name="Declarations", value=_clip("\n".join(said[-8:])), inline=False)
     if deal.trick:
@@ -339,7 +383,7 @@ def review_embed(table: Table, number: int, deal: Deal) -> discord.Embed:
             name=f"{SEAT_NAMES[seat].capitalize()}: {seat_name(table, seat)}{marks}"[:256],
             value=cards_text(list(deal.dealt[seat])),
         )
-    turn_up = card_text(deal.turn_up)
+    turn_up = turn_up_text(deal)
     if deal.discarded:
         turn_up += f"; the dealer discarded {card_text(deal.discarded)}"
     elif deal.trump and deal.maker is not None and deal.turn_up_suit == deal.trump:
@@ -350,7 +394,7 @@ def review_embed(table: Table, number: int, deal: Deal) -> discord.Embed:
     if deal.seed is not None and deal.deal_id is not None:
         proof = proof_text(deal.seed, commitment(deal.seed, deal.deal_id), deal.deal_id)
         embed.add_field(name="Seed", value=_clip(proof), inline=False)
-    said = [f"{seat_name(table, s)} {said_text(a, s, deal.dealer)}" for s, a in deal.declarations]
+    said = said_lines(table, deal)
     if said:
         embed.add_field(name="Declarations", value=_clip("\n".join(said)), inline=False)
     for i, (winner, trick) in enumerate(deal.tricks, start=1):
@@ -367,13 +411,13 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
     deal = view.deal
     embed = discord.Embed(title=f"Your hand ({SEAT_NAMES[seat]})", colour=GOLD)
     embed.description = cards_text(list(deal.hand or ()))
-    trump = suit_text(deal.trump) if deal.trump else f"turn-up {card_text(deal.turn_up)}"
+    trump = suit_text(deal.trump) if deal.trump else f"turn-up {turn_up_text(deal)}"
     if deal.trump and deal.maker is not None:
         trump = trump_text(table, deal)
     embed.add_field(name="Trump", value=trump)
     if deal.discard:
         embed.add_field(name="You discarded", value=card_text(deal.discard))
-    said = [f"{seat_name(table, s)} {said_text(a, s, deal.dealer)}" for s, a in deal.declarations]
+    said = said_lines(table, deal)
     if said and deal.phase != PLAY:
         embed.add_field(name="Declarations", value=_clip("\n".join(said[-8:])), inline=False)
     if deal.trick:

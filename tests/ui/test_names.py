@@ -21,3 +21,28 @@ def test_direction_controls_are_dropped(control):
 
 def test_other_scripts_and_emoji_are_kept():
     assert safe("Zoë 李 👩‍👩‍👧 عمر") == "Zoë 李 👩‍👩‍👧 عمر"
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<:AS:1577678516789444608>",  # a custom emoji: drawn as the card's picture
+        "<a:spin:1577678516789444608>",  # an animated one
+        "<t:0:R>",  # a timestamp: "56 years ago"
+        "<#1577678516789444608>",  # a channel's link
+        "</table start:1577678516789444608>",  # a slash command's link
+        "<id:customize>",  # a link to the server's own pages
+        "<@1577678516789444608> <@&1577678516789444608>",  # a member's and a role's mention
+    ],
+)
+def test_discord_markup_in_a_name_is_shown_as_typed_not_drawn(markup):
+    shown = safe(markup)
+    assert "<" not in shown.replace("<\u200b", ""), shown  # no `<` opens markup any more
+    assert shown.replace("\u200b", "") == markup  # and the name reads as typed
+
+
+def test_an_escaped_name_is_at_most_twice_as_long_as_typed():
+    # The messages that show names are checked against Discord's limits with names escaped
+    # to twice their length (tests/ui/test_variant_views.py): no escape may go beyond that.
+    for name in ("<" * 32, "<*" * 16, "<@everyone" * 3 + "<_", "_*`|~<" * 5 + "<<"):
+        assert len(safe(name)) <= 2 * len(name), name
