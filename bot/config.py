@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,11 @@ TOKEN_HELP = (
     "copy its token (Bot > Reset Token) and put it in a file named .env beside the bot as "
     "DISCORD_TOKEN=... (see .env.example), or set the DISCORD_TOKEN environment variable."
 )
+
+
+# The guilds a process serves: (SHARD_COUNT, its shard ids), or None for every guild (one
+# process running every shard, however many Discord recommends).
+ShardScope = tuple[int, tuple[int, ...]] | None
 
 
 class ConfigError(Exception):
@@ -64,11 +70,43 @@ class Settings:
             return "the bot"
         return f"shards {','.join(map(str, self.shard_ids))} of {self.shard_count}"
 
+    @property
+    def shard_scope(self) -> ShardScope:
+        """The guilds this process serves, as `scopes_overlap` compares them."""
+        if self.shard_count is None:
+            return None
+        ids = self.shard_ids if self.shard_ids is not None else tuple(range(self.shard_count))
+        return self.shard_count, ids
+
     def serves(self, guild_id: int) -> bool:
         """Whether this process serves a guild: Discord puts it on shard (id >> 22) % count."""
         if self.shard_count is None or self.shard_ids is None:
             return True
         return (guild_id >> 22) % self.shard_count in self.shard_ids
+
+
+def scopes_overlap(a: ShardScope, b: ShardScope) -> bool:
+    """Whether two processes serve some guild both, even under different shard counts.
+
+    A guild numbered g (its id >> 22) is on shard g % n of n. Shard s of n and shard t of m share
+    guilds exactly when s and t agree modulo gcd(n, m) (the Chinese remainder theorem): shard 1
+    of 2 shares guilds with shard 3 of 4, not with shard 2 of 4.
+    """
+    if a is None or b is None:
+        return True
+    (n, ours), (m, theirs) = a, b
+    common = math.gcd(n, m)
+    return not {s % common for s in ours}.isdisjoint(t % common for t in theirs)
+
+
+def scope_text(scope: ShardScope) -> str:
+    """A process's shards as an operator reads them: "shards 0,1 of 4", "every shard"."""
+    if scope is None:
+        return "every shard"
+    count, ids = scope
+    if len(ids) == count:
+        return f"all {count} shards" if count > 1 else "shard 0 of 1"
+    return f"shard{'s' if len(ids) > 1 else ''} {','.join(map(str, ids))} of {count}"
 
 
 def _int(name: str, value: str) -> int:
@@ -173,4 +211,12 @@ def _shards(env: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
     return count, tuple(sorted(ids))
 
 
-__all__ = ["ConfigError", "Settings", "load_settings", "OptionsError"]
+__all__ = [
+    "ConfigError",
+    "OptionsError",
+    "Settings",
+    "ShardScope",
+    "load_settings",
+    "scope_text",
+    "scopes_overlap",
+]

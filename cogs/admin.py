@@ -2,8 +2,9 @@
 
 The bot syncs its commands by itself at start when they changed (`bot/command_sync.py`);
 `/admin sync` forces a sync, for instance after the commands were removed on Discord's side.
-`/admin status` shows what every process of the bot is doing (shards, tables, actions per
-second, Discord's 429s), from the reports they store (`bot/storage/processes.py`).
+`/admin status` shows what every process of the bot is doing (shards, tables, the age of its
+leases, actions per second, Discord's 429s; which stopped, and when), from the reports they store
+(`bot/storage/processes.py`) and the tables' leases (`bot/storage/leases.py`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.command_sync import sync_commands
-from bot.storage import processes
+from bot.storage import leases, processes
 from bot.ui.respond import answer
 from bot.ui.status import status_embed
 
@@ -67,7 +68,10 @@ class Admin(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.report_status()  # this process's own line is as of now
         reports = await processes.reports(self.bot.db)
-        embed = status_embed(reports, time.time(), self.bot.process_name)
+        held = await leases.held(self.bot.db)
+        embed = status_embed(
+            reports, time.time(), self.bot.process_name, held, self.bot.manager.lease_seconds
+        )
         await interaction.followup.send(embed=embed, ephemeral=True)
 
 

@@ -105,3 +105,13 @@ async def unclaimed(db: Database, now: float) -> list[tuple[int, int]]:
         (now,),
     )
     return [(r["id"], r["guild_id"]) for r in rows]
+
+
+async def held(db: Database) -> dict[str, tuple[int, float]]:
+    """Each holder's leases on open tables (a clean stop's released ones left out): how many,
+    and the soonest one runs out (Unix seconds), for `/admin status` to show their age."""
+    rows = await db.fetchall(
+        "SELECT owner, COUNT(*) AS tables, MIN(lease_until) AS soonest FROM tables"
+        " WHERE status = 'open' AND owner IS NOT NULL AND lease_until > 0 GROUP BY owner"
+    )
+    return {r["owner"]: (r["tables"], r["soonest"]) for r in rows}

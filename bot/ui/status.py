@@ -7,7 +7,7 @@ import discord
 from bot.storage.processes import ProcessReport
 from bot.ui.embeds import EMBED_TOTAL, GOLD, GREY, safe
 
-SILENT_AFTER = 60.0  # seconds without a report after which a process is shown as silent
+SILENT_AFTER = 60.0  # seconds without a report or a beat after which a process shows as silent
 MAX_PROCESSES = 20  # processes shown, the most recent reports first (an embed has 25 fields)
 
 
@@ -44,42 +44,94 @@ def _age(seconds: float) -> str:
     return f"{seconds // 3600} h"
 
 
-def process_lines(report: ProcessReport, now: float) -> str:
-    """One process's figures, a few short lines."""
+def _last_heard(report: ProcessReport) -> float:
+    """When the process last said it runs: its last report, or its last beat (a process still
+    waiting for its turn to connect beats but does not report yet)."""
+    return max(report.reported_at, report.beat_at or 0.0)
+
+
+def _is_silent(report: ProcessReport, now: float) -> bool:
+    return report.stopped_at is None and now - _last_heard(report) > SILENT_AFTER
+
+
+def _leases(held: tuple[int, float] | None, now: float, lease_seconds: float) -> str:
+    """A process's leases: how many, and how long ago the oldest was renewed (a running
+    process renews them every third of a lease; one older than a lease has run out)."""
+    if held is None:
+        return "Leases: none held"
+    count, soonest = held
+    renewed = _age(now - (soonest - lease_seconds))
+    ran_out = " (run out: free to take over)" if soonest <= now else ""
+    tables = f"{count:,} table{'' if count == 1 else 's'}"
+    return f"Leases: {tables}, the oldest renewed {renewed} ago{ran_out}"
+
+
+def process_lines(report: ProcessReport, now: float, leases: str | None = None) -> str:
+    """One process's figures, a few short lines; `leases` is its leases' line, if shown."""
     f = report.figures
-    latency = f"{f.latency_ms:.0f} ms" if f.latency_ms is not None else "not connected"
+    latency = f"{f.latency_ms:.0f} ms" if f.latency_ms is not None else "not measured yet"
     limited = f"{f.rest_429:,} answered 429"
     if f.rest_global_429:
         limited += f" ({f.rest_global_429:,} global)"
+    if report.stopped_at is not None:
+        up = _age(report.stopped_at - f.started)
+        last = f"Stopped {_age(now - report.stopped_at)} ago, after {up} up"
+    else:
+        last = f"Up {_age(now - f.started)} · reported {_age(now - report.reported_at)} ago"
     return (
         f"Shards {_shards(f.shards)} · {f.tables:,} open tables · gateway {latency}\n"
-        f"{f.events_per_second:.1f} actions/s ({f.events_total:,} stored since start)\n"
+        + (f"{leases}\n" if leases else "")
+        + f"{f.events_per_second:.1f} actions/s ({f.events_total:,} stored since start)\n"
         f"REST: {f.rest_requests:,} requests, {limited}\n"
-        f"Up {_age(now - f.started)} · reported {_age(now - report.reported_at)} ago"
+        f"{last}"
     )
 
 
-def status_embed(reports: list[ProcessReport], now: float, this_process: str) -> discord.Embed:
-    """Every process's last report; those silent for a minute are marked, so a stopped process
-    shows as stopped rather than as idle."""
-    silent = [r for r in reports if now - r.reported_at > SILENT_AFTER]
+def status_embed(
+    reports: list[ProcessReport],
+    now: float,
+    this_process: str,
+    leases: dict[str, tuple[int, float]] | None = None,
+    lease_seconds: float = 6.0,
+) -> discord.Embed:
+    """Every process's last report. One that stopped cleanly is marked stopped (with when); one
+    silent for a minute without a word (killed, hung) is marked silent, not shown as idle.
+
+    Args:
+        leases: each lease holder's leases (`bot.storage.leases.held`): how many tables, and
+            when the soonest runs out; shown for the latest process of each holder's name.
+        lease_seconds: how long a lease lasts, to tell when it was renewed.
+    """
+    silent = [r for r in reports if _is_silent(r, now)]
+    stopped = [r for r in reports if r.stopped_at is not None]
+    running = len(reports) - len(silent) - len(stopped)
     embed = discord.Embed(
         title="Bot status",
         colour=GREY if silent else GOLD,
         description=(
-            f"{len(reports) - len(silent)} running "
-            f"{'process' if len(reports) - len(silent) == 1 else 'processes'}"
+            f"{running} running {'process' if running == 1 else 'processes'}"
+            + (f", {len(stopped)} stopped" if stopped else "")
             + (f", {len(silent)} silent for over a minute" if silent else "")
             + ". Figures are from each process's last report (every 15 s)."
         ),
     )
     shown = 0
+    # A restart keeps its predecessor's lease name: the leases are the latest one's.
+    leased: set[str] = set()
     for report in reports[:MAX_PROCESSES]:
         mark = " (this one)" if report.name == this_process else ""
-        if now - report.reported_at > SILENT_AFTER:
+        if report.stopped_at is not None:
+            mark += " — stopped"
+        elif _is_silent(report, now):
             mark += " — silent"
+        lease_line = None
+        owner = report.lease_owner
+        if leases is not None and owner is not None and report.stopped_at is None:
+            if owner not in leased:
+                leased.add(owner)
+                lease_line = _leases(leases.get(owner), now, lease_seconds)
         name = safe(report.name)[:200] + mark
-        value = process_lines(report, now)
+        value = process_lines(report, now, lease_line)
         # Discord refuses an embed over 6,000 characters: keep room for the footer.
         if len(embed) + len(name) + len(value) > EMBED_TOTAL - 100:
             break
