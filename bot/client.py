@@ -15,6 +15,7 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
@@ -26,7 +27,7 @@ from bot.metrics import Metrics, MetricsServer
 from bot.rerun import woken
 from bot.rest_budget import RestBudget, process_burst, process_share
 from bot.storage import processes
-from bot.storage.bot_state import claim_identify
+from bot.storage.bot_state import claim_identify, renew_identify
 from bot.storage.database import Database
 from bot.tables.fixtures import FixtureScheduler
 from bot.tables.manager import TableManager
@@ -38,12 +39,18 @@ from bot.ui.live_hands import LiveHands
 from bot.ui.table_messages import TableMessages
 from bot.ui.views import DYNAMIC_ITEMS
 
+if TYPE_CHECKING:
+    import yarl  # aiohttp's URLs, as discord.py gives them
+
 log = logging.getLogger(__name__)
 
 # Seconds between two gateway session starts in one rate-limit bucket. Discord allows one per
 # 5 s; the half second more covers the time between claiming a start and its IDENTIFY reaching
 # Discord, which differs from one start to the next (two claims 5.0 s apart arrived 4.996 s apart).
 IDENTIFY_SPACING = 5.5
+# Seconds discord.py gives a running shard's new connection, its IDENTIFY included, before it
+# drops it (a fixed figure in Shard.reidentify and Shard.reconnect).
+RECONNECT_TIMEOUT = 60.0
 # Seconds between two reports of this process's figures to the database (/admin status).
 REPORT_EVERY = 15.0
 
@@ -68,6 +75,27 @@ class StoppedStarting(BaseException):
 
     A BaseException: discord.py's connecting loop catches every Exception and tries again, for
     ever, so a stop during that wait would never end the process."""
+
+
+class IdentifyTurnLater(asyncio.TimeoutError):
+    """A shard reconnecting in a running process would wait for its turn to IDENTIFY longer
+    than its connection is kept: discord.py drops the connection, before any IDENTIFY, and
+    connects again after its back-off (its own answer to a connection that timed out)."""
+
+
+class _TurnWaitsAreNews(logging.Filter):
+    """discord.py logs a dropped connection with its traceback, as an error (or a failure to
+    connect). One dropped by `IdentifyTurnLater` is an expected wait: one line of news."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, IdentifyTurnLater):
+            record.msg, record.args, record.exc_info = f"{record.getMessage()}: {error}", None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+logging.getLogger("discord.shard").addFilter(_TurnWaitsAreNews())
 
 
 class EuchreBot(commands.AutoShardedBot):
@@ -119,6 +147,10 @@ class EuchreBot(commands.AutoShardedBot):
             self.rest_budget = RestBudget(share, burst=burst)
             self.rest_budget.install(trace)
         kwargs.setdefault("http_trace", trace)
+        # What ends a connection kept waiting for its turn to IDENTIFY: no heartbeat ACK is read
+        # meanwhile, so discord.py's heartbeat timeout, and its time for a shard's reconnection.
+        # A wait on an open connection stays within half of the shorter.
+        limit = min(kwargs.get("heartbeat_timeout", 60.0), RECONNECT_TIMEOUT)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -142,6 +174,11 @@ class EuchreBot(commands.AutoShardedBot):
         self._settling: asyncio.Task[None] | None = None
         self._max_concurrency: int | None = None  # Discord's, read at the first IDENTIFY
         self._identify_spacing = identify_spacing
+        self._identify_wait_limit = limit / 2
+        self._turns: dict[int, float] = {}  # shard id: the start it claimed before connecting
+        # Shard id: its latency when it connected (None: connecting), a figure that may span
+        # the wait for its turn to IDENTIFY, so not shown (`gateway_latency`).
+        self._latency_at_connect: dict[int, float | None] = {}
         self.table_messages = TableMessages(self)
         self.live_hands = LiveHands(self)
         self.card_emojis = CardEmojis(self)
@@ -197,23 +234,75 @@ class EuchreBot(commands.AutoShardedBot):
             await self.load_extension(extension)
         await self._sync_commands()
 
+    async def launch_shard(
+        self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
+    ) -> None:
+        """Connect a shard once its start is claimed: a wait for the turn is made here, with no
+        connection open, since discord.py reads nothing from one waiting for its IDENTIFY and
+        drops it after its heartbeat timeout. (discord.py's own retries come back here.)"""
+        bucket = await self._identify_bucket(shard_id)
+        self._turns[shard_id] = await self._claim_turn(shard_id, bucket)
+        await super().launch_shard(gateway, shard_id, initial=initial)
+
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Space the gateway's session starts across every process that shares the database:
         one per bucket (shard id modulo Discord's `max_concurrency`) every `IDENTIFY_SPACING`
-        seconds, so even a crash loop of every process never goes over Discord's limit."""
+        seconds, so even a crash loop of every process never goes over Discord's limit.
+
+        A shard that claimed its start before connecting (`launch_shard`) renews the claim and
+        identifies at once. One reconnecting in a running process claims here, on its open
+        connection, so it waits no longer than the connection is kept (`IdentifyTurnLater`)."""
+        shard = shard_id or 0
+        await self._take_turn(shard)
+        # discord.py measures this connection's first latency from the heartbeat it sent on
+        # HELLO, before the IDENTIFY, to its ACK, read after it: a figure that spans any wait
+        # for the turn. None is shown until the shard is connected and a later ACK replaces it.
+        self._latency_at_connect[shard] = None
+
+    async def _take_turn(self, shard: int) -> None:
+        """The bucket's turn, for a shard whose connection is open: the start it claimed before
+        connecting, renewed, or else one claimed here before the wait limit."""
+        bucket = await self._identify_bucket(shard)
+        held = self._turns.pop(shard, None)
+        if held is not None and await renew_identify(self.db, bucket, held, time.time()):
+            return
+        deadline = time.monotonic() + self._identify_wait_limit
+        while True:
+            wait = await claim_identify(self.db, bucket, time.time(), self._identify_spacing)
+            if wait <= 0:
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise IdentifyTurnLater(f"shard {shard}'s turn to IDENTIFY is {wait:.1f} s away")
+            log.info("shard %d waits %.1f s for its turn to IDENTIFY", shard, min(wait, left))
+            await self._wait_for_turn(min(wait, left))
+
+    async def _identify_bucket(self, shard_id: int) -> int:
         if self._max_concurrency is None:
             limits = await self.fetch_session_start_limits()
             self._max_concurrency = max(1, limits.max_concurrency)
-        bucket = (shard_id or 0) % self._max_concurrency
-        spacing = self._identify_spacing
-        while not self._stopping.is_set():
-            wait = await claim_identify(self.db, bucket, time.time(), spacing)
+        return shard_id % self._max_concurrency
+
+    async def _claim_turn(self, shard_id: int, bucket: int) -> float:
+        """The start claimed (Unix seconds), once the bucket's turn comes."""
+        waited = False
+        while True:
+            now = time.time()
+            wait = await claim_identify(self.db, bucket, now, self._identify_spacing)
             if wait <= 0:
-                return
-            await woken(self._stopping, wait)
-        # Stopped while waiting for its turn: discord.py tries a shard's connection again after
-        # any Exception, closed or not, so only this ends the start (`runner.serve` expects it).
-        raise StoppedStarting
+                return now
+            if not waited:
+                log.info("shard %d waits for its turn to IDENTIFY (%.1f s or more)", shard_id, wait)
+                waited = True
+            await self._wait_for_turn(wait)
+
+    async def _wait_for_turn(self, seconds: float) -> None:
+        await woken(self._stopping, seconds)
+        if self._stopping.is_set():
+            # Stopped while waiting for its turn: discord.py tries a shard's connection again
+            # after any Exception, closed or not, so only this ends the start (`runner.serve`
+            # expects it).
+            raise StoppedStarting
 
     async def _sync_commands(self) -> None:
         """Sync the slash commands if they changed since the last sync (to the development
@@ -249,10 +338,30 @@ class EuchreBot(commands.AutoShardedBot):
             self._reporting = asyncio.create_task(self._keep_reporting(), name="report-status")
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
 
+    async def on_shard_connect(self, shard_id: int) -> None:
+        # After READY, which follows the ACKs of the heartbeats sent before the IDENTIFY: the
+        # figure now is theirs, and is shown once another replaces it.
+        shard = self.get_shard(shard_id)
+        if shard is not None:
+            self._latency_at_connect[shard_id] = shard.latency
+
+    def gateway_latency(self) -> float | None:
+        """The mean heartbeat latency of this process's shards, in seconds; None while one is
+        not connected, or none has had a heartbeat acknowledged since its IDENTIFY."""
+        measured = []
+        for shard_id, latency in self.latencies:
+            if math.isnan(latency) or math.isinf(latency):
+                return None
+            at_connect = self._latency_at_connect.get(shard_id, math.nan)
+            if at_connect is None or at_connect == latency:
+                continue  # connecting, or no heartbeat acknowledged since its IDENTIFY
+            measured.append(latency)
+        return sum(measured) / len(measured) if measured else None
+
     def figures(self) -> processes.ProcessFigures:
         """This process's figures now (events per second as of the last report)."""
         manager = self._manager
-        latency = self.latency
+        latency = self.gateway_latency()
         return processes.ProcessFigures(
             shards=tuple(sorted(self.shards)) or tuple(self.settings.shard_ids or ()),
             tables=len(manager.tables) if manager is not None else 0,
@@ -261,7 +370,7 @@ class EuchreBot(commands.AutoShardedBot):
             rest_requests=self.metrics.rest_requests,
             rest_429=self.metrics.rest_429,
             rest_global_429=self.metrics.rest_global_429,
-            latency_ms=None if math.isnan(latency) or math.isinf(latency) else latency * 1000,
+            latency_ms=None if latency is None else latency * 1000,
             started=self.metrics.started,
         )
 

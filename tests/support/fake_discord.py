@@ -628,6 +628,9 @@ class _GatewayConnection:
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
         self.session: _Session | None = None
+        #: True once an IDENTIFY or a RESUME was accepted on it; a connection closed without
+        #: either was opened for nothing (a client that dropped it while waiting, say).
+        self.started = False
         self._lock = asyncio.Lock()
 
     async def send(self, payload: Mapping[str, Any]) -> bool:
@@ -851,6 +854,12 @@ class FakeDiscord:
         self.identify_window = 0.0
         #: Every IDENTIFY as ``(monotonic time, shard_id, num_shards, accepted)``.
         self.identifies: list[tuple[float, int, int, bool]] = []
+        #: Every gateway websocket a client opened, oldest first (see ``started``).
+        self.gateway_connections: list[_GatewayConnection] = []
+        #: True holds the ACK of every heartbeat sent on a started connection (a slow network)
+        #: until ``release_heartbeat_acks()``; those sent before IDENTIFY are answered at once.
+        self.hold_heartbeat_acks = False
+        self._held_acks: list[_GatewayConnection] = []
         #: Discord's rate limits, when a test asks: the next ``rate_limit_next`` REST requests
         #: (interaction callbacks aside) are answered 429, global ones when ``rate_limit_global``
         #: is set, with ``retry_after`` seconds in the body and Discord's headers (``Via``
@@ -1332,6 +1341,22 @@ class FakeDiscord:
             self._closing = False
         self._notify()
 
+    async def invalidate_session(self, shard_id: int = 0) -> None:
+        """Sends op 9 (d=false) to the shard's session, which ends: discord.py connects again
+        and IDENTIFYs afresh (no RESUME)."""
+        session = next((s for s in self.shard_sessions() if s.shard[0] == shard_id), None)
+        if session is None or session.connection is None:
+            raise RuntimeError(f"shard {shard_id} has no connected session")
+        session.ended = True
+        await session.connection.send({"op": OP_INVALID_SESSION, "d": False, "s": None, "t": None})
+
+    async def release_heartbeat_acks(self) -> None:
+        """Sends the ACKs held by ``hold_heartbeat_acks``, and holds no more."""
+        self.hold_heartbeat_acks = False
+        held, self._held_acks = self._held_acks, []
+        for connection in held:
+            await connection.send({"op": OP_HEARTBEAT_ACK, "d": None, "s": None, "t": None})
+
     async def request_reconnect(self) -> None:
         """Sends op 7 RECONNECT: discord.py closes and RESUMEs on the resume URL."""
         session = self.active_session
@@ -1343,6 +1368,7 @@ class FakeDiscord:
         await ws.prepare(request)
         connection = _GatewayConnection(ws)
         self._connections.add(connection)
+        self.gateway_connections.append(connection)
         await connection.send(
             {
                 "op": OP_HELLO,
@@ -1378,6 +1404,10 @@ class FakeDiscord:
     ) -> None:
         op, data = msg.get("op"), msg.get("d")
         if op == OP_HEARTBEAT:
+            if self.hold_heartbeat_acks and connection.started:
+                self._held_acks.append(connection)
+                self._notify()
+                return
             # Answered even before IDENTIFY: discord.py beats as soon as it sees HELLO.
             await connection.send({"op": OP_HEARTBEAT_ACK, "d": None, "s": None, "t": None})
         elif op == OP_IDENTIFY:
@@ -1422,6 +1452,7 @@ class FakeDiscord:
         )
         session.connection = connection
         connection.session = session
+        connection.started = True
         self.sessions.append(session)
         guilds = [g for g in self.guilds.values() if (g.id >> 22) % count == shard_id]
         ready = {
@@ -1461,6 +1492,7 @@ class FakeDiscord:
             return
         session.connection = connection
         connection.session = session
+        connection.started = True
         session.resumes += 1
         last_seen = int(data.get("seq") or 0)
         for payload in session.sent:

@@ -478,6 +478,43 @@ async def test_gateway_reconnect_resumes_session(fake_discord: FakeDiscord, bot:
     await handle.message()
 
 
+async def test_an_invalidated_session_is_identified_afresh_and_connections_are_counted(
+    fake_discord: FakeDiscord, bot: HarnessBot
+):
+    first = fake_discord.active_session
+    await fake_discord.invalidate_session()
+    await fake_discord.wait_for(
+        lambda: len(fake_discord.sessions) == 2 and fake_discord.connected, what="a new session"
+    )
+    assert first is not None and first.ended and first.resumes == 0
+    assert [shard for _, shard, _, _ in fake_discord.identifies] == [0, 0]
+    # Each connection carried one session start; a raw one that only said hello carried none.
+    assert [c.started for c in fake_discord.gateway_connections] == [True, True]
+    async with aiohttp.ClientSession() as http, http.ws_connect(fake_discord.gateway_url) as ws:
+        await ws.receive_json()  # HELLO
+    await fake_discord.wait_for(lambda: len(fake_discord.gateway_connections) == 3)
+    assert not fake_discord.gateway_connections[-1].started
+
+
+async def test_held_heartbeat_acks_wait_for_their_release_after_identify(
+    fake_discord: FakeDiscord,
+):
+    fake_discord.hold_heartbeat_acks = True
+    async with aiohttp.ClientSession() as http, http.ws_connect(fake_discord.gateway_url) as ws:
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 1, "d": None})  # before IDENTIFY: answered at once
+        assert (await ws.receive_json())["op"] == 11
+        await ws.send_json(
+            {"op": 2, "d": {"token": fake_discord.token, "intents": 0, "properties": {}}}
+        )
+        assert (await ws.receive_json())["t"] == "READY"
+        await ws.send_json({"op": 1, "d": 1})
+        await fake_discord.wait_for(lambda: fake_discord._held_acks, what="a held ACK")
+        await fake_discord.release_heartbeat_acks()
+        while (message := await ws.receive_json())["op"] != 11:
+            assert message["t"] == "GUILD_CREATE"
+
+
 async def test_json_content_type_auth_and_unknown_routes(fake_discord: FakeDiscord):
     headers = {"Authorization": f"Bot {fake_discord.token}"}
     async with aiohttp.ClientSession() as session:
