@@ -14,21 +14,33 @@ declaration and card from that private message, which the bot keeps up to date: 
 until their hand offers enabled buttons, thinks `--think` ms (exponential), and clicks one at
 random. A game over (the hand says so), the host runs /table start again.
 
+The bot processes run through bench/stamped_bot.py: the same `python -m bot`, whose every REST
+request carries the moment it left the bot (its `time.monotonic()`, the fake's clock too). The
+fake counts a request against the global limit at that moment, not when its own event loop got
+to it, so a stall of this process (the fake and the members) does not make a burst of requests
+the bot sent a second apart. The same wrapper writes the bot's event loop lag and collector
+pauses to a file (`BENCH_PROBE`). This process serves with uvloop and orjson when installed
+(`--loop`, `--json`), and without its collector while the tables play.
+
 After `--warmup` seconds of play, for `--seconds`:
-- interaction acknowledged: from the fake sending INTERACTION_CREATE to the bot's callback
-  reaching it (Discord's deadline is 3 s; the target here is a p99 under 500 ms);
+- interaction acknowledged: from the fake sending INTERACTION_CREATE to the bot sending its
+  callback, by the bot's stamp (what a Discord that keeps up receives then: loopback takes
+  microseconds), and to the callback reaching the fake's loop (Discord's deadline is 3 s; the
+  target here is a p99 under 500 ms);
 - the REST requests Discord's global limit counts (`bot.rest_budget.counts_globally`), all
   processes together and each (by the channel they are for): the mean a second and the most in
-  any one second (a sliding window); the global 429s the fake gave (target 0), and how many of
-  them came within a second after this process's event loop stalled (the fake stamps a request
-  when its loop gets to it: requests that came during a stall are stamped together);
+  any one second (a sliding window) by the processes' stamps, and by when the fake read them;
+  the global 429s the fake gave (target 0), and how many of them it read within a second after
+  this process's event loop stalled;
 - what the members feel of the queue of requests the budget holds back: from an action's
   acknowledgement to the first write of its table's channel after it (the table message
   showing it; when an edit of that table was already under way, that one may have been drawn
   just before it, and the action shows in the next), and to the next player's hand offering
   its buttons;
-- actions a second, each process's CPU (and this one's: the fake and the members), the
-  machine and its load average.
+- actions a second, each process's CPU (and this one's: the fake and the members;
+  PostgreSQL's; the whole machine's, and so what other work took), each bot's event loop lag
+  and collector pauses, and the load average; with `--profile DIR`, what py-spy found on the
+  CPU of each process.
 
 Run from the repository root (not part of the test run):
 
@@ -36,6 +48,7 @@ Run from the repository root (not part of the test run):
     python bench/shards.py --tables 200 --seconds 60
     python bench/shards.py --tables 100 --rest-budget 0    # no budget: what the bot would send
     python bench/shards.py --tables 100 --postgres
+    python bench/shards.py --tables 2000 --postgres --profile /tmp/shards   # py-spy: pip install py-spy
 """
 
 from __future__ import annotations
@@ -44,12 +57,14 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import math
 import os
 import platform
 import random
 import re
+import resource
 import sys
 import tempfile
 import time
@@ -59,11 +74,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+try:  # this process's event loop: the fake's REST and gateway serving, and the members
+    import uvloop
+except ImportError:  # pragma: no cover - optional
+    uvloop = None
+try:  # the fake's JSON (`--json`)
+    import orjson
+except ImportError:  # pragma: no cover - optional
+    orjson = None
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.stamped_bot import HEADER as SENT_AT
 from bot.rest_budget import counts_globally
 from tests.bot.helpers import enabled_actions
-from tests.bot.test_service_e2e import BotProcess
+from tests.bot.test_service_e2e import BotProcess, bot_env
+from tests.support import fake_discord
 from tests.support.fake_discord import FakeDiscord, FakeMember, FakeMessage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,13 +109,13 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def spread(values: list[float], unit: float = 1000.0) -> str:
-    """n, p50, p90, p99 and max of seconds, in ms."""
+    """n, p50, p90, p95, p99 and max of seconds, in ms."""
     if not values:
         return "none"
-    p = [percentile(values, q) * unit for q in (0.5, 0.9, 0.99)]
+    p = [percentile(values, q) * unit for q in (0.5, 0.9, 0.95, 0.99)]
     return (
-        f"n {len(values):,}, p50 {p[0]:,.0f} ms, p90 {p[1]:,.0f} ms, p99 {p[2]:,.0f} ms,"
-        f" max {max(values) * unit:,.0f} ms"
+        f"n {len(values):,}, p50 {p[0]:,.0f} ms, p90 {p[1]:,.0f} ms, p95 {p[2]:,.0f} ms,"
+        f" p99 {p[3]:,.0f} ms, max {max(values) * unit:,.0f} ms"
     )
 
 
@@ -104,18 +130,91 @@ def most_in_a_second(times: list[float]) -> int:
     return most
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process and of its children it waited for (Linux)."""
+def cpu_seconds(pid: int, children: bool = True) -> float:
+    """User + system CPU seconds of a process, and of its children it waited for (Linux)."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
-        return sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
+        counted = (11, 12, 13, 14) if children else (11, 12)
+        return sum(int(fields[i]) for i in counted) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return 0.0
 
 
 def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, all) CPU seconds of the whole machine so far, every core (Linux)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(x) for x in stat.readline().split()[1:]]
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz
+
+
+def process_tree(root: int) -> list[int]:
+    """`root` and every process under it (PostgreSQL's backends under its postmaster)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def tree_cpu(root: int) -> dict[int, float]:
+    """The CPU seconds of each process of a tree (PostgreSQL: its postmaster and backends)."""
+    return {pid: cpu_seconds(pid, children=False) for pid in process_tree(root)}
+
+
+def tree_cpu_since(before: dict[int, float], root: int) -> float:
+    """CPU seconds the tree used since `before` (a backend that ended meanwhile is left out)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in tree_cpu(root).items())
+
+
+class Upkeep:
+    """Keeps this process (the fake and the members) from pausing: it is the load driver, and a
+    pause of its event loop would show as the bot's latency.
+
+    While the tables play, the collector is off: what the fake keeps of every interaction is
+    scanned again at every collection of the oldest generation (1.9 s pauses at 2,000 tables,
+    25 s of 60 in all), and even frozen every second, the younger generations' collections
+    took 8 s of 41. What reference cycles the members leave is memory for a few minutes (this
+    process's size is printed). Every second it drops what each gateway session keeps for a
+    RESUME but the last `KEEP` dispatches. It notes the collector's pauses, if any."""
+
+    KEEP = 2000
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.pauses: list[float] = []
+        self._started = 0.0
+        gc.callbacks.append(self._timed)
+        gc.disable()
+
+    def _timed(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append(time.perf_counter() - self._started)
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            for session in self.fake.sessions:
+                del session.sent[: -self.KEEP]
+
+    def close(self) -> None:
+        gc.callbacks.remove(self._timed)
+        gc.enable()
 
 
 @dataclass(eq=False)
@@ -193,8 +292,11 @@ class Play:
 
     async def wait(self, table: Table, seconds: float) -> None:
         table.changed.clear()
+        # asyncio.timeout, not wait_for: wait_for makes a task of every wait (a tenth of this
+        # process's time at 2,000 tables).
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(table.changed.wait(), seconds)
+            async with asyncio.timeout(seconds):
+                await table.changed.wait()
 
     async def play(self, table: Table) -> None:
         """One table's members, until told to stop."""
@@ -285,6 +387,113 @@ async def gather_bounded(jobs: list[Awaitable[None]], at_once: int) -> None:
     await asyncio.gather(*(one(job) for job in jobs))
 
 
+async def start_bot(fake: FakeDiscord, cwd: Path, db: Path, **env: str) -> BotProcess:
+    """`python -m bot` as the service runs it, through bench/stamped_bot.py: each of its REST
+    requests says when it left (`SENT_AT`)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(ROOT / "bench" / "stamped_bot.py"),
+        cwd=cwd,  # no .env there
+        env=bot_env(fake, db, **env),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    return BotProcess(process)
+
+
+async def _no_profiles() -> list[tuple[str, Path]]:
+    return []
+
+
+def profile(args: argparse.Namespace, processes: list[BotProcess]) -> Awaitable[list[Any]]:
+    """With `--profile DIR`: py-spy samples each bot process and this one for the measured
+    seconds (what is on each CPU). Returns what to await for the (name, file) of each."""
+    if not args.profile:
+        return _no_profiles()
+    folder = Path(args.profile)
+    folder.mkdir(parents=True, exist_ok=True)
+    targets = [(f"process {n}", p.process.pid) for n, p in enumerate(processes)]
+    targets.append(("this process", os.getpid()))
+
+    async def sampled(name: str, pid: int) -> tuple[str, Path]:
+        path = folder / f"{name.replace(' ', '-')}.txt"
+        spy = await asyncio.create_subprocess_exec(
+            *("py-spy", "record", "--nonblocking", "--rate", "50", "--format", "raw"),
+            *("--duration", str(int(args.seconds)), "--pid", str(pid), "--output", str(path)),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await spy.wait()
+        return name, path
+
+    return asyncio.gather(*(sampled(name, pid) for name, pid in targets))
+
+
+def print_profile(name: str, path: Path, top: int = 8) -> None:
+    """The functions a py-spy profile (raw, collapsed stacks) found on the CPU most: by their
+    own time, and the project's own code (bot/, cogs/, tests/support/, bench/) with what it
+    called."""
+    if not path.exists():
+        print(f"  profile of {name}: none (is py-spy installed?)")
+        return
+    own: Counter[str] = Counter()
+    inside: Counter[str] = Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        n = int(count)
+        total += n
+        frames = [re.sub(r":\d+\)$", ")", frame) for frame in stack.split(";")]
+        own[frames[-1]] += n
+        for frame in set(frames):
+            if re.search(r"\((bot|cogs|tests/support|bench|shards\.py)", frame):
+                inside[frame] += n
+    if not total:
+        return
+    print(f"  on the CPU in {name} ({total:,} samples, by their own time):")
+    for frame, n in own.most_common(top):
+        print(f"    {n / total:5.1%} {frame}")
+    print("    the project's code, with what it called:")
+    for frame, n in inside.most_common(top):
+        print(f"    {n / total:5.1%} {frame}")
+
+
+def probed(path: Path, t0: float, t1: float) -> tuple[list[float], dict[int, list[float]]]:
+    """A bot process's event loop lags, and its collector's pauses by generation, between t0
+    and t1 (see bench/stamped_bot.py's `Probe`)."""
+    lags: list[float] = []
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    with contextlib.suppress(OSError):
+        for line in path.read_text().splitlines():
+            kind, at, *rest = line.split()
+            if t0 <= float(at) < t1:
+                if kind == "lag":
+                    lags.append(float(rest[0]))
+                elif kind == "gc":
+                    pauses[int(rest[0])].append(float(rest[1]))
+    return lags, pauses
+
+
+class OrJSON:
+    """The `json` the fake serializes with, through orjson (`--json orjson`): the same JSON
+    (without the spaces and with UTF-8 for non-ASCII text, both of which discord.py reads
+    alike) in a fraction of the time. What orjson refuses (a key that is not a string) goes
+    to the standard module."""
+
+    @staticmethod
+    def dumps(value: Any) -> str:
+        try:
+            return str(orjson.dumps(value).decode())
+        except TypeError:
+            return json.dumps(value)
+
+    @staticmethod
+    def loads(text: str | bytes) -> Any:
+        return orjson.loads(text)
+
+
 def shard_of(guild_id: int, count: int) -> int:
     return (guild_id >> 22) % count
 
@@ -300,7 +509,14 @@ async def run(args: argparse.Namespace) -> bool:
     )
     print(
         f"  machine             : {platform.python_implementation()} {platform.python_version()},"
-        f" {os.cpu_count()} cpus, load average {load_average()} at the start"
+        f" {os.cpu_count()} cpus, load average {load_average()} at the start; this process's"
+        f" event loop: {type(asyncio.get_running_loop()).__module__.split('.')[0]}; the fake's"
+        f" JSON: {args.json}"
+        + (
+            f"; the bots freeze their objects every {args.bot_freeze:g} s"
+            if args.bot_freeze
+            else ""
+        )
     )
     server = None
     processes: list[BotProcess] = []
@@ -320,9 +536,12 @@ async def run(args: argparse.Namespace) -> bool:
 
             server = Server.start()
             env.update(DATABASE_URL=await server.empty_database("shards"), DATABASE_PATH="")
+            pid_file = server.root / "data" / "postmaster.pid"
+            args.postmaster = int(pid_file.read_text().split()[0])
         try:
             async with FakeDiscord.serve() as fake:
                 fake.keep_history = False
+                fake.sent_at_header = SENT_AT
                 fake.shard_count = k
                 fake.global_limit = args.global_limit or None
                 try:
@@ -398,13 +617,14 @@ async def bench(
 
     lag = LoopLag()
     lag_task = asyncio.create_task(lag.run())
-    limited_at: list[float] = []  # when each global 429 was given
+    limited_at: list[tuple[float, float]] = []  # each global 429: (counted at, read at)
     global_wait = fake._global_wait
 
-    def noted_wait() -> float | None:
-        wait = global_wait()
+    def noted_wait(at: float | None = None) -> float | None:
+        wait = global_wait(at)
         if wait is not None:
-            limited_at.append(CLOCK())
+            now = CLOCK()
+            limited_at.append((now if at is None else at, now))
         return wait
 
     fake._global_wait = noted_wait  # type: ignore[method-assign]
@@ -412,7 +632,18 @@ async def bench(
     started = CLOCK()
     db = directory / "euchre.db"
     for shard in range(k):
-        processes.append(await BotProcess.start(fake, directory, db, SHARD_IDS=str(shard), **env))
+        probe = str(directory / f"probe-{shard}.txt")
+        processes.append(
+            await start_bot(
+                fake,
+                directory,
+                db,
+                SHARD_IDS=str(shard),
+                BENCH_PROBE=probe,
+                BENCH_FREEZE_EVERY=f"{args.bot_freeze:g}",
+                **env,
+            )
+        )
     await asyncio.gather(*(p.wait_ready() for p in processes))
     ready = CLOCK()
     print(
@@ -420,10 +651,11 @@ async def bench(
         f" ({len(guilds)} servers)"
     )
     await gather_bounded([play.seat(t) for t in play.tables], args.seat_at_once)
-    # The world is built: kept out of the collector's sight, as the bot keeps its tables, so a
-    # full collection of this process does not stall the fake for a second.
+    # The world is built: kept out of the collector's sight, as the bot keeps its tables.
     gc.collect()
     gc.freeze()
+    upkeep = Upkeep(fake)
+    upkeep_task = asyncio.create_task(upkeep.run())
     seated = CLOCK()
     print(
         f"  set-up              : {args.tables} tables created, joined, started and every hand"
@@ -434,10 +666,14 @@ async def bench(
     await asyncio.sleep(args.warmup)
     play.measuring = True
     lag.lags.clear()
+    upkeep.pauses.clear()
     first_request = len(fake.requests)
     limited_before = fake.global_limited
     cpu_before = [cpu_seconds(p.process.pid) for p in processes]
     own_before = time.process_time()
+    postgres_before = tree_cpu(args.postmaster) if args.postmaster else {}
+    machine_before = machine_busy()
+    profiles = profile(args, processes)
     t0 = CLOCK()
     await asyncio.sleep(args.seconds)
     t1 = CLOCK()
@@ -447,6 +683,9 @@ async def bench(
         for p, c in zip(processes, cpu_before, strict=True)
     ]
     own = (time.process_time() - own_before) / (t1 - t0)
+    postgres = tree_cpu_since(postgres_before, args.postmaster) if args.postmaster else 0.0
+    machine_after = machine_busy()
+    busy = machine_after[0] - machine_before[0]
     limited = fake.global_limited - limited_before
     last_request = len(fake.requests)
     await asyncio.sleep(min(10.0, args.seconds / 4))  # late acknowledgements still count
@@ -455,22 +694,36 @@ async def bench(
         task.cancel()
     await asyncio.gather(*players, return_exceptions=True)
     lag_task.cancel()
+    upkeep_task.cancel()
+    upkeep.close()
     window = t1 - t0
 
-    # Interactions sent in the window, and when each was acknowledged.
+    # Interactions sent in the window, and when each was acknowledged: by the bot's own stamp
+    # of its callback (what a Discord that kept up would have received then: loopback takes
+    # microseconds), and by when this process's event loop read it.
     sent = [
-        (i.dispatched_at, i.acknowledged_at)
+        i
         for i in fake.interactions.values()
         if i.dispatched_at is not None and t0 <= i.dispatched_at < t1
     ]
-    acks = [ack - at for at, ack in sent if ack is not None]
-    unanswered = sum(1 for _, ack in sent if ack is None)
+    acks = [
+        (i.callback_sent_at or i.acknowledged_at) - i.dispatched_at
+        for i in sent
+        if i.acknowledged_at is not None and i.dispatched_at is not None
+    ]
+    read = [
+        i.acknowledged_at - i.dispatched_at
+        for i in sent
+        if i.acknowledged_at is not None and i.dispatched_at is not None
+    ]
+    unanswered = sum(1 for i in sent if i.acknowledged_at is None)
     print(f"measured for {window:.0f} s after {args.warmup:g} s of play:")
     print(
         f"  actions             : {len(play.actions):,}, {len(play.actions) / window:,.1f}/s;"
         f" games started again: {play.starts}; stale clicks: {play.refused}"
     )
     print(f"  acknowledged        : {spread(acks)}; never: {unanswered}")
+    print(f"    as the fake read it: {spread(read)}")
     p99 = percentile(acks, 0.99) * 1000 if acks else math.inf
     met = p99 < TARGET_ACK_P99_MS and unanswered == 0
     print(
@@ -478,51 +731,54 @@ async def bench(
         f" ({p99:,.0f} ms)"
     )
 
-    # The REST requests Discord's global limit counts, in the window.
-    counted: list[tuple[float, int | None]] = []
+    # The REST requests Discord's global limit counts, in the window: when the bot sent each
+    # (its stamp) and when it reached this process's loop.
+    counted: list[tuple[float, float, int | None]] = []
     exempt = 0
-    for (_, path), at in zip(
+    for (_, path), at, sent_at in zip(
         fake.requests[first_request:last_request],
         fake.request_times[first_request:last_request],
+        fake.request_sent_times[first_request:last_request],
         strict=True,
     ):
         if not counts_globally("/api/v10" + path):
             exempt += 1
             continue
         found = CHANNEL_PATH.match(path)
-        counted.append((at, owner.get(int(found.group(1))) if found else None))
-    times = [at for at, _ in counted]
+        counted.append((sent_at, at, owner.get(int(found.group(1))) if found else None))
+    times = [sent_at for sent_at, _, _ in counted]
     print(
         f"  REST counted        : {len(times):,} in all, {len(times) / window:.1f}/s on average,"
-        f" at most {most_in_a_second(times)} in any 1 s (Discord: {DISCORD_GLOBAL_LIMIT}; the"
-        f" budget: {args.rest_budget:g}); not counted (callbacks, webhooks): {exempt:,}"
-        f" ({exempt / window:.0f}/s)"
+        f" at most {most_in_a_second(times)} in any 1 s as the processes sent them"
+        f" ({most_in_a_second([at for _, at, _ in counted])} as the fake read them; Discord:"
+        f" {DISCORD_GLOBAL_LIMIT}; the budget: {args.rest_budget:g}); not counted (callbacks,"
+        f" webhooks): {exempt:,} ({exempt / window:.0f}/s)"
     )
     for shard in range(k):
-        mine = [at for at, p in counted if p == shard]
+        mine = [sent_at for sent_at, _, p in counted if p == shard]
         print(
             f"    process {shard}         : {len(mine) / window:.1f}/s on average, at most"
             f" {most_in_a_second(mine)} in any 1 s (its share {args.rest_budget / k:g}/s)"
         )
-    other = [at for at, p in counted if p is None]
+    other = [sent_at for sent_at, _, p in counted if p is None]
     if other:
         print(f"    no channel          : {len(other)}")
-    stalled = sum(1 for at in limited_at if lag.after_a_stall(at))
+    stalled = sum(1 for _, read_at in limited_at if lag.after_a_stall(read_at))
     print(
         f"  global 429s         : {limited} in the window, {fake.global_limited} in the whole run"
-        f" (target 0); {stalled} of them within a second after this process's loop stalled"
-        f" (> 0.1 s: requests stamped together when it woke)"
+        f" (target 0; counted at the processes' stamps); {stalled} of them read within a"
+        f" second after this process's loop stalled (> 0.1 s)"
     )
     phases = [("start-up", started, ready), ("set-up", ready, seated), ("play", seated, CLOCK())]
     whole = [
         at
-        for (_, path), at in zip(fake.requests, fake.request_times, strict=True)
+        for (_, path), at in zip(fake.requests, fake.request_sent_times, strict=True)
         if counts_globally("/api/v10" + path)
     ]
     print(
         "    by phase          : "
         + "; ".join(
-            f"{name} {sum(1 for at in limited_at if a <= at < b)} 429s,"
+            f"{name} {sum(1 for at, _ in limited_at if a <= at < b)} 429s,"
             f" at most {most_in_a_second([t for t in whole if a <= t < b])} counted in 1 s"
             for name, a, b in phases
         )
@@ -530,9 +786,34 @@ async def bench(
     print(f"  action -> channel   : {spread(play.shown)} (the first write of its channel after it)")
     print(f"  action -> next turn : {spread(play.turns)} (the next player's buttons)")
     shares = ", ".join(f"process {n} {c:.0%}" for n, c in enumerate(cpu))
-    print(f"  CPU                 : {shares}; this process (fake, members) {own:.0%} of one core")
+    print(
+        f"  CPU                 : {shares}; this process (fake, members) {own:.0%}"
+        + (f"; PostgreSQL {postgres / window:.0%}" if args.postmaster else "")
+        + f" of one core; the machine {busy / window:.0%} (of {os.cpu_count()} cores:"
+        f" {os.cpu_count() or 1:.0%}), {(busy - postgres) / window - sum(cpu) - own:.0%} of it"
+        " other work"
+    )
+    for shard in range(k):
+        lags, pauses = probed(directory / f"probe-{shard}.txt", t0, t1)
+        print(f"  process {shard}'s loop  : lag {spread(lags)}")
+        print(
+            "    its collector     : "
+            + "; ".join(
+                f"generation {g} {len(p):,} times, {sum(p):.2f} s, the longest"
+                f" {max(p, default=0) * 1000:.0f} ms"
+                for g, p in pauses.items()
+            )
+        )
     print(f"  this loop's lag     : {spread(lag.lags)}")
+    pauses = sorted(upkeep.pauses)
+    print(
+        f"  its collector       : {len(pauses):,} collections, {sum(pauses):.2f} s in all,"
+        f" the longest {pauses[-1] * 1000 if pauses else 0:.0f} ms; its size at most"
+        f" {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB"
+    )
     print(f"  load average        : {load_average()} at the end")
+    for name, path in await profiles:
+        print_profile(name, path)
     return met and limited == 0
 
 
@@ -560,10 +841,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--logs", help="a folder to write the processes' tracebacks to")
     parser.add_argument("--quick", action="store_true", help="24 tables, 10 + 15 s")
+    parser.add_argument(
+        "--profile", help="a folder for py-spy's profiles of every process while measuring"
+    )
+    parser.add_argument(
+        "--loop",
+        choices=("uvloop", "asyncio"),
+        default="uvloop" if uvloop else "asyncio",
+        help="this process's event loop (uvloop when installed)",
+    )
+    parser.add_argument(
+        "--bot-freeze",
+        type=float,
+        default=0.0,
+        help="an experiment: each bot process freezes its collector's objects this often (s)",
+    )
+    parser.add_argument(
+        "--json",
+        choices=("orjson", "json"),
+        default="orjson" if orjson else "json",
+        help="what the fake serializes with (orjson when installed)",
+    )
     args = parser.parse_args(argv)
+    args.postmaster = None
+    if args.json == "orjson":
+        if orjson is None:
+            parser.error("orjson is not installed (pip install orjson)")
+        fake_discord.json = OrJSON  # type: ignore[assignment]
     if args.quick:
         args.tables, args.warmup, args.seconds = 24, 10, 15
     logging.basicConfig(level=logging.ERROR)
+    if args.loop == "uvloop":
+        if uvloop is None:
+            parser.error("uvloop is not installed (pip install uvloop)")
+        return 0 if uvloop.run(run(args)) else 1
     return 0 if asyncio.run(run(args)) else 1
 
 

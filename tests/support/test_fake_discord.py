@@ -310,6 +310,24 @@ async def test_ephemeral_reply_and_persistent_button_edits_message(
     assert bot.calls == [("hand:refresh", alice.id)]
 
 
+async def test_an_interaction_carries_its_message_as_it_was_when_used(
+    fake_discord: FakeDiscord, bot: HarnessBot
+):
+    """The message in a component's INTERACTION_CREATE shares the stored message's parts
+    (no copy: a benchmark clicks thousands of times a second); an edit installs new ones, so
+    what the interaction carried, and would deliver again, stays as it was."""
+    alice = fake_discord.member("alice")
+    hand = await (await fake_discord.slash(alice, fake_discord.channel, "hand")).message()
+    shown = hand.payload()
+    click = await fake_discord.click(alice, hand, "hand:refresh")
+    await click.message()
+    assert hand.content == "Hand of alice: refreshed"
+    carried = click.interaction.payload["message"]
+    assert carried["content"] == "Hand of alice: JH JD AS"
+    assert carried["components"] == shown["components"]
+    assert carried["components"] is not hand.components
+
+
 async def test_public_button_and_select_round_trip(fake_discord: FakeDiscord, bot: HarnessBot):
     alice, bob = fake_discord.member("alice"), fake_discord.member("bob")
     table = await (

@@ -96,3 +96,50 @@ async def test_nothing_is_limited_when_it_is_off(fake_discord: FakeDiscord):
         for _ in range(120):
             assert (await get_me(http, fake)).status == 200
     assert fake.global_limited == 0 and fake.rate_limited == []
+
+
+async def get_me_sent_at(http: aiohttp.ClientSession, fake: FakeDiscord, at: float) -> int:
+    headers = {"Authorization": f"Bot {fake.token}", "X-Sent-At": repr(at)}
+    async with http.get(f"{fake.api_base}/users/@me", headers=headers) as response:
+        await response.read()
+        return response.status
+
+
+async def test_a_request_stamped_by_its_sender_is_counted_when_it_was_sent(
+    fake_discord: FakeDiscord,
+):
+    """A benchmark's bot stamps each request as it sends it (`sent_at_header`): requests sent
+    over two seconds but read by the fake in one instant (its event loop stalled; here its
+    clock is held still) are not a burst, and a real burst still gets its 429."""
+    fake = fake_discord
+    fake.global_limit, fake.global_clock = 50, StillClock()
+    fake.sent_at_header = "X-Sent-At"
+    async with aiohttp.ClientSession() as http:
+        # 80 requests sent 25 ms apart: 40 in any second, all read at once.
+        for n in range(80):
+            assert await get_me_sent_at(http, fake, 2000.0 + n * 0.025) == 200
+        assert fake.global_limited == 0
+        assert fake.request_sent_times[-1] == 2000.0 + 79 * 0.025
+        assert fake.request_times[-1] != fake.request_sent_times[-1]  # read by the fake's clock
+        for _ in range(50):  # sent in the same instant
+            assert await get_me_sent_at(http, fake, 3000.0) == 200
+        headers = {"Authorization": f"Bot {fake.token}", "X-Sent-At": "3000.5"}
+        async with http.get(f"{fake.api_base}/users/@me", headers=headers) as refused:
+            assert refused.status == 429
+            assert (await refused.json())["retry_after"] == 0.5  # when the 50 leave the window
+        assert await get_me_sent_at(http, fake, 2999.0) == 200  # read late, sent before them
+        assert await get_me_sent_at(http, fake, 3001.0) == 200  # a second after the 50
+    assert fake.global_limited == 1
+
+
+async def test_a_callback_keeps_when_the_bot_sent_it(fake_discord: FakeDiscord):
+    fake = fake_discord
+    fake.sent_at_header = "X-Sent-At"
+    interaction = an_interaction(fake)
+    url = f"{fake.api_base}/interactions/{interaction.id}/{interaction.token}/callback"
+    async with aiohttp.ClientSession() as http:
+        body = {"type": 4, "data": {"content": "Your hand"}}
+        async with http.post(url, json=body, headers={"X-Sent-At": "1234.5"}) as r:
+            assert r.status == 204, await r.text()
+    assert interaction.callback_sent_at == 1234.5
+    assert interaction.acknowledged_at is not None  # when the fake read it, by its own clock
