@@ -51,7 +51,10 @@ _BEFORE_THE_PLAY = {
     JOKER_SUIT: "The Joker is turned up: the dealer names the suit it stands for, then the bidding begins.",
     ROUND_ONE: "The bidding is on: no card is {verb} until trump is made.",
     ROUND_TWO: "The bidding is on: no card is {verb} until trump is made.",
-    PARTNER_ALONE: "Trump is made and the maker's partner may take it alone: the play has not begun.",
+    PARTNER_ALONE: (
+        "Trump is made and the maker's partner may take it alone or play with partner: the play"
+        " has not begun."
+    ),
     DEFEND_ALONE: "A lone hand is declared and its adversaries may defend alone: the play has not begun.",
 }
 
