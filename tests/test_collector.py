@@ -72,3 +72,43 @@ async def test_keep_settled_settles_at_once_and_stops_when_cancelled(thawed):
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_what_a_slow_full_collection_left_is_frozen_before_the_next_settling(
+    thawed, monkeypatch
+):
+    """Tables opened after a settling are scanned by every full collection: once one is slow,
+    what it left is frozen, long before the next settling."""
+    monkeypatch.setattr(collector, "SLOW_FULL", 0.0)  # every full collection counts as slow
+    task = asyncio.create_task(collector.keep_settled(every=3600, look_every=0.01))
+    try:
+        await asyncio.sleep(0.05)  # settled once; nothing slow since
+        opened = [Node() for _ in range(1000)]  # the tables opened since
+        assert any(obj is opened[0] for obj in gc.get_objects())
+        gc.collect()  # a full collection: slow, by the mark above
+        for _ in range(500):
+            if not any(obj is opened[0] for obj in gc.get_objects()):
+                break
+            await asyncio.sleep(0.01)
+        # Frozen: no later collection scans them.
+        assert not any(obj is opened[0] for obj in gc.get_objects())
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert collector._FullCollections not in {type(c) for c in gc.callbacks}
+
+
+async def test_a_quick_full_collection_freezes_nothing(thawed, monkeypatch):
+    monkeypatch.setattr(collector, "SLOW_FULL", 3600.0)
+    task = asyncio.create_task(collector.keep_settled(every=3600, look_every=0.01))
+    try:
+        await asyncio.sleep(0.05)
+        opened = [Node() for _ in range(1000)]
+        gc.collect()
+        await asyncio.sleep(0.1)  # ten looks
+        assert any(obj is opened[0] for obj in gc.get_objects())
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
