@@ -26,6 +26,7 @@ from bot.config import Settings
 from bot.metrics import Metrics, MetricsServer
 from bot.rerun import woken
 from bot.rest_budget import RestBudget, process_burst, process_share
+from bot.shard_guard import ShardGuard, ShardsTaken, guard_for
 from bot.storage import processes
 from bot.storage.bot_state import claim_identify, renew_identify
 from bot.storage.database import Database
@@ -163,6 +164,8 @@ class EuchreBot(commands.AutoShardedBot):
         self.process_name = f"{socket.gethostname()}:{os.getpid()}"
         self._events_rate = 0.0  # stored events per second, at the last report
         self._reporting: asyncio.Task[None] | None = None
+        self._guard: ShardGuard | None = None  # no other live process on this one's shards
+        self._guard_stop: asyncio.Task[None] | None = None
         self._metrics_server: MetricsServer | None = None
         self._db: Database | None = database
         self._manager: TableManager | None = None
@@ -224,6 +227,17 @@ class EuchreBot(commands.AutoShardedBot):
         self._fixtures = FixtureScheduler(
             self.manager, clock=self._fixture_clock, listener=FixtureAnnouncer(self)
         )
+        # Before a table is loaded: a second process on these shards is refused (ShardsTaken).
+        self._guard = guard_for(
+            self.settings,
+            self.process_name,
+            self.metrics.started,
+            self.db,
+            self.manager.writer.write,
+            lease=self.manager.lease_seconds,
+        )
+        self._guard.on_taken = self._shards_taken
+        await self._guard.start()
         # Before the gateway connects: the first interaction finds every table in place.
         self._loaded = await self.manager.load(self.settings.serves)
         if self.settings.metrics_port is not None:
@@ -233,6 +247,15 @@ class EuchreBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self._sync_commands()
+
+    @property
+    def shards_taken(self) -> ShardsTaken | None:
+        """Why this process stopped by itself: a process started before it runs on its shards
+        (the runner exits with code 2 and this line)."""
+        return self._guard.taken if self._guard is not None else None
+
+    def _shards_taken(self, error: ShardsTaken) -> None:
+        self._guard_stop = asyncio.get_running_loop().create_task(self.close(), name="euchre-stop")
 
     async def launch_shard(
         self, gateway: yarl.URL, shard_id: int, *, initial: bool = False
@@ -424,6 +447,13 @@ class EuchreBot(commands.AutoShardedBot):
         # member's request already under way is still answered and shown.
         if self._manager is not None:
             await self._manager.close()
+        if self._guard is not None:
+            # After the leases are released: a start that sees this one stopped finds its
+            # tables free.
+            try:
+                await self._guard.stopped()
+            except Exception:
+                log.warning("storing this process's stop failed; it reads as killed", exc_info=True)
         if self.rest_budget is not None:
             # Requests still waiting for the budget are dropped, not sent all at once: the
             # table messages they would have edited are drawn again at the next start.

@@ -2,7 +2,8 @@
 
 A start that cannot go on says why in one line on standard error and exits with code 2: no
 token or a wrong one, or a database file the bot cannot use (its directory is missing, it is not
-a database, its schema is newer than the bot). A database server that cannot be reached now
+a database, its schema is newer than the bot), or another process of the bot already running on
+its shards (`bot/shard_guard.py`). A database server that cannot be reached now
 (down, starting, not found) exits with code 1, which the service manager restarts. SIGTERM (what systemd and docker send) and
 SIGINT (Ctrl-C) stop the bot in order: it leaves the gateway, flushes the tables' queued
 writes, ends its worker processes and closes the database, then exits with code 0.
@@ -23,6 +24,7 @@ import yarl
 
 from bot.config import TOKEN_HELP, ConfigError, Settings, load_settings
 from bot.metrics import MetricsUnavailable
+from bot.shard_guard import ShardsTaken
 from bot.storage.database import Database
 from bot.storage.errors import DatabaseUnreachable, StorageError
 from bot.storage.url import DatabaseUrl
@@ -76,7 +78,7 @@ async def serve(settings: Settings) -> None:
     except StoppedStarting:
         log.info("stopped while waiting for the turn to connect to the gateway")
     except Exception as error:
-        if not stopping:
+        if not stopping and bot.shards_taken is None:
             raise
         # Stopped while still starting: what failed was cut short by the stop itself.
         log.info("stopped before the start was complete (%r)", error)
@@ -85,6 +87,8 @@ async def serve(settings: Settings) -> None:
         await bot.close()
         for signum in STOP_SIGNALS:
             loop.remove_signal_handler(signum)
+    if bot.shards_taken is not None:
+        raise bot.shards_taken  # a process started before this one runs on its shards
     log.info("stopped")
 
 
@@ -117,6 +121,10 @@ def run() -> int:
         if fatal is None:
             raise
         print(f"euchre-bot: Discord closed the gateway ({error.code}): {fatal}", file=sys.stderr)
+        return 2
+    except ShardsTaken as error:
+        # Two processes on the same shards: a restart would be refused again.
+        print(f"euchre-bot: {error}", file=sys.stderr)
         return 2
     except MetricsUnavailable as error:
         # A port still held by the process before (or by another): exit 1, tried again.

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import re
+import signal
+import socket
 import time
 import urllib.request
 
@@ -14,6 +17,7 @@ import pytest
 from bot.storage import processes
 from bot.storage.database import Database
 from tests.bot.helpers import eventually, running_bot
+from tests.bot.test_service_e2e import BotProcess
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -125,3 +129,86 @@ async def test_a_process_over_its_rest_budget_waits_but_answers_interactions_at_
             lambda: [m for m in fake.public_messages(fake.channel) if m.embeds],
             what="the table message once its slot came",
         )
+
+
+async def test_admin_status_shows_how_long_ago_each_process_renewed_its_leases(fake_discord, db):
+    fake = fake_discord
+    async with running_bot(fake, db, timers=True) as bot:
+        assert "Your table is open" in await reply(fake, "alice", "table create")
+        renewed = await bot.manager.tend_leases()  # as its upkeep does every 2 s
+        assert renewed == []
+        text = await reply(fake, "mod", "admin status")
+        assert re.search(r"Leases: 1 table, the oldest renewed \d+ s ago\n", text), text
+        assert "run out" not in text
+
+
+async def test_a_process_stopped_cleanly_reads_as_stopped_not_silent(fake_discord, db, tmp_path):
+    """A real `python -m bot` stopped by SIGTERM, then /admin status from the next process."""
+    fake = fake_discord
+    stopped = await BotProcess.start(fake, tmp_path, db)
+    try:
+        await stopped.wait_ready()
+        assert await stopped.stop(signal.SIGTERM) == 0, stopped.stderr
+    finally:
+        await stopped.end()
+    name = f"{socket.gethostname()}:{stopped.process.pid}"
+    async with running_bot(fake, db):
+        text = await reply(fake, "mod", "admin status")
+        assert "1 running process, 1 stopped." in text, text
+        assert f"{name} — stopped" in text
+        assert re.search(r"Stopped \d+ s ago, after \d+ s up", text), text
+        assert "silent" not in text
+
+
+async def test_sixteen_processes_each_with_its_leases_fit_one_message(fake_discord, db):
+    """The bot in 16 processes of 4 shards each (SHARD_COUNT=64): all of them are shown, within
+    Discord's 6,000 characters for a message's embeds."""
+    fake = fake_discord
+    async with running_bot(fake, db) as bot:
+        now = time.time()
+
+        async def work(database: Database) -> None:
+            for k in range(1, 16):
+                name = f"euchre-bot-{k:02d}.example.internal:{100_000 + k}"
+                shards = tuple(range(4 * k, 4 * k + 4))
+                start = processes.Start(
+                    name=name,
+                    incarnation=name,
+                    scope=(64, shards),
+                    lease_owner=f"shards {','.join(map(str, shards))} of 64",
+                    started_at=now - 90_000,
+                    beat_at=now,
+                )
+                await processes.register(database, start)
+                figures = dataclasses.replace(
+                    bot.figures(),
+                    shards=shards,
+                    tables=12_345,
+                    events_total=987_654_321,
+                    events_per_second=1234.5,
+                    rest_requests=9_876_543,
+                    rest_429=12_345,
+                    rest_global_429=123,
+                    latency_ms=45.0,
+                    started=now - 90_000,
+                )
+                await processes.report(database, name, figures, now)
+                await database.execute(
+                    "INSERT INTO tables (guild_id, channel_id, host_id, status, options, state,"
+                    " created_at, updated_at, owner, lease_until)"
+                    " VALUES (?, ?, 1, 'open', '{}', '{}', '', '', ?, ?)",
+                    (k, 10_000 + k, start.lease_owner, now + 4),
+                )
+
+        await bot.manager.writer.write(work)
+        await reply(fake, "mod", "admin status")  # Manage Server, as Discord asks
+        mod = fake.member("mod")
+        message = await (await fake.slash(mod, fake.channel, "admin status")).message()
+        (embed,) = message.embeds
+        fields = embed["fields"]
+        assert len(fields) == 16 and "footer" not in embed
+        total = len(embed["title"]) + len(embed["description"])
+        total += sum(len(f["name"]) + len(f["value"]) for f in fields)
+        assert total <= 6000, total
+        assert all(len(f["value"]) <= 1024 for f in fields)
+        assert all("Leases: 1 table, the oldest renewed 2 s ago" in f["value"] for f in fields[1:])
