@@ -41,7 +41,7 @@ class Coach(commands.Cog):
         analysis = await manager.computers.analyse(table.id, view)
         # Given only if the decision is still to make: a member may act while the search runs.
         await manager.hint_given(table, number, seat, interaction.user.id, view)
-        embed = hint_embed(analysis, seat, view.deal.dealer)
+        embed = hint_embed(analysis, seat, view.deal.dealer, view.deal.alone is not None)
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name="review")

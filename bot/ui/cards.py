@@ -6,6 +6,8 @@ whether cards are pictures (the bot's card emojis, `bot.ui.emojis`) or text is d
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 
 from bot.engine.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, card_label, card_name
@@ -22,6 +24,9 @@ from bot.engine.deal import (
     round_one_word,
 )
 from bot.ui.emojis import emoji_of
+
+if TYPE_CHECKING:
+    from bot.engine.deal import Deal, DealView
 
 RED = ("H", "D")
 
@@ -64,13 +69,19 @@ def card_style(card: str) -> discord.ButtonStyle:
     return discord.ButtonStyle.danger if card[1] in RED else discord.ButtonStyle.secondary
 
 
-def action_label(action: str, seat: int, dealer: int, phase: str | None = None) -> str:
+def action_label(
+    action: str, seat: int, dealer: int, phase: str | None = None, lone_maker: bool = False
+) -> str:
     """Words for a declaration button, by seat: 'Order up', 'Assist', 'Take up', 'Hearts alone'.
 
     A pass reads by the deal's `phase`: the maker's partner chooses "Alone / Play with
-    partner" (RULES §4), and an adversary who does not defend alone says so; elsewhere "Pass".
+    partner" (RULES §4), or, when the maker is alone (`lone_maker`), "Alone / Let partner play
+    alone": his pass then sits him out, it is no playing with partner. An adversary who does
+    not defend alone says so; elsewhere "Pass".
     """
     if action == PASS:
+        if phase == PARTNER_ALONE and lone_maker:
+            return "Let partner play alone"
         return _PASS_LABELS.get(phase or "", "Pass")
     if action in (ORDER, ORDER_ALONE):
         word = round_one_word(seat, dealer).capitalize()
@@ -87,18 +98,31 @@ def action_label(action: str, seat: int, dealer: int, phase: str | None = None) 
     return card_label(action)
 
 
+def made_alone(deal: DealView | Deal) -> bool:
+    """Whether the maker declared alone: what the maker's partner answers (RULES §4). Read
+    from the declarations, since the partner who takes it from him is the lone hand after."""
+    said = deal.declarations[1:] if deal.turn_up == JOKER else deal.declarations  # the naming
+    making = next((a for _, a in said if a.startswith((ORDER, CALL))), "")
+    return making.endswith(":alone")
+
+
 _PASS_LABELS = {PARTNER_ALONE: "Play with partner", DEFEND_ALONE: "Do not defend alone"}
 _PASS_SAID = {PARTNER_ALONE: "plays with partner", DEFEND_ALONE: "does not defend alone"}
 
 
-def said_text(action: str, seat: int, dealer: int, phase: str | None = None) -> str:
+def said_text(
+    action: str, seat: int, dealer: int, phase: str | None = None, lone_maker: str | None = None
+) -> str:
     """A declaration as the table hears it: 'ordered it up', 'passed', 'made it hearts alone'.
 
     `phase` is the part of the deal it was said in: the suit the dealer names for a turned-up
     Joker makes no trump, it is what the Joker stands for (RULES §6), and a pass after trump
-    is made is the partner's "play with partner" or an adversary's not defending alone.
+    is made is the partner's "play with partner" (or, to a maker alone, named `lone_maker`,
+    letting him play alone) or an adversary's not defending alone.
     """
     if action == PASS:
+        if phase == PARTNER_ALONE and lone_maker is not None:
+            return f"lets {lone_maker} play alone"
         return _PASS_SAID.get(phase or "", "passed")
     if action == "discard":
         return "discarded"

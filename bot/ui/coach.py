@@ -27,7 +27,7 @@ from bot.engine.quoting import clip
 from bot.storage import tables as store
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
-from bot.ui.cards import action_label
+from bot.ui.cards import action_label, made_alone
 
 TEAL = discord.Colour.teal()
 DESCRIPTION_LIMIT = 4096
@@ -38,15 +38,20 @@ MAX_GRADES = 12
 NOISE = 0.0005
 
 
-def book_text(advice: Advice, seat: int, dealer: int, phase: str | None = None) -> str:
-    """The book's words, where they are, and what they favour here (in the deal's `phase`)."""
+def book_text(
+    advice: Advice, seat: int, dealer: int, phase: str | None = None, lone_maker: bool = False
+) -> str:
+    """The book's words, where they are, and what they favour here (in the deal's `phase`;
+    `lone_maker`: the maker is alone, so his partner's pass lets him play alone)."""
     s = advice.suggestion
-    favours = ", ".join(action_label(a, seat, dealer, phase) for a in advice.favours[:5])
+    favours = ", ".join(
+        action_label(a, seat, dealer, phase, lone_maker) for a in advice.favours[:5]
+    )
     return clip(f"“{s.quote}”\n— {s.place}.\nThe book favours: {favours}.", FIELD_LIMIT)
 
 
 def shown_actions(
-    analysis: Analysis, seat: int, dealer: int
+    analysis: Analysis, seat: int, dealer: int, lone_maker: bool = False
 ) -> tuple[list[ActionValue], str | None]:
     """The two actions a hint lists, and, when the expert's choice is not the search's best,
     why: the search's best is listed first and the choice beside it, so the hint never names
@@ -58,7 +63,7 @@ def shown_actions(
     gap = best.value - chosen.value
     if gap < NOISE:
         return [chosen, best], None  # as good as each other, by the search
-    best_label = action_label(best.action, seat, dealer, analysis.phase)
+    best_label = action_label(best.action, seat, dealer, analysis.phase, lone_maker)
     if analysis.choice == analysis.book and gap <= analysis.margin + NOISE:
         why = (
             f"The search puts {best_label} ahead by {lead_text(gap, analysis.rubber)}: less"
@@ -75,20 +80,23 @@ def shown_actions(
     return [best, chosen], why
 
 
-def hint_embed(analysis: Analysis, seat: int, dealer: int) -> discord.Embed:
-    """The hint for the asker's turn: the expert's action, the book's word, the figures."""
-    choice = action_label(analysis.choice, seat, dealer, analysis.phase)
+def hint_embed(
+    analysis: Analysis, seat: int, dealer: int, lone_maker: bool = False
+) -> discord.Embed:
+    """The hint for the asker's turn: the expert's action, the book's word, the figures
+    (`lone_maker`: the maker is alone, as `action_label` words it)."""
+    choice = action_label(analysis.choice, seat, dealer, analysis.phase, lone_maker)
     embed = discord.Embed(title="Hint", description=f"The expert would: **{choice}**", colour=TEAL)
     if analysis.advice is not None:
         embed.add_field(
             name=f"The book: {analysis.advice.suggestion.title}",
-            value=book_text(analysis.advice, seat, dealer, analysis.phase),
+            value=book_text(analysis.advice, seat, dealer, analysis.phase, lone_maker),
             inline=False,
         )
     if analysis.ranked:
-        shown, why = shown_actions(analysis, seat, dealer)
+        shown, why = shown_actions(analysis, seat, dealer, lone_maker)
         lines = [
-            f"{action_label(a.action, seat, dealer, analysis.phase)}:"
+            f"{action_label(a.action, seat, dealer, analysis.phase, lone_maker)}:"
             f" {value_text(a.value, analysis.rubber)},"
             f" {a.points:+.2f} points expected"
             + (" (the expert's choice)" if a.action == analysis.choice and why else "")
@@ -112,9 +120,15 @@ def hint_embed(analysis: Analysis, seat: int, dealer: int) -> discord.Embed:
 
 
 def grades_embed(
-    grades: Sequence[Grade], seat: int, dealer: int, number: int, seat_name: str
+    grades: Sequence[Grade],
+    seat: int,
+    dealer: int,
+    number: int,
+    seat_name: str,
+    lone_maker: bool = False,
 ) -> discord.Embed:
-    """One seat's decisions in a finished deal, costliest first, against the expert's choices."""
+    """One seat's decisions in a finished deal, costliest first, against the expert's choices
+    (`lone_maker`: the maker declared alone, as `action_label` words it)."""
     embed = discord.Embed(title=f"Your decisions in deal {number} ({seat_name})", colour=TEAL)
     mistakes = [g for g in grades if g.cost >= NOISE]
     if not grades:
@@ -129,8 +143,8 @@ def grades_embed(
     for g in mistakes[:MAX_GRADES]:
         where = f"Trick {g.trick}" if g.trick else g.phase.replace("_", " ").capitalize()
         line = (
-            f"**{where}**: {action_label(g.action, seat, dealer, g.phase)}; the expert:"
-            f" {action_label(g.best, seat, dealer, g.phase)}."
+            f"**{where}**: {action_label(g.action, seat, dealer, g.phase, lone_maker)}; the"
+            f" expert: {action_label(g.best, seat, dealer, g.phase, lone_maker)}."
             f" Cost: {cost_text(g.cost, g.rubber)}; {points_text(g.points)}."
         )
         if g.advice is not None:
@@ -183,5 +197,7 @@ async def send_grades(
         return
     seat = chosen[0].seat
     grades = await manager.computers.grade(table.id, chosen)
-    embed = grades_embed(grades, seat, deal.dealer, number, table.seat_label(seat))
+    embed = grades_embed(
+        grades, seat, deal.dealer, number, table.seat_label(seat), made_alone(deal)
+    )
     await interaction.followup.send(embed=embed, ephemeral=True)

@@ -12,19 +12,18 @@ as a picture, a time or a link.
 from __future__ import annotations
 
 import functools
+import re
 
 import discord
 
 from bot.engine.cards import EFFECTIVE_SUIT, JOKER, SUIT_NAMES
 from bot.engine.commitment import commitment
 from bot.engine.deal import (
-    ALONE,
     CALL,
     DEFEND_ALONE,
     DISCARD,
     JOKER_SUIT,
     ORDER,
-    ORDER_ALONE,
     OVER,
     PARTNER_ALONE,
     PASS,
@@ -72,6 +71,11 @@ _BIDI_CONTROLS = dict.fromkeys(
 _BLANK = dict.fromkeys(
     map(ord, "\u200b\u200c\u200d\u2060\ufeff\u115f\u1160\u3164\uffa0\u2800\u00ad")
 )
+# What starts a list or a quote at a line's start, as a name often is, that escape_markdown
+# leaves: `1. ` (an ordered list, the backslash goes before the dot), and a lone `*` or `>`
+# (it escapes `*` only before another and `>` only before a space, yet the line goes on
+# after the name) or a `+`. Discord reads `\.` as `.`: the name reads as typed.
+_LINE_START = re.compile(r"^\s*(?:\d+\.|[>+*])")
 # What a name that shows nothing reads as: a field or a line of nothing is refused by Discord.
 NO_NAME = "(a member with no visible name)"
 
@@ -93,6 +97,7 @@ def safe(name: str) -> str:
     if not plain.translate(_BLANK).strip():
         return NO_NAME
     escaped = discord.utils.escape_markdown(discord.utils.escape_mentions(plain))
+    escaped = _LINE_START.sub(lambda m: m[0][:-1] + "\\" + m[0][-1], escaped, count=1)
     return escaped.replace("<", "<\u200b")
 
 
@@ -232,23 +237,52 @@ def said_lines(table: Table, deal: DealView | Deal) -> list[str]:
     """What each seat said, a line each, worded by the part of the deal it was said in.
 
     The declarations hold actions only, so the part is followed here: the dealer's first word
-    on a turned-up Joker names its suit; a pass once trump is made is the maker's partner
-    playing with partner, or, against a lone hand, an adversary not defending alone.
+    on a turned-up Joker names its suit; the maker's partner's word straight after the making
+    is his answer to it (to a maker alone, a pass lets him play alone: he sits out); any other
+    pass once trump is made is an adversary not defending alone.
     """
     lines = []
-    made = lone = False
+    made = -1  # where the trump was made, and by whom
+    maker = 0
+    lone = False
     for i, (seat, action) in enumerate(deal.declarations):
+        lone_maker = None
         if i == 0 and deal.turn_up == JOKER:
             phase: str | None = JOKER_SUIT
-        elif action == PASS and made:
-            phase = DEFEND_ALONE if lone else PARTNER_ALONE
+        elif made >= 0 and i == made + 1 and seat == partner_of(maker):
+            phase = PARTNER_ALONE
+            lone_maker = seat_name(table, maker) if lone else None
+        elif action == PASS and made >= 0:
+            phase = DEFEND_ALONE
         else:
             phase = None
-            if action in (ORDER, ORDER_ALONE) or action.startswith(CALL):
-                made = True
-            lone = lone or action in (ORDER_ALONE, ALONE) or action.endswith(":alone")
-        lines.append(f"{seat_name(table, seat)} {said_text(action, seat, deal.dealer, phase)}")
+            if made < 0 and action.startswith((ORDER, CALL)):
+                made, maker, lone = i, seat, action.endswith(":alone")
+        lines.append(
+            f"{seat_name(table, seat)} {said_text(action, seat, deal.dealer, phase, lone_maker)}"
+        )
     return lines
+
+
+def declarations_text(said: list[str], deal: DealView | Deal, most: int | None = None) -> str:
+    """The declarations for a field: the last `most` (all by default) that fit in it, an "…"
+    line where earlier ones are left out. A turned-up Joker's naming, the first, is kept:
+    it says what the Joker stands for all the deal."""
+    head = said[:1] if deal.turn_up == JOKER else []
+    body = said[len(head) :]
+    shown = body[-most:] if most else body
+    while len(shown) > 1 and len("\n".join([*head, "…", *shown])) > FIELD:
+        shown = shown[1:]
+    cut = ["…"] if len(shown) < len(body) else []
+    return _clip("\n".join([*head, *cut, *shown]))
+
+
+def phase_words(deal: DealView | Deal) -> str:
+    """What the seat to act decides now. To a maker alone his partner does not "play with
+    partner": a pass sits him out (RULES §4), so the choice is worded as it is."""
+    if deal.phase == PARTNER_ALONE and deal.alone is not None:
+        return "the maker plays alone: his partner takes it from him alone, or lets him play alone"
+    return PHASE_WORDS[deal.phase]
 
 
 def turn_up_text(deal: DealView | Deal) -> str:
@@ -273,7 +307,7 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: DealView) -> None:
         embed.add_field(name="Trump", value=trump_text(table, deal))
     said = said_lines(table, deal)
     if said:
-        embed.add_field(name="Declarations", value=_clip("\n".join(said[-8:])), inline=False)
+        embed.add_field(name="Declarations", value=declarations_text(said, deal, 8), inline=False)
     if deal.trick:
         embed.add_field(
             name="On the table", value=_clip(_trick_line(table, deal.trick)), inline=False
@@ -331,7 +365,7 @@ def table_embed(
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""
         embed.add_field(
             name="Turn",
-            value=f"{seat_mention(table, deal.to_act)}: {PHASE_WORDS[deal.phase]}{due}",
+            value=f"{seat_mention(table, deal.to_act)}: {phase_words(deal)}{due}",
             inline=False,
         )
     if committed:
@@ -396,7 +430,7 @@ def review_embed(table: Table, number: int, deal: Deal) -> discord.Embed:
         embed.add_field(name="Seed", value=_clip(proof), inline=False)
     said = said_lines(table, deal)
     if said:
-        embed.add_field(name="Declarations", value=_clip("\n".join(said)), inline=False)
+        embed.add_field(name="Declarations", value=declarations_text(said, deal), inline=False)
     for i, (winner, trick) in enumerate(deal.tricks, start=1):
         embed.add_field(
             name=f"Trick {i}",
@@ -419,7 +453,7 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
         embed.add_field(name="You discarded", value=card_text(deal.discard))
     said = said_lines(table, deal)
     if said and deal.phase != PLAY:
-        embed.add_field(name="Declarations", value=_clip("\n".join(said[-8:])), inline=False)
+        embed.add_field(name="Declarations", value=declarations_text(said, deal, 8), inline=False)
     if deal.trick:
         embed.add_field(
             name="On the table", value=_clip(_trick_line(table, deal.trick)), inline=False
@@ -453,7 +487,7 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
 
 def _your_turn(deal: DealView) -> str:
     """What to do now, and why some of the cards are greyed out."""
-    words = PHASE_WORDS[deal.phase]
+    words = phase_words(deal)
     hand = deal.hand or ()
     if deal.phase == PLAY and deal.trick and len(deal.legal) < len(hand):
         # The suit the led card stands for: a led bower or Joker is a trump.

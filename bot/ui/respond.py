@@ -57,6 +57,11 @@ _BEFORE_THE_PLAY = {
     ),
     DEFEND_ALONE: "A lone hand is declared and its adversaries may defend alone: the play has not begun.",
 }
+# To a maker alone his partner's pass is no playing with partner: it sits him out (RULES §4).
+_BEFORE_A_LONE_MAKER = (
+    "Trump is made by a lone hand, and the maker's partner may take it from him alone or let him"
+    " play alone: the play has not begun."
+)
 
 
 def _is_declaration(action: str) -> bool:
@@ -122,6 +127,8 @@ def phase_refusal(table: Table, user_id: int, action: str, verb: str = "played")
             return f"{head}. Wait for your turn, then use /play or the buttons in /hand."
         return f"{head}. Wait for your turn."
     before = _BEFORE_THE_PLAY.get(deal.phase)
+    if deal.phase == PARTNER_ALONE and deal.alone is not None:
+        before = _BEFORE_A_LONE_MAKER
     if before is None:
         return None  # the discard or the play: a card is what is wanted
     before = before.format(verb=verb)

@@ -50,11 +50,11 @@ from bot.tables.manager import Change
 from bot.tables.table import CLOSED, Table
 from bot.ui import variant_views
 from bot.ui.embeds import (
-    PHASE_WORDS,
     cut_text,
     finished_embed,
     game_text,
     match_text,
+    phase_words,
     proof_text,
     safe,
     table_embed,
@@ -558,7 +558,7 @@ class TableMessages:
             return
         deal = table.match.deal if table.match else None
         deadline = self.bot.manager.deadlines.get(table.id)
-        what = PHASE_WORDS[deal.phase] if deal else "your move"
+        what = phase_words(deal) if deal else "your move"
         if table.variant_match is not None:
             what = variant_views.PHASE_WORDS[table.variant_match.deal.phase]
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""

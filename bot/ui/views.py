@@ -296,7 +296,9 @@ def hand_view(table: Table, seat: int, view: MatchView) -> Buttons:
                     table.match_no,
                     number,
                     action,
-                    label=action_label(action, seat, deal.dealer, deal.phase),
+                    label=action_label(
+                        action, seat, deal.dealer, deal.phase, deal.alone is not None
+                    ),
                     style=discord.ButtonStyle.primary
                     if action != "pass"
                     else discord.ButtonStyle.secondary,

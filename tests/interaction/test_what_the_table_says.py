@@ -4,6 +4,8 @@ into pictures, times or links whatever markup they hold."""
 
 from __future__ import annotations
 
+import pytest
+
 import bot.tables.table as table_module
 from bot.engine.cards import JOKER
 from bot.engine.commitment import new_seed, pack_order
@@ -67,6 +69,60 @@ async def test_the_makers_partner_chooses_alone_or_play_with_partner(interaction
     await act(h, "pass")
     text = h.table_message().text
     assert f"{partner} plays with partner" in text and f"{partner} passed" not in text, text
+
+
+@pytest.mark.parametrize("defend_alone", [False, True])
+async def test_the_partner_of_a_lone_maker_chooses_alone_or_to_let_him_play_alone(
+    interactions, defend_alone
+):
+    # His pass sits him out: it is no "playing with partner", nor a choice not to defend.
+    h = interactions
+    table = await start_four(h, preset="somerset", defend_alone=defend_alone)
+    deal = table.match.deal
+    maker = table.seats[deal.to_act].name
+    await act(h, "order:alone")  # the eldest: his partner, third hand, has not spoken yet
+    assert deal.phase == PARTNER_ALONE
+    member = h.member_at(deal.to_act)
+    partner = table.seats[deal.to_act].name
+    hand = await open_hand(h, member)
+    assert labels(hand) == {"Take it alone", "Let partner play alone"}
+    choice = "his partner takes it from him alone, or lets him play alone"
+    assert choice in hand.text and choice in h.table_message().text
+    refused = await h.command(member, "play", card=deal.hands[deal.to_act][0])
+    assert "let him play alone: the play has not begun" in refused.text, refused.text
+    await act(h, "pass")
+    said = f"{partner} lets {maker} play alone"
+    texts = [h.table_message().text, (await h.command(member, "hand")).text]
+    while not deal.is_over:
+        await act(h)
+    exchange = await h.command("alice", "review", deal="1")
+    texts += [m.text for m in h.public_messages() if "Deal 1: over" in m.text]
+    texts += [m.text for m in exchange.messages if "Review of deal 1" in m.text]
+    assert len(texts) == 4
+    for text in texts:
+        assert said in text, text
+        assert f"{partner} does not defend alone" not in text, text
+        assert f"{partner} plays with partner" not in text, text
+
+
+async def test_a_turned_up_jokers_naming_stays_on_the_finished_deal(interactions, monkeypatch):
+    # Nine declarations (the naming, a passed round one, a second round to its last hand):
+    # the finished deal showed the last eight, without the suit the Joker stood for.
+    h = interactions
+    seed = next(s for s in iter(new_seed, None) if pack_order(s, 24, True)[TURN_UP] == JOKER)
+    monkeypatch.setattr(table_module, "new_seed", lambda *rng: seed)
+    table = await start_four(h, preset="modern", joker=True)
+    deal = table.match.deal
+    await h.command(h.member_at(deal.dealer), "call", suit="hearts")
+    named = f"{table.seats[deal.dealer].name} named hearts for the Joker"
+    for _ in range(7):
+        await act(h, "pass")
+    await act(h, "call:S")
+    assert len(deal.declarations) == 9
+    while not deal.is_over:
+        await act(h)
+    finished = [m.text for m in h.public_messages() if "Deal 1: over" in m.text]
+    assert finished and named in finished[0], finished
 
 
 async def test_an_adversary_of_a_lone_hand_chooses_to_defend_alone_or_not(interactions):

@@ -3,6 +3,8 @@ unable to turn the rest of their line around."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot.ui.embeds import safe
@@ -46,3 +48,32 @@ def test_an_escaped_name_is_at_most_twice_as_long_as_typed():
     # to twice their length (tests/ui/test_variant_views.py): no escape may go beyond that.
     for name in ("<" * 32, "<*" * 16, "<@everyone" * 3 + "<_", "_*`|~<" * 5 + "<<"):
         assert len(safe(name)) <= 2 * len(name), name
+
+
+# What Discord draws at a line's start, as a name often is ("1. bob passed"): a list, a
+# heading, a quote. A name alone ("*", ">") is followed by the rest of its line.
+LINE_MARKUP = re.compile(r"^\s*(?:\d+\.\s|[-*+]\s|#{1,3}\s|-#\s|>)")
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "1. Ordered list",
+        "12. x",
+        "- x",
+        "* x",
+        "*",
+        "+ x",
+        "# x",
+        "### x",
+        "-# x",
+        "> x",
+        ">",
+        ">>> x",
+    ],
+)
+def test_a_name_at_a_lines_start_draws_no_list_heading_or_quote(name):
+    shown = safe(name)
+    assert not LINE_MARKUP.match(f"{shown} passed"), shown
+    assert re.sub(r"\\(.)", r"\1", shown) == name  # Discord shows an escaped mark as typed
+    assert len(shown) <= 2 * len(name)
