@@ -210,16 +210,27 @@ def _game(table: Table) -> str:
     return table.variant.name if table.variant is not None else ""
 
 
-def said_text(action: str, game: str = "") -> str:
+def _takes_up(parsed: act.Action, seat: int | None, dealer: int | None) -> bool:
+    """Whether this is the dealer taking up the turn-up: he "takes it up", the others "order it
+    up" (RULES §7, as four-handed in bot/ui/cards.py)."""
+    return parsed.kind == act.KIND_ORDER and seat is not None and seat == dealer
+
+
+def said_text(
+    action: str, game: str = "", seat: int | None = None, dealer: int | None = None
+) -> str:
     """An action of the auction as the table hears it: `bid three in hearts`, `passed`.
 
     Args:
         action: the declaration.
         game: the variant's name; in Napoleon the bid of five is "went Napoleon".
+        seat, dealer: who said it and who deals; the dealer "took it up".
     """
     parsed = act.parse(action)
     if _napoleon(game, parsed):
         return "went Napoleon (all five tricks)"
+    if _takes_up(parsed, seat, dealer):
+        return "took it up"
     if parsed.kind == act.KIND_BID and parsed.tricks is not None:
         words = f"bid {_NUMBERS.get(parsed.tricks, str(parsed.tricks))}"
         return words + (f" in {SUIT_NAMES[parsed.suit]}" if parsed.suit else "")
@@ -235,16 +246,21 @@ def said_text(action: str, game: str = "") -> str:
     }.get(parsed.kind, "discarded" if action == "discard" else action)
 
 
-def action_label(action: str, game: str = "") -> str:
+def action_label(
+    action: str, game: str = "", seat: int | None = None, dealer: int | None = None
+) -> str:
     """Words for a declaration button or option: `Bid three`, `♥ Hearts`, `Throw up my hand`.
 
     Args:
         action: the declaration.
         game: the variant's name; in Napoleon the bid of five reads "Napoleon (all five)".
+        seat, dealer: whose button it is and who deals; the dealer's reads "Take up".
     """
     parsed = act.parse(action)
     if _napoleon(game, parsed):
         return "Napoleon (all five)"
+    if _takes_up(parsed, seat, dealer):
+        return "Take up"
     if parsed.kind == act.KIND_BID and parsed.tricks is not None:
         words = f"Bid {_NUMBERS.get(parsed.tricks, str(parsed.tricks))}"
         return words + (f" in {SUIT_NAMES[parsed.suit]}" if parsed.suit else "")
@@ -309,7 +325,10 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: VariantDealView) -> N
         )
     if deal.trump:
         embed.add_field(name="Trump", value=trump_text(table, deal))
-    said = [f"{seat_name(table, s)} {said_text(a, _game(table))}" for s, a in deal.declarations]
+    said = [
+        f"{seat_name(table, s)} {said_text(a, _game(table), s, deal.dealer)}"
+        for s, a in deal.declarations
+    ]
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
     if deal.trick:
@@ -479,7 +498,10 @@ def _review_embed(
     proof = deal_proof(deal)
     if proof:
         embed.add_field(name="Seed", value=_clip(proof), inline=False)
-    said = [f"{name(table, s)} {said_text(a, _game(table))}" for s, a in deal.declarations]
+    said = [
+        f"{name(table, s)} {said_text(a, _game(table), s, deal.dealer)}"
+        for s, a in deal.declarations
+    ]
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said)), inline=False)
     for i, (winner, trick) in enumerate(deal.tricks, start=1):
@@ -499,7 +521,10 @@ def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed
         embed.add_field(name="Turn-up", value=card_text(deal.turn_up))
     if deal.discard:
         embed.add_field(name="You discarded", value=card_text(deal.discard))
-    said = [f"{seat_name(table, s)} {said_text(a, _game(table))}" for s, a in deal.declarations]
+    said = [
+        f"{seat_name(table, s)} {said_text(a, _game(table), s, deal.dealer)}"
+        for s, a in deal.declarations
+    ]
     if said and deal.phase != PLAY:
         embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
     if deal.trick:
@@ -605,7 +630,7 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
                     table.match_no,
                     number,
                     action,
-                    label=action_label(action, _game(table)),
+                    label=action_label(action, _game(table), seat, deal.dealer),
                     style=discord.ButtonStyle.secondary
                     if action == act.PASS
                     else discord.ButtonStyle.primary,
@@ -614,7 +639,8 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
             )
     else:
         options = [
-            discord.SelectOption(label=action_label(a, _game(table)), value=a) for a in deal.legal
+            discord.SelectOption(label=action_label(a, _game(table), seat, deal.dealer), value=a)
+            for a in deal.legal
         ]
         items.add_item(HandSelect(table.id, table.match_no, number, options[:25], row=2))
     return items

@@ -113,3 +113,54 @@ async def test_a_whole_variant_game_with_computers_across_a_restart(
         )
         assert status == "finished"
         assert not bot.handler_errors
+
+
+def hand_buttons(hand: FakeMessage) -> dict[str, dict]:
+    """The hand's enabled buttons by action (`pass`, `order`, a card)."""
+    return {
+        b["custom_id"].split(":", 5)[5]: b
+        for b in hand.buttons
+        if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:hand:")
+    }
+
+
+@pytest.mark.parametrize("variant", ["two-handed", "three-handed"])
+async def test_the_dealer_takes_it_up_where_the_others_order_it_up(
+    variant: str, fake_discord: FakeDiscord, tmp_path
+):
+    """RULES §7: the others may order up the turn-up, then the dealer may take it up; his button
+    and the auction say so, as at four hands."""
+    fake = fake_discord
+    seats = GAMES[variant]["seats"]
+    members = [fake.member(name) for name in ("alice", "bob", "carol")[:seats]]
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        create = fake.slash(members[0], fake.channel, "table create", variant=variant, seats=seats)
+        await (await create).message()
+        for member in members[1:]:
+            await (await fake.slash(member, fake.channel, "table join")).response()
+        await (await fake.slash(members[0], fake.channel, "table start")).message()
+        table = table_of(bot, fake)
+        match = table.variant_match
+        dealer = match.deal.dealer
+        labels = []
+        while True:
+            seat = match.to_act
+            member = member_at(bot, fake, seat)
+            table_message = await current_table_message(fake, table)
+            hand = await (await fake.click(member, table_message, label="My hand")).message()
+            buttons = hand_buttons(hand)
+            labels.append(buttons["order"]["label"])
+            if seat == dealer:
+                break
+            await (await fake.click(member, hand, buttons["pass"]["custom_id"])).response()
+        assert labels == ["Order up"] * (seats - 1) + ["Take up"], labels
+        await (await fake.click(member, hand, buttons["order"]["custom_id"])).response()
+        name = table.seats[dealer].name
+        auction = await fake.wait_for(
+            lambda: (
+                f"{name} took it up" in fake.messages_by_id[table.message_id].text
+                and fake.messages_by_id[table.message_id].text
+            ),
+            what="the dealer's taking it up on the table",
+        )
+        assert f"{name} ordered it up" not in auction

@@ -151,3 +151,14 @@ def test_napoleons_bid_of_five_is_called_napoleon():
     assert vv.action_label(act.bid(4), NAPOLEON) == "Bid four"
     assert vv.action_label(five, FRENCH) == "Bid five"
     assert vv.said_text(five, FRENCH) == "bid five"
+
+
+def test_the_dealer_takes_it_up_and_the_others_order_it_up():
+    """RULES §7 (two- and three-handed, set-back): the dealer's word is his own."""
+    from bot.engine.variants import actions as act
+    from bot.engine.variants.rules import TWO_HANDED
+
+    assert vv.action_label(act.ORDER, TWO_HANDED, seat=1, dealer=1) == "Take up"
+    assert vv.said_text(act.ORDER, TWO_HANDED, seat=1, dealer=1) == "took it up"
+    assert vv.action_label(act.ORDER, TWO_HANDED, seat=0, dealer=1) == "Order up"
+    assert vv.said_text(act.ORDER, TWO_HANDED, seat=0, dealer=1) == "ordered it up"
