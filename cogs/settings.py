@@ -30,7 +30,9 @@ class Settings(commands.Cog):
     @settings.command(name="ping")
     @app_commands.describe(
         when="when the bot mentions you on your turn (your choice wins over the table's)",
-        seconds="with 'after a wait': how long you may think first (5-3600; default 30)",
+        seconds=(
+            "with 'after a wait': how long you may think first (5-3600; default: the table's wait)"
+        ),
     )
     async def ping(
         self,
@@ -45,11 +47,25 @@ class Settings(commands.Cog):
             raise TableError("seconds go with 'after a wait' only")
         await self.bot.manager.set_ping(interaction.user.id, _MODES[when], seconds)
         text = {
-            "every turn": "You will be pinged as soon as your turn comes.",
+            "every turn": every_turn(),
             "after a wait": after_a_wait(seconds, self.bot.manager.turn_timeout),
             "never": "You will not be pinged on your turn.",
         }[when]
         await answer(interaction, text)
+
+
+# The table's wait, as the answers name it: a member's own seconds only go with 'after a wait'.
+_TABLES_WAIT = f"the table's wait ({DEFAULT_PING_AFTER} seconds unless it sets one)"
+
+
+def every_turn() -> str:
+    """What 'every turn' will do. A turn the member's own move gives them (`_plays_on` in the
+    manager) finds them at the table, so its ping waits as 'after a wait' does (`ping_delay`)."""
+    return (
+        "You will be pinged on every turn: at once, except on a turn your own move gives you"
+        " (the dealer who takes it up discards, a trick's winner leads), pinged when you have"
+        f" not played after {_TABLES_WAIT}, or halfway through your turn if that comes first."
+    )
 
 
 def after_a_wait(seconds: int | None, turn: float) -> str:
@@ -59,7 +75,7 @@ def after_a_wait(seconds: int | None, turn: float) -> str:
     if seconds:
         wait = f"{seconds} seconds"
     else:
-        wait = f"the table's wait ({DEFAULT_PING_AFTER} seconds unless it sets one)"
+        wait = _TABLES_WAIT
     said = (
         f"You will be pinged when you have not played after {wait}, or halfway through your "
         "turn if that comes first"
