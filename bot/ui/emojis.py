@@ -18,6 +18,12 @@ then refuses every message whose buttons show it, so the first such refusal (`pi
 turns the pictures off at once (the refused message is sent again with its cards as text) and
 checks the set again in the background, to show pictures again once it is whole.
 
+Discord may also refuse an emoji it still lists (one just uploaded, or one it has made
+unavailable): the check then finds the set whole, with the very emojis refused. Showing them
+again at once would have every hand refused, sent twice and checked again, so the bot stays in
+text for a while (`BACKOFF`, doubled at each such check up to `BACKOFF_MAX`), warns once, and
+only then tries the pictures again: a refusal costs at most one check per while.
+
 The set shown is kept in this module, not passed to every renderer: a process runs one bot,
 whose application owns one set, and a renderer needs nothing but the card to show it.
 """
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 
 import aiohttp
@@ -38,6 +44,10 @@ log = logging.getLogger(__name__)
 
 #: Every card the bot can show: the pack down to the sixes (seven-handed Napoleon) and the Joker.
 CARDS: tuple[str, ...] = tuple(make_pack("6", joker=True))
+
+#: Seconds in text after a check found the refused set whole, doubled each time it happens again.
+BACKOFF = 120.0
+BACKOFF_MAX = 3600.0
 
 # The one place where an emoji's name differs from the card's code: players write a ten as 10.
 _TEN_CODE, _TEN_NAME = "T", "10"
@@ -99,6 +109,13 @@ class CardEmojis:
         #: Emoji names uploaded and replaced by the last sync, for the log and the tests.
         self.created: list[str] = []
         self.replaced: list[str] = []
+        #: The set Discord refused last, to tell a check that fixed nothing (see `_checked`).
+        self.refused: dict[str, discord.PartialEmoji] = {}
+        #: The next while in text, and how it is waited (a test gives its own).
+        self.backoff = BACKOFF
+        self.sleep: Callable[[float], Awaitable[object]] = asyncio.sleep
+        #: The wait in text before the pictures are tried again, while there is one.
+        self.retry: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         """Start the sync in the background, once; cards show as text until it is done."""
@@ -117,7 +134,12 @@ class CardEmojis:
         if not _refuses_an_emoji(error):
             return False
         if self.emojis and not self.client.is_closed():
-            log.warning("Discord refused a card's emoji (%s); cards are shown as text", error.text)
+            # Once the bot has backed off for this set, its refusals are no news.
+            level = logging.INFO if self.refused == self.emojis else logging.WARNING
+            log.log(
+                level, "Discord refused a card's emoji (%s); cards are shown as text", error.text
+            )
+            self.refused = self.emojis
             self.emojis = {}
             hide()
             # Pictures are shown only once a sync has ended: none is running now.
@@ -125,13 +147,15 @@ class CardEmojis:
         return True
 
     async def close(self) -> None:
-        """Stop the sync if it is still running, and show cards as text again."""
-        if self.task is not None and not self.task.done():
-            self.task.cancel()
-            try:
-                await self.task
-            except asyncio.CancelledError:
-                pass
+        """Stop the sync and the wait in text if they are still running, and show cards as
+        text again."""
+        for task in (self.task, self.retry):
+            if task is not None and not task.done():
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
         if self.emojis:
             hide()
 
@@ -145,14 +169,37 @@ class CardEmojis:
                 return
             log.exception("card emojis could not be made; cards are shown as text")
             return
-        if emojis is not None:
-            self.emojis = emojis
-            show(emojis)
-            log.info(
-                "cards shown as pictures (%d emojis uploaded, %d replaced)",
-                len(self.created),
-                len(self.replaced),
-            )
+        if emojis is None:
+            return
+        if emojis == self.refused:
+            self._back_off(emojis)
+            return
+        self.refused, self.backoff = {}, BACKOFF  # the check fixed what was refused
+        self._show(emojis)
+        log.info(
+            "cards shown as pictures (%d emojis uploaded, %d replaced)",
+            len(self.created),
+            len(self.replaced),
+        )
+
+    def _show(self, emojis: dict[str, discord.PartialEmoji]) -> None:
+        self.emojis = emojis
+        show(emojis)
+
+    def _back_off(self, emojis: dict[str, discord.PartialEmoji]) -> None:
+        """The check found whole the very set Discord refused: stay in text for a while."""
+        wait, self.backoff = self.backoff, min(self.backoff * 2, BACKOFF_MAX)
+        # The refusal was warned of once (`picture_refused`): this says how long text lasts.
+        log.info(
+            "Discord refuses card emojis it still lists; cards are shown as text for %g minutes",
+            wait / 60,
+        )
+        self.retry = asyncio.create_task(self._retry(emojis, wait), name="card-emojis-retry")
+
+    async def _retry(self, emojis: dict[str, discord.PartialEmoji], wait: float) -> None:
+        await self.sleep(wait)
+        if not self.client.is_closed() and not self.emojis:
+            self._show(emojis)  # refused again, it is checked again and the wait doubles
 
     async def sync(self, replace: bool = True) -> dict[str, discord.PartialEmoji] | None:
         """Make the application's emojis match the faces: upload the missing, replace the changed.

@@ -5,6 +5,7 @@ played in text."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 
@@ -24,7 +25,13 @@ from tests.bot.helpers import (
     start,
     table_of,
 )
-from tests.support.fake_discord import FakeDiscord, FakeEmoji, FakeHTTPError, FakeMessage
+from tests.support.fake_discord import (
+    FakeDiscord,
+    FakeEmoji,
+    FakeHTTPError,
+    FakeMessage,
+    iter_components,
+)
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -300,3 +307,69 @@ async def test_the_table_message_goes_on_when_a_card_emoji_is_gone(fake_discord,
         await act_once(bot, fake)
         await fake.wait_for(lambda: fake.messages_by_id[table.message_id].text != before)
         assert not fake.messages_by_id[table.message_id].deleted
+
+
+async def test_emojis_discord_refuses_though_it_lists_them_cost_one_check_a_while(
+    fake_discord, tmp_path, monkeypatch, caplog
+):
+    """Discord may refuse an emoji it still lists (one just uploaded, or made unavailable): the
+    check finds the set whole, so the bot stays in text for a while (the wait, doubled each
+    time, is the bot's own `sleep`, held here until the test lets it end) instead of checking
+    again and sending each hand twice on every move, and warns once."""
+    fake = fake_discord
+    refusing = True
+
+    def refuse_listed(msg: FakeMessage) -> None:
+        for component in iter_components(msg.components):
+            emoji = component.get("emoji")
+            if refusing and emoji and card_of_emoji(emoji.get("name", "")):
+                raise FakeHTTPError(400, 50035, "Invalid Form Body: components: Invalid emoji")
+        check_emojis(msg)
+
+    check_emojis = fake._check_emojis
+    monkeypatch.setattr(fake, "_check_emojis", refuse_listed)
+    waits: list[float] = []
+    ended = asyncio.Semaphore(0)
+
+    async def held(seconds: float) -> None:
+        waits.append(seconds)
+        await ended.acquire()
+
+    path = f"/applications/{fake.application_id}/emojis"
+
+    def checks() -> int:
+        return sum(1 for method, p in fake.requests if (method, p) == ("GET", path))
+
+    with caplog.at_level(logging.INFO, logger="bot.ui.emojis"):
+        async with running_bot(fake, tmp_path / "euchre.db") as bot:
+            bot.card_emojis.sleep = held
+            await synced(bot)
+            listed = checks()
+            await seat_four(fake)
+            await start(fake)
+            for _ in range(12):
+                await act_once(bot, fake)
+            await synced(bot)
+            assert checks() == listed + 1  # one check, not one for every hand refused
+            await eventually(lambda: waits == [emojis.BACKOFF], what="the first wait in text")
+            assert emojis.emoji_of("AS") is None
+            # The wait over, the pictures are tried again; refused again, the next wait doubles.
+            ended.release()
+            for _ in range(3):  # the first hand drawn with pictures is refused
+                if len(waits) == 2:
+                    break
+                await act_once(bot, fake)
+            await synced(bot)
+            await eventually(lambda: len(waits) == 2, what="the second wait in text")
+            assert waits == [emojis.BACKOFF, 2 * emojis.BACKOFF] and checks() == listed + 2
+            # Discord takes them at last: after the wait, the hands show pictures again.
+            refusing = False
+            ended.release()
+            await eventually(lambda: emojis.emoji_of("AS") is not None, what="pictures again")
+            hand = await open_hand(bot, fake, table_of(bot, fake).match.to_act)
+            assert card_buttons(hand) and all(b.get("emoji") for b in card_buttons(hand))
+            assert not bot.handler_errors
+    warnings = [
+        r for r in caplog.records if r.name == "bot.ui.emojis" and r.levelno >= logging.WARNING
+    ]
+    assert len(warnings) == 1 and "shown as text" in warnings[0].getMessage(), warnings
