@@ -301,59 +301,142 @@ async def _page_rows(
     )
 
 
-def _page_sql(metric: Metric, source: _Source) -> str:
+def _page_sql(metric: Metric, source: _Source, window: str = "LIMIT :size OFFSET :offset") -> str:
     # Ordered by the value's own expression, so that the indexed path walks its index.
     order = metric.value if source.indexed else "value"
-    return (
-        _ranked_sql(metric, source, False)
-        + f" ORDER BY {order} DESC, user_id LIMIT :size OFFSET :offset"
-    )
+    return _ranked_sql(metric, source, False) + f" ORDER BY {order} DESC, user_id {window}"
 
 
-async def _viewer_row(db: Database, metric: Metric, source: _Source, user_id: int) -> Any:
-    return await db.fetchone(
-        _ranked_sql(metric, source, True), {**source.params, "viewer": user_id}
-    )
+def _counts_sql(
+    metric: Metric,
+    source: _Source,
+    top: str = ":top",
+    viewer_value: str = ":viewer_value",
+    viewer_id: str = ":viewer_id",
+    ranked: str | None = None,
+) -> str:
+    """What a page needs besides its rows, as one SELECT of four columns.
 
-
-async def _counts(
-    db: Database, metric: Metric, source: _Source, top: float | int | None, viewer: Any
-) -> tuple[int, int, int, int]:
-    """What a page needs besides its rows, in one statement.
-
-    Returns:
-        (players listed, players above the page's top value, players above the viewer's value,
-        players with the viewer's value listed before him).
+    (players listed, players above the page's top value, players above the viewer's value,
+    players with the viewer's value listed before him). ``top``, ``viewer_value`` and
+    ``viewer_id`` are SQL for those values (parameters by default; sub-selects of the page's own
+    statement in :func:`_one_page_sql`); ``ranked``, the name of the listed rows already summed,
+    when the statement has them.
     """
-    params: dict[str, Any] = {
-        **source.params,
-        "top": top,
-        "viewer_value": None if viewer is None else viewer["value"],
-        "viewer_id": None if viewer is None else viewer["user_id"],
-    }
-    row = await db.fetchone(_counts_sql(metric, source), params)
-    assert row is not None
-    return int(row[0]), int(row[1] or 0), int(row[2] or 0), int(row[3] or 0)
-
-
-def _counts_sql(metric: Metric, source: _Source) -> str:
     if source.indexed:
         # Four counts along the metric's index: the listed rows, and three short ranges.
         where = f"FROM board_totals WHERE {_INDEXED_WHERE} AND {metric.qualify}"
         value = metric.value
         return (
-            f"SELECT (SELECT count(*) {where}),"
-            f" (SELECT count(*) {where} AND {value} > :top),"
-            f" (SELECT count(*) {where} AND {value} > :viewer_value),"
-            f" (SELECT count(*) {where} AND {value} = :viewer_value AND user_id < :viewer_id)"
+            f"SELECT (SELECT count(*) {where}) AS total,"
+            f" (SELECT count(*) {where} AND {value} > {top}) AS above_top,"
+            f" (SELECT count(*) {where} AND {value} > {viewer_value}) AS above_viewer,"
+            f" (SELECT count(*) {where} AND {value} = {viewer_value}"
+            f" AND user_id < {viewer_id}) AS tied_before"
         )
     # One pass over the summed rows.
     return (
-        "SELECT count(*), COALESCE(SUM(CASE WHEN value > :top THEN 1 ELSE 0 END), 0),"
-        " COALESCE(SUM(CASE WHEN value > :viewer_value THEN 1 ELSE 0 END), 0),"
-        " COALESCE(SUM(CASE WHEN value = :viewer_value AND user_id < :viewer_id"
-        " THEN 1 ELSE 0 END), 0)"
-        f" FROM ({_ranked_sql(metric, source, False)}) AS ranked"
+        "SELECT count(*) AS total,"
+        f" COALESCE(SUM(CASE WHEN value > {top} THEN 1 ELSE 0 END), 0) AS above_top,"
+        f" COALESCE(SUM(CASE WHEN value > {viewer_value} THEN 1 ELSE 0 END), 0) AS above_viewer,"
+        f" COALESCE(SUM(CASE WHEN value = {viewer_value} AND user_id < {viewer_id}"
+        " THEN 1 ELSE 0 END), 0) AS tied_before"
+        f" FROM {ranked or f'({_ranked_sql(metric, source, False)}) AS ranked'}"
+    )
+
+
+def _one_page_sql(metric: Metric, source: _Source, offset: int, size: int) -> str:
+    """A page, the viewer's row, the counts and the names, in one statement.
+
+    On PostgreSQL each statement is a round trip that costs more than a page's index walks, so a
+    page is asked for at once. Its rows come back in order, the page's rows (``part`` 0) and
+    then the viewer's (``part`` 1, none when the viewer is not listed or ``:viewer`` is NULL),
+    each with the four counts and the player's name; a page with neither gives one row of counts
+    alone. Parameters: the source's and ``:viewer``.
+
+    The page's size and offset are written into the statement, not passed: PostgreSQL plans a
+    LIMIT it cannot see as a tenth of the board, finds that plan dearer than one for the page at
+    hand, and so plans the statement again at every view (0.4 ms at 1M hands, more than the
+    round trips saved). With the numbers written in, a page's statement is planned once and its
+    plan kept, like the other statements; there is one such statement per page number, and the
+    first pages, the ones looked at most, keep theirs.
+    """
+    columns = "user_id, value, numerator, denominator"
+    window = f"LIMIT {size:d} OFFSET {offset:d}"
+    if source.indexed:
+        # Each part reads the board along the metric's index (or its primary key, for the
+        # viewer) on its own, as separate statements would: no summed rows to share.
+        ranked = ""
+        page = _page_sql(metric, source, window)
+        viewer = _ranked_sql(metric, source, True)
+        summed = None
+    else:
+        # The rows are sums over several rows per player: sum them once, for every part.
+        ranked = f"ranked AS ({_ranked_sql(metric, source, False)}),"
+        page = f"SELECT {columns} FROM ranked ORDER BY value DESC, user_id {window}"
+        viewer = f"SELECT {columns} FROM ranked WHERE user_id = :viewer"
+        summed = "ranked"
+    counts = _counts_sql(
+        metric,
+        source,
+        # The page is in order, so its top value is its greatest (NULL on an empty page, which
+        # counts nobody above it).
+        top="(SELECT max(value) FROM page)",
+        viewer_value="(SELECT value FROM viewer)",
+        viewer_id="(SELECT user_id FROM viewer)",
+        ranked=summed,
+    )
+    return (
+        f"WITH {ranked}"
+        f" page AS ({page}),"
+        f" viewer AS ({viewer}),"
+        f" counts AS ({counts}),"
+        f" listed AS (SELECT 0 AS part, {columns} FROM page"
+        f" UNION ALL SELECT 1 AS part, {columns} FROM viewer)"
+        # Every listed row carries the counts' one row; a LEFT JOIN keeps that row when nobody
+        # is listed (an empty board, a page past the end, or rank_of's empty page).
+        " SELECT counts.total, counts.above_top, counts.above_viewer, counts.tied_before,"
+        " listed.part, listed.user_id, listed.value, listed.numerator, listed.denominator,"
+        # One lookup by primary key per listed row (at most a page and the viewer), whatever
+        # the planner guesses of the page's size: a join may be planned as a scan of every name.
+        " (SELECT name FROM player_names"
+        "  WHERE player_names.guild_id = :guild AND player_names.user_id = listed.user_id) AS name"
+        " FROM counts LEFT JOIN listed ON 1 = 1"
+        # The page's own order, then the viewer.
+        " ORDER BY listed.part, listed.value DESC, listed.user_id"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _OnePage:
+    """What :func:`_one_page_sql` returns, taken apart."""
+
+    rows: list[Any]
+    viewer: Any
+    names: dict[int, str]
+    total: int
+    above_top: int
+    above_viewer: int
+    tied_before: int
+
+
+async def _one_page(
+    db: Database, metric: Metric, source: _Source, offset: int, size: int, viewer_id: int | None
+) -> _OnePage:
+    found = await db.fetchall(
+        _one_page_sql(metric, source, offset, size), {**source.params, "viewer": viewer_id}
+    )
+    first = found[0]
+    listed = [r for r in found if r["part"] is not None]
+    return _OnePage(
+        rows=[r for r in listed if r["part"] == 0],
+        viewer=next((r for r in listed if r["part"] == 1), None),
+        # A player with no stored name is shown by id (see _row).
+        names={r["user_id"]: r["name"] for r in listed if r["name"] is not None},
+        total=int(first["total"]),
+        above_top=int(first["above_top"] or 0),
+        above_viewer=int(first["above_viewer"] or 0),
+        tied_before=int(first["tied_before"] or 0),
     )
 
 
@@ -447,31 +530,25 @@ async def leaderboard(
         db, guild_id, metric, period, preset, include_bots, now, detail
     )
     offset = (page - 1) * page_size
-    rows = await _page_rows(db, chosen, source, offset, page_size)
-    viewer = None
-    if viewer_id is not None:
-        viewer = next((r for r in rows if r["user_id"] == viewer_id), None)
-        if viewer is None:
-            viewer = await _viewer_row(db, chosen, source, viewer_id)
-    top = rows[0]["value"] if rows else None
-    total, above_top, above_viewer, tied_before = await _counts(db, chosen, source, top, viewer)
-    page_count = max(1, math.ceil(total / page_size))
+    found = await _one_page(db, chosen, source, offset, page_size, viewer_id)
+    page_count = max(1, math.ceil(found.total / page_size))
     if page > page_count:
         raise StatsError(
             f"There is no page {page}: this leaderboard has {page_count} "
             f"page{'s' if page_count != 1 else ''}."
         )
-    wanted = {r["user_id"] for r in rows} | ({viewer["user_id"]} if viewer is not None else set())
-    names = await _names(db, guild_id, wanted)
+    rows, names = found.rows, found.names
     listed = tuple(
         _row(r, chosen, rank, offset + i + 1, names)
-        for i, (r, rank) in enumerate(zip(rows, _ranks(rows, offset, above_top), strict=True))
+        for i, (r, rank) in enumerate(zip(rows, _ranks(rows, offset, found.above_top), strict=True))
     )
     mine = None
-    if viewer is not None:
+    if found.viewer is not None:
+        # On the page, the viewer's row is the page's; off it, ranked by the counts.
         mine = next((row for row in listed if row.user_id == viewer_id), None)
         if mine is None:
-            mine = _row(viewer, chosen, 1 + above_viewer, 1 + above_viewer + tied_before, names)
+            rank = 1 + found.above_viewer
+            mine = _row(found.viewer, chosen, rank, rank + found.tied_before, names)
     log.debug("leaderboard %s %s from %s", chosen.key, span.period, source.path)
     return LeaderboardPage(
         guild_id=guild_id,
@@ -481,7 +558,7 @@ async def leaderboard(
         include_bots=include_bots,
         page=page,
         page_count=page_count,
-        total=total,
+        total=found.total,
         rows=listed,
         viewer=mine,
         season_name=span.season.name if span.season else None,
@@ -530,12 +607,12 @@ async def rank_of(
     chosen, _, source = await _prepare(
         db, guild_id, metric, period, preset, include_bots, now, False
     )
-    viewer = await _viewer_row(db, chosen, source, user_id)
-    if viewer is None:
+    # An empty page: the viewer's row and counts alone.
+    found = await _one_page(db, chosen, source, 0, 0, user_id)
+    if found.viewer is None:
         return None
-    _, _, above, tied_before = await _counts(db, chosen, source, viewer["value"], viewer)
-    names = await _names(db, guild_id, {user_id})
-    return _row(viewer, chosen, 1 + above, 1 + above + tied_before, names)
+    rank = 1 + found.above_viewer
+    return _row(found.viewer, chosen, rank, rank + found.tied_before, found.names)
 
 
 # ------------------------------------------------------------------------------ one player

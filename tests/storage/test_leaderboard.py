@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -12,6 +16,7 @@ from bot.storage.errors import StatsError
 from bot.storage.leaderboard import (
     METRICS,
     _counts_sql,
+    _one_page_sql,
     _page_sql,
     _source,
     history,
@@ -424,3 +429,109 @@ async def test_each_leaderboard_walks_its_own_index(db: Database) -> None:
                 assert not any("SCAN board_totals" in d or "TEMP B-TREE" in d for d in details), (
                     details
                 )
+
+
+@asynccontextmanager
+async def statements_run(db: Database) -> AsyncIterator[list[str]]:
+    """The statements the database runs inside the block, as its own driver reports them."""
+    seen: list[str] = []
+    conn: Any = db.conn  # type: ignore[attr-defined]
+    if db.dialect == "sqlite":
+        await conn.set_trace_callback(seen.append)
+        try:
+            yield seen
+        finally:
+            await conn.set_trace_callback(None)
+        return
+
+    def logged(record: Any) -> None:
+        seen.append(record.query)
+
+    conn.add_query_logger(logged)
+    try:
+        yield seen
+        # asyncpg hands each query to its loggers with call_soon: one turn of the loop runs
+        # the calls queued before this point.
+        await asyncio.sleep(0)
+    finally:
+        conn.remove_query_logger(logged)
+
+
+async def _six_rubbers(db: Database) -> None:
+    # 24 players; side 0 of rubber i takes 10 - i rubber points, side 1 one (12 share a value).
+    for i in range(6):
+        base = 10 + 4 * i
+        await quick_rubber(
+            db, seats(base, base + 1, base + 2, base + 3), winner=0, rubber_points=(10 - i, 1)
+        )
+
+
+async def test_a_page_is_one_statement(db: Database) -> None:
+    """Rows, the viewer's row, the counts and the names come in one round trip."""
+    await _six_rubbers(db)
+    async with statements_run(db) as seen:
+        page = await leaderboard(db, GUILD, "rubber_points", page=2, now=NOW, viewer_id=31)
+    assert len(seen) == 1, seen
+    assert page.viewer is not None and (page.viewer.rank, page.viewer.name) == (13, "player31")
+    assert [r.name for r in page.rows[:2]] == ["player30", "player32"]
+    assert page.rows[0].rank == 11 and page.total == 24
+    async with statements_run(db) as seen:
+        assert await rank_of(db, GUILD, 31, "rubber_points", now=NOW) == page.viewer
+    assert len(seen) == 1, seen
+    async with statements_run(db) as seen:  # summed rows (flagged ones added in)
+        every = await leaderboard(db, GUILD, "rubber_points", now=NOW, include_bots=True)
+    assert len(seen) == 1 and every.total == 24, seen
+
+
+async def test_every_page_and_viewer_agree_with_the_whole_leaderboard(db: Database) -> None:
+    """Ranks, positions and the viewer's row, against the full list ranked row by row."""
+    await _six_rubbers(db)
+    await quick_rubber(db, seats(10, 11, 30, 31), winner=1, rubber_points=(2, 6), preset="modern")
+    await quick_rubber(db, seats(5, -6, 7, 8, bots=(-6,)), winner=0, rubber_points=(7, 1))
+    for metric in ("rubber_points", "rubbers_won", "games_won", "game_win_rate"):
+        for preset, bots, detail in (
+            (None, False, False),
+            (None, True, False),
+            ("modern", False, True),
+        ):
+            _, every = await leaderboard_rows(
+                db, GUILD, metric, preset=preset, include_bots=bots, now=NOW, detail=detail
+            )
+            by_user = {r.user_id: r for r in every}
+            for size in (3, 10):
+                for number in range(1, max(1, -(-len(every) // size)) + 1):
+                    for viewer in (None, 5, 10, 31, 999):
+                        page = await leaderboard(
+                            db,
+                            GUILD,
+                            metric,
+                            preset=preset,
+                            page=number,
+                            include_bots=bots,
+                            now=NOW,
+                            viewer_id=viewer,
+                            page_size=size,
+                            detail=detail,
+                        )
+                        case = (metric, preset, bots, size, number, viewer)
+                        assert page.total == len(every), case
+                        assert list(page.rows) == every[(number - 1) * size : number * size], case
+                        assert page.viewer == by_user.get(viewer), case  # type: ignore[arg-type]
+
+
+async def test_the_one_page_statement_walks_the_metrics_index(db: Database) -> None:
+    """Each part of a board's page reads its index (or the viewer's primary key), never a scan;
+    the one sort is of the few rows returned."""
+    if db.dialect != "sqlite":
+        pytest.skip("reads SQLite's query plans (EXPLAIN QUERY PLAN)")
+    await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 1))
+    span = await period_range(db, GUILD, "all", at("2025-03-01"))
+    for metric in METRICS.values():
+        source = await _source(db, GUILD, metric, span, None, False, "2025-03-01")
+        sql = _one_page_sql(metric, source, 0, 10)
+        plan = await db.fetchall("EXPLAIN QUERY PLAN " + sql, {**source.params, "viewer": 1})
+        details = [r[3] for r in plan]
+        assert any(f"INDEX board_{metric.key} " in d for d in details), details
+        assert not any("SCAN board_totals" in d for d in details), details
+        assert [d for d in details if "TEMP B-TREE" in d] == ["USE TEMP B-TREE FOR ORDER BY"]
+        assert plan[-1][1] == 0, details  # that sort is the outermost query's
