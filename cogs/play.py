@@ -88,7 +88,7 @@ class Play(commands.Cog):
     @app_commands.command(name="pass")
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction) -> None:
-        """Pass (or play with partner, or do not defend alone)."""
+        """Pass (or play with partner, let a lone partner play alone, or do not defend alone)."""
         await respond.act(interaction, PASS)
 
     @app_commands.command(name="order")
