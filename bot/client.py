@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from bot import request_left
 from bot.collector import keep_settled
 from bot.command_sync import sync_if_changed
 from bot.config import Settings
@@ -140,6 +141,8 @@ class EuchreBot(commands.AutoShardedBot):
         # Every answer of Discord's REST API is counted (429s by scope) for /admin status.
         metrics = Metrics()
         trace = metrics.trace_config()
+        # Which requests left for Discord (a ping given up before it left was never posted).
+        request_left.install(trace)
         # This process keeps to its share of the bot's REST budget (REST_BUDGET=0: a proxy does).
         self.rest_budget: RestBudget | None = None
         if settings.rest_budget > 0:

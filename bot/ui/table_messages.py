@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import request_left
 from bot.engine.commitment import commitment
 from bot.engine.match import MatchView
 from bot.rerun import log_task_end
@@ -580,16 +581,17 @@ class TableMessages:
             if not await self.bot.manager.ping_on_its_way(table, sent):
                 return
             try:
-                # Cancelled while it waits for the REST budget (the turn moved on), nothing is
-                # sent.
-                message = await channel.send(
-                    text,
-                    allowed_mentions=discord.AllowedMentions(
-                        users=[discord.Object(user_id)] if notify else False,
-                        everyone=False,
-                        roles=False,
-                    ),
-                )
+                with request_left.watch() as left:
+                    # Cancelled while it waits for the REST budget (the turn moved on), nothing
+                    # is sent.
+                    message = await channel.send(
+                        text,
+                        allowed_mentions=discord.AllowedMentions(
+                            users=[discord.Object(user_id)] if notify else False,
+                            everyone=False,
+                            roles=False,
+                        ),
+                    )
             except discord.HTTPException as error:
                 if error.status < 500:  # refused: nothing was posted
                     await self.bot.manager.pings_looked_for(table, [sent])
@@ -597,11 +599,17 @@ class TableMessages:
                     self._look_later(table, channel)
                 raise
             except BaseException:
-                # Given up on the way (the turn moved on, or the bot stops): it may have been
-                # posted all the same. It is looked for once this ping lets go of the lock, or
-                # at the next start.
+                # Given up (the turn moved on, or the bot stops). Once on its way it may have
+                # been posted all the same: it is looked for once this ping lets go of the
+                # lock, or at the next start. Given up before it left, it was not.
                 if not self.bot.is_closed():
-                    self._look_later(table, channel)
+                    if left:
+                        self._look_later(table, channel)
+                    else:
+                        forgetting = asyncio.ensure_future(
+                            self.bot.manager.pings_looked_for(table, [sent])
+                        )
+                        forgetting.add_done_callback(log_task_end)
                 raise
             # Sent: what follows runs to its end even if the caller (the turn's timer,
             # cancelled as the turn moves) is cancelled, else this ping, or the one before,

@@ -796,3 +796,30 @@ async def test_a_hand_found_lost_after_the_turns_ping_is_told_in_that_ping(fake_
         await quiet(fake)
         assert [p.id for p in alive_pings(fake)] == [ping.id]
         assert not bot.handler_errors
+
+
+async def test_a_ping_given_up_before_it_left_is_not_looked_for(fake_discord, tmp_path):
+    """The REST budget holds a ping back until its member has acted: the request never left,
+    so nothing was posted, and the bot spends no request on looking through the channel."""
+    fake = fake_discord
+    async with running_bot(
+        fake, tmp_path / "euchre.db", timers=True, settings={"rest_budget": 40.0}
+    ) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        await fake.wait_for(lambda: alive_pings(fake))
+        await quiet(fake)
+        hold_the_budget(bot)  # the next ping waits for its slot; the hands' edits do not
+        before = len(table.actions)
+        await play_from_hand(bot, fake, hands)
+        held = await eventually(
+            lambda: list(table.pings_sent), what="the next ping held by the budget"
+        )
+        await play_from_hand(bot, fake, hands)  # that turn passes before its ping can leave
+        assert len(table.actions) == before + 2
+        # Forgotten (the next turn's ping now waits in its place).
+        await eventually(lambda: not set(held) & set(table.pings_sent), what="forgotten")
+        looked = [r for r in fake.requests if r[0] == "GET" and r[1].endswith("/messages")]
+        assert looked == []
+        assert not bot.handler_errors
