@@ -561,7 +561,7 @@ class TableMessages:
         deadline = self.bot.manager.deadlines.get(table.id)
         what = phase_words(deal) if deal else "your move"
         if table.variant_match is not None:
-            what = variant_views.PHASE_WORDS[table.variant_match.deal.phase]
+            what = variant_views.phase_words(table.variant_match.deal)
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""
         text = f"<@{user_id}>{PING_WORDS} ({what}){due}."
         if extra:

@@ -80,6 +80,14 @@ PHASE_WORDS = {
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
+def phase_words(deal: Any) -> str:
+    """What the player to act is asked: the dealer takes up the turn-up where the others order
+    it up (RULES §7)."""
+    if deal.phase == ROUND_ONE and deal.to_act is not None and deal.to_act == deal.dealer:
+        return "take up the turn-up, or pass"
+    return PHASE_WORDS[deal.phase]
+
+
 def _clip(text: str, limit: int = FIELD) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -395,7 +403,7 @@ def table_embed(
             who = table.seat_label(deal.to_act)
         else:
             who = safe(occupant.name) if occupant.is_bot else f"<@{occupant.user_id}>"
-        embed.add_field(name="Turn", value=f"{who}: {PHASE_WORDS[deal.phase]}{due}", inline=False)
+        embed.add_field(name="Turn", value=f"{who}: {phase_words(deal)}{due}", inline=False)
     if committed:
         embed.add_field(
             name="Commitment to this deal's cards", value=f"`{committed}`", inline=False
@@ -536,7 +544,7 @@ def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed
     elif seat in deal.thrown and deal.phase == PLAY:
         embed.add_field(name="This deal", value="You threw up your hand.", inline=False)
     elif deal.to_act == seat:
-        embed.add_field(name="Your turn", value=PHASE_WORDS[deal.phase], inline=False)
+        embed.add_field(name="Your turn", value=phase_words(deal), inline=False)
     elif deal.to_act is not None:
         embed.add_field(name="Waiting for", value=seat_name(table, deal.to_act), inline=False)
     embed.add_field(name="Score", value=_clip(score_text(table, view)), inline=False)
@@ -663,6 +671,7 @@ def started_text(table: Table) -> str:
 __all__ = [
     "HandSelect",
     "PHASE_WORDS",
+    "phase_words",
     "TITLES",
     "action_label",
     "finished_embed",

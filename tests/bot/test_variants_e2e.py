@@ -124,6 +124,10 @@ def hand_buttons(hand: FakeMessage) -> dict[str, dict]:
     }
 
 
+def live_text(fake: FakeDiscord, table) -> str:
+    return fake.messages_by_id[table.message_id].text
+
+
 @pytest.mark.parametrize("variant", ["two-handed", "three-handed"])
 async def test_the_dealer_takes_it_up_where_the_others_order_it_up(
     variant: str, fake_discord: FakeDiscord, tmp_path
@@ -150,6 +154,13 @@ async def test_the_dealer_takes_it_up_where_the_others_order_it_up(
             hand = await (await fake.click(member, table_message, label="My hand")).message()
             buttons = hand_buttons(hand)
             labels.append(buttons["order"]["label"])
+            # The turn line says the same, in the hand and on the table.
+            asked = "take up" if seat == dealer else "order up"
+            assert f"{asked} the turn-up, or pass" in hand.text, hand.text
+            await fake.wait_for(
+                lambda a=asked: f"{a} the turn-up, or pass" in live_text(fake, table),
+                what="the table's turn line",
+            )
             if seat == dealer:
                 break
             await (await fake.click(member, hand, buttons["pass"]["custom_id"])).response()
