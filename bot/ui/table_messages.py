@@ -37,7 +37,7 @@ import contextlib
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 
@@ -93,10 +93,9 @@ class TableMessages:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._notes: dict[int, list[str]] = {}  # news shown in the current table message
-        self._pings: dict[int, tuple[int, tuple[Any, ...]]] = {}  # message id, turn pinged
+        self._pings: dict[int, _AlivePing] = {}  # each table's ping of its turn
         self._sending: dict[int, tuple[Any, ...]] = {}  # the turn whose ping is on its way
         self._ping_locks: dict[int, asyncio.Lock] = {}
-        self._ping_texts: dict[int, str] = {}  # what the alive ping says
         # Tables with an edit of their message waiting to start: it will draw the newest state.
         self._edit_waiting: set[int] = set()
         # Finished deals drawn as they ended, by (match, deal), until their message shows them;
@@ -430,7 +429,7 @@ class TableMessages:
             self._notes.pop(table.id, None)
             self._locks.pop(table.id, None)
             self._ping_locks.pop(table.id, None)
-            self._ping_texts.pop(table.id, None)
+            self._pings.pop(table.id, None)
             self._finished.pop(table.id, None)
             self._shown_finished.pop(table.id, None)
 
@@ -490,9 +489,9 @@ class TableMessages:
         was left behind by a restart)."""
         turn = self._turn(table)
         pinged = self._pings.get(table.id)
-        if pinged is not None and pinged[1] != turn:
+        if pinged is not None and pinged.turn != turn:
             del self._pings[table.id]
-            await self._unping(table, pinged[0])
+            await self._unping(table, pinged.message_id)
         if turn is None:
             return
         occupant = table.seats[turn[_TURN_SEAT]]
@@ -516,7 +515,8 @@ class TableMessages:
         occupant = table.seats[turn[_TURN_SEAT]]
         if occupant is None:
             return
-        if turn in (self._pings.get(table.id, (0, None))[1], self._sending.get(table.id)):
+        pinged = self._pings.get(table.id)
+        if turn in (pinged and pinged.turn, self._sending.get(table.id)):
             # One ping a turn: a second asked for while the first is out or on its way (the
             # turn's timer and a hand found lost, or a restart's notice) is that one, which
             # is to carry what the second caller has to say too.
@@ -535,21 +535,20 @@ class TableMessages:
         an edit, which notifies no one again."""
         async with self._ping_lock(table):  # the ping on its way is out, or given up, first
             pinged = self._pings.get(table.id)
-            text = self._ping_texts.get(table.id, "")
-            if pinged is None or pinged[1] != turn or extra in text:
+            if pinged is None or pinged.turn != turn or extra in pinged.text:
                 return
             channel = await self._channel(table.channel_id)
             if channel is None:
                 return
-            text = f"{text} {extra}"
+            text = f"{pinged.text} {extra}"
             try:
-                await channel.get_partial_message(pinged[0]).edit(  # type: ignore[attr-defined]
+                await channel.get_partial_message(pinged.message_id).edit(  # type: ignore[attr-defined]
                     content=text, allowed_mentions=NO_MENTIONS
                 )
             except discord.HTTPException:
                 log.info("table %s: its ping could not be added to", table.id)
                 return
-            self._ping_texts[table.id] = text
+            self._pings[table.id] = pinged._replace(text=text)
 
     async def _send_one_ping(
         self, table: Table, turn: tuple[Any, ...], extra: str, user_id: int
@@ -592,30 +591,25 @@ class TableMessages:
                             roles=False,
                         ),
                     )
-            except discord.HTTPException as error:
-                if error.status < 500:  # refused: nothing was posted
-                    await self.bot.manager.pings_looked_for(table, [sent])
-                else:
-                    self._look_later(table, channel)
-                raise
-            except BaseException:
-                # Given up (the turn moved on, or the bot stops). Once on its way it may have
-                # been posted all the same: it is looked for once this ping lets go of the
-                # lock, or at the next start. Given up before it left, it was not.
+            except BaseException as error:
+                # Refused by Discord, or given up before it left (it waited for the REST
+                # budget as the turn moved on): nothing was posted. Given up on its way, or
+                # answered with a server error, it may have been: it is looked for once this
+                # ping lets go of the lock (or at the next start, if the bot stops).
                 if not self.bot.is_closed():
-                    if left:
-                        self._look_later(table, channel)
-                    else:
-                        forgetting = asyncio.ensure_future(
-                            self.bot.manager.pings_looked_for(table, [sent])
-                        )
-                        forgetting.add_done_callback(log_task_end)
+                    refused = isinstance(error, discord.HTTPException) and error.status < 500
+                    after = (
+                        self._look_for_lost_pings(table, channel)
+                        if left and not refused
+                        else self.bot.manager.pings_looked_for(table, [sent])
+                    )
+                    asyncio.ensure_future(after).add_done_callback(log_task_end)
                 raise
             # Sent: what follows runs to its end even if the caller (the turn's timer,
             # cancelled as the turn moves) is cancelled, else this ping, or the one before,
             # would never be deleted.
             keeping = asyncio.ensure_future(
-                self._keep_ping(table, channel, turn, (message.id, text), sent, lock)
+                self._keep_ping(table, channel, _AlivePing(message.id, turn, text), sent, lock)
             )
             kept = True
             keeping.add_done_callback(log_task_end)
@@ -628,37 +622,31 @@ class TableMessages:
         self,
         table: Table,
         channel: discord.abc.Messageable,
-        turn: tuple[Any, ...],
-        message: tuple[int, str],
+        ping: _AlivePing,
         sent: int,
         lock: asyncio.Lock,
     ) -> None:
-        message_id, text = message
+        message_id = ping.message_id
         try:
             with self._unless_stopping(table):
                 # Stored until it is deleted, so a stop before its delete goes out (the delete
                 # may wait for the REST budget) still has it deleted at the next start.
                 await self.bot.manager.note_ping(table, message_id, alive=True, sent=sent)
-                if self._turn(table) != turn:
+                if self._turn(table) != ping.turn:
                     # The turn moved on while the ping was being sent: it pings for nothing now.
                     await self._delete(channel, message_id)
                     await self.bot.manager.note_ping(table, message_id, alive=False)
                     return
                 old = self._pings.get(table.id)
-                self._pings[table.id] = (message_id, turn)
-                self._ping_texts[table.id] = text
+                self._pings[table.id] = ping
                 if old is not None:
-                    await self._delete(channel, old[0])
-                    await self.bot.manager.note_ping(table, old[0], alive=False)
+                    await self._delete(channel, old.message_id)
+                    await self.bot.manager.note_ping(table, old.message_id, alive=False)
         finally:
             lock.release()
 
     def _ping_lock(self, table: Table) -> asyncio.Lock:
         return self._ping_locks.setdefault(table.id, asyncio.Lock())
-
-    def _look_later(self, table: Table, channel: discord.abc.Messageable) -> None:
-        looking = asyncio.ensure_future(self._look_for_lost_pings(table, channel))
-        looking.add_done_callback(log_task_end)
 
     async def _look_for_lost_pings(
         self, table: Table, channel: discord.abc.Messageable | None
@@ -738,6 +726,15 @@ class TableMessages:
 def _in_play(table: Table) -> int | None:
     """The number of the deal in play, or None when none is (between matches)."""
     return deal_number(table) if table.playing else None
+
+
+class _AlivePing(NamedTuple):
+    """A table's ping of its turn, in the channel: deleted once the turn passes, and added to
+    (`_add_to_ping`) while it lasts."""
+
+    message_id: int
+    turn: tuple[Any, ...]
+    text: str
 
 
 @dataclass
