@@ -65,6 +65,7 @@ import platform
 import random
 import re
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -405,6 +406,12 @@ async def _no_profiles() -> list[tuple[str, Path]]:
     return []
 
 
+def _py_spy() -> str:
+    """py-spy beside this interpreter (the bench extra installs it in the venv), else on PATH."""
+    beside = Path(sys.executable).with_name("py-spy")
+    return str(beside) if beside.exists() else (shutil.which("py-spy") or "py-spy")
+
+
 def profile(args: argparse.Namespace, processes: list[BotProcess]) -> Awaitable[list[Any]]:
     """With `--profile DIR`: py-spy samples each bot process and this one for the measured
     seconds (what is on each CPU). Returns what to await for the (name, file) of each."""
@@ -418,7 +425,7 @@ def profile(args: argparse.Namespace, processes: list[BotProcess]) -> Awaitable[
     async def sampled(name: str, pid: int) -> tuple[str, Path]:
         path = folder / f"{name.replace(' ', '-')}.txt"
         spy = await asyncio.create_subprocess_exec(
-            *("py-spy", "record", "--nonblocking", "--rate", "50", "--format", "raw"),
+            *(_py_spy(), "record", "--nonblocking", "--rate", "50", "--format", "raw"),
             *("--duration", str(int(args.seconds)), "--pid", str(pid), "--output", str(path)),
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.DEVNULL,
@@ -521,6 +528,7 @@ async def run(args: argparse.Namespace) -> bool:
     server = None
     processes: list[BotProcess] = []
     marks: list[int] = []
+    ok = False  # until the bench has run to its end
     with tempfile.TemporaryDirectory(prefix="euchre-shards-") as tmp:
         directory = Path(tmp)
         env: dict[str, str] = {
