@@ -266,23 +266,28 @@ class Tables(commands.Cog):
     @table.command(name="substitute")
     @app_commands.describe(member="who plays your seat for the rest of the rubber")
     async def substitute(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        """Name someone to play your seat for the rest of the rubber; the other three consent."""
+        """Ask someone to play your seat for the rest of the rubber; they accept, the others consent."""
         if member.bot:
             raise TableError("name a member as substitute; for a computer, use /table leave")
         change = await self.manager.substitute(
             interaction.channel_id, interaction.user.id, member.id, member.display_name
         )
-        if change.note == "seated":
-            await answer(
-                interaction,
-                f"{safe(member.display_name)} takes your seat for the rest of the rubber.",
-            )
-        else:
-            await answer(
-                interaction,
-                f"The other players are asked to consent to {safe(member.display_name)} taking your seat.",
-            )
+        # The request as stored: it is shown to the member named, who alone may accept it.
+        asked = change.table.substitution
+        span = "rubber" if change.table.variant is None else "game"
+        consent = (
+            "; the other players are asked to consent"
+            if change.table.substitute_consenters()
+            else ""
+        )
+        await answer(
+            interaction,
+            f"{safe(member.display_name)} is asked to take your seat for the rest of the {span}"
+            f"{consent}. They sit only once they accept.",
+        )
         await self.messages.table_changed(change)
+        if asked is not None:
+            await self.messages.ask_substitute(change.table, asked)
 
     @table.command(name="back")
     async def back(self, interaction: discord.Interaction) -> None:

@@ -650,22 +650,46 @@ class TableManager:
         async with self._hold(table):
             await self._check_league_member(table, sub_id, "be a substitute")
             who = _name_at(table, table.seat_of(user_id))
-            done = table.request_substitute(user_id, sub_id, sub_name)
+            table.request_substitute(user_id, sub_id, sub_name)
             await self._save(
                 table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}"
             )
-        if done:
-            self._after_change(table)
-        return Change(table, "substitute", note="seated" if done else "asked", who=who)
+        # No one sits yet: the named member is asked (`answer_substitute`), stored first.
+        return Change(table, "substitute", note="asked", who=who)
 
     async def consent(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
+            sub = table.substitution
+            who = _name_at(table, sub.seat) if sub is not None else None  # handing the seat
             done = table.consent_substitute(user_id)
             await self._save(table, "table", table.seat_of(user_id), user_id, "consent")
         if done:
             self._after_change(table)
-        return Change(table, "substitute", note="seated" if done else "consented")
+        return Change(table, "substitute", note="seated" if done else "consented", who=who)
+
+    async def answer_substitute(
+        self, channel_id: int, user_id: int, match_no: int, number: int, accept: bool
+    ) -> Change:
+        """The member named substitute takes the seat offered, or declines it.
+
+        Returns:
+            `note` `seated`, `accepted` (consents still awaited) or `declined`; `seat` the
+            seat offered; `who` the member handing it over, or, declined, the one named.
+        """
+        table = self.table_in(channel_id)
+        async with self._hold(table):
+            sub = table.substitution
+            leaving = _name_at(table, sub.seat) if sub is not None else None
+            done = table.answer_substitute(user_id, match_no, number, accept)
+            assert sub is not None  # answer_substitute refuses a request not waiting
+            who = leaving if accept else sub.name
+            answer = "accept" if accept else "decline"
+            await self._save(table, "table", sub.seat, user_id, f"{answer}:{number}")
+        if done:
+            self._after_change(table)
+        note = "seated" if done else "accepted" if accept else "declined"
+        return Change(table, "substitute", seat=sub.seat, note=note, who=who)
 
     async def back(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)

@@ -150,6 +150,11 @@ class Substitution:
     user_id: int
     name: str
     approvals: set[int] = field(default_factory=set)
+    # Which request this is at the table (from 1): its buttons name it, so a button of a
+    # request answered or replaced is known as such.
+    number: int = 0
+    # The named member agreed to take the seat: no one is seated without agreeing.
+    accepted: bool = False
 
 
 class Table:
@@ -202,6 +207,7 @@ class Table:
         self.last_cut: list[list[tuple[str, str]]] = []  # the cards cut at the last start
         self.sat_out: list[SatOut] = []  # who sat out at the last start, and why
         self.substitution: Substitution | None = None
+        self.substitutions_asked = 0  # substitution requests made at this table
         self.message_id: int | None = None  # the current public table message
         self.message_deal: int | None = None  # the deal that message shows
         self.message_match: int | None = None  # ... of which match (None: the current one)
@@ -446,17 +452,27 @@ class Table:
 
     # -- substitutes and computers holding seats ------------------------------------------
 
-    def request_substitute(self, user_id: int, sub_id: int, sub_name: str) -> bool:
+    def request_substitute(self, user_id: int, sub_id: int, sub_name: str) -> Substitution:
         """A seated player names a substitute for the rest of the rubber (S.18).
 
+        The substitute sits once the named member accepts and the other human players
+        consent (`answer_substitute`, `consent_substitute`); a request replaces any other
+        waiting.
+
         Returns:
-            True when the substitute sits at once (no human needs to consent).
+            The request, to be shown to the named member.
         """
         seat = self.seat_of(user_id)
         if seat is None:
             raise TableError("only a seated player can name a substitute")
         if not self.playing:
             raise TableError("between rubbers, simply /table leave and let another join")
+        self._check_substitute(sub_id, sub_name, user_id)
+        self.substitutions_asked += 1
+        self.substitution = Substitution(seat, sub_id, sub_name, number=self.substitutions_asked)
+        return self.substitution
+
+    def _check_substitute(self, sub_id: int, sub_name: str, user_id: int | None = None) -> None:
         if sub_id == user_id or self.seat_of(sub_id) is not None:
             raise TableError("the substitute must be someone not already playing")
         if self.held_seat_of(sub_id) is not None:
@@ -464,11 +480,6 @@ class Table:
                 f"a computer is holding {sub_name}'s own seat: {sub_name} can take it back with"
                 " /table back, but cannot play a second seat"
             )
-        self.substitution = Substitution(seat, sub_id, sub_name)
-        if not self.substitute_consenters():  # only computers to ask: they agree
-            self._seat_substitute()
-            return True
-        return False
 
     def substitute_consenters(self) -> list[int]:
         """The human players whose consent the pending substitution still needs."""
@@ -490,7 +501,46 @@ class Table:
         if seat is None or seat == sub.seat:
             raise TableError("only the other three players can consent to a substitute")
         sub.approvals.add(user_id)
-        if self.substitute_consenters():
+        return self._seat_if_agreed()
+
+    def answer_substitute(self, user_id: int, match_no: int, number: int, accept: bool) -> bool:
+        """The named member takes the seat offered (`accept`) or declines it.
+
+        Args:
+            match_no, number: the match and the request the member's button was drawn for.
+
+        Returns:
+            True when the substitute takes the seat (every consent given too).
+
+        Raises:
+            TableError: the rubber is over, the request was answered or replaced, or the
+                member is not the one named.
+        """
+        sub = self.substitution
+        if match_no != self.match_no or not self.playing:
+            raise TableError("that rubber is over, so the seat is no longer offered")
+        if sub is None or sub.number != number:
+            seat = self.seat_of(user_id)
+            if seat is not None:
+                raise TableError(f"you already play {self.seat_label(seat)} at this table")
+            if sub is not None:
+                raise TableError("that request was replaced by a newer one: nothing changed")
+            raise TableError("that request is no longer open (answered or withdrawn)")
+        if user_id != sub.user_id:
+            raise NamingTableError(
+                "only {} can answer this: the seat was offered to them", sub.name
+            )
+        if not accept:
+            self.substitution = None
+            return False
+        self._check_substitute(sub.user_id, sub.name)
+        sub.accepted = True
+        return self._seat_if_agreed()
+
+    def _seat_if_agreed(self) -> bool:
+        """Seat the substitute once the named member accepted and every consent is given."""
+        sub = self.substitution
+        if sub is None or not sub.accepted or self.substitute_consenters():
             return False
         self._seat_substitute()
         return True
@@ -724,7 +774,8 @@ class Table:
         for occupant in self.seats:
             if occupant and not occupant.is_bot:
                 self.consecutive[occupant.user_id] = self.consecutive.get(occupant.user_id, 0) + 1
-        # Substitutes and held seats last only for the rubber (S.18).
+        # Substitutes and held seats last only for the rubber (S.18), and so does a request.
+        self.substitution = None
         for seat, occupant in enumerate(self.seats):
             if occupant and occupant.substitute:
                 occupant.substitute = False
@@ -835,6 +886,7 @@ class Table:
                 if self.substitution
                 else None
             ),
+            "substitutions_asked": self.substitutions_asked,
             "message_id": self.message_id,
             "message_deal": self.message_deal,
             "message_match": self.message_match,
@@ -881,8 +933,14 @@ class Table:
         sub = state.get("substitution")
         if sub:
             table.substitution = Substitution(
-                sub["seat"], sub["user_id"], sub["name"], set(sub["approvals"])
+                sub["seat"],
+                sub["user_id"],
+                sub["name"],
+                set(sub["approvals"]),
+                sub.get("number", 0),
+                sub.get("accepted", False),
             )
+        table.substitutions_asked = state.get("substitutions_asked", 0)
         table.message_id = state.get("message_id")
         table.message_deal = state.get("message_deal")
         table.message_match = state.get("message_match")

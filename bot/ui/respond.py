@@ -32,7 +32,7 @@ from bot.storage import tables as store
 from bot.tables.manager import TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
 from bot.ui import coach, variant_views
-from bot.ui.embeds import hand_embed, review_embed
+from bot.ui.embeds import hand_embed, review_embed, safe
 from bot.ui.errors import fit_content
 from bot.ui.live_hands import state_key
 from bot.ui.views import close_view, deal_number, hand_view
@@ -322,6 +322,60 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
         await listener.table_changed(change)
 
 
+async def substitute_answer(
+    interaction: discord.Interaction, drawn_for: tuple[int, int, int, int], accept: bool
+) -> None:
+    """The named substitute's Take the seat or Decline, on the message that asked them.
+
+    Args:
+        drawn_for: the (table, match, request, member asked) the button was drawn for: only
+            that member may answer, and a button of a closed table, a rubber over or a request
+            answered or replaced changes nothing.
+    """
+    table_id, match_no, number, asked = drawn_for
+    if interaction.user.id != asked:
+        await answer(
+            interaction,
+            "Only the member this seat was offered to can answer: the buttons are theirs.",
+        )
+        return
+    manager = manager_of(interaction)
+    table = manager.tables.get(channel_id_of(interaction))
+    if table is None or table.id != table_id:
+        await answer(interaction, "That table has closed, so its seat is no longer offered.")
+        return
+    change = await manager.answer_substitute(
+        channel_id_of(interaction), interaction.user.id, match_no, number, accept
+    )
+    assert change.seat is not None
+    async with manager.lock_for(table):  # drawn from stored state
+        seat = table.seat_label(change.seat)
+        span = "rubber" if table.variant is None else "game"
+        occupant = table.seats[change.seat]
+        at = safe(occupant.name) if occupant is not None else "a player"
+    if change.note == "declined":  # the table is told, on the message that asked
+        named = safe(change.who or "the member asked")
+        await interaction.response.edit_message(
+            content=fit_content(f"{named} declined to take {at}'s seat ({seat})."), view=None
+        )
+    elif change.note == "seated":
+        left = safe(change.who or "a player")
+        await interaction.response.edit_message(
+            content=fit_content(f"{at} takes {left}'s seat ({seat}) for the rest of the {span}."),
+            view=None,
+        )
+        await answer(
+            interaction,
+            f"You play {seat} now. Press **My hand** (or use /hand) to see your hand.",
+        )
+    else:
+        await answer(
+            interaction,
+            f"You accepted: you take {seat} once the other players consent.",
+        )
+    await _bot(interaction).table_messages.table_changed(change)
+
+
 STARTED = "The cards are cut and dealt. Press My hand (or use /hand) to see yours: it then follows the game."
 VARIANT_STARTED = (
     "The cards are dealt. Press My hand (or use /hand) to see yours: it then follows the game."
@@ -446,6 +500,7 @@ __all__ = [
     "phase_refusal",
     "review",
     "show_hand",
+    "substitute_answer",
     "table_button",
     "EuchreError",
 ]

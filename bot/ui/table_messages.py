@@ -48,7 +48,7 @@ from bot.rerun import log_task_end
 from bot.rest_budget import BudgetClosed
 from bot.storage.errors import WriterClosed
 from bot.tables.manager import Change
-from bot.tables.table import CLOSED, Table
+from bot.tables.table import CLOSED, Substitution, Table
 from bot.ui import variant_views
 from bot.ui.embeds import (
     cut_text,
@@ -60,7 +60,7 @@ from bot.ui.embeds import (
     safe,
     table_embed,
 )
-from bot.ui.views import deal_number, finished_view, table_view
+from bot.ui.views import deal_number, finished_view, substitute_view, table_view
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
@@ -345,6 +345,41 @@ class TableMessages:
         if channel is not None and text:
             await channel.send(text[:2000], allowed_mentions=NO_MENTIONS)
 
+    async def ask_substitute(self, table: Table, asked: Substitution) -> None:
+        """Ask the member named substitute to take the seat, in a message that mentions them
+        (and notifies no one else) with their buttons, Take the seat and Decline. The request
+        is stored before: its buttons work after a restart too. Nothing is sent if it was
+        answered or replaced meanwhile."""
+        with self._unless_stopping(table):
+            channel = await self._channel(table.channel_id)
+            if channel is None:
+                return
+            async with self.bot.manager.lock_for(table):  # drawn from stored state
+                if table.status == CLOSED or table.substitution is not asked:
+                    return
+                occupant = table.seats[asked.seat]
+                holder = safe(occupant.name) if occupant else "A player"
+                span = "rubber" if table.variant is None else "game"
+                consent = (
+                    " The other players consent with **Consent to substitute** on the table"
+                    " message."
+                    if table.substitute_consenters()
+                    else ""
+                )
+                text = (
+                    f"<@{asked.user_id}>, {holder} asks you to take their seat"
+                    f" ({table.seat_label(asked.seat)}) for the rest of the {span}: you are"
+                    f" seated only if you press **Take the seat**.{consent}"
+                )
+                view = substitute_view(table)
+            await channel.send(
+                text[:2000],
+                view=view,
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(asked.user_id)], everyone=False, roles=False
+                ),
+            )
+
     # -- news at the table ------------------------------------------------------------------
 
     def _note(self, table: Table, line: str) -> None:
@@ -371,6 +406,9 @@ class TableMessages:
             return f"Time ran out for {who}: a computer made that move."
         if change.kind == "back":
             return f"{who} is back at {seat}."
+        if change.kind == "substitute" and change.note == "declined":
+            whose = f"{safe(occupant.name)}'s" if occupant else "the"
+            return f"{who} declined to take {whose} seat ({seat})."
         if change.kind == "substitute" and change.note == "seated":
             sub = next((o for o in table.seats if o and o.substitute), None)
             name = safe(sub.name) if sub else "a substitute"

@@ -237,6 +237,65 @@ class CloseButton(
             await reply_error(interaction, error)
 
 
+class SubstituteButton(
+    Requesting,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=(
+        r"euchre:sub:(?P<table>[0-9]+):(?P<match>[0-9]+):(?P<number>[0-9]+)"
+        r":(?P<user>[0-9]+):(?P<answer>take|decline)"
+    ),
+):
+    """The named substitute's answer to a request for their seat: take it, or decline. The id
+    names the member asked (only they may answer) and the match and request it was drawn for
+    (an answer to a request answered or replaced, or of a rubber over, is stale)."""
+
+    def __init__(self, table_id: int, match_no: int, number: int, user_id: int, answer: str):
+        take = answer == "take"
+        super().__init__(
+            discord.ui.Button(
+                label="Take the seat" if take else "Decline",
+                style=discord.ButtonStyle.success if take else discord.ButtonStyle.secondary,
+                custom_id=f"euchre:sub:{table_id}:{match_no}:{number}:{user_id}:{answer}",
+            )
+        )
+        self.table_id, self.match_no, self.number = table_id, match_no, number
+        self.user_id, self.answer = user_id, answer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> SubstituteButton:
+        return cls(
+            int(match["table"]),
+            int(match["match"]),
+            int(match["number"]),
+            int(match["user"]),
+            match["answer"],
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> Any:
+        from bot.ui import respond
+
+        try:
+            await respond.substitute_answer(
+                interaction,
+                (self.table_id, self.match_no, self.number, self.user_id),
+                self.answer == "take",
+            )
+        except Exception as error:  # every click gets an answer
+            await reply_error(interaction, error)
+
+
+def substitute_view(table: Table) -> Buttons:
+    """The buttons of the message asking the named substitute to take the seat."""
+    sub = table.substitution
+    assert sub is not None  # drawn for a request waiting
+    view = Buttons()
+    for answer in ("take", "decline"):
+        view.add_item(SubstituteButton(table.id, table.match_no, sub.number, sub.user_id, answer))
+    return view
+
+
 def close_view(table: Table) -> Buttons:
     view = Buttons()
     view.add_item(CloseButton(table.id, "yes"))
@@ -308,4 +367,11 @@ def hand_view(table: Table, seat: int, view: MatchView) -> Buttons:
     return items
 
 
-DYNAMIC_ITEMS = (HandButton, OldHandButton, TableButton, ReviewButton, CloseButton)
+DYNAMIC_ITEMS = (
+    HandButton,
+    OldHandButton,
+    TableButton,
+    ReviewButton,
+    CloseButton,
+    SubstituteButton,
+)

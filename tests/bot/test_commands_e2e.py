@@ -266,7 +266,17 @@ async def test_substitute_with_consent_buttons(fake_discord, db):
         message = await eventually(consent_message)
         for name in ("alice", "carol", "dave"):
             await reply(await fake.click(fake.member(name), message, label="Consent to substitute"))
-        assert table.seat_of(fake.member("erin").id) is not None
+        erin = fake.member("erin")
+        assert table.seat_of(erin.id) is None  # not seated before she accepts
+        offer = await eventually(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if f"<@{erin.id}>" in m.content),
+                None,
+            )
+        )
+        took = await (await fake.click(erin, offer, label="Take the seat")).message()
+        assert not took.ephemeral and "erin takes bob's seat" in took.text.lower()
+        assert table.seat_of(erin.id) is not None
         assert table.flagged
 
 

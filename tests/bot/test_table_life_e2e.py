@@ -550,8 +550,8 @@ async def test_a_stop_with_a_deal_end_waiting_and_a_ping_alive_is_put_right_at_t
 async def test_a_substitute_taking_the_seat_mid_turn_is_pinged_and_the_old_ping_goes(
     fake_discord, tmp_path
 ):
-    """Bob is to act and pinged; he names Erin, who sits at once (the other seats are
-    computers' and Alice consents): the turn is Erin's now, so Bob's ping goes and she is
+    """Bob is to act and pinged; he names Erin, who sits once she accepts and Alice consents
+    (the other seats are computers'): the turn is Erin's now, so Bob's ping goes and she is
     pinged."""
     fake = fake_discord
     erin = fake.add_member(fake.guild, "erin")
@@ -586,6 +586,8 @@ async def test_a_substitute_taking_the_seat_mid_turn_is_pinged_and_the_old_ping_
             )
         )
         await (await fake.click(alice, asked, label="Consent to substitute")).response()
+        offer = await fake.wait_for(lambda: offer_to(fake, erin))
+        await (await fake.click(erin, offer, label="Take the seat")).response()
         await eventually(lambda: table.seat_of(erin.id) == 1, what="Erin seated")
         assert table.match.to_act == 1
         await fake.wait_for(lambda: any(f"<@{erin.id}>" in p.content for p in alive_pings(fake)))
@@ -595,6 +597,68 @@ async def test_a_substitute_taking_the_seat_mid_turn_is_pinged_and_the_old_ping_
             p for p in alive if bob.id in p.notified
         ], [p.content for p in alive]
         assert not bot.handler_errors
+
+
+def offer_to(fake: FakeDiscord, member) -> FakeMessage | None:
+    """The public message offering ``member`` a seat, with its Take the seat button."""
+    return next(
+        (
+            m
+            for m in reversed(fake.public_messages(fake.channel))
+            if f"<@{member.id}>" in m.content and "Take the seat" in components_labels(m)
+        ),
+        None,
+    )
+
+
+async def test_a_member_named_substitute_is_asked_and_can_take_the_seat_after_a_restart(
+    fake_discord, tmp_path
+):
+    """Bob names Erin and the others consent; Erin is asked in a message that notifies her
+    alone, and is not seated. The bot restarts before she answers: her button still works,
+    from the request as stored, and she takes the seat."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    bob = fake.member("bob")
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await seat_and_start(fake, preset="modern")
+        asked = await fake.slash(bob, fake.channel, "table substitute", member=erin)
+        await asked.response()
+        offer = await fake.wait_for(lambda: offer_to(fake, erin))
+        assert offer.notified == {erin.id}
+        table = table_of(bot, fake)
+        consent = await fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in fake.public_messages(fake.channel)
+                    if "Consent to substitute" in components_labels(m)
+                ),
+                None,
+            )
+        )
+        for name in ("alice", "carol", "dave"):
+            click = await fake.click(fake.member(name), consent, label="Consent to substitute")
+            await click.response()
+        await eventually(lambda: not table.substitute_consenters(), what="every consent")
+        assert table.seat_of(erin.id) is None and table.seat_of(bob.id) == 1
+        assert not bot.handler_errors
+    async with running_bot(fake, db) as bot:
+        table = await eventually(lambda: table_of(bot, fake), what="the table restored")
+        assert table.seat_of(erin.id) is None and table.substitution is not None
+        refused = await fake.click(bob, offer, label="Take the seat")
+        assert "only the member this seat was offered to" in (await refused.message()).text.lower()
+        assert table.seat_of(bob.id) == 1
+        took = await fake.click(erin, offer, label="Take the seat")
+        await took.response()
+        await eventually(lambda: table.seat_of(erin.id) == 1, what="Erin seated")
+        assert table.seats[1].substitute and table.flagged
+        assert "takes bob's seat (east)" in live(fake, offer).content
+        assert not bot.handler_errors
+    async with running_bot(fake, db) as bot:  # stored before it was shown
+        table = await eventually(lambda: table_of(bot, fake), what="the table restored")
+        assert table.seat_of(erin.id) == 1 and table.substitution is None
 
 
 async def test_members_who_chose_never_to_be_pinged_are_told_of_a_restart_unnotified(

@@ -223,6 +223,8 @@ async def test_a_substitute_is_graded_on_his_own_moves_and_the_player_he_replace
     await h.command("alice", "table substitute", member=erin)
     for name in ("bob", "carol", "dave"):
         await h.click(name, f"euchre:table:{table.id}:consent")
+    sub = table.substitution
+    await h.click(erin, f"euchre:sub:{table.id}:{table.match_no}:{sub.number}:{erin.id}:take")
     assert table.seat_of(erin.id) == 0
     await finish_deal(h, 1)
     by_alice = grades_in(await h.command(alice, "review", deal="1"))

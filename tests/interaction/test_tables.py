@@ -16,10 +16,12 @@ from tests.interaction.helpers import (
     act,
     close_table,
     open_hand,
+    play_match,
     seat_four,
     start_four,
     to_act,
 )
+from tests.support.fake_discord import FakeMessage
 from tests.support.interactions import InteractionHarness, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -368,26 +370,131 @@ async def test_buttons_of_a_closed_table_answer_politely(interactions):
 # -- substitutes and seats held by computers ----------------------------------------------
 
 
+def asking(h: InteractionHarness, member: str) -> tuple[FakeMessage, str, str]:
+    """The live message asking ``member`` to take a seat, and its Take the seat and Decline
+    buttons' ids."""
+    who = h.member(member)
+    message = next(
+        m
+        for m in reversed(h.public_messages())
+        if any(str(c).startswith("euchre:sub:") for c in m.custom_ids)
+    )
+    take, decline = enabled_ids(message, "euchre:sub:")
+    assert take.endswith(f":{who.id}:take") and decline.endswith(f":{who.id}:decline")
+    return message, take, decline
+
+
 async def test_substitute_with_the_consent_of_the_other_three(interactions):
+    """The three others consent, and the member named is still not seated until she
+    presses Take the seat, on the message that asked her, mentioning her alone."""
     h = interactions
     table = await start_four(h)
     erin = h.member("erin")
     exchange = await h.command("alice", "table substitute", member=erin)
     assert exchange.ephemeral and "asked to consent" in exchange.text
+    assert "only once they accept" in exchange.text
+    message, take, _ = asking(h, "erin")
+    assert f"<@{erin.id}>" in message.text and "Take the seat" in message.text
+    sent = next(c for c in h.calls if c.method == "POST" and f"<@{erin.id}>" in c.content)
+    allowed = sent.message_data["allowed_mentions"]
+    assert [int(u) for u in allowed["users"]] == [erin.id] and allowed["parse"] == []
     consent = f"euchre:table:{table.id}:consent"
-    asking = copy.deepcopy(h.table_message())  # as a client that missed the next edit sees it
-    assert consent in enabled_ids(asking)
+    asked = copy.deepcopy(h.table_message())  # as a client that missed the next edit sees it
+    assert consent in enabled_ids(asked)
     assert "other three" in await refused_click(h, "alice", consent)
     assert "other three" in await refused_click(h, "erin", consent)
-    for name in ("bob", "carol"):
+    for name in ("bob", "carol", "dave"):
         assert "consent" in (await h.click(name, consent)).text
         assert table.seats[0].user_id == h.member("alice").id
-    await h.click("dave", consent)
+    assert table.seat_of(erin.id) is None  # every consent, but Erin has not accepted
+    exchange = await h.click("erin", take)
+    assert exchange.ephemeral and "You play north now" in exchange.text
     assert table.seat_of(erin.id) == 0 and table.seat_of(h.member("alice").id) is None
     assert table.seats[0].substitute and table.flagged
     assert consent not in enabled_ids(h.table_message())
-    # A click on the button after the substitute sat.
-    assert "no substitution" in await refused_click(h, "bob", consent, message=asking)
+    assert "takes alice's seat" in h.messages[message.id].text
+    assert not enabled_ids(h.messages[message.id], "euchre:sub:")
+    # A click on the consent button after the substitute sat.
+    assert "no substitution" in await refused_click(h, "bob", consent, message=asked)
+
+
+async def test_a_substitute_who_accepts_first_sits_with_the_last_consent(interactions):
+    h = interactions
+    table = await start_four(h)
+    erin = h.member("erin")
+    await h.command("bob", "table substitute", member=erin)
+    _, take, _ = asking(h, "erin")
+    exchange = await h.click("erin", take)
+    assert "once the other players consent" in exchange.text and table.seat_of(erin.id) is None
+    assert table.substitution.accepted
+    for name in ("alice", "carol"):
+        await h.click(name, f"euchre:table:{table.id}:consent")
+    assert table.seat_of(erin.id) is None
+    await h.click("dave", f"euchre:table:{table.id}:consent")
+    assert table.seat_of(erin.id) == 1 and table.seats[1].substitute
+
+
+async def test_a_substitute_who_declines_is_not_seated_and_the_table_is_told(interactions):
+    h = interactions
+    table = await start_four(h)
+    erin = h.member("erin")
+    await h.command("bob", "table substitute", member=erin)
+    message, take, decline = asking(h, "erin")
+    shown = copy.deepcopy(message)  # as a client that misses the next edit sees it
+    for name in ("alice", "carol", "dave"):
+        await h.click(name, f"euchre:table:{table.id}:consent")
+    await h.click("erin", decline)
+    assert table.seat_of(erin.id) is None and table.seat_of(h.member("bob").id) == 1
+    assert table.substitution is None and not table.flagged
+    told = h.messages[message.id]  # public: the table sees the answer
+    assert not told.ephemeral and "erin declined to take bob's seat (east)" in told.text
+    assert not enabled_ids(told, "euchre:sub:")
+    assert "erin declined" in h.table_message().text
+    assert f"euchre:table:{table.id}:consent" not in enabled_ids(h.table_message())
+    # Her button, as a client that missed the edit still shows it: stale, changes nothing.
+    assert "no longer open" in await refused_click(h, "erin", take, message=shown)
+
+
+async def test_only_the_member_named_can_take_or_decline_the_seat(interactions):
+    h = interactions
+    table = await start_four(h)
+    await h.command("bob", "table substitute", member=h.member("erin"))
+    message, take, decline = asking(h, "erin")
+    for name, button in (("bob", take), ("alice", take), ("frank", decline), ("dave", decline)):
+        assert "only the member this seat was offered to" in await refused_click(
+            h, name, button, message=message
+        )
+    assert table.substitution is not None and not table.substitution.accepted
+    await h.click("erin", take)
+    assert table.substitution.accepted
+
+
+async def test_stale_take_the_seat_buttons_get_a_clear_answer_and_change_nothing(interactions):
+    h = interactions
+    table = await start_four(h)
+    erin = h.member("erin")
+    await h.command("bob", "table substitute", member=erin)
+    first, old_take, _ = asking(h, "erin")
+    # Replaced by a newer request (Bob names Erin again): the first message's button is stale.
+    await h.command("bob", "table substitute", member=erin)
+    second, take, _ = asking(h, "erin")
+    assert second.id != first.id and take != old_take
+    assert "replaced by a newer one" in await refused_click(h, "erin", old_take, message=first)
+    for name in ("alice", "carol", "dave"):
+        await h.click(name, f"euchre:table:{table.id}:consent")
+    await h.click("erin", take)
+    assert table.seat_of(erin.id) == 1
+    # The seat is hers now.
+    assert "already play east" in await refused_click(h, "erin", old_take, message=first)
+    # A rubber over: a request of it is no longer open.
+    await h.command("erin", "table substitute", member=h.member("frank"))
+    of_rubber, frank_take, _ = asking(h, "frank")
+    await play_match(h)
+    assert not table.playing
+    assert "rubber is over" in await refused_click(h, "frank", frank_take, message=of_rubber)
+    # The table gone.
+    await close_table(h, "alice")
+    assert "table has closed" in await refused_click(h, "frank", frank_take, message=of_rubber)
 
 
 async def test_substitute_refusals(interactions):

@@ -132,18 +132,61 @@ def test_leaving_mid_rubber_leaves_a_computer_and_flags_the_rubber():
     assert table.flagged
 
 
-def test_s18_substitute_needs_the_other_three():
+def test_s18_substitute_needs_the_other_three_and_his_own_acceptance():
     table = full_table()
     table.start(keep_seats=True, rng=random.Random(7))
-    assert table.request_substitute(2, 9, "zed") is False
+    asked = table.request_substitute(2, 9, "zed")
+    assert table.substitution is asked and not asked.accepted and asked.number == 1
     assert sorted(table.substitute_consenters()) == [1, 3, 4]
     with pytest.raises(TableError, match="other three"):
         table.consent_substitute(2)
     assert table.consent_substitute(1) is False
     assert table.consent_substitute(3) is False
-    assert table.consent_substitute(4) is True
+    assert table.consent_substitute(4) is False  # every consent, but zed has not accepted
+    assert table.seat_of(9) is None and table.seat_of(2) == 1
+    with pytest.raises(TableError, match="only .zed. can answer"):
+        table.answer_substitute(1, table.match_no, asked.number, True)
+    assert table.answer_substitute(9, table.match_no, asked.number, True) is True
     assert table.seat_of(9) == 1 and table.seats[1].substitute
-    assert table.flagged
+    assert table.flagged and table.substitution is None
+
+
+def test_s18_a_substitute_who_accepts_first_sits_with_the_last_consent():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(7))
+    asked = table.request_substitute(2, 9, "zed")
+    assert table.answer_substitute(9, table.match_no, asked.number, True) is False
+    assert table.consent_substitute(1) is False and table.consent_substitute(3) is False
+    assert table.consent_substitute(4) is True and table.seat_of(9) == 1
+
+
+def test_s18_a_substitute_who_declines_is_not_seated_and_the_request_ends():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(7))
+    asked = table.request_substitute(2, 9, "zed")
+    for user_id in (1, 3, 4):
+        table.consent_substitute(user_id)
+    assert table.answer_substitute(9, table.match_no, asked.number, False) is False
+    assert table.substitution is None and table.seat_of(9) is None and table.seat_of(2) == 1
+    with pytest.raises(TableError, match="no longer open"):
+        table.answer_substitute(9, table.match_no, asked.number, True)
+
+
+def test_s18_an_answer_to_a_request_replaced_or_of_a_rubber_over_is_refused():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(7))
+    first = table.request_substitute(2, 9, "zed")
+    second = table.request_substitute(2, 8, "yan")
+    assert second.number == first.number + 1
+    with pytest.raises(TableError, match="replaced by a newer one"):
+        table.answer_substitute(9, table.match_no, first.number, True)
+    with pytest.raises(TableError, match="rubber is over"):
+        table.answer_substitute(8, table.match_no - 1, second.number, True)
+    assert table.substitution is second and not second.accepted
+    # Stored and rebuilt, the request is the same one, answerable as before.
+    state, options = table.to_state(), table.options.to_dict()
+    again = Table.from_state(1, 10, 100, options, state, table.decks, table.actions)
+    assert again.substitution == second and again.substitutions_asked == 2
 
 
 def test_two_timeouts_computer_holds_seat_until_back():
