@@ -24,7 +24,7 @@ import yarl
 
 from bot.config import TOKEN_HELP, ConfigError, Settings, load_settings
 from bot.metrics import MetricsUnavailable
-from bot.shard_guard import ShardsTaken
+from bot.shard_guard import ShardsTaken, StoppedWaiting
 from bot.storage.database import Database
 from bot.storage.errors import DatabaseUnreachable, StorageError
 from bot.storage.url import DatabaseUrl
@@ -77,6 +77,8 @@ async def serve(settings: Settings) -> None:
             await bot.start(settings.token)
     except StoppedStarting:
         log.info("stopped while waiting for the turn to connect to the gateway")
+    except StoppedWaiting:
+        log.info("stopped while waiting to see whether another process on these shards runs")
     except Exception as error:
         if not stopping and bot.shards_taken is None:
             raise

@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.config import Settings, scope_text, scopes_overlap
-from bot.rerun import log_task_end
+from bot.rerun import log_task_end, woken
 from bot.storage import processes
 from bot.storage.database import Database
 from bot.storage.errors import WriterClosed
@@ -49,6 +49,12 @@ Write = Callable[[Callable[[Database], Awaitable[Any]]], Awaitable[Any]]
 class ShardsTaken(Exception):
     """Another process of the bot runs on shards this one was started with; the message names
     it and says what to change."""
+
+
+class StoppedWaiting(Exception):
+    """The process was stopped (SIGTERM, Ctrl-C) while its start waited to see whether an
+    earlier process on its shards still runs: the start ends there, before any table is loaded
+    or the gateway is contacted."""
 
 
 def _runs_here(pid: int) -> bool:
@@ -97,14 +103,27 @@ class ShardGuard:
         self._beating: asyncio.Task[None] | None = None
         self._registered = False  # this start's row is stored (and not dropped)
         self._running = False  # past `start`: the beats watch
+        self._start_over = asyncio.Event()  # set once a `start` has returned or raised
+        self._starting = False  # in `start`
 
-    async def start(self) -> None:
+    async def start(self, stopping: asyncio.Event | None = None) -> None:
         """Register this start, beat from now on, and return once no other live process serves
         its shards.
 
+        Args:
+            stopping: set when the process is stopped: a wait for another process ends at once.
+
         Raises:
             ShardsTaken: another process runs on these shards (this start's row is dropped).
+            StoppedWaiting: `stopping` was set (the row stays, for `stopped` to mark).
         """
+        self._starting = True
+        try:
+            await self._start(stopping or asyncio.Event())
+        finally:
+            self._start_over.set()
+
+    async def _start(self, stopping: asyncio.Event) -> None:
         me = self.me
         await self._write(lambda db: processes.register(db, me))
         self._registered = True
@@ -112,7 +131,9 @@ class ShardGuard:
         self._beating.add_done_callback(log_task_end)
         told = False
         try:
-            while waiting := self._judge(await processes.running(self.db), at_start=True):
+            while not stopping.is_set() and (
+                waiting := self._judge(await processes.running(self.db), at_start=True)
+            ):
                 if not told:
                     other = waiting[0]
                     log.warning(
@@ -124,12 +145,14 @@ class ShardGuard:
                         self.lease,
                     )
                     told = True
-                await asyncio.sleep(self.poll)
+                await woken(stopping, self.poll)
         except ShardsTaken:
             await self.stop_beating()
             await self._write(lambda db: processes.forget(db, me))
             self._registered = False
             raise
+        if stopping.is_set():
+            raise StoppedWaiting("stopped while starting")
         self._running = True
 
     def _judge(self, starts: list[Start], at_start: bool = False) -> list[Start]:
@@ -199,6 +222,12 @@ class ShardGuard:
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+
+    async def start_ended(self) -> None:
+        """Until a `start` under way has returned or raised (a stop sets its `stopping` first,
+        so it ends at its next look), before the database it reads is closed."""
+        if self._starting:
+            await self._start_over.wait()
 
     async def stopped(self) -> None:
         """A clean stop, stored on the database directly (the writer is closed by then): no

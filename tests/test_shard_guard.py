@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from bot.shard_guard import ShardGuard, ShardsTaken
+from bot.shard_guard import ShardGuard, ShardsTaken, StoppedWaiting
 from bot.storage import processes
 from bot.storage.database import Database
 from tests.bot.helpers import WAIT, eventually
@@ -130,6 +130,26 @@ async def test_a_predecessor_on_another_host_is_waited_for_at_most_a_lease(db, c
     (told,) = caplog.records
     assert "host-a:100 (shards 0,1 of 4) served these shards" in told.getMessage()
     await me.stopped()
+
+
+async def test_a_stop_ends_the_wait_for_a_predecessor_and_the_stop_is_stored(db):
+    """SIGTERM while the start waits for another host's process (the clock stands still: the
+    wait would never end by itself): the start ends at once, and its row reads as stopped."""
+    clock = Clock()
+    other = start("host-a:100", clock.now - 60)
+    await stored(db, other)
+    await beat(db, other, clock.now)
+    me = guard(db, start("host-b:200", clock.now), clock)
+    stopping = asyncio.Event()
+    starting = asyncio.create_task(me.start(stopping))
+    await eventually(lambda: other.incarnation in me._seen, what="the guard to read the other")
+    stopping.set()
+    await asyncio.wait_for(me.start_ended(), WAIT)
+    with pytest.raises(StoppedWaiting):
+        await starting
+    await me.stopped()
+    stopped = {r.name: r.stopped_at for r in await processes.reports(db)}
+    assert stopped["host-b:200"] == clock.now and stopped["host-a:100"] is None
 
 
 @pytest.mark.parametrize(

@@ -165,3 +165,54 @@ def lease_until(db: Path) -> float:
         return conn.execute("SELECT lease_until FROM tables WHERE status = 'open'").fetchone()[0]
     finally:
         conn.close()
+
+
+async def test_a_stop_while_waiting_for_a_predecessor_on_its_shards_ends_the_process(
+    fake_discord, tmp_path
+):
+    """A start that waits to see whether an earlier process on another host still runs (its
+    last beat is recent) stops at once on SIGTERM, with code 0 and one line, and never
+    identifies. The other host's clock is ahead of this one's: its beat reads as recent for an
+    hour, so only the stop can end the wait."""
+    fake, db = fake_discord, tmp_path / "euchre.db"
+    other = processes.Start(
+        name="other-host:4242",
+        incarnation="other",
+        scope=None,
+        lease_owner="the bot",
+        started_at=time.time() - 3600,
+        beat_at=time.time() + 3600,
+    )
+    database = await Database.open(db)
+    try:
+        async with database.transaction():
+            await processes.register(database, other)
+    finally:
+        await database.close()
+    bot = await BotProcess.start(fake, tmp_path, db)
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + START_SECONDS
+        while "still runs" not in bot.stderr:
+            assert bot.process.returncode is None, bot.stderr
+            assert loop.time() < deadline, f"the bot did not wait:\n{bot.stderr}"
+            await asyncio.sleep(0.05)
+        bot.process.send_signal(signal.SIGTERM)
+        assert await exited(bot) == 0, bot.stderr
+    finally:
+        await bot.end()
+    assert "Traceback" not in bot.stderr, bot.stderr
+    assert not fake.identifies and "ready as" not in bot.stderr, bot.stderr
+    (line,) = lines_naming(bot.stderr, "stopped while waiting")
+    assert "another process" in line, line
+    assert "before the start was complete" not in bot.stderr, bot.stderr  # not by accident
+    # A clean stop: its own row reads as stopped (no later start waits for it).
+    conn = sqlite3.connect(db)
+    try:
+        (stopped,) = conn.execute(
+            "SELECT stopped_at FROM processes WHERE name = ?",
+            (f"{socket.gethostname()}:{bot.process.pid}",),
+        ).fetchone()
+    finally:
+        conn.close()
+    assert stopped is not None
