@@ -14,9 +14,12 @@ import math
 import os
 import socket
 import time
+import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -55,6 +58,9 @@ IDENTIFY_SPACING = 5.5
 RECONNECT_TIMEOUT = 60.0
 # Seconds between two reports of this process's figures to the database (/admin status).
 REPORT_EVERY = 15.0
+# Seconds a stop lets the work still using Discord's HTTP session (a member's answer, a table
+# message's edit) finish before it cancels what is left and closes the session.
+DRAIN_SECONDS = 5.0
 
 EXTENSIONS = (
     "cogs.errors",
@@ -150,6 +156,12 @@ class EuchreBot(commands.AutoShardedBot):
             burst = process_burst(settings.rest_budget, share)
             self.rest_budget = RestBudget(share, burst=burst)
             self.rest_budget.install(trace)
+        # The tasks that may still use the HTTP session at a stop (`_drain`): every task that
+        # sent a request, and every task an interaction started.
+        self._users: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
+        self._closing_gateway = False  # no interaction is taken from then on
+        self._turned_away = 0  # interactions that arrived after that
+        trace.on_request_start.append(self._using_http)
         kwargs.setdefault("http_trace", trace)
         # What ends a connection kept waiting for its turn to IDENTIFY: no heartbeat ACK is read
         # meanwhile, so discord.py's heartbeat timeout, and its time for a shard's reconnection.
@@ -193,6 +205,66 @@ class EuchreBot(commands.AutoShardedBot):
         self._loaded: list[Table] | None = None  # loaded in setup_hook, resumed in on_ready
         self._shutdown: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()  # set as close() begins
+        self._main: asyncio.Task[Any] | None = None  # the task that logged in (and connects)
+        self._follow_interactions()
+        # discord.py closes the gateway, then the HTTP session: what still uses the session is
+        # let end in between, when no interaction can arrive any more and `is_closed()` already
+        # tells every task the bot is stopping.
+        close_session = self.http.close
+
+        async def close_http() -> None:
+            await self._drain()
+            await close_session()
+
+        self.http.close = close_http  # type: ignore[method-assign]
+
+    async def _using_http(
+        self,
+        session: aiohttp.ClientSession,
+        context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._users.add(task)
+
+    def _follow_interactions(self) -> None:
+        """Note the tasks each interaction starts (discord.py starts its command's, its button's
+        and its `on_interaction` listeners' as it parses INTERACTION_CREATE), so a stop lets
+        them answer before the HTTP session closes (`_drain`)."""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+        users = self._users
+
+        def interaction_create(data: Any) -> None:
+            if self._closing_gateway:
+                # Its command may be unloaded already: never acknowledged, it changed nothing
+                # (the member's client says it failed).
+                self._turned_away += 1
+                return
+            loop = asyncio.get_running_loop()
+            factory = loop.get_task_factory()
+
+            def noted(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> Any:
+                task: asyncio.Task[Any]
+                if factory is not None:
+                    task = factory(loop, coro, **kwargs)  # type: ignore[assignment]
+                else:
+                    task = asyncio.Task(coro, loop=loop, **kwargs)
+                users.add(task)
+                return task
+
+            loop.set_task_factory(noted)
+            try:
+                parse(data)
+            finally:
+                loop.set_task_factory(factory)
+
+        parsers["INTERACTION_CREATE"] = interaction_create
+
+    async def login(self, token: str) -> None:
+        self._main = asyncio.current_task()  # it waits for the connection, not a request
+        await super().login(token)
 
     @property
     def db(self) -> Database:
@@ -240,7 +312,9 @@ class EuchreBot(commands.AutoShardedBot):
             lease=self.manager.lease_seconds,
         )
         self._guard.on_taken = self._shards_taken
-        await self._guard.start()
+        # A stop while it waits for an earlier process on these shards ends the start here
+        # (StoppedWaiting), before a table is loaded.
+        await self._guard.start(self._stopping)
         # Before the gateway connects: the first interaction finds every table in place.
         self._loaded = await self.manager.load(self.settings.serves)
         if self.settings.metrics_port is not None:
@@ -427,7 +501,38 @@ class EuchreBot(commands.AutoShardedBot):
             self._shutdown = asyncio.create_task(self._close_all(), name="euchre-shutdown")
         await asyncio.shield(self._shutdown)
 
+    async def _drain(self) -> None:
+        """Let the tasks still using Discord's HTTP session (a member's answer, a hand's or a
+        table message's edit, a ping, the card emojis' check) finish within `DRAIN_SECONDS`,
+        and cancel those that have not: a request cut off by the session's close would end its
+        task with a traceback, one cancelled ends it quietly."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DRAIN_SECONDS
+        me = asyncio.current_task()
+        while True:
+            # Tasks started meanwhile by those waited for are waited for too.
+            under_way = [t for t in self._users if not t.done() and t not in (me, self._main)]
+            left = deadline - loop.time()
+            if not under_way or left <= 0:
+                break
+            await asyncio.wait(under_way, timeout=left)
+        for task in under_way:
+            task.cancel()
+        await asyncio.gather(*under_way, return_exceptions=True)
+        if under_way or self._turned_away:
+            log.info(
+                "stopping: %d tasks still using Discord after %.0f s cancelled; %d interactions"
+                " that arrived as the gateway closed not taken",
+                len(under_way),
+                DRAIN_SECONDS,
+                self._turned_away,
+            )
+
     async def _close_all(self) -> None:
+        if self._guard is not None:
+            # A start still waiting for another process on these shards ends at once (it was
+            # told by `_stopping`), before the writer and database it uses are closed.
+            await self._guard.start_ended()
         # Cogs that run tasks of their own over the tables (a euchre night's) stop them first.
         for cog in list(self.cogs.values()):
             shutdown = getattr(cog, "shutdown", None)
@@ -461,6 +566,10 @@ class EuchreBot(commands.AutoShardedBot):
             # Requests still waiting for the budget are dropped, not sent all at once: the
             # table messages they would have edited are drawn again at the next start.
             self.rest_budget.close()
+        # discord.py unloads the cogs (their commands go), closes the gateway, then the HTTP
+        # session: no interaction is taken from here on, and what still uses the session ends
+        # before it closes (`_drain`).
+        self._closing_gateway = True
         await super().close()
         # After Discord is closed: what is still answered above keeps the cards' pictures.
         await self.card_emojis.close()

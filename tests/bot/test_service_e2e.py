@@ -390,3 +390,85 @@ async def test_a_metrics_port_already_taken_is_named_as_such(fake_discord, tmp_p
     assert code == 1, bot.stderr
     assert f"cannot serve metrics on 127.0.0.1:{port}" in bot.stderr
     assert "could not reach Discord" not in bot.stderr
+
+
+# -- a stop under load ----------------------------------------------------------------------
+
+UPDATE_MESSAGE = 7  # the callback a hand's click is answered with: its hand, as it now is
+
+
+def stored_interactions(db: Path) -> set[int]:
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT interaction_id FROM table_events WHERE interaction_id IS NOT NULL"
+        ).fetchall()
+    finally:
+        conn.close()
+    return {row[0] for row in rows}
+
+
+async def test_a_stop_while_tables_play_logs_no_traceback_and_loses_no_acknowledged_action(
+    fake_discord, tmp_path
+):
+    """SIGTERM while members of several tables keep clicking: the clicks, answers, hand and
+    table message edits still under way are let finish (or cancelled) before the HTTP session
+    closes, so the bot logs no traceback, and every click it acknowledged as played is
+    stored."""
+    fake, db = fake_discord, tmp_path / "euchre.db"
+    bot = await BotProcess.start(fake, tmp_path, db)
+    clicks: list = []
+    players: list[asyncio.Task[None]] = []
+
+    async def play(member, channel) -> None:
+        while True:
+            hand = await reply(await fake.slash(member, channel, "hand"))
+            actions = enabled_actions(hand)
+            if not actions:
+                await asyncio.sleep(0.02)
+                continue
+            handle = await fake.click(member, hand, actions[0])
+            clicks.append(handle.interaction)
+            await handle.response(20)
+
+    try:
+        await bot.wait_ready()
+        for n in range(6):
+            channel = fake.add_channel(fake.guild, f"euchre-{n}")
+            members = [
+                fake.add_member(fake.guild, f"{name}{n}")
+                for name in ("host", "east", "north", "west")
+            ]
+            await fake.wait_for(
+                lambda channel=channel: fake.find_channel(channel.id) is not None,
+                what="the channel",
+            )
+            await reply(await fake.slash(members[0], channel, "table create", preset="modern"))
+            for member in members[1:]:
+                await (await fake.slash(member, channel, "table join")).response(20)
+            await (await fake.slash(members[0], channel, "table start")).message(20)
+            players += [asyncio.create_task(play(m, channel)) for m in members]
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + START_SECONDS
+        while stored_game_actions(db) < 30:
+            assert loop.time() < deadline, f"the tables did not play:\n{bot.stderr}"
+            assert not any(p.done() for p in players), [p for p in players if p.done()]
+            await asyncio.sleep(0.1)
+        # The members go on clicking while the bot stops.
+        code = await bot.stop(signal.SIGTERM)
+    finally:
+        for player in players:
+            player.cancel()
+        await asyncio.gather(*players, return_exceptions=True)
+        await bot.end()
+    assert code == 0, bot.stderr
+    assert "Traceback" not in bot.stderr, bot.stderr
+    played = [
+        click.id
+        for click in clicks
+        if click.response is not None
+        and click.response.type == UPDATE_MESSAGE
+        and not click.response.data.get("content")  # no note: not stale, not refused
+    ]
+    assert len(played) >= 30
+    assert set(played) <= stored_interactions(db)
