@@ -237,10 +237,8 @@ class EuchreBot(commands.AutoShardedBot):
         users = self._users
 
         def interaction_create(data: Any) -> None:
-            if self._closing_gateway:
-                # Its command may be unloaded already: never acknowledged, it changed nothing
-                # (the member's client says it failed).
-                self._turned_away += 1
+            if not self.takes_interactions():
+                self.turn_away()
                 return
             loop = asyncio.get_running_loop()
             factory = loop.get_task_factory()
@@ -261,6 +259,15 @@ class EuchreBot(commands.AutoShardedBot):
                 loop.set_task_factory(factory)
 
         parsers["INTERACTION_CREATE"] = interaction_create
+
+    def takes_interactions(self) -> bool:
+        """False once a stop unloads the cogs: a command or button may be gone already."""
+        return not self._closing_gateway
+
+    def turn_away(self) -> None:
+        """Count an interaction not taken because the bot is stopping: never acknowledged, it
+        changed nothing (the member's client says it failed), and it is told in one line."""
+        self._turned_away += 1
 
     async def login(self, token: str) -> None:
         self._main = asyncio.current_task()  # it waits for the connection, not a request

@@ -66,6 +66,12 @@ class CommandTree(app_commands.CommandTree):
         return synced
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        # An interaction parsed just before a stop began may run once its command is unloaded
+        # (a CommandNotFound traceback): it is turned away as those arriving later are.
+        takes = getattr(self.client, "takes_interactions", None)
+        if takes is not None and not takes():
+            self.client.turn_away()  # type: ignore[attr-defined]
+            return False
         # A command may ask the tables for something: the game manager applies one interaction
         # once (bot.tables.requests). The check runs in the task that then runs the command.
         current_interaction.set(interaction.id)
