@@ -106,6 +106,25 @@ class _TurnWaitsAreNews(logging.Filter):
 logging.getLogger("discord.shard").addFilter(_TurnWaitsAreNews())
 
 
+def _close_a_connection_given_up() -> None:
+    """A connection given up by `IdentifyTurnLater` is closed at once. discord.py raises out of
+    the IDENTIFY without closing it, so its keep-alive thread, started on HELLO, went on beating
+    and logged "has stopped responding to the gateway" a heartbeat timeout later."""
+    identify = discord.gateway.DiscordWebSocket.identify
+
+    async def identify_or_close(ws: discord.gateway.DiscordWebSocket) -> None:
+        try:
+            await identify(ws)
+        except IdentifyTurnLater:
+            await ws.close()  # stops the keep-alive first
+            raise
+
+    discord.gateway.DiscordWebSocket.identify = identify_or_close  # type: ignore[method-assign]
+
+
+_close_a_connection_given_up()
+
+
 class EuchreBot(commands.AutoShardedBot):
     """The bot. Slash commands only: it needs no privileged intents.
 

@@ -164,11 +164,13 @@ async def test_no_latency_is_reported_from_the_heartbeat_sent_before_a_wait_for_
 
 
 async def test_a_reconnection_whose_turn_is_far_waits_within_what_keeps_its_connection(
-    fake_discord, tmp_path
+    fake_discord, tmp_path, caplog
 ):
     """A running shard told to IDENTIFY afresh while its bucket's turn is further away than
     half of discord.py's heartbeat timeout (2 s here): it gives its connection up before any
-    IDENTIFY and connects again, until its turn comes. One IDENTIFY, no error logged."""
+    IDENTIFY, closes it, and connects again, until its turn comes. One IDENTIFY, no error
+    logged, and no connection left to discord.py's keep-alive (which would say the shard
+    "has stopped responding")."""
     fake = fake_discord
     fake.heartbeat_interval_ms = 500
     async with running_bot(fake, tmp_path / "euchre.db", heartbeat_timeout=2.0) as bot:
@@ -182,7 +184,9 @@ async def test_a_reconnection_whose_turn_is_far_waits_within_what_keeps_its_conn
         assert all(accepted for *_, accepted in fake.identifies)
         dropped = [c for c in fake.gateway_connections if not c.started]
         assert dropped, "the wait fitted on one connection: the test waits too little"
-        # discord.py's keep-alive closes each once its heartbeat timeout has passed.
         await fake.wait_for(lambda: all(c.ws.closed for c in dropped), what="dropped ones closed")
         await reply(await fake.slash(fake.member("alice"), fake.channel, "table create"))
         assert bot.handler_errors == []
+    # Closed by the bot: the keep-alive, which would have closed them a heartbeat timeout
+    # later, was stopped first.
+    assert not [r for r in caplog.records if "stopped responding" in r.getMessage()]
