@@ -73,17 +73,22 @@ def process_lines(report: ProcessReport, now: float, leases: str | None = None) 
     limited = f"{f.rest_429:,} answered 429"
     if f.rest_global_429:
         limited += f" ({f.rest_global_429:,} global)"
+    rest = f"REST: {f.rest_requests:,} requests, {limited}\n"
     if report.stopped_at is not None:
+        # Its last report's tables, gateway and rate are no longer so: what it did in all.
         up = _age(report.stopped_at - f.started)
-        last = f"Stopped {_age(now - report.stopped_at)} ago, after {up} up"
-    else:
-        last = f"Up {_age(now - f.started)} · reported {_age(now - report.reported_at)} ago"
+        return (
+            f"Shards {_shards(f.shards)} · no table open, no gateway: it stopped\n"
+            f"{f.events_total:,} actions stored while it ran\n"
+            + rest
+            + f"Stopped {_age(now - report.stopped_at)} ago, after {up} up"
+        )
     return (
         f"Shards {_shards(f.shards)} · {f.tables:,} open tables · gateway {latency}\n"
         + (f"{leases}\n" if leases else "")
         + f"{f.events_per_second:.1f} actions/s ({f.events_total:,} stored since start)\n"
-        f"REST: {f.rest_requests:,} requests, {limited}\n"
-        f"{last}"
+        + rest
+        + f"Up {_age(now - f.started)} · reported {_age(now - report.reported_at)} ago"
     )
 
 

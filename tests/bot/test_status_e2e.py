@@ -158,6 +158,10 @@ async def test_a_process_stopped_cleanly_reads_as_stopped_not_silent(fake_discor
         assert f"{name} — stopped" in text
         assert re.search(r"Stopped \d+ s ago, after \d+ s up", text), text
         assert "silent" not in text
+        # Its last report's tables and gateway are not shown as if it still served them.
+        stopped_part = text.split(f"{name} — stopped", 1)[1]
+        assert re.match(r"\s*Shards 0 · no table open, no gateway: it stopped\n", stopped_part)
+        assert re.search(r"\n\d+ actions stored while it ran\n", stopped_part), text
 
 
 async def test_sixteen_processes_each_with_its_leases_fit_one_message(fake_discord, db):
