@@ -12,7 +12,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.rules import build_options
-from bot.ui.guide import HELP_TOPIC_CHOICES, TOPIC_CHOICES, HelpMenu, help_answer, rules_embed
+from bot.ui.guide import (
+    HELP_TOPIC_CHOICES,
+    NO_MENTIONS,
+    TOPIC_CHOICES,
+    HelpMenu,
+    help_answer,
+    rules_embed,
+    unknown_topic,
+)
 from bot.ui.variant_views import rules_embed as variant_rules_embed
 
 if TYPE_CHECKING:
@@ -30,8 +38,15 @@ class Help(commands.Cog):
     @app_commands.choices(topic=HELP_TOPIC_CHOICES)
     async def help(self, interaction: discord.Interaction, topic: str | None = None) -> None:
         """The commands at the table, how a deal goes, and every command with its options."""
-        embed, view = help_answer(self.bot.tree, interaction.guild_id, topic)
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        # Only the commands this member may use here: their permissions in this channel.
+        shown = help_answer(self.bot.tree, interaction.guild_id, topic, interaction.permissions)
+        await interaction.response.send_message(
+            shown.content,
+            embed=shown.embed,
+            view=shown.view,
+            ephemeral=True,
+            allowed_mentions=NO_MENTIONS,
+        )
 
     @app_commands.command(name="rules")
     @app_commands.describe(topic="the rule to explain; leave it out for the list of topics")
@@ -51,7 +66,10 @@ class Help(commands.Cog):
         else:
             options = build_options(self.bot.settings.default_preset)
         embed = rules_embed(options, topic, at_table=table is not None)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        # A topic it has not (a stale client's, or forged) is said to be unknown, before the index.
+        await interaction.response.send_message(
+            unknown_topic(topic), embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
 
 
 async def setup(bot: EuchreBot) -> None:

@@ -12,6 +12,13 @@ each page (stored nowhere: the page is in the choice) turns to how a deal goes a
 group's commands with every option, on as many pages as Discord's limits need. Commands are
 shown as Discord's clickable mentions (`</play:123>`) where the tree knows their ids from a
 sync, else as `/play`.
+
+/help lists only the commands the member asking may use (`may_use`): a command whose top-level
+command has default permissions (`/admin`: Manage Server) or whose description names the
+permission its own check asks for (`... (Manage Server).`, as /league create says) is left out
+for a member without it in the channel, and a page left with no command is not offered. A DM
+has no server permissions to read: every command is listed there as before, but those that need
+a permission and run only in a server.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands as ext
 
-from bot.engine.quoting import clip
+from bot.engine.quoting import clip, quoted
 from bot.engine.rules import LEFT_OF_LONER, Options
 from bot.tables.requests import current_interaction
 from bot.ui.errors import reply_error
@@ -194,12 +201,54 @@ class CommandLine:
         return tuple(o.name for o in self.options if o.required)
 
 
-def command_lines(tree: app_commands.CommandTree) -> list[CommandLine]:
-    """Every slash command in the tree, with its group in /help, its own description and its
-    options, in the order of `HELP_GROUPS` (within a group, the tree's order)."""
+# The permission a command's own check asks for, as the end of its description names it: the
+# checks made in a command's body (bot owners, a night's organiser) cannot be read otherwise.
+NAMED_PERMISSIONS = {"(Manage Server)": discord.Permissions(manage_guild=True)}
+
+
+def needed_permissions(command: app_commands.Command[Any, ..., Any]) -> discord.Permissions | None:
+    """What a member needs to use `command`, or None for nothing: its top-level command's
+    default permissions (Discord applies those to every subcommand and ignores a subcommand's
+    own), and the permission its description names (`NAMED_PERMISSIONS`)."""
+    root = command.root_parent or command
+    needed = root.default_permissions
+    if needed is not None and needed.value == 0:
+        needed = discord.Permissions(administrator=True)  # Discord: administrators only
+    description = command.description.rstrip(". ")
+    for words, permissions in NAMED_PERMISSIONS.items():
+        if description.endswith(words):
+            needed = permissions if needed is None else needed | permissions
+    return needed
+
+
+def may_use(
+    command: app_commands.Command[Any, ..., Any],
+    guild_id: int | None,
+    permissions: discord.Permissions,
+) -> bool:
+    """Whether /help lists `command` to a member with `permissions` in the channel (what
+    Discord resolved for the interaction); in a DM (`guild_id` None), whether it may be used
+    by someone there at all: a command that needs a permission and only runs in a server is
+    left out, every other as before."""
+    needed = needed_permissions(command)
+    if needed is None:
+        return True
+    if guild_id is None:
+        root = command.root_parent or command
+        return not root.guild_only
+    return permissions.administrator or needed <= permissions
+
+
+def command_lines(
+    tree: app_commands.CommandTree,
+    shown: Callable[[app_commands.Command[Any, ..., Any]], bool] = lambda command: True,
+) -> list[CommandLine]:
+    """Every slash command in the tree that `shown` keeps, with its group in /help, its own
+    description and its options, in the order of `HELP_GROUPS` (within a group, the tree's
+    order)."""
     lines = []
     for command in tree.walk_commands():
-        if isinstance(command, app_commands.Group):
+        if isinstance(command, app_commands.Group) or not shown(command):
             continue
         cog = command.binding
         group = _GROUP_OF_COG.get(cog.qualified_name if isinstance(cog, ext.Cog) else "", OTHER)
@@ -264,6 +313,28 @@ def help_pages(
 def help_page(pages: list[HelpPage], key: str | None) -> HelpPage:
     """The page `key` names; the opening page for no key or one no page has."""
     return next((p for p in pages if p.key == key), pages[0])
+
+
+_GROUP_TITLES = {g.key: g.title for g in (*HELP_GROUPS, OTHER)}
+
+
+def missing_page(pages: list[HelpPage], key: str | None) -> str | None:
+    """What /help says of a page `key` it does not show (the opening page is shown instead):
+    a group whose commands the member may not use, or a key no page has (a client that still
+    offers a page since renamed, or a forged one), quoted as the project quotes input. None
+    when there is no key or its page is there."""
+    if key is None or any(p.key == key for p in pages):
+        return None
+    title = _GROUP_TITLES.get(key)
+    if title is not None:
+        return (
+            f"None of the commands on *{title}* are yours to use here. The pages of the guide "
+            "you may read are in the menu below."
+        )
+    return (
+        f"/help has no page {quoted(key)}. Here are the commands at the table; the pages of "
+        "the guide are in the menu below."
+    )
 
 
 def _brief(command: CommandLine, mention: Callable[[str], str], where: str) -> str:
@@ -356,26 +427,54 @@ def _chunks(lines: list[str], limit: int) -> Iterator[str]:
 
 # -- /help's menu --------------------------------------------------------------------------
 
+# What the guide's answers may notify: no one (what a member typed is quoted in them).
+NO_MENTIONS = discord.AllowedMentions.none()
+
 # Discord's limits for a select menu: its options, and an option's label and description.
 SELECT_OPTIONS_LIMIT = 25
 SELECT_TEXT_LIMIT = 100
 
 
+@dataclass(frozen=True)
+class HelpAnswer:
+    """/help's answer: a word on a page asked for and not shown (or None), the page, its menu."""
+
+    content: str | None
+    embed: discord.Embed
+    view: discord.ui.View
+
+
 def help_answer(
-    tree: app_commands.CommandTree, guild_id: int | None, key: str | None
-) -> tuple[discord.Embed, discord.ui.View]:
-    """/help's page `key` for a member in `guild_id`, with the menu of the other pages."""
+    tree: app_commands.CommandTree,
+    guild_id: int | None,
+    key: str | None,
+    permissions: discord.Permissions | None = None,
+) -> HelpAnswer:
+    """/help's page `key` for a member in `guild_id`, with the menu of the other pages.
+
+    Args:
+        tree: the command tree the pages are read from.
+        guild_id: the server the member asks in (None in a DM).
+        key: the page asked for (None for the opening page).
+        permissions: the member's permissions in the channel (`interaction.permissions`):
+            only the commands they may use are listed (`may_use`). None lists every command.
+    """
 
     def mention(name: str) -> str:
         if isinstance(tree, CommandTree):
             return tree.mention(name, guild_id)
         return f"/{name}"
 
-    pages = help_pages(command_lines(tree), mention)
+    if permissions is None:
+        lines = command_lines(tree)
+    else:
+        allowed = permissions
+        lines = command_lines(tree, lambda command: may_use(command, guild_id, allowed))
+    pages = help_pages(lines, mention)
     page = help_page(pages, key)
     view = Buttons()
     view.add_item(HelpMenu(menu_options(pages, page.key)))
-    return page.embed, view
+    return HelpAnswer(missing_page(pages, key), page.embed, view)
 
 
 def menu_options(pages: list[HelpPage], key: str) -> list[discord.SelectOption]:
@@ -419,8 +518,14 @@ class HelpMenu(
         try:
             chosen = self.item.values[0] if self.item.values else None
             tree = interaction.client.tree  # type: ignore[attr-defined]
-            embed, view = help_answer(tree, interaction.guild_id, chosen)
-            await interaction.response.edit_message(embed=embed, view=view)
+            # Read again for who picks, with their permissions now: the menu stores nothing.
+            shown = help_answer(tree, interaction.guild_id, chosen, interaction.permissions)
+            await interaction.response.edit_message(
+                content=shown.content,  # None takes away a word an earlier page had
+                embed=shown.embed,
+                view=shown.view,
+                allowed_mentions=NO_MENTIONS,
+            )
         except Exception as error:  # every pick gets an answer
             await reply_error(interaction, error)
 
@@ -737,8 +842,18 @@ def _citation(laws: str) -> str:
     return f"{'Laws' if ',' in laws or '-' in laws else 'Law'}: {laws}."
 
 
+def unknown_topic(topic: str | None) -> str | None:
+    """What /rules says before its index of topics when asked for a topic it has not (a client
+    that still offers one since renamed, or a forged value: anything typed, quoted as the project
+    quotes input, so it mentions no one and formats nothing). None for no topic or a known one."""
+    if topic is None or topic in TOPIC_BY_KEY:
+        return None
+    return f"/rules has no topic {quoted(topic)}. These are its topics:"
+
+
 def rules_embed(options: Options, topic: str | None, at_table: bool) -> discord.Embed:
-    """/rules' answer: one topic for these options, or the index of topics.
+    """/rules' answer: one topic for these options, or the index of topics (for no topic, or
+    one it has not: `unknown_topic` says so).
 
     Args:
         options: the table's options (or the default preset's, with no table).
@@ -768,8 +883,10 @@ __all__ = [
     "HELP_TOPIC_CHOICES",
     "CommandLine",
     "CommandTree",
+    "HelpAnswer",
     "HelpMenu",
     "HelpPage",
+    "NO_MENTIONS",
     "OptionLine",
     "TOPICS",
     "TOPIC_CHOICES",
@@ -778,8 +895,12 @@ __all__ = [
     "help_answer",
     "help_page",
     "help_pages",
+    "may_use",
     "menu_options",
+    "missing_page",
+    "needed_permissions",
     "rules_embed",
+    "unknown_topic",
     "whose_rules",
 ]
 

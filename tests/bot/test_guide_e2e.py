@@ -4,6 +4,8 @@ turning its pages in place, after a restart too."""
 
 from __future__ import annotations
 
+import discord
+
 from tests.bot.helpers import running_bot
 from tests.support.fake_discord import FakeDiscord
 
@@ -44,9 +46,42 @@ async def test_help_menu_turns_the_page_in_place_after_a_restart(fake_discord, t
         turned = await (await fake.select(alice, shown, "euchre:help", ["leagues"])).message()
         assert turned.id == shown.id and turned.ephemeral
         assert turned.embeds[0]["title"] == "Leagues"
-        assert "• `preset` (required): the rules every match of the league is played by" in (
+        assert "• `season`: a season's number or name (default: the running season)" in (
             turned.text
         )
         menu = turned.component("euchre:help")
         assert [o["value"] for o in menu["options"] if o.get("default")] == ["leagues"]
+        assert not bot.handler_errors
+
+
+def pages_offered(message) -> list[str]:
+    return [o["value"] for o in message.component("euchre:help")["options"]]
+
+
+async def test_help_menu_after_a_restart_shows_the_commands_of_the_members_permissions(
+    fake_discord, tmp_path
+):
+    """A /help opened before a restart by a member with Manage Server, picked from after it
+    once the member has lost it: the pages are those of the member's permissions at the pick,
+    /admin's and the organisers' commands left out, and the Admin page no longer offered."""
+    fake = fake_discord
+    manage_guild = discord.Permissions(manage_guild=True).value
+    boss = fake.add_member(fake.guild, "boss", permissions=manage_guild)
+    async with running_bot(fake, tmp_path / "euchre.db"):
+        shown = await private_reply(fake, "boss", "help", topic="admin")
+        assert shown.embeds[0]["title"] == "Admin" and "/admin sync" in shown.text
+        assert "admin" in pages_offered(shown)
+        plain = await private_reply(fake, "alice", "help")
+        assert "admin" not in pages_offered(plain) and "/admin" not in plain.text
+    boss.permissions = 0  # the role that gave Manage Server taken away meanwhile
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        # The menu drawn before still offers Admin: picked, the page is not shown.
+        admin = await (await fake.select(boss, shown, "euchre:help", ["admin"])).message()
+        assert admin.id == shown.id and admin.ephemeral
+        assert admin.embeds[0]["title"] == "At the table" and "/admin" not in admin.text
+        assert admin.content.startswith("None of the commands on *Admin* are yours to use")
+        assert "admin" not in pages_offered(admin)
+        leagues = await (await fake.select(boss, shown, "euchre:help", ["leagues"])).message()
+        assert leagues.embeds[0]["title"] == "Leagues" and "/league join" in leagues.text
+        assert "/league create" not in leagues.text and not leagues.content
         assert not bot.handler_errors

@@ -4,8 +4,10 @@ and options) or, with no table, for the bot's default preset."""
 
 from __future__ import annotations
 
+import copy
 import re
 
+import discord
 import pytest
 from discord import app_commands
 
@@ -18,9 +20,11 @@ from bot.ui.guide import (
     CommandLine,
     HelpGroup,
     OptionLine,
+    help_answer,
     help_pages,
     menu_options,
 )
+from tests.support.fake_discord import FakeMessage, notified
 from tests.support.interactions import InteractionHarness
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -69,6 +73,12 @@ def assert_within_limits(message) -> None:
 
 async def every_page(h: InteractionHarness, member: str = "alice") -> dict[str, str]:
     """Every page of /help, as the member reaches it: /help, then each page of its menu."""
+    return {key: page.text for key, page in (await every_message(h, member)).items()}
+
+
+async def every_message(h: InteractionHarness, member: str = "alice") -> dict[str, FakeMessage]:
+    """Every page of /help as the member is shown it (a copy of the message as each pick left
+    it): /help, then each page of its menu."""
     reply = (await h.command(member, "help")).reply
     assert reply.ephemeral and reply.visible_to == h.member(member).id
     (menu,) = [c for c in reply.all_components() if c.get("type") == 3]
@@ -80,7 +90,7 @@ async def every_page(h: InteractionHarness, member: str = "alice") -> dict[str, 
         page = exchange.reply
         assert page.id == reply.id and page.ephemeral  # shown in place, still private
         assert_within_limits(page)
-        pages[option["value"]] = page.text
+        pages[option["value"]] = copy.copy(page)  # the next pick edits it in place
     return pages
 
 
@@ -110,9 +120,10 @@ async def test_help_opens_on_the_commands_at_the_table_each_saying_what_it_does(
 
 async def test_every_command_and_option_registered_is_on_a_page_of_help(interactions):
     """Read from the tree as registered: each command with its description, and each of its
-    options with its own, on the page of its group; every page within Discord's limits."""
+    options with its own, on the page of its group; every page within Discord's limits. As a
+    member with Manage Server reads it, to whom every command is open."""
     h = interactions
-    pages = await every_page(h)
+    pages = await every_page(h, "admin")
     assert {"start", "deal", "table", "playing", "leagues", "admin"} <= set(pages)
     assert "Making trump, first round" in pages["deal"]
     for command in commands_of(h):
@@ -130,13 +141,12 @@ async def test_every_command_and_option_registered_is_on_a_page_of_help(interact
 
 async def test_help_topic_opens_that_page(interactions):
     h = interactions
-    leagues = (await h.command("bob", "help", topic="leagues")).reply
+    leagues = (await h.command("admin", "help", topic="leagues")).reply
     assert leagues.ephemeral and leagues.embeds[0]["title"] == "Leagues"
     assert f"{mention_of(h, 'league create')} `name` `preset`" in leagues.text
+    assert not leagues.content  # nothing to say on a page that is there
     deal = (await h.command("bob", "help", topic="deal")).reply
     assert "The discard." in deal.text and "right bower" in deal.text
-    unknown = (await h.command("bob", "help", topic="nothing")).reply  # as a client could send
-    assert unknown.embeds[0]["title"] == "At the table"
 
 
 async def test_help_writes_plain_commands_where_their_ids_are_unknown(interactions):
@@ -145,6 +155,177 @@ async def test_help_writes_plain_commands_where_their_ids_are_unknown(interactio
     text = await private_reply(h, "bob", "help")
     assert "</" not in text
     assert "/play `card` — Play a card" in text and "/table create — " in text
+
+
+# -- /help shows each member the commands they may use -------------------------------------
+
+
+def manager_commands(h: InteractionHarness) -> list[str]:
+    """The commands only a member who may manage the server may use: /admin's (its default
+    permissions are Manage Server) and those whose own check asks for it (their description
+    says so, as Discord's picker shows it)."""
+    return [
+        c.qualified_name
+        for c in commands_of(h)
+        if c.qualified_name.startswith("admin ") or c.description.endswith("(Manage Server).")
+    ]
+
+
+def menu_of(message: FakeMessage) -> list[str]:
+    (menu,) = [c for c in message.all_components() if c.get("type") == 3]
+    return [o["value"] for o in menu["options"]]
+
+
+def assert_no_empty_page(pages: dict[str, FakeMessage]) -> None:
+    """Every page the menu offers lists commands, but the one on how a deal goes."""
+    for key, page in pages.items():
+        if key != "deal":
+            fields = [f for e in page.embeds for f in e.get("fields", [])]
+            assert fields and all(f["value"] for f in fields), key
+
+
+async def test_help_shows_a_member_without_manage_server_none_of_its_commands(interactions):
+    h = interactions
+    hidden = manager_commands(h)
+    assert {"admin sync", "admin status", "league create", "night open", "fixtures make"} <= set(
+        hidden
+    )
+    pages = await every_message(h, "alice")
+    assert "admin" not in pages  # the menu does not offer a page left with no command
+    assert_no_empty_page(pages)
+    for key, page in pages.items():
+        for name in hidden:
+            assert mention_of(h, name) not in page.text, (key, name)
+        assert "/admin" not in page.text and "Admin" not in page.text, key
+    # What the member may use is still there, on the page of its group.
+    assert mention_of(h, "league join") in pages["leagues"].text
+    assert mention_of(h, "play") in pages["start"].text
+    # Asked for by name, the page of /admin is not shown either: /help says why.
+    reply = (await h.command("alice", "help", topic="admin")).reply
+    assert reply.ephemeral and reply.embeds[0]["title"] == "At the table"
+    assert reply.content.startswith("None of the commands on *Admin* are yours to use here.")
+    assert "/admin" not in reply.text and "admin" not in menu_of(reply)
+
+
+@pytest.mark.parametrize("member", ["admin", "boss"])
+async def test_help_shows_a_member_with_manage_server_its_commands(interactions, member):
+    """A member with Manage Server, or an administrator (who has every permission)."""
+    h = interactions
+    administrator = discord.Permissions(administrator=True).value
+    h.world.add_member(h.world.guild, "boss", permissions=administrator)
+    pages = await every_message(h, member)
+    assert "admin" in pages
+    assert_no_empty_page(pages)
+    text = "\n".join(page.text for page in pages.values())
+    for name in manager_commands(h):
+        assert mention_of(h, name) in text, name
+    assert mention_of(h, "admin sync") in pages["admin"].text
+    assert mention_of(h, "league create") in pages["leagues"].text
+
+
+async def test_help_menu_shows_the_pages_for_the_member_as_they_pick(interactions):
+    """The menu stores nothing (as after a restart, every pick is read by the menu registered
+    at start from its custom id alone): a page picked is drawn for the member's permissions at
+    the pick, not those they had when /help was opened."""
+    h = interactions
+    opened = (await h.command("admin", "help", topic="admin")).reply
+    assert opened.embeds[0]["title"] == "Admin" and "admin" in menu_of(opened)
+    h.member("admin").permissions = 0  # Manage Server taken away since
+    old = copy.copy(opened)  # the menu as it was, Admin still offered
+    page = (await h.click("admin", "euchre:help", message=old, values=["leagues"])).reply
+    assert page.embeds[0]["title"] == "Leagues" and not page.content
+    assert mention_of(h, "league create") not in page.text
+    assert "admin" not in menu_of(page)
+    page = (await h.click("admin", "euchre:help", message=old, values=["admin"])).reply
+    assert page.embeds[0]["title"] == "At the table"
+    assert page.content.startswith("None of the commands on *Admin* are yours to use here.")
+    assert "/admin" not in page.text and "admin" not in menu_of(page)
+    # The other way: a member given Manage Server finds its commands at the next pick.
+    opened = (await h.command("alice", "help")).reply
+    assert "admin" not in menu_of(opened)
+    h.member("alice").permissions = discord.Permissions(manage_guild=True).value
+    page = (await h.click("alice", "euchre:help", message=opened.id, values=["start"])).reply
+    assert "admin" in menu_of(page)
+    page = (await h.click("alice", "euchre:help", message=opened.id, values=["admin"])).reply
+    assert page.embeds[0]["title"] == "Admin" and not page.content
+    assert mention_of(h, "admin sync") in page.text
+
+
+async def test_help_in_a_dm_lists_all_but_the_server_commands_that_need_a_permission(
+    interactions,
+):
+    """No server's permissions in a DM: the commands of a table are listed as before (a member
+    reads there what to do at one), /admin's and the organisers' are not."""
+    h = interactions
+    tree = h.bot.tree
+    opening = help_answer(tree, None, None, discord.Permissions.none())
+    offered = [o.value for o in opening.view.children[0].item.options]  # the menu's pages
+    assert "admin" not in offered
+    answers = [help_answer(tree, None, key, discord.Permissions.none()) for key in offered]
+    assert all(a.content is None for a in answers)
+    text = "\n".join(f.value or "" for a in answers for f in a.embed.fields)
+    for name in manager_commands(h):
+        assert f"/{name} " not in text and f"/{name}:" not in text, name
+    for name in ("play", "table create", "league join", "help", "rules"):
+        assert f"/{name} " in text or f"/{name}:" in text, name
+
+
+# Values a stale or forged client could send as a topic: Discord lets an option's string be up
+# to 6,000 characters, and anything at all.
+HOSTILE = [
+    "x" * 6000,
+    "@everyone look",
+    "<@123> and <@&456>",
+    "```py\nboom``` **bold** ||spoiler|| [link](https://example.com)",
+    "order_up",  # as a topic was once named
+]
+
+
+def assert_quoted_safely(exchange, value: str) -> None:
+    """The reply's own words quote what was sent: within Discord's limits, notifying no one
+    (neither by its mentions nor by what it allows), and formatting nothing."""
+    reply = exchange.reply
+    assert reply.ephemeral and reply.visible_to == exchange.member.id
+    assert len(reply.content) <= 2000
+    assert_within_limits(reply)
+    assert exchange.response["allowed_mentions"] == {"parse": []}
+    assert notified(reply.content, None) == set()  # nothing to notify, whatever were allowed
+    assert "@everyone" not in reply.content and not re.search(r"<@[!&]?[0-9]", reply.content)
+    assert "```" not in reply.content and "**bold" not in reply.content
+    assert "\n" not in reply.content
+    if len(value) > 100:
+        assert len(reply.content) < 300 and value[:100] not in reply.content
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+async def test_help_with_an_unknown_topic_says_so_and_opens_on_the_commands(interactions, value):
+    h = interactions
+    exchange = await h.command("bob", "help", topic=value)
+    assert_quoted_safely(exchange, value)
+    reply = exchange.reply
+    assert reply.content.startswith("/help has no page “")
+    assert reply.embeds[0]["title"] == "At the table"
+    assert len(menu_of(reply)) > 2  # the other pages, to pick from
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+async def test_rules_with_an_unknown_topic_says_so_then_lists_the_topics(interactions, value):
+    h = interactions
+    for where in ("no table", "table"):
+        if where == "table":
+            await h.command("alice", "table create", preset="modern")
+        exchange = await h.command("bob", "rules", topic=value)
+        assert_quoted_safely(exchange, value)
+        reply = exchange.reply
+        assert reply.content.startswith("/rules has no topic “")
+        assert reply.content.endswith("These are its topics:")
+        assert reply.embeds[0]["title"] == "The rules, topic by topic"
+        for topic in TOPICS:
+            assert topic.title in reply.text
+    # A known topic, or none, has nothing before the answer.
+    for topic in (None, "lap"):
+        options = {} if topic is None else {"topic": topic}
+        assert not (await h.command("bob", "rules", **options)).reply.content
 
 
 def many_commands(groups: int, commands: int, options: int) -> list[CommandLine]:
