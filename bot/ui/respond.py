@@ -44,6 +44,10 @@ log = logging.getLogger(__name__)
 
 STALE = "That button belongs to an earlier deal or table. Here is your hand as it is now."
 MOVED_ON = "That table has moved on: this button is no longer in use."
+NOTHING_TO_DISCARD = (
+    "There is nothing to discard now: that button was drawn for the discard, and the discard is"
+    " made. Nothing was played. Here is your hand as it is now."
+)
 
 _DECLARATIONS = frozenset({PASS, ORDER, ORDER_ALONE, ALONE, DEFEND})
 # Where the deal stands before the first card, said to a member who tries to play or discard.
@@ -275,6 +279,11 @@ async def act(
         return
     if table is None:
         raise TableError("there is no table in this channel: start one with /table create")
+    if from_hand and verb == "discarded" and _discard_made(table):
+        # The code of a card is the same to discard and to play: a Discard button left on an
+        # older hand message must not play the card once the discard is made.
+        await show_hand(interaction, table, edit=True, note=NOTHING_TO_DISCARD)
+        return
     refusal = phase_refusal(table, interaction.user.id, action, verb)
     if refusal is not None:
         if from_hand:
@@ -285,6 +294,12 @@ async def act(
     change = await manager.act(channel_id_of(interaction), interaction.user.id, action)
     await show_hand(interaction, table, edit=from_hand)
     await _bot(interaction).table_messages.table_changed(change)
+
+
+def _discard_made(table: Table) -> bool:
+    """Whether the deal in play is past its discard (a button drawn for it is old)."""
+    match = table.any_match
+    return match is not None and table.playing and match.deal.phase != DISCARD
 
 
 async def table_button(interaction: discord.Interaction, table_id: int, what: str) -> None:

@@ -53,7 +53,7 @@ from bot.tables.table import Table
 from bot.ui.cards import card_button, card_style, card_text, cards_text, suit_text
 from bot.ui.embeds import EMBED_TOTAL, GOLD, GREEN, GREY, plural, proof_text, safe
 from bot.ui.errors import reply_error
-from bot.ui.views import Buttons, HandButton, Requesting, deal_number
+from bot.ui.views import DISCARD_VERB, Buttons, HandButton, Requesting, deal_number
 
 FIELD = 1024  # what an embed field may hold
 MAX_BUTTONS = 10  # declaration buttons under the two rows of cards; more go in a select menu
@@ -614,7 +614,7 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
     mine = deal.to_act == seat
     cards_act = deal.phase in (PLAY, DISCARD) and mine
     for i, card in enumerate(deal.hand or ()):
-        label, emoji = card_button(card, "Discard" if deal.phase == DISCARD else None)
+        label, emoji = card_button(card, DISCARD_VERB if deal.phase == DISCARD else None)
         items.add_item(
             HandButton(
                 table.id,

@@ -24,6 +24,16 @@ from bot.ui.errors import reply_error
 # letters, digits, colons and underscores.
 _ACTION = r"[A-Za-z0-9:_]+"
 
+DISCARD_VERB = "Discard"
+"""The word on the dealer's card buttons while he discards. A card's code is the same to discard
+and to play, so a click is read as a discard by what its button said."""
+
+
+def says_discard(label: str | None) -> bool:
+    """Whether a card button's label (`Discard`, or `Discard J♥` while cards are text) is one
+    drawn for the discard."""
+    return label is not None and (label == DISCARD_VERB or label.startswith(DISCARD_VERB + " "))
+
 
 class Buttons(discord.ui.View):
     """Buttons as drawn on a message. Every item is a `DynamicItem`, which discord.py routes by
@@ -84,12 +94,18 @@ class HandButton(
             )
         )
         self.table_id, self.match_no, self.deal, self.action = table_id, match_no, deal, action
+        # A button of a hand the bot could not take its buttons from (a restart came between,
+        # or its token ran out) may say Discard once the play has begun.
+        self.discard = says_discard(label)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> HandButton:
-        return cls(int(match["table"]), int(match["match"]), int(match["deal"]), match["action"])
+        button = cls(int(match["table"]), int(match["match"]), int(match["deal"]), match["action"])
+        # The button as the member saw it, on the message clicked.
+        button.discard = says_discard(getattr(item, "label", None))
+        return button
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         from bot.ui import respond
@@ -99,6 +115,7 @@ class HandButton(
                 interaction,
                 self.action,
                 drawn_for=(self.table_id, self.match_no, self.deal),
+                verb="discarded" if self.discard else "played",
             )
         except Exception as error:  # every click gets an answer
             await reply_error(interaction, error)
@@ -333,7 +350,7 @@ def hand_view(table: Table, seat: int, view: MatchView) -> Buttons:
     legal = set(deal.legal)
     cards_act = deal.phase in (PLAY, DISCARD) and deal.to_act == seat
     for i, card in enumerate(deal.hand or ()):
-        label, emoji = card_button(card, "Discard" if deal.phase == DISCARD else None)
+        label, emoji = card_button(card, DISCARD_VERB if deal.phase == DISCARD else None)
         items.add_item(
             HandButton(
                 table.id,
