@@ -119,7 +119,7 @@ def _close_a_connection_given_up() -> None:
             await ws.close()  # stops the keep-alive first
             raise
 
-    discord.gateway.DiscordWebSocket.identify = identify_or_close  # type: ignore[method-assign]
+    discord.gateway.DiscordWebSocket.identify = identify_or_close  # type: ignore[method-assign,assignment]
 
 
 _close_a_connection_given_up()
