@@ -318,7 +318,7 @@ class Leagues(commands.Cog):
         hide_after_days: int | None = None,
         leaver: Leaver | None = None,
     ) -> None:
-        """Rating and leaver settings."""
+        """Rating and leaver settings: anyone may read them, changing them needs Manage Server."""
         found = await self._league(interaction, league)
         if min_games is None and hide_after_days is None and leaver is None:
             shown = await league_seasons.league_settings(self.db, found.id)

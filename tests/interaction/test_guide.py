@@ -5,6 +5,7 @@ and options) or, with no table, for the bot's default preset."""
 from __future__ import annotations
 
 import copy
+import inspect
 import re
 
 import discord
@@ -518,3 +519,22 @@ async def test_help_says_an_expert_plays_the_other_games_at_standard(interaction
     h = interactions
     text = await private_reply(h, "bob", "help", topic="deal")
     assert "an expert plays them at standard" in text, text
+
+
+async def test_every_command_whose_own_check_asks_manage_server_says_so_for_help(interactions):
+    """/help reads the permission a command checks in its body from its description's end,
+    "(Manage Server)." (`NAMED_PERMISSIONS`): a command checking `manage_guild` itself (or
+    through the leagues' `organiser`) without saying so would be listed to every member. One
+    that checks only to change something (/league settings) names it elsewhere, and is listed."""
+    h = interactions
+    checked = {}
+    for command in commands_of(h):
+        body = inspect.getsource(command.callback)
+        # A night's own commands let its organiser too: those are listed to everyone.
+        if re.search(
+            r"(?<!_require_)organiser\(interaction|permissions\.manage_guild|_correct\(", body
+        ):
+            checked[command.qualified_name] = command.description
+            assert "Manage Server" in command.description, command.qualified_name
+    assert {"league create", "night open", "fixtures make", "league void"} <= set(checked)
+    assert "(Manage Server)" not in checked["league settings"]
