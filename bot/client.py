@@ -34,6 +34,7 @@ from bot.shard_guard import ShardGuard, ShardsTaken, guard_for
 from bot.storage import processes
 from bot.storage.bot_state import claim_identify, renew_identify
 from bot.storage.database import Database
+from bot.storage.errors import RESTARTING
 from bot.tables.fixtures import FixtureScheduler
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
@@ -257,7 +258,7 @@ class EuchreBot(commands.AutoShardedBot):
 
         def interaction_create(data: Any) -> None:
             if not self.takes_interactions():
-                self.turn_away()
+                self.turn_away(discord.Interaction(data=data, state=self._connection))
                 return
             loop = asyncio.get_running_loop()
             factory = loop.get_task_factory()
@@ -279,14 +280,33 @@ class EuchreBot(commands.AutoShardedBot):
 
         parsers["INTERACTION_CREATE"] = interaction_create
 
+    def stop_taking_interactions(self) -> None:
+        """From now on each interaction is answered that the bot is restarting (`turn_away`):
+        discord.py is about to unload the cogs, so its command or button may be gone."""
+        self._closing_gateway = True
+
     def takes_interactions(self) -> bool:
         """False once a stop unloads the cogs: a command or button may be gone already."""
         return not self._closing_gateway
 
-    def turn_away(self) -> None:
-        """Count an interaction not taken because the bot is stopping: never acknowledged, it
-        changed nothing (the member's client says it failed), and it is told in one line."""
+    def turn_away(self, interaction: discord.Interaction) -> None:
+        """Answer an interaction not taken because the bot is stopping: it changed nothing, and
+        its member is told so (not left with Discord's "This interaction failed"). The answer
+        is let go out before the HTTP session closes (`_drain`); the stop counts them in one
+        line."""
         self._turned_away += 1
+        if interaction.type is discord.InteractionType.autocomplete:
+            return  # a picker's suggestions: nothing to tell
+        told = asyncio.create_task(self._tell_restarting(interaction), name="euchre-turned-away")
+        self._users.add(told)
+
+    async def _tell_restarting(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.send_message(
+                f"{RESTARTING[0].upper()}{RESTARTING[1:]}.", ephemeral=True
+            )
+        except (discord.HTTPException, aiohttp.ClientError):
+            log.debug("interaction %s turned away at the stop: not answered", interaction.id)
 
     async def login(self, token: str) -> None:
         self._main = asyncio.current_task()  # it waits for the connection, not a request
@@ -548,7 +568,7 @@ class EuchreBot(commands.AutoShardedBot):
         if under_way or self._turned_away:
             log.info(
                 "stopping: %d tasks still using Discord after %.0f s cancelled; %d interactions"
-                " that arrived as the gateway closed not taken",
+                " that arrived as the gateway closed told to try again",
                 len(under_way),
                 DRAIN_SECONDS,
                 self._turned_away,
@@ -595,7 +615,7 @@ class EuchreBot(commands.AutoShardedBot):
         # discord.py unloads the cogs (their commands go), closes the gateway, then the HTTP
         # session: no interaction is taken from here on, and what still uses the session ends
         # before it closes (`_drain`).
-        self._closing_gateway = True
+        self.stop_taking_interactions()
         await super().close()
         # After Discord is closed: what is still answered above keeps the cards' pictures.
         await self.card_emojis.close()

@@ -31,7 +31,7 @@ from typing import Any
 
 from bot.storage import leases
 from bot.storage.database import Database, Locking
-from bot.storage.errors import AlreadyApplied, LeaseLost, WriterClosed
+from bot.storage.errors import RESTARTING, AlreadyApplied, LeaseLost, WriterClosed
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class BatchWriter:
         """
         if self._closed:
             # A request that reaches the bot as it stops is refused, not left waiting for ever.
-            raise WriterClosed("the bot is restarting: please try again in a moment")
+            raise WriterClosed(RESTARTING)
         self.start()
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Item(work, rows, together, future, fence, request, server))

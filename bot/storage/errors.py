@@ -29,6 +29,10 @@ class DatabaseUnreachable(DatabaseFileError):
     found): unlike a bad file or a refused login, trying again later may mend it."""
 
 
+# What a member is told of a request that reaches the bot as it stops: it changed nothing.
+RESTARTING = "the bot is restarting: please try again in a moment"
+
+
 class WriterClosed(StorageError):
     """A write asked for once the bot has begun to stop: nothing of it is stored."""
 

@@ -77,7 +77,7 @@ class CommandTree(app_commands.CommandTree):
         # (a CommandNotFound traceback): it is turned away as those arriving later are.
         takes = getattr(self.client, "takes_interactions", None)
         if takes is not None and not takes():
-            self.client.turn_away()  # type: ignore[attr-defined]
+            self.client.turn_away(interaction)  # type: ignore[attr-defined]
             return False
         # A command may ask the tables for something: the game manager applies one interaction
         # once (bot.tables.requests). The check runs in the task that then runs the command.

@@ -15,7 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.helpers import enabled_actions
+from tests.bot.helpers import (
+    current_table_message,
+    enabled_actions,
+    member_at,
+    running_bot,
+    seat_four,
+    start,
+    table_of,
+)
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -472,3 +480,30 @@ async def test_a_stop_while_tables_play_logs_no_traceback_and_loses_no_acknowled
     ]
     assert len(played) >= 30
     assert set(played) <= stored_interactions(db)
+
+
+async def test_an_interaction_arriving_as_the_bot_stops_is_told_to_try_again(
+    fake_discord, tmp_path
+):
+    """Once a stop is about to unload the cogs, a command or a click is not run (its command
+    or button may be gone) but answered, privately, that the bot is restarting: never
+    Discord's "This interaction failed", and nothing changes."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        table_message = await current_table_message(fake, table)
+        member = member_at(bot, fake, table.match.to_act)
+        hand = await (await fake.click(member, table_message, label="My hand")).message()
+        stored = stored_game_actions(tmp_path / "euchre.db")
+        bot.stop_taking_interactions()  # as `close` does before discord.py unloads the cogs
+        for handle in (
+            await fake.click(member, hand, enabled_actions(hand)[0]),
+            await fake.slash(member, fake.channel, "hand"),
+        ):
+            told = await handle.message()
+            assert told.ephemeral and told.visible_to == member.id
+            assert told.text == "The bot is restarting: please try again in a moment."
+        assert stored_game_actions(tmp_path / "euchre.db") == stored
+        assert bot.handler_errors == []
