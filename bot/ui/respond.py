@@ -33,7 +33,7 @@ from bot.tables.manager import TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
 from bot.ui import coach, variant_views
 from bot.ui.embeds import hand_embed, review_embed, safe
-from bot.ui.errors import fit_content
+from bot.ui.errors import fit_content, reason_of
 from bot.ui.live_hands import state_key
 from bot.ui.views import close_view, deal_number, hand_view
 
@@ -291,7 +291,15 @@ async def act(
             await show_hand(interaction, table, edit=True, note=refusal)
             return
         raise TableError(refusal)
-    change = await manager.act(channel_id_of(interaction), interaction.user.id, action)
+    try:
+        change = await manager.act(channel_id_of(interaction), interaction.user.id, action)
+    except EuchreError as error:
+        if not from_hand or table.seat_of(interaction.user.id) is None:
+            raise
+        # A hand the bot no longer kept up to date (opened before a restart, or its token ran
+        # out) still offers the turn it was drawn for: show it as it is now, with why.
+        await show_hand(interaction, table, edit=True, note=fit_content(reason_of(error) or ""))
+        return
     await show_hand(interaction, table, edit=from_hand)
     await _bot(interaction).table_messages.table_changed(change)
 
