@@ -500,6 +500,12 @@ class Table:
         seat = self.seat_of(user_id)
         if seat is None or seat == sub.seat:
             raise TableError("only the other three players can consent to a substitute")
+        if user_id in sub.approvals:
+            if sub.accepted:
+                raise TableError("you have consented already: waiting for the other players")
+            raise NamingTableError(
+                "you have consented already: waiting for {} to take the seat", sub.name
+            )
         sub.approvals.add(user_id)
         return self._seat_if_agreed()
 

@@ -141,6 +141,8 @@ def test_s18_substitute_needs_the_other_three_and_his_own_acceptance():
     with pytest.raises(TableError, match="other three"):
         table.consent_substitute(2)
     assert table.consent_substitute(1) is False
+    with pytest.raises(TableError, match="consented already: waiting for .zed. to take the seat"):
+        table.consent_substitute(1)  # a second press changes nothing, and says so
     assert table.consent_substitute(3) is False
     assert table.consent_substitute(4) is False  # every consent, but zed has not accepted
     assert table.seat_of(9) is None and table.seat_of(2) == 1
