@@ -37,7 +37,7 @@ from bench.leaderboard import (
     record_many,
     timed,
 )
-from bot.storage import stats
+from bot.storage import results
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
 from bot.storage.leaderboard import leaderboard, player_stats
@@ -56,15 +56,15 @@ def line(name: str, watch: Stopwatch) -> float:
 
 async def concurrent_hands(writer: BatchWriter, tables: int, hands: int) -> float:
     """`tables` tables each recording `hands` hands at once (each batch's deals in one
-    `stats.record_hands`); returns hands per second."""
+    `results.record_hands`); returns hands per second."""
     record = real_deal_record()
     options = SOMERSET.to_dict()
 
     async def table(number: int) -> None:
-        match_id = await writer.write(lambda d: stats.new_match_id(d, GUILD, 1000 + number))
+        match_id = await writer.write(lambda d: results.new_match_id(d, GUILD, 1000 + number))
         for deal in range(hands):
-            seats = tuple(stats.SeatPlayer(s, 10_000 + number * 4 + s, "p") for s in range(4))
-            hand = stats.HandRecord(
+            seats = tuple(results.SeatPlayer(s, 10_000 + number * 4 + s, "p") for s in range(4))
+            hand = results.HandRecord(
                 guild_id=GUILD,
                 table_id=1000 + number,
                 match_id=match_id,
@@ -85,7 +85,7 @@ async def concurrent_hands(writer: BatchWriter, tables: int, hands: int) -> floa
                 played_at=NOW,
             )
             # As the game manager gives a finished deal to the writer: with its batch's others.
-            await writer.write(together=(stats.record_hands, [hand]))
+            await writer.write(together=(results.record_hands, [hand]))
 
     start = time.perf_counter()
     await asyncio.gather(*(table(n) for n in range(tables)))

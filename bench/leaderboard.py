@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.engine.deal import Deal
 from bot.engine.records import deal_to_record
 from bot.engine.rules import build_options
-from bot.storage import stats
+from bot.storage import results
 from bot.storage.batch import BatchWriter
 from bot.storage.copy import copy
 from bot.storage.database import Database
@@ -420,13 +420,13 @@ async def record_many(
     for n in range(count):
         users = rng.sample(range(players), 4)
         seats = tuple(
-            stats.SeatPlayer(s, FIRST_USER + u, f"member{u}") for s, u in enumerate(users)
+            results.SeatPlayer(s, FIRST_USER + u, f"member{u}") for s, u in enumerate(users)
         )
         if n % 10 == 0:
-            match_id = await write(lambda d: stats.new_match_id(d, GUILD, 1, now=NOW))
+            match_id = await write(lambda d: results.new_match_id(d, GUILD, 1, now=NOW))
             deal = 0
         played = NOW + timedelta(seconds=n)
-        hand = stats.HandRecord(
+        hand = results.HandRecord(
             guild_id=GUILD,
             table_id=1,
             match_id=match_id,
@@ -448,14 +448,14 @@ async def record_many(
         )
         deal += 1
         with hand_samples.timing():
-            await write(lambda d, hand=hand: stats.record_hand(d, hand))
+            await write(lambda d, hand=hand: results.record_hand(d, hand))
         if n % 10 == 9:
-            game = stats.GameRecord(
+            game = results.GameRecord(
                 GUILD, 1, match_id, 0, seats, (5, 2), 0, 1, "somerset", options, played
             )
             with game_samples.timing():
-                await write(lambda d, game=game: stats.record_game(d, game))
-            match = stats.MatchRecord(
+                await write(lambda d, game=game: results.record_game(d, game))
+            match = results.MatchRecord(
                 GUILD,
                 1,
                 match_id,
@@ -471,7 +471,7 @@ async def record_many(
                 played,
             )
             with match_samples.timing():
-                await write(lambda d, match=match: stats.record_match(d, match))
+                await write(lambda d, match=match: results.record_match(d, match))
     ok = report("record_hand + commit", hand_samples, RECORD_TARGET_MS)
     report("record_game + commit", game_samples, RECORD_TARGET_MS)
     report("record_match + commit", match_samples, RECORD_TARGET_MS)

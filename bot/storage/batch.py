@@ -8,7 +8,7 @@ its own write before it replies.
 A write is a `work` coroutine function (run in the batch's transaction, in the order queued)
 and/or plain `rows`: (sql, parameters) pairs, which cost less: the rows of a whole batch are
 grouped by statement and each statement runs once with `executemany`. A write may also hand
-values to a function that stores many at once (`together`, such as `stats.record_hands` with a
+values to a function that stores many at once (`together`, such as `results.record_hands` with a
 finished deal): each such function runs once a batch, before the works, with every value of
 the batch in the order queued, so a deal's results cost a few statements a batch.
 

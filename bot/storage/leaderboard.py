@@ -1,6 +1,6 @@
 """Leaderboards, a player's statistics, match history and stored records, per server.
 
-Every question reads ``player_totals`` (kept by :mod:`bot.storage.stats`) or one player's own
+Every question reads ``player_totals`` (kept by :mod:`bot.storage.results`) or one player's own
 rows, never a scan of the server's hands. Unless asked (``include_bots=True``), results of
 matches in which a computer player or a substitute played are left out.
 

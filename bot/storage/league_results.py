@@ -27,8 +27,8 @@ from bot.storage import league_ratings
 from bot.storage.database import Database
 from bot.storage.league_seasons import OPEN_PLAY, league_settings, running_season
 from bot.storage.leagues import League, LeagueError, match_standing
+from bot.storage.results import SeatPlayer
 from bot.storage.seasons import timestamp
-from bot.storage.stats import SeatPlayer
 
 CORRECTIONS = ("void", "award", "replay", "unvoid")
 VOIDING = ("void", "replay")

@@ -1,6 +1,6 @@
 """The other variants' games: recording them, and the leaderboards and history they make.
 
-Kept apart from the four-handed matches (`bot.storage.stats`): a variant scores in its own unit
+Kept apart from the four-handed matches (`bot.storage.results`): a variant scores in its own unit
 and never adds to rubber points. A game is allocated when it starts (`new_game_id`), finished by
 `record_game` in the transaction that stores its last action (or abandoned when its table
 closes), and each member's `variant_totals` row grows in that same transaction, so a

@@ -1,6 +1,6 @@
 """Recomputing every player's totals from the stored hands, games and matches.
 
-:func:`verify` compares the totals kept incrementally by :mod:`bot.storage.stats` with a full
+:func:`verify` compares the totals kept incrementally by :mod:`bot.storage.results` with a full
 recomputation written independently, in SQL, from the result rows, and lists every difference.
 :func:`rebuild` replaces the totals by that recomputation (for bulk loads and repairs).
 """
@@ -12,13 +12,13 @@ from typing import Any
 
 from bot.storage.boards import first_day, rebuild_boards
 from bot.storage.database import Database
+from bot.storage.results import COUNTERS
 from bot.storage.seasons import DAY_PREFIX, SEASON_KEY_SQL
-from bot.storage.stats import COUNTERS
 
 log = logging.getLogger(__name__)
 
 # What each hand, game and match counts, per player, straight from the rows. The rules are those
-# of bot.storage.stats (its docstring), restated in SQL so that the two can check each other.
+# of bot.storage.results (its docstring), restated in SQL so that the two can check each other.
 _CONTRIBUTIONS = """
 WITH hand_counts AS (
     SELECT h.guild_id, h.day, h.preset, m.flagged, hp.user_id,

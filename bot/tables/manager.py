@@ -29,7 +29,7 @@ from bot.engine.variants import make_variant
 from bot.engine.variants.rules import VARIANT_ONLY_OPTIONS, no_such_option
 from bot.engine.variants.scoring import VariantResult
 from bot.rerun import log_task_end
-from bot.storage import hints, leagues, leases, members, stats
+from bot.storage import hints, leagues, leases, members, results
 from bot.storage import tables as store
 from bot.storage.batch import BatchWriter, Together
 from bot.storage.database import Database
@@ -994,15 +994,15 @@ class TableManager:
 
         ends = result is not None or games or match_over
         players = players_of(seated) if ends else ()
-        # The deal's results are stored with the batch's other deals (`stats.record_hands`),
+        # The deal's results are stored with the batch's other deals (`results.record_hands`),
         # before any work of the batch: so before this action's game and match below.
         hand = (
-            (stats.record_hands, [self.results.hand(table, match, result, players)])
+            (results.record_hands, [self.results.hand(table, match, result, players)])
             if result is not None
             else None
         )
 
-        async def results(db: Database) -> None:
+        async def store_results(db: Database) -> None:
             names = names_of(seated, table.seat_count)
             for number, game in enumerate(games, start=games_before):
                 await self.results.game(db, table, match, number, game, players)
@@ -1015,7 +1015,7 @@ class TableManager:
             seat,
             user_id,
             taken,
-            after=results if games or match_over else None,
+            after=store_results if games or match_over else None,
             together=hand,
             results_only=True,
         )
@@ -1061,13 +1061,19 @@ class TableManager:
         taken = table.actions[-1][1]
         over = match.over
 
-        async def results(db: Database) -> None:
+        async def store_results(db: Database) -> None:
             assert match is not None
             players, names = players_of(seated), names_of(seated, table.seat_count)
             await self.results.variant_game(db, table, match, players, names)
 
         await self._save(
-            table, "game", seat, user_id, taken, after=results if over else None, results_only=True
+            table,
+            "game",
+            seat,
+            user_id,
+            taken,
+            after=store_results if over else None,
+            results_only=True,
         )
         change = Change(
             table,

@@ -14,15 +14,15 @@ from bot.engine.match import GameResult, Match
 from bot.engine.records import deal_to_record, match_to_record
 from bot.engine.variants import VariantMatch
 from bot.engine.variants.records import variant_match_to_record
-from bot.storage import league_results, leagues, stats, variant_games
+from bot.storage import league_results, leagues, results, variant_games
 from bot.storage.database import Database
 from bot.tables.table import Table
 
 
-def seat_players(table: Table) -> tuple[stats.SeatPlayer, ...]:
+def seat_players(table: Table) -> tuple[results.SeatPlayer, ...]:
     """Who sits where now, as the leaderboards record them."""
     return tuple(
-        stats.SeatPlayer(
+        results.SeatPlayer(
             seat=seat, user_id=o.user_id, name=o.name, is_bot=o.is_bot, substitute=o.substitute
         )
         for seat, o in enumerate(table.seats)
@@ -49,9 +49,9 @@ def seated_now(table: Table) -> Seated:
     )
 
 
-def players_of(seated: Seated) -> tuple[stats.SeatPlayer, ...]:
+def players_of(seated: Seated) -> tuple[results.SeatPlayer, ...]:
     """`seat_players` as it was when `seated` was taken."""
-    return tuple(stats.SeatPlayer(*s) for s in seated)
+    return tuple(results.SeatPlayer(*s) for s in seated)
 
 
 def names_of(seated: Seated, seats: int) -> list[str]:
@@ -63,7 +63,7 @@ def names_of(seated: Seated, seats: int) -> list[str]:
 
 
 class ResultsRecorder:
-    """Writes results through `bot.storage.stats`, inside the caller's transaction."""
+    """Writes results through `bot.storage.results`, inside the caller's transaction."""
 
     def __init__(self, clock: type[datetime] = datetime) -> None:
         self._clock = clock
@@ -78,7 +78,7 @@ class ResultsRecorder:
             return await variant_games.new_game_id(
                 db, table.guild_id, table.id, table.variant.name, table.seat_count
             )
-        match_id = await stats.new_match_id(db, table.guild_id, table.id)
+        match_id = await results.new_match_id(db, table.guild_id, table.id)
         if table.league_id is not None:
             await leagues.set_match_league(db, match_id, table.league_id)
             await league_results.match_started(db, match_id, seat_players(table))
@@ -93,13 +93,13 @@ class ResultsRecorder:
         table: Table,
         match: Match,
         result: HandResult,
-        players: tuple[stats.SeatPlayer, ...],
-    ) -> stats.HandRecord:
-        """The record of the deal just finished, for `stats.record_hands`: the writer stores
+        players: tuple[results.SeatPlayer, ...],
+    ) -> results.HandRecord:
+        """The record of the deal just finished, for `results.record_hands`: the writer stores
         the deals its transaction finishes together."""
         deal = match.deals[-1] if match.over else match.deals[-2]
         number = len(match.deals) - (1 if match.over else 2)
-        return stats.HandRecord(
+        return results.HandRecord(
             guild_id=table.guild_id,
             table_id=table.id,
             match_id=_match_id(table),
@@ -128,12 +128,12 @@ class ResultsRecorder:
         match: Match,
         number: int,
         game: GameResult,
-        players: tuple[stats.SeatPlayer, ...],
+        players: tuple[results.SeatPlayer, ...],
     ) -> None:
         played_at = self._now()
-        game_id = await stats.record_game(
+        game_id = await results.record_game(
             db,
-            stats.GameRecord(
+            results.GameRecord(
                 guild_id=table.guild_id,
                 table_id=table.id,
                 match_id=_match_id(table),
@@ -165,13 +165,13 @@ class ResultsRecorder:
         db: Database,
         table: Table,
         match: Match,
-        players: tuple[stats.SeatPlayer, ...],
+        players: tuple[results.SeatPlayer, ...],
         names: list[str],
         abandoned: bool = False,
     ) -> None:
-        await stats.record_match(
+        await results.record_match(
             db,
-            stats.MatchRecord(
+            results.MatchRecord(
                 guild_id=table.guild_id,
                 table_id=table.id,
                 match_id=_match_id(table),
@@ -202,7 +202,7 @@ class ResultsRecorder:
         db: Database,
         table: Table,
         match: VariantMatch,
-        players: tuple[stats.SeatPlayer, ...],
+        players: tuple[results.SeatPlayer, ...],
         names: list[str],
         abandoned: bool = False,
     ) -> None:

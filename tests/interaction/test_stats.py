@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from bot.engine.egn import import_egn
-from bot.storage import stats
+from bot.storage import results
 from tests.interaction.helpers import play_match, start_four, to_act
 from tests.storage.builders import quick_rubber, seats
 from tests.support.fake_discord import CALLBACK_DEFERRED_MESSAGE, CALLBACK_UPDATE_MESSAGE
@@ -216,7 +216,7 @@ async def test_a_page_button_of_a_board_that_shrank_shows_its_last_page(interact
         )
     assert "Page 3 of 3" in board.text
     for match_id in rubbers[2:]:
-        await stats.flag_match(h.bot.db, match_id)
+        await results.flag_match(h.bot.db, match_id)
     previous = {b["label"]: b["custom_id"] for b in board.buttons}["Previous"]
     exchange = await h.click("bob", previous, message=board.id)
     assert exchange.response_type == CALLBACK_UPDATE_MESSAGE

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.storage import stats
+from bot.storage import results
 from bot.storage.database import Database
-from bot.storage.stats import GameRecord, HandRecord, MatchRecord, SeatPlayer
+from bot.storage.results import GameRecord, HandRecord, MatchRecord, SeatPlayer
 
 GUILD = 1000
 TABLE = 7
@@ -146,11 +146,11 @@ async def quick_rubber(
 ) -> int:
     """A rubber reduced to its match record and two won games (no hands): for leaderboard tests."""
     async with db.transaction():
-        match_id = await stats.new_match_id(db, guild, TABLE)
-        results = []
+        match_id = await results.new_match_id(db, guild, TABLE)
+        scored = []
         for number in range(2):
             scores = (5, 1) if winner == 0 else (1, 5)
-            await stats.record_game(
+            await results.record_game(
                 db,
                 game(
                     match_id,
@@ -163,13 +163,13 @@ async def quick_rubber(
                     preset=preset,
                 ),
             )
-            results.append((scores, winner, 1))
-        await stats.record_match(
+            scored.append((scores, winner, 1))
+        await results.record_match(
             db,
             match(
                 match_id,
                 players,
-                games=tuple(results),
+                games=tuple(scored),
                 rubber_points=rubber_points,
                 winner=winner,
                 when=when,
@@ -192,10 +192,10 @@ async def totals(
     params: tuple[object, ...] = (guild, user_id, bucket) + (() if flagged is None else (flagged,))
     row = await db.fetchone(
         "SELECT "
-        + ", ".join(f"COALESCE(SUM({c}), 0)" for c in stats.COUNTERS)
+        + ", ".join(f"COALESCE(SUM({c}), 0)" for c in results.COUNTERS)
         + " FROM player_totals WHERE guild_id = ? AND user_id = ? AND bucket = ?"
         + where,
         params,
     )
     assert row is not None
-    return dict(zip(stats.COUNTERS, row, strict=True))
+    return dict(zip(results.COUNTERS, row, strict=True))

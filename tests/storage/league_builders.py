@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.storage import league_results, leagues, stats
+from bot.storage import league_results, leagues, results
 from bot.storage.database import Database
 from tests.storage.builders import GUILD, OPTIONS, TABLE, at, game, match, seats
 
@@ -49,14 +49,14 @@ async def league_match(
     at_end = seats(*final, bots=(*bots, *(900 + seat for seat in left)))
     flagged = bool(bots)
     async with db.transaction():
-        match_id = await stats.new_match_id(db, GUILD, TABLE, now=when)
+        match_id = await results.new_match_id(db, GUILD, TABLE, now=when)
         await leagues.set_match_league(db, match_id, league.id)
         await league_results.match_started(db, match_id, players)
         won = []
         for number, pair in enumerate(scores):
             side = 0 if pair[0] > pair[1] else 1
             moment = when + timedelta(minutes=number)
-            game_id = await stats.record_game(
+            game_id = await results.record_game(
                 db,
                 game(match_id, players, number=number, scores=pair, winner=side, when=moment),
             )
@@ -86,7 +86,7 @@ async def league_match(
             when=when + timedelta(minutes=len(scores)),
             flagged=flagged or bool(left) or bool(came_back),
         )
-        await stats.record_match(db, record)
+        await results.record_match(db, record)
         await league_results.match_ended(db, GUILD, match_id, frozenset(left + came_back))
     return match_id
 

@@ -24,7 +24,7 @@ async def test_a_write_once_the_writer_is_closed_is_refused_not_left_waiting(tmp
 
 
 async def test_together_values_of_a_batch_are_stored_in_one_call_before_its_works(tmp_path):
-    """A finished deal's results go to `stats.record_hands` with the batch's other deals: the
+    """A finished deal's results go to `results.record_hands` with the batch's other deals: the
     writer calls each `together` function once a batch, with every value in the order queued,
     before any work; a batch that fails is stored again write by write, each value once."""
     db = await Database.open(tmp_path / "together.db")

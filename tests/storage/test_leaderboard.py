@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import stats
+from bot.storage import results
 from bot.storage.database import Database
 from bot.storage.errors import StatsError
 from bot.storage.leaderboard import (
@@ -99,7 +99,7 @@ async def test_win_rate_needs_five_rubbers(db: Database) -> None:
 async def test_hand_metrics_and_makers_success(db: Database) -> None:
     players = seats(1, 2, 3, 4)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
+        m = await results.new_match_id(db, GUILD, TABLE)
         deals = [
             (0, "made"),
             (0, "march"),
@@ -115,7 +115,7 @@ async def test_hand_metrics_and_makers_success(db: Database) -> None:
         for n, (maker, outcome) in enumerate(deals):
             points = {"made": 1, "march": 2, "euchred": 2}[outcome]
             side = maker % 2 if outcome != "euchred" else 1 - maker % 2
-            await stats.record_hand(
+            await results.record_hand(
                 db,
                 hand(
                     m,
@@ -269,9 +269,9 @@ async def test_player_stats_partners_and_opponents(db: Database) -> None:
     for number, (users, winner) in enumerate(games):
         players = seats(*users, bots=(-1,))
         async with db.transaction():
-            m = await stats.new_match_id(db, GUILD, TABLE)
-            await stats.record_game(db, game(m, players, number=0, scores=(5, 2), winner=winner))
-            await stats.record_match(
+            m = await results.new_match_id(db, GUILD, TABLE)
+            await results.record_game(db, game(m, players, number=0, scores=(5, 2), winner=winner))
+            await results.record_match(
                 db, match(m, players, kind="game", games=(((5, 2), winner, 1),), winner=winner)
             )
         del number
@@ -303,18 +303,18 @@ async def test_history_and_stored_records(db: Database) -> None:
     )
     players = seats(3, 1, 4, 2)
     async with db.transaction():
-        second = await stats.new_match_id(db, GUILD, TABLE)
+        second = await results.new_match_id(db, GUILD, TABLE)
         for n in range(3):
-            await stats.record_hand(
+            await results.record_hand(
                 db, hand(second, players, deal=n, maker=0, points=(1, 0), when=at("2025-05-02"))
             )
-        game_id = await stats.record_game(
+        game_id = await results.record_game(
             db,
             game(
                 second, players, number=0, scores=(3, 0), winner=0, value=2, when=at("2025-05-02")
             ),
         )
-        await stats.record_match(
+        await results.record_match(
             db,
             match(
                 second,

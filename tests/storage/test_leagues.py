@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine.rules import build_options
 from bot.leagues.counting import reasons_not_counted
-from bot.storage import leagues, stats
+from bot.storage import leagues, results
 from bot.storage.leagues import LeagueError
 from tests.storage.builders import GUILD, TABLE, quick_rubber, seats
 
@@ -175,7 +175,7 @@ async def test_a_league_match_counts_with_its_members_and_rules(db):
 async def test_a_match_in_play_has_no_players_yet_and_is_not_finished(db):
     league = await create(db)
     async with db.transaction():
-        match_id = await stats.new_match_id(db, GUILD, TABLE)
+        match_id = await results.new_match_id(db, GUILD, TABLE)
         await leagues.set_match_league(db, match_id, league.id)
     standing = await leagues.match_standing(db, GUILD, match_id)
     assert standing.facts.players == () and standing.facts.options is None

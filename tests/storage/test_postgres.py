@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import dialect, leases, stats, tables
+from bot.storage import dialect, leases, results, tables
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database, load_migrations
 from bot.storage.errors import DatabaseFileError, IntegrityError, LeaseLost, MigrationError
@@ -329,7 +329,7 @@ async def test_postgres_a_hands_results_do_not_hold_up_other_tables_moves(tmp_pa
 
 
 async def test_postgres_a_deals_results_lock_only_its_server(tmp_path) -> None:
-    """A batch holding a deal's results (`stats.record_hands`) waits for a transaction of its
+    """A batch holding a deal's results (`results.record_hands`) waits for a transaction of its
     own server, or one holding the whole database, but never for another server's results; and
     two processes recording one server's deals together count every one."""
     url = await empty(tmp_path)
@@ -346,15 +346,15 @@ async def test_postgres_a_deals_results_lock_only_its_server(tmp_path) -> None:
             match, players, deal=seq[table], maker=0, points=(1, 0), tricks=(3, 2), guild=guild
         )
         await writer.write(
-            rows=[row], together=(stats.record_hands, [record]), fence=(table, 1), server=guild
+            rows=[row], together=(results.record_hands, [record]), fence=(table, 1), server=guild
         )
 
     try:
         ours = await tables.create_table(a, 1, 10, 100, {}, {}, now, "a", 10.0)
         theirs = await tables.create_table(b, 2, 11, 101, {}, {}, now, "b", 10.0)
         alongside = await tables.create_table(b, 1, 12, 102, {}, {}, now, "b", 10.0)
-        match_of = {t: await stats.new_match_id(a, g, t) for t, g in ((ours, 1), (theirs, 2))}
-        match_of[alongside] = await stats.new_match_id(b, 1, alongside)
+        match_of = {t: await results.new_match_id(a, g, t) for t, g in ((ours, 1), (theirs, 2))}
+        match_of[alongside] = await results.new_match_id(b, 1, alongside)
 
         # Server 1's results are held up (a takeover's transaction of that server, say).
         blocker = c.conn.transaction()

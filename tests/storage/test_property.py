@@ -12,11 +12,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import stats
+from bot.storage import results
 from bot.storage.database import Database
 from bot.storage.leaderboard import METRICS, leaderboard_rows
+from bot.storage.results import SeatPlayer
 from bot.storage.seasons import PERIODS, start_season
-from bot.storage.stats import SeatPlayer
 from bot.storage.verify import verify
 from tests.storage.builders import GUILD, game, hand, match
 from tests.support.postgres import database_for
@@ -110,7 +110,7 @@ async def play(
                 continue
             async with db.transaction():
                 if match_id is None:
-                    match_id = await stats.new_match_id(db, GUILD, 1)
+                    match_id = await results.new_match_id(db, GUILD, 1)
                     deal = game_number = 0
             if kind in ("hand", "fail"):
                 _, outcome, maker, alone, defender, points = step if kind == "hand" else step[1]
@@ -129,7 +129,7 @@ async def play(
                 )
                 try:
                     async with db.transaction():
-                        await stats.record_hand(db, record)
+                        await results.record_hand(db, record)
                         if kind == "fail":
                             raise RuntimeError("the action did not save")
                 except RuntimeError:
@@ -137,7 +137,7 @@ async def play(
                 deal += 1
             elif kind == "game":
                 async with db.transaction():
-                    await stats.record_game(
+                    await results.record_game(
                         db,
                         game(
                             match_id,
@@ -153,11 +153,11 @@ async def play(
                 game_number += 1
             elif kind == "flag":
                 async with db.transaction():
-                    await stats.flag_match(db, match_id)
+                    await results.flag_match(db, match_id)
             elif kind == "end":
                 _, match_kind, abandoned, winner, rubber_points = step
                 async with db.transaction():
-                    await stats.record_match(
+                    await results.record_match(
                         db,
                         match(
                             match_id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import stats
+from bot.storage import results
 from bot.storage.database import Database
 from bot.storage.errors import IntegrityError, StorageError
 from bot.storage.seasons import start_season
@@ -30,7 +30,7 @@ async def scripted_rubber(db: Database) -> int:
     players = seats(A, B, C, D)
     day1, day2 = at(DAY1), at(DAY2)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
+        m = await results.new_match_id(db, GUILD, TABLE)
         deals = [
             hand(m, players, deal=0, game=0, outcome="passed", when=day1),
             hand(m, players, deal=1, game=0, maker=1, tricks=(2, 3), points=(0, 1), when=day1),
@@ -106,17 +106,19 @@ async def scripted_rubber(db: Database) -> int:
             ),
         ]
         for d in deals:
-            await stats.record_hand(db, d)
+            await results.record_hand(db, d)
             if d.deal_number == 3:
-                await stats.record_game(
+                await results.record_game(
                     db, game(m, players, number=0, scores=(6, 1), winner=0, when=day1)
                 )
             if d.deal_number == 5:
-                await stats.record_game(
+                await results.record_game(
                     db, game(m, players, number=1, scores=(6, 0), winner=0, value=2, when=day1)
                 )
-        await stats.record_game(db, game(m, players, number=2, scores=(1, 5), winner=1, when=day2))
-        await stats.record_match(
+        await results.record_game(
+            db, game(m, players, number=2, scores=(1, 5), winner=1, when=day2)
+        )
+        await results.record_match(
             db,
             match(
                 m,
@@ -250,8 +252,8 @@ async def test_scripted_rubber_splits_by_day_and_season(db: Database) -> None:
 async def test_a_passed_deal_is_stored_but_counts_nothing(db: Database) -> None:
     players = seats(A, B, C, D)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
-        hand_id = await stats.record_hand(db, hand(m, players, deal=0, outcome="passed"))
+        m = await results.new_match_id(db, GUILD, TABLE)
+        hand_id = await results.record_hand(db, hand(m, players, deal=0, outcome="passed"))
     row = await db.fetchone("SELECT outcome, maker, record FROM hands WHERE id = ?", (hand_id,))
     assert (row["outcome"], row["maker"]) == ("passed", None)
     assert await db.fetchval("SELECT count(*) FROM hand_players WHERE hand_id = ?", (hand_id,)) == 4
@@ -262,18 +264,18 @@ async def test_a_substitute_arriving_late_flags_the_whole_match(db: Database) ->
     before = seats(A, B, C, D)
     after = seats(A, B, C, 5, subs=(5,))  # 5 substitutes for D in the second game
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
-        await stats.record_hand(db, hand(m, before, deal=0, maker=0, points=(1, 0)))
-        await stats.record_hand(
+        m = await results.new_match_id(db, GUILD, TABLE)
+        await results.record_hand(db, hand(m, before, deal=0, maker=0, points=(1, 0)))
+        await results.record_hand(
             db, hand(m, before, deal=1, maker=1, points=(0, 2), outcome="march")
         )
-        await stats.record_game(db, game(m, before, number=0, scores=(1, 5), winner=1))
+        await results.record_game(db, game(m, before, number=0, scores=(1, 5), winner=1))
     # Clean so far: A's hands and game count on the unflagged totals.
     assert (await totals(db, A))["hands_played"] == 2
     assert (await totals(db, D))["games_won"] == 1
     assert await db.fetchval("SELECT flagged FROM matches WHERE id = ?", (m,)) == 0
     async with db.transaction():
-        await stats.record_hand(db, hand(m, after, deal=2, game=1, maker=3, points=(0, 1)))
+        await results.record_hand(db, hand(m, after, deal=2, game=1, maker=3, points=(0, 1)))
     assert await db.fetchval("SELECT flagged FROM matches WHERE id = ?", (m,)) == 1
     # Everything moved: nothing unflagged is left, and the flagged totals hold all three deals.
     assert await db.fetchval("SELECT count(*) FROM player_totals WHERE flagged = 0") == 0
@@ -288,9 +290,9 @@ async def test_a_substitute_arriving_late_flags_the_whole_match(db: Database) ->
 async def test_the_managers_flag_marks_a_match_with_no_computer_in_the_seats(db: Database) -> None:
     players = seats(A, B, C, D)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
-        await stats.record_hand(db, hand(m, players, deal=0, maker=0, points=(1, 0)))
-        await stats.record_match(
+        m = await results.new_match_id(db, GUILD, TABLE)
+        await results.record_hand(db, hand(m, players, deal=0, maker=0, points=(1, 0)))
+        await results.record_match(
             db, match(m, players, kind="game", games=(((5, 0), 0, 2),), winner=0, flagged=True)
         )
     assert await db.fetchval("SELECT flagged FROM matches WHERE id = ?", (m,)) == 1
@@ -302,10 +304,10 @@ async def test_the_managers_flag_marks_a_match_with_no_computer_in_the_seats(db:
 async def test_flag_match_moves_counts_once(db: Database) -> None:
     players = seats(A, B, C, D)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
-        await stats.record_hand(db, hand(m, players, deal=0, maker=2, points=(1, 0)))
-        assert await stats.flag_match(db, m) is True
-        assert await stats.flag_match(db, m) is False
+        m = await results.new_match_id(db, GUILD, TABLE)
+        await results.record_hand(db, hand(m, players, deal=0, maker=2, points=(1, 0)))
+        assert await results.flag_match(db, m) is True
+        assert await results.flag_match(db, m) is False
     assert (await totals(db, C, flagged=1))["makes_won"] == 1
     assert await verify(db) == []
 
@@ -313,12 +315,12 @@ async def test_flag_match_moves_counts_once(db: Database) -> None:
 async def test_computer_players_get_no_totals(db: Database) -> None:
     players = seats(A, -1, C, -3, bots=(-1, -3))
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
-        await stats.record_hand(
+        m = await results.new_match_id(db, GUILD, TABLE)
+        await results.record_hand(
             db, hand(m, players, deal=0, maker=1, outcome="euchred", points=(2, 0))
         )
-        await stats.record_game(db, game(m, players, number=0, scores=(5, 3), winner=0))
-        await stats.record_match(
+        await results.record_game(db, game(m, players, number=0, scores=(5, 3), winner=0))
+        await results.record_match(
             db, match(m, players, kind="game", games=(((5, 3), 0, 1),), winner=0)
         )
     users = {r[0] for r in await db.fetchall("SELECT DISTINCT user_id FROM player_totals")}
@@ -332,12 +334,12 @@ async def test_computer_players_get_no_totals(db: Database) -> None:
 async def test_an_abandoned_rubber_counts_its_hands_and_games_but_no_rubber(db: Database) -> None:
     players = seats(A, B, C, D)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
-        await stats.record_hand(
+        m = await results.new_match_id(db, GUILD, TABLE)
+        await results.record_hand(
             db, hand(m, players, deal=0, maker=0, points=(2, 0), outcome="march")
         )
-        await stats.record_game(db, game(m, players, number=0, scores=(5, 0), winner=0, value=2))
-        await stats.record_match(
+        await results.record_game(db, game(m, players, number=0, scores=(5, 0), winner=0, value=2))
+        await results.record_match(
             db, match(m, players, games=(((5, 0), 0, 2),), rubber_points=(2, 0), abandoned=True)
         )
     got = await totals(db, A)
@@ -354,9 +356,9 @@ async def test_an_abandoned_rubber_counts_its_hands_and_games_but_no_rubber(db: 
 async def test_a_single_game_match_counts_no_rubber(db: Database) -> None:
     players = seats(A, B, C, D)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
-        await stats.record_game(db, game(m, players, number=0, scores=(10, 7), winner=0))
-        await stats.record_match(
+        m = await results.new_match_id(db, GUILD, TABLE)
+        await results.record_game(db, game(m, players, number=0, scores=(10, 7), winner=0))
+        await results.record_match(
             db, match(m, players, kind="game", games=(((10, 7), 0, 1),), winner=0)
         )
     got = await totals(db, C)
@@ -366,10 +368,10 @@ async def test_a_single_game_match_counts_no_rubber(db: Database) -> None:
 async def test_results_roll_back_with_the_callers_transaction(db: Database) -> None:
     players = seats(A, B, C, D)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
+        m = await results.new_match_id(db, GUILD, TABLE)
     with pytest.raises(RuntimeError):
         async with db.transaction():
-            await stats.record_hand(db, hand(m, players, deal=0, maker=0, points=(1, 0)))
+            await results.record_hand(db, hand(m, players, deal=0, maker=0, points=(1, 0)))
             raise RuntimeError("the action failed to save")
     assert await db.fetchval("SELECT count(*) FROM hands") == 0
     assert await db.fetchval("SELECT count(*) FROM player_totals") == 0
@@ -378,40 +380,40 @@ async def test_results_roll_back_with_the_callers_transaction(db: Database) -> N
 async def test_refusals(db: Database) -> None:
     players = seats(A, B, C, D)
     async with db.transaction():
-        m = await stats.new_match_id(db, GUILD, TABLE)
+        m = await results.new_match_id(db, GUILD, TABLE)
     with pytest.raises(StorageError, match="no match 999"):
-        await stats.record_hand(db, hand(999, players, deal=0, maker=0))
+        await results.record_hand(db, hand(999, players, deal=0, maker=0))
     with pytest.raises(StorageError, match="another server"):
-        await stats.record_hand(db, hand(m, players, deal=0, maker=0, guild=GUILD + 1))
+        await results.record_hand(db, hand(m, players, deal=0, maker=0, guild=GUILD + 1))
     with pytest.raises(StorageError, match="Unknown outcome"):
-        await stats.record_hand(db, hand(m, players, deal=0, maker=0, outcome="won"))
+        await results.record_hand(db, hand(m, players, deal=0, maker=0, outcome="won"))
     with pytest.raises(StorageError, match="has a maker"):
-        await stats.record_hand(db, hand(m, players, deal=0, outcome="made"))
+        await results.record_hand(db, hand(m, players, deal=0, outcome="made"))
     with pytest.raises(StorageError, match="winner"):
-        await stats.record_game(db, game(m, players, number=0, scores=(5, 0), winner=2))
+        await results.record_game(db, game(m, players, number=0, scores=(5, 0), winner=2))
     with pytest.raises(StorageError, match="has a winner"):
-        await stats.record_match(db, match(m, players, winner=None))
+        await results.record_match(db, match(m, players, winner=None))
     async with db.transaction():
-        await stats.record_match(db, match(m, players, kind="game", winner=0))
+        await results.record_match(db, match(m, players, kind="game", winner=0))
     with pytest.raises(StorageError, match="already over"):
-        await stats.record_hand(db, hand(m, players, deal=1, maker=0))
+        await results.record_hand(db, hand(m, players, deal=1, maker=0))
     # The same deal twice is a bug in the caller: the database refuses it.
     async with db.transaction():
-        m2 = await stats.new_match_id(db, GUILD, TABLE)
-        await stats.record_hand(db, hand(m2, players, deal=0, maker=0))
+        m2 = await results.new_match_id(db, GUILD, TABLE)
+        await results.record_hand(db, hand(m2, players, deal=0, maker=0))
     with pytest.raises(IntegrityError):
         async with db.transaction():
-            await stats.record_hand(db, hand(m2, players, deal=0, maker=0))
+            await results.record_hand(db, hand(m2, players, deal=0, maker=0))
 
 
 async def _server_rows(db: Database, guild_id: int) -> dict[str, list[tuple[object, ...]]]:
     """What a server's results left in storage, without ids: to compare two servers."""
     queries = {
         "player_totals": "SELECT bucket, user_id, preset, flagged, "
-        + ", ".join(stats.COUNTERS)
+        + ", ".join(results.COUNTERS)
         + " FROM player_totals WHERE guild_id = ?",
         "board_totals": "SELECT board, flagged, user_id, "
-        + ", ".join(stats.COUNTERS)
+        + ", ".join(results.COUNTERS)
         + " FROM board_totals WHERE guild_id = ?",
         "board_windows": "SELECT days, anchor_day FROM board_windows WHERE guild_id = ?",
         "hands": "SELECT m.flagged, h.deal_number, h.game_number, h.maker, h.outcome,"
@@ -434,7 +436,7 @@ async def test_deals_recorded_together_count_as_if_recorded_one_at_a_time(db: Da
     clean, late_sub = seats(A, B, C, D), seats(A, B, C, 5, subs=(5,))
     others = seats(6, 7, 8, 9)
 
-    def deals(guild: int, first: int, second: int) -> list[stats.HandRecord]:
+    def deals(guild: int, first: int, second: int) -> list[results.HandRecord]:
         return [
             hand(first, clean, deal=0, maker=0, points=(1, 0), when=at(DAY1), guild=guild),
             hand(
@@ -468,13 +470,13 @@ async def test_deals_recorded_together_count_as_if_recorded_one_at_a_time(db: Da
     async with db.transaction():
         for guild in (alone_server, together_server):
             await start_season(db, guild, "Spring", at(DAY2))
-            matches[guild] = [await stats.new_match_id(db, guild, TABLE) for _ in range(2)]
+            matches[guild] = [await results.new_match_id(db, guild, TABLE) for _ in range(2)]
     for record in deals(alone_server, *matches[alone_server]):
         async with db.transaction():
-            await stats.record_hand(db, record)
+            await results.record_hand(db, record)
     together = deals(together_server, *matches[together_server])
     async with db.transaction():
-        ids = await stats.record_hands(db, together)
+        ids = await results.record_hands(db, together)
     # The ids come back in order, each naming its deal.
     for hand_id, record in zip(ids, together, strict=True):
         row = await db.fetchone("SELECT match_id, deal_number FROM hands WHERE id = ?", (hand_id,))
@@ -489,33 +491,33 @@ async def test_deals_recorded_together_count_as_if_recorded_one_at_a_time(db: Da
 async def test_deals_recorded_together_are_refused_together(db: Database) -> None:
     players = seats(A, B, C, D)
     async with db.transaction():
-        playing = await stats.new_match_id(db, GUILD, TABLE)
-        over = await stats.new_match_id(db, GUILD, TABLE)
-        await stats.record_match(db, match(over, players, kind="game", winner=0))
+        playing = await results.new_match_id(db, GUILD, TABLE)
+        over = await results.new_match_id(db, GUILD, TABLE)
+        await results.record_match(db, match(over, players, kind="game", winner=0))
     good = hand(playing, players, deal=0, maker=0, points=(1, 0))
     with pytest.raises(StorageError, match=f"Match {over} is already over"):
         async with db.transaction():
-            await stats.record_hands(db, [good, hand(over, players, deal=0, maker=0)])
+            await results.record_hands(db, [good, hand(over, players, deal=0, maker=0)])
     with pytest.raises(StorageError, match="no match 999"):
         async with db.transaction():
-            await stats.record_hands(db, [good, hand(999, players, deal=0, maker=0)])
+            await results.record_hands(db, [good, hand(999, players, deal=0, maker=0)])
     assert await db.fetchval("SELECT count(*) FROM hands") == 0
     assert await db.fetchval("SELECT count(*) FROM player_totals") == 0
-    assert await stats.record_hands(db, []) == []
+    assert await results.record_hands(db, []) == []
 
 
 async def test_more_deals_than_one_insert_holds_are_recorded_with_their_ids(db: Database) -> None:
     """Over 500 deals go in several INSERT statements; each id still names its own deal."""
     players = seats(A, B, C, D)
     async with db.transaction():
-        matches = [await stats.new_match_id(db, GUILD, TABLE) for _ in range(3)]
+        matches = [await results.new_match_id(db, GUILD, TABLE) for _ in range(3)]
     deals = [
         hand(m, players, deal=d, maker=d % 4, points=(1, 0) if d % 2 else (0, 1))
         for d in range(350)
         for m in matches
     ]
     async with db.transaction():
-        ids = await stats.record_hands(db, deals)
+        ids = await results.record_hands(db, deals)
     assert len(set(ids)) == len(deals) == 1050
     rows = await db.fetchall("SELECT id, match_id, deal_number FROM hands")
     stored = {r[0]: (r[1], r[2]) for r in rows}
