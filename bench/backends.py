@@ -40,7 +40,8 @@ from bench.leaderboard import (
 from bot.storage import results
 from bot.storage.batch import BatchWriter
 from bot.storage.database import Database
-from bot.storage.leaderboard import leaderboard, player_stats
+from bot.storage.leaderboard import leaderboard
+from bot.storage.player_stats import player_stats
 from tests.support.postgres import Server
 
 

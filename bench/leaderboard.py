@@ -52,7 +52,9 @@ from bot.storage import results
 from bot.storage.batch import BatchWriter
 from bot.storage.copy import copy
 from bot.storage.database import Database
-from bot.storage.leaderboard import METRICS, history, leaderboard, player_stats
+from bot.storage.history import history
+from bot.storage.leaderboard import METRICS, leaderboard
+from bot.storage.player_stats import player_stats
 from bot.storage.seasons import PERIODS, day_of, timestamp
 from bot.storage.verify import rebuild, verify
 from tests.support.postgres import Server

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage import hints, variant_games
+from bot.storage import hints, history, player_stats, records, variant_games
 from bot.storage import leaderboard as boards
 from bot.storage.errors import NoGamesYet, StatsError
 from bot.ui.respond import guild_id_of
@@ -119,7 +119,7 @@ class Stats(commands.Cog):
         guild_id = guild_id_of(interaction)
         given = await hints.hints_given(self.db, guild_id, who.id)
         try:
-            result = await boards.player_stats(
+            result = await player_stats.player_stats(
                 self.db, guild_id, who.id, period, include_bots=include_bots
             )
         except NoGamesYet as error:
@@ -144,7 +144,7 @@ class Stats(commands.Cog):
         who = member or interaction.user
         played = await variant_games.recent_games(self.db, guild_id_of(interaction), who.id)
         try:
-            result = await boards.history(self.db, guild_id_of(interaction), who.id, page)
+            result = await history.history(self.db, guild_id_of(interaction), who.id, page)
         except StatsError:
             if not played or page != 1:
                 raise
@@ -175,11 +175,11 @@ class Stats(commands.Cog):
                 ),
             )
             return
-        stored = await boards.match_record(self.db, guild_id_of(interaction), game_id)
+        stored = await records.match_record(self.db, guild_id_of(interaction), game_id)
         whole = None
         if stored.kind == "game":
             try:
-                whole = await boards.match_record(
+                whole = await records.match_record(
                     self.db, guild_id_of(interaction), f"M{stored.match_id}"
                 )
             except StatsError:

@@ -1,37 +1,30 @@
-"""Leaderboards, a player's statistics, match history and stored records, per server.
+"""Leaderboards per server: a page of one metric's board with the viewer's own row, every row
+of a board (for export), or one member's rank on it.
 
-Every question reads ``player_totals`` (kept by :mod:`bot.storage.results`) or one player's own
-rows, never a scan of the server's hands. Unless asked (``include_bots=True``), results of
-matches in which a computer player or a substitute played are left out.
+A board reads ``board_totals`` or ``player_totals`` (both kept by :mod:`bot.storage.results`),
+never a scan of the server's hands. Unless asked (``include_bots=True``), results of matches in
+which a computer player or a substitute played are left out.
 
 Ranks are standard competition ranks: players with equal values share a rank and the next rank
 skips (1, 2, 2, 4). Within a tie, rows are listed by user id so that pages are stable.
+
+A member's own statistics, history and stored records are read by :mod:`bot.storage.player_stats`,
+:mod:`bot.storage.history` and :mod:`bot.storage.records`.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
-from collections import Counter, defaultdict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from bot.engine.quoting import quoted
-from bot.numbers import parse_whole
-from bot.storage.boards import COUNTERS, first_day, in_window, window_board
+from bot.storage.boards import first_day, in_window, window_board
 from bot.storage.database import Database
-from bot.storage.errors import NoGamesYet, StatsError
-from bot.storage.seasons import (
-    ALL_BUCKET,
-    DAY_PREFIX,
-    PERIOD_DAYS,
-    PeriodRange,
-    parse_timestamp,
-    period_range,
-    utc,
-)
+from bot.storage.errors import StatsError
+from bot.storage.names import shown_names
+from bot.storage.seasons import DAY_PREFIX, PERIOD_DAYS, PeriodRange, period_range, utc
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +32,6 @@ PAGE_SIZE = 10
 MIN_RUBBERS_FOR_RATE = 5
 MIN_GAMES_FOR_RATE = 5
 MIN_MAKES_FOR_RATE = 5
-MIN_PARTNER_GAMES = 3  # games together before a partner can be "best partner"
-MIN_OPPONENT_GAMES = 3  # games against a pair before its record is shown
 
 
 # ------------------------------------------------------------------------------ metrics
@@ -167,7 +158,12 @@ class LeaderboardPage:
 _LAST_PAGE = 10**12
 
 
-def _page_number(page: int) -> int:
+def page_number(page: int) -> int:
+    """The page asked for, checked: pages are numbered from 1 (a history's as a board's).
+
+    Raises:
+        StatsError: not a page number, or far past any board's end.
+    """
     if not isinstance(page, int) or page < 1:
         raise StatsError("Pages are numbered from 1.")
     if page > _LAST_PAGE:
@@ -525,7 +521,7 @@ async def leaderboard(
     Raises:
         StatsError: an unknown metric or period, or a page past the end.
     """
-    page = _page_number(page)
+    page = page_number(page)
     chosen, span, source = await _prepare(
         db, guild_id, metric, period, preset, include_bots, now, detail
     )
@@ -582,7 +578,7 @@ async def leaderboard_rows(
     )
     # A page as long as any board (SQLite's LIMIT -1 is no limit; PostgreSQL refuses it).
     rows = await _page_rows(db, chosen, source, 0, 2**62)
-    names = await _names(db, guild_id, {r["user_id"] for r in rows})
+    names = await shown_names(db, guild_id, {r["user_id"] for r in rows})
     listed = []
     rank = 0
     previous: object = None
@@ -613,518 +609,3 @@ async def rank_of(
         return None
     rank = 1 + found.above_viewer
     return _row(found.viewer, chosen, rank, rank + found.tied_before, found.names)
-
-
-# ------------------------------------------------------------------------------ one player
-
-
-@dataclass(frozen=True, slots=True)
-class Totals:
-    """A player's totals (the counters of ``player_totals``, in the same order)."""
-
-    rubbers_played: int = 0
-    rubbers_won: int = 0
-    rubber_points: int = 0
-    games_played: int = 0
-    games_won: int = 0
-    points: int = 0
-    hands_played: int = 0
-    makes: int = 0
-    makes_won: int = 0
-    euchres_suffered: int = 0
-    euchres_inflicted: int = 0
-    marches: int = 0
-    lone_tried: int = 0
-    lone_made: int = 0
-
-    @classmethod
-    def of(cls, values: Any) -> Totals:
-        return cls(*(int(v or 0) for v in values))
-
-    def as_tuple(self) -> tuple[int, ...]:
-        return tuple(getattr(self, f.name) for f in fields(self))
-
-    def __add__(self, other: Totals) -> Totals:
-        return Totals(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
-
-    @property
-    def rubber_win_rate(self) -> float | None:
-        return self.rubbers_won / self.rubbers_played if self.rubbers_played else None
-
-    @property
-    def game_win_rate(self) -> float | None:
-        return self.games_won / self.games_played if self.games_played else None
-
-    @property
-    def makers_success(self) -> float | None:
-        return self.makes_won / self.makes if self.makes else None
-
-    @property
-    def lone_success(self) -> float | None:
-        return self.lone_made / self.lone_tried if self.lone_tried else None
-
-
-assert tuple(f.name for f in fields(Totals)) == COUNTERS, "Totals mirrors player_totals"
-
-
-@dataclass(frozen=True, slots=True)
-class PartnerRecord:
-    """Games played with one partner."""
-
-    user_id: int
-    name: str
-    games: int
-    won: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.won / self.games
-
-
-@dataclass(frozen=True, slots=True)
-class OpponentRecord:
-    """Games played against one pair of opponents."""
-
-    user_ids: tuple[int, int]
-    names: tuple[str, str]
-    games: int
-    won: int
-
-    @property
-    def lost(self) -> int:
-        return self.games - self.won
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    """Everything the leaderboards count for one member, with partners and opponents.
-
-    Attributes:
-        totals: what counts under the chosen period, preset and ``include_bots``.
-        excluded: what was left out because computer players or substitutes played (zero with
-            ``include_bots``).
-        best_partner: the partner with the best game win rate over at least
-            :data:`MIN_PARTNER_GAMES` games together (ties: more games, then user id).
-        most_frequent_partner: the partner of the most games (ties: more won, then user id).
-        opponents: the record against every pair of opponents met in at least
-            :data:`MIN_OPPONENT_GAMES` games, most met first.
-    """
-
-    guild_id: int
-    user_id: int
-    name: str
-    period: str
-    preset: str | None
-    include_bots: bool
-    totals: Totals
-    excluded: Totals
-    best_partner: PartnerRecord | None
-    most_frequent_partner: PartnerRecord | None
-    opponents: tuple[OpponentRecord, ...]
-    season_name: str | None = None
-
-
-async def _names(db: Database, guild_id: int, user_ids: set[int]) -> dict[int, str]:
-    if not user_ids:
-        return {}
-    ids = sorted(user_ids)
-    marks = ", ".join("?" for _ in ids)
-    rows = await db.fetchall(
-        f"SELECT user_id, name FROM player_names WHERE guild_id = ? AND user_id IN ({marks})",
-        (guild_id, *ids),
-    )
-    return {r["user_id"]: r["name"] for r in rows}
-
-
-async def player_stats(
-    db: Database,
-    guild_id: int,
-    user_id: int,
-    period: str = "all",
-    preset: str | None = None,
-    include_bots: bool = False,
-    now: datetime | None = None,
-) -> PlayerStats:
-    """A member's statistics on a server.
-
-    Partners and opponents are counted in games (a rubber has three or four), over the same
-    period, preset and choice of matches as the totals; computer players are never partners or
-    opponents here.
-
-    Raises:
-        NoGamesYet: the member has no recorded result on this server.
-        StatsError: a bad period.
-    """
-    span = await period_range(db, guild_id, period, now)
-    rows = await db.fetchall(
-        "SELECT flagged, "
-        + ", ".join(f"SUM({c})" for c in COUNTERS)
-        # INDEXED BY: the planner would otherwise walk the whole bucket by the primary key.
-        + " FROM player_totals INDEXED BY player_totals_by_user"
-        " WHERE guild_id = ? AND user_id = ? AND bucket BETWEEN ? AND ?"
-        " AND (CAST(? AS TEXT) IS NULL OR preset = ?) GROUP BY flagged",
-        (guild_id, user_id, span.low, span.high, preset, preset),
-    )
-    by_flag = {r[0]: Totals.of(r[1:]) for r in rows}
-    if not rows and span.low != ALL_BUCKET:
-        known = await db.fetchval(
-            "SELECT 1 FROM player_totals WHERE guild_id = ? AND user_id = ? AND bucket = ? LIMIT 1",
-            (guild_id, user_id, ALL_BUCKET),
-        )
-    else:
-        known = bool(rows)
-    if not known:
-        raise NoGamesYet("That member has no recorded games on this server yet.")
-    clean = by_flag.get(0, Totals())
-    flagged = by_flag.get(1, Totals())
-    totals = clean + flagged if include_bots else clean
-    excluded = Totals() if include_bots else flagged
-
-    games = await db.fetchall(
-        "SELECT g.id, g.winner, me.seat AS my_seat, o.seat, o.user_id, o.is_bot"
-        " FROM game_players AS me"
-        " CROSS JOIN games AS g"
-        " JOIN matches AS m ON m.id = g.match_id"
-        " JOIN game_players AS o ON o.game_id = g.id AND o.seat != me.seat"
-        " WHERE g.id = me.game_id AND me.user_id = ? AND g.guild_id = ?"
-        " AND g.day >= ? AND g.day <= ?"
-        " AND m.flagged <= ? AND (CAST(? AS TEXT) IS NULL OR g.preset = ?)",
-        (
-            user_id,
-            guild_id,
-            span.first_day or "0000-00-00",
-            span.last_day or "9999-12-31",
-            int(include_bots),
-            preset,
-            preset,
-        ),
-    )
-    seats: dict[int, dict[int, tuple[int, bool]]] = defaultdict(dict)
-    outcome: dict[int, bool] = {}
-    mine: dict[int, int] = {}
-    for r in games:
-        seats[r["id"]][r["seat"]] = (r["user_id"], bool(r["is_bot"]))
-        outcome[r["id"]] = r["winner"] == r["my_seat"] % 2
-        mine[r["id"]] = r["my_seat"]
-    partner_games: Counter[int] = Counter()
-    partner_won: Counter[int] = Counter()
-    pair_games: Counter[tuple[int, int]] = Counter()
-    pair_won: Counter[tuple[int, int]] = Counter()
-    for game_id, others in seats.items():
-        seat = mine[game_id]
-        won = outcome[game_id]
-        partner = others.get((seat + 2) % 4)
-        if partner is not None and not partner[1] and partner[0] != user_id:
-            partner_games[partner[0]] += 1
-            partner_won[partner[0]] += won
-        pair = [others.get((seat + 1) % 4), others.get((seat + 3) % 4)]
-        if all(p is not None and not p[1] for p in pair):
-            key = tuple(sorted(p[0] for p in pair if p is not None))
-            if len(key) == 2:
-                pair_games[key] += 1
-                pair_won[key] += won
-    wanted = {user_id} | set(partner_games) | {u for key in pair_games for u in key}
-    names = await _names(db, guild_id, wanted)
-
-    def name_of(uid: int) -> str:
-        return names.get(uid, str(uid))
-
-    partners = [
-        PartnerRecord(uid, name_of(uid), partner_games[uid], partner_won[uid])
-        for uid in partner_games
-    ]
-    frequent = min(partners, key=lambda p: (-p.games, -p.won, p.user_id), default=None)
-    best = min(
-        (p for p in partners if p.games >= MIN_PARTNER_GAMES),
-        key=lambda p: (-p.win_rate, -p.games, p.user_id),
-        default=None,
-    )
-    opponents = tuple(
-        sorted(
-            (
-                OpponentRecord(key, (name_of(key[0]), name_of(key[1])), n, pair_won[key])
-                for key, n in pair_games.items()
-                if n >= MIN_OPPONENT_GAMES
-            ),
-            key=lambda o: (-o.games, -o.won, o.user_ids),
-        )
-    )
-    return PlayerStats(
-        guild_id=guild_id,
-        user_id=user_id,
-        name=name_of(user_id),
-        period=span.period,
-        preset=preset,
-        include_bots=include_bots,
-        totals=totals,
-        excluded=excluded,
-        best_partner=best,
-        most_frequent_partner=frequent,
-        opponents=opponents,
-        season_name=span.season.name if span.season else None,
-    )
-
-
-# ------------------------------------------------------------------------------ history
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryGame:
-    """One game of a match, from the member's side: (ours, theirs)."""
-
-    record_id: str
-    game_number: int
-    score: tuple[int, int]
-    won: bool
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryEntry:
-    """One match (a rubber or a single game) a member played, from the member's side.
-
-    ``record_id`` (``M12``) and the games' ``record_id`` (``G34``) are what ``/record`` takes.
-    ``won`` is None for an abandoned or undecided match; ``rubber_points`` is (ours, theirs).
-    """
-
-    record_id: str
-    match_id: int
-    kind: str
-    status: str
-    flagged: bool
-    preset: str | None
-    played_at: datetime
-    won: bool | None
-    partners: tuple[str, ...]
-    opponents: tuple[str, ...]
-    rubber_points: tuple[int, int]
-    games: tuple[HistoryGame, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryPage:
-    """A page of a member's history, newest first."""
-
-    guild_id: int
-    user_id: int
-    name: str
-    page: int
-    page_count: int
-    total: int
-    entries: tuple[HistoryEntry, ...]
-
-
-async def history(
-    db: Database, guild_id: int, user_id: int, page: int = 1, page_size: int = PAGE_SIZE
-) -> HistoryPage:
-    """A member's recent matches on a server (finished and abandoned), newest first.
-
-    Raises:
-        StatsError: the member has played no match here yet, or the page is past the end.
-    """
-    page = _page_number(page)
-    total = await db.fetchval(
-        # CROSS JOIN keeps the member's own rows as the outer loop (index by user), rather than
-        # a walk through every match of the server.
-        "SELECT count(DISTINCT mp.match_id) FROM match_players AS mp"
-        " CROSS JOIN matches AS m"
-        " WHERE m.id = mp.match_id AND mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'",
-        (user_id, guild_id),
-        0,
-    )
-    if not total:
-        raise StatsError("That member has no finished rubber or game on this server yet.")
-    page_count = math.ceil(total / page_size)
-    if page > page_count:
-        raise StatsError(
-            f"There is no page {page}: this history has {page_count} "
-            f"page{'s' if page_count != 1 else ''}."
-        )
-    matches = await db.fetchall(
-        "SELECT DISTINCT m.id, m.kind, m.status, m.flagged, m.preset, m.played_at, m.winner,"
-        " m.rubber_points_0, m.rubber_points_1"
-        " FROM match_players AS mp CROSS JOIN matches AS m"
-        " WHERE m.id = mp.match_id AND mp.user_id = ? AND m.guild_id = ? AND m.status != 'playing'"
-        " ORDER BY m.played_at DESC, m.id DESC LIMIT ? OFFSET ?",
-        (user_id, guild_id, page_size, (page - 1) * page_size),
-    )
-    ids = [m["id"] for m in matches]
-    marks = ", ".join("?" for _ in ids)
-    players: dict[int, list[Any]] = defaultdict(list)
-    for r in await db.fetchall(
-        f"SELECT match_id, seat, user_id, name FROM match_players WHERE match_id IN ({marks})"
-        " ORDER BY match_id, seat",
-        ids,
-    ):
-        players[r["match_id"]].append(r)
-    games: dict[int, list[Any]] = defaultdict(list)
-    for r in await db.fetchall(
-        "SELECT id, match_id, game_number, score_0, score_1, winner, value FROM games"
-        f" WHERE match_id IN ({marks}) ORDER BY match_id, game_number",
-        ids,
-    ):
-        games[r["match_id"]].append(r)
-    names = await _names(db, guild_id, {user_id})
-    entries = []
-    for m in matches:
-        seated = players[m["id"]]
-        side = next(p["seat"] % 2 for p in seated if p["user_id"] == user_id)
-        partners = tuple(
-            p["name"] for p in seated if p["seat"] % 2 == side and p["user_id"] != user_id
-        )
-        opponents = tuple(p["name"] for p in seated if p["seat"] % 2 != side)
-        points = (m["rubber_points_0"] or 0, m["rubber_points_1"] or 0)
-        entries.append(
-            HistoryEntry(
-                record_id=f"M{m['id']}",
-                match_id=m["id"],
-                kind=m["kind"],
-                status=m["status"],
-                flagged=bool(m["flagged"]),
-                preset=m["preset"],
-                played_at=parse_timestamp(m["played_at"]),
-                won=None
-                if m["winner"] is None or m["status"] != "finished"
-                else m["winner"] == side,
-                partners=partners,
-                opponents=opponents,
-                rubber_points=(points[side], points[1 - side]),
-                games=tuple(
-                    HistoryGame(
-                        record_id=f"G{g['id']}",
-                        game_number=g["game_number"],
-                        score=(
-                            (g["score_0"], g["score_1"])
-                            if side == 0
-                            else (g["score_1"], g["score_0"])
-                        ),
-                        won=g["winner"] == side,
-                        value=g["value"],
-                    )
-                    for g in games[m["id"]]
-                ),
-            )
-        )
-    return HistoryPage(
-        guild_id=guild_id,
-        user_id=user_id,
-        name=names.get(user_id, str(user_id)),
-        page=page,
-        page_count=page_count,
-        total=int(total),
-        entries=tuple(entries),
-    )
-
-
-# ------------------------------------------------------------------------------ records
-
-
-@dataclass(frozen=True, slots=True)
-class StoredRecord:
-    """What ``/record`` attaches.
-
-    For a match (``kind`` ``match``), ``record`` is the match's own JSON record. For a game
-    (``kind`` ``game``), ``record`` describes the game (score, winner, value, players) and
-    ``deals`` holds the records of its deals in order, ready to be written as EGN.
-    """
-
-    kind: str
-    record_id: str
-    match_id: int
-    game_id: int | None
-    preset: str | None
-    options: dict[str, Any]
-    played_at: datetime
-    record: dict[str, Any]
-    deals: tuple[dict[str, Any], ...] = ()
-
-
-def parse_record_id(text: str | int) -> tuple[str, int]:
-    """``M12`` is match 12 (a rubber or a single game); ``G34`` or ``34`` is game 34.
-
-    Raises:
-        StatsError: not such an id.
-    """
-    if isinstance(text, int):
-        return "game", text
-    raw = text.strip().upper().lstrip("#")
-    kind = "game"
-    if raw[:1] in ("M", "G"):
-        kind = "match" if raw[0] == "M" else "game"
-        raw = raw[1:]
-    number = parse_whole(raw)
-    if number is None:
-        raise StatsError(
-            f"{quoted(text)} is not a game or rubber id: /history shows them, like G12 or M3."
-        )
-    return kind, number
-
-
-async def match_record(db: Database, guild_id: int, match_or_game_id: str | int) -> StoredRecord:
-    """The stored record of a finished match or game of this server.
-
-    Raises:
-        StatsError: a malformed id, or no such finished match or game on this server.
-    """
-    kind, number = parse_record_id(match_or_game_id)
-    if kind == "match":
-        row = await db.fetchone(
-            "SELECT id, preset, options, played_at, record FROM matches"
-            " WHERE id = ? AND guild_id = ? AND status != 'playing'",
-            (number, guild_id),
-        )
-        if row is None:
-            raise StatsError(f"There is no finished rubber or game M{number} on this server.")
-        return StoredRecord(
-            kind="match",
-            record_id=f"M{number}",
-            match_id=row["id"],
-            game_id=None,
-            preset=row["preset"],
-            options=json.loads(row["options"] or "{}"),
-            played_at=parse_timestamp(row["played_at"]),
-            record=json.loads(row["record"] or "{}"),
-        )
-    row = await db.fetchone(
-        "SELECT id, match_id, game_number, score_0, score_1, winner, value, preset, options,"
-        " played_at FROM games WHERE id = ? AND guild_id = ?",
-        (number, guild_id),
-    )
-    if row is None:
-        raise StatsError(f"There is no game G{number} on this server.")
-    seated = await db.fetchall(
-        "SELECT seat, user_id, name, is_bot, substitute FROM game_players WHERE game_id = ?"
-        " ORDER BY seat",
-        (number,),
-    )
-    deals = await db.fetchall(
-        "SELECT record FROM hands WHERE match_id = ? AND game_number = ? ORDER BY deal_number",
-        (row["match_id"], row["game_number"]),
-    )
-    return StoredRecord(
-        kind="game",
-        record_id=f"G{number}",
-        match_id=row["match_id"],
-        game_id=row["id"],
-        preset=row["preset"],
-        options=json.loads(row["options"]),
-        played_at=parse_timestamp(row["played_at"]),
-        record={
-            "match_id": row["match_id"],
-            "game_number": row["game_number"],
-            "scores": [row["score_0"], row["score_1"]],
-            "winner": row["winner"],
-            "value": row["value"],
-            "players": [
-                {
-                    "seat": p["seat"],
-                    "user_id": p["user_id"],
-                    "name": p["name"],
-                    "is_bot": bool(p["is_bot"]),
-                    "substitute": bool(p["substitute"]),
-                }
-                for p in seated
-            ],
-        },
-        deals=tuple(json.loads(d["record"]) for d in deals),
-    )

@@ -13,6 +13,9 @@ from bot.engine.errors import RecordError
 from bot.engine.records import match_from_record, record_hints
 from bot.storage import leaderboard as boards
 from bot.storage.errors import StatsError
+from bot.storage.history import HistoryPage
+from bot.storage.player_stats import PlayerStats
+from bot.storage.records import StoredRecord
 from bot.ui.embeds import plural, safe
 from bot.ui.errors import reply_error
 from bot.ui.views import Buttons
@@ -185,7 +188,7 @@ def no_games_text(no_games: str, hints: int) -> str:
     return f"{no_games} Hints asked for, all time: {hints}." if hints else no_games
 
 
-def stats_embed(stats: boards.PlayerStats, name: str, hints: int = 0) -> discord.Embed:
+def stats_embed(stats: PlayerStats, name: str, hints: int = 0) -> discord.Embed:
     """One player's totals, partners and record against opponent pairs, and the hints they
     were given (counted over all time)."""
     t = stats.totals
@@ -237,7 +240,7 @@ def stats_embed(stats: boards.PlayerStats, name: str, hints: int = 0) -> discord
     return embed
 
 
-def history_embed(page: boards.HistoryPage, name: str) -> discord.Embed:
+def history_embed(page: HistoryPage, name: str) -> discord.Embed:
     embed = discord.Embed(title=f"{safe(name)}'s recent play", colour=BLUE)
     lines = []
     for entry in page.entries:
@@ -260,9 +263,7 @@ def history_embed(page: boards.HistoryPage, name: str) -> discord.Embed:
     return embed
 
 
-def record_file(
-    stored: boards.StoredRecord, whole: boards.StoredRecord | None = None
-) -> tuple[str, bytes, str]:
+def record_file(stored: StoredRecord, whole: StoredRecord | None = None) -> tuple[str, bytes, str]:
     """The file /record attaches and a line about it.
 
     A game is written as EGN when its rubber has finished (EGN needs the game's deals replayed

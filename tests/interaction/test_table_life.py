@@ -168,7 +168,7 @@ async def test_a_closed_table_message_keeps_no_button(interactions: InteractionH
 
 
 def test_stats_say_one_march_and_two_marches():
-    from bot.storage.leaderboard import PlayerStats, Totals
+    from bot.storage.player_stats import PlayerStats, Totals
     from bot.ui.stats import stats_embed
 
     def shown(**counts) -> str:

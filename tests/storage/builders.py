@@ -180,6 +180,40 @@ async def quick_rubber(
     return match_id
 
 
+async def rubber_then_game(db: Database) -> tuple[int, int, int]:
+    """Player 1's two matches: a rubber lost 0-4 on 2025-05-01 (seats 1, 2, 3, 4), then a single
+    game of three deals lost 0-3 on 2025-05-02 (seats 3, 1, 4, 2). Returns (the rubber's match
+    id, the game's match id, the game's id): for history and record tests."""
+    first = await quick_rubber(
+        db, seats(1, 2, 3, 4), winner=1, rubber_points=(0, 4), when=at("2025-05-01")
+    )
+    players = seats(3, 1, 4, 2)
+    async with db.transaction():
+        second = await results.new_match_id(db, GUILD, TABLE)
+        for n in range(3):
+            await results.record_hand(
+                db, hand(second, players, deal=n, maker=0, points=(1, 0), when=at("2025-05-02"))
+            )
+        game_id = await results.record_game(
+            db,
+            game(
+                second, players, number=0, scores=(3, 0), winner=0, value=2, when=at("2025-05-02")
+            ),
+        )
+        await results.record_match(
+            db,
+            match(
+                second,
+                players,
+                kind="game",
+                games=(((3, 0), 0, 2),),
+                winner=0,
+                when=at("2025-05-02"),
+            ),
+        )
+    return first, second, game_id
+
+
 async def totals(
     db: Database,
     user_id: int,

@@ -1,4 +1,4 @@
-"""Leaderboards, ranks, periods, seasons, player statistics, history and stored records."""
+"""Leaderboards: ranks, pages, periods, seasons, presets, windows and the boards' own indexes."""
 
 from __future__ import annotations
 
@@ -19,16 +19,14 @@ from bot.storage.leaderboard import (
     _one_page_sql,
     _page_sql,
     _source,
-    history,
     leaderboard,
     leaderboard_rows,
-    match_record,
-    player_stats,
     rank_of,
 )
+from bot.storage.player_stats import player_stats
 from bot.storage.seasons import current_season, period_range, start_season
 from bot.storage.verify import verify
-from tests.storage.builders import GUILD, TABLE, at, game, hand, match, quick_rubber, seats
+from tests.storage.builders import GUILD, TABLE, at, hand, quick_rubber, seats
 
 NOW = datetime(2025, 5, 20, 18, tzinfo=UTC)
 
@@ -251,108 +249,6 @@ async def test_unknown_metric_is_refused_with_the_choices(db: Database) -> None:
 async def test_an_empty_leaderboard_is_one_empty_page(db: Database) -> None:
     page = await leaderboard(db, GUILD, "points", now=NOW)
     assert (page.rows, page.page_count, page.total) == ((), 1, 0)
-
-
-async def test_player_stats_partners_and_opponents(db: Database) -> None:
-    # Player 1 partners 2 in four games (wins 3) and 3 in three games (wins all three);
-    # opponents (5, 6) four times, (7, 8) three times, (9, 10) once.
-    games = [
-        ((1, 5, 2, 6), 0),
-        ((1, 5, 2, 6), 0),
-        ((1, 5, 2, 6), 1),
-        ((2, 7, 1, 8), 0),
-        ((1, 7, 3, 8), 0),
-        ((3, 7, 1, 8), 0),
-        ((1, 6, 3, 5), 0),
-        ((1, 9, -1, 10), 1),
-    ]
-    for number, (users, winner) in enumerate(games):
-        players = seats(*users, bots=(-1,))
-        async with db.transaction():
-            m = await results.new_match_id(db, GUILD, TABLE)
-            await results.record_game(db, game(m, players, number=0, scores=(5, 2), winner=winner))
-            await results.record_match(
-                db, match(m, players, kind="game", games=(((5, 2), winner, 1),), winner=winner)
-            )
-        del number
-    mine = await player_stats(db, GUILD, 1, now=NOW, include_bots=True)
-    assert mine.name == "player1"
-    assert mine.totals.games_played == 8 and mine.totals.games_won == 6
-    assert mine.most_frequent_partner is not None
-    assert (mine.most_frequent_partner.user_id, mine.most_frequent_partner.games) == (2, 4)
-    assert mine.best_partner is not None
-    assert (mine.best_partner.user_id, mine.best_partner.won, mine.best_partner.games) == (3, 3, 3)
-    assert [(o.user_ids, o.games, o.won, o.lost) for o in mine.opponents] == [
-        ((5, 6), 4, 3, 1),
-        ((7, 8), 3, 3, 0),
-    ]
-    # Without the game played with a computer, nothing changes but the totals.
-    counted = await player_stats(db, GUILD, 1, now=NOW)
-    assert counted.totals.games_played == 7 and counted.excluded.games_played == 1
-    with pytest.raises(StatsError, match="no recorded games"):
-        await player_stats(db, GUILD, 4242, now=NOW)
-    with pytest.raises(StatsError, match="no recorded games"):
-        await player_stats(db, GUILD, 4242, period="7d", now=NOW)
-    quiet = await player_stats(db, GUILD, 1, period="7d", now=datetime(2026, 1, 1, tzinfo=UTC))
-    assert quiet.totals.games_played == 0 and quiet.most_frequent_partner is None
-
-
-async def test_history_and_stored_records(db: Database) -> None:
-    first = await quick_rubber(
-        db, seats(1, 2, 3, 4), winner=1, rubber_points=(0, 4), when=at("2025-05-01")
-    )
-    players = seats(3, 1, 4, 2)
-    async with db.transaction():
-        second = await results.new_match_id(db, GUILD, TABLE)
-        for n in range(3):
-            await results.record_hand(
-                db, hand(second, players, deal=n, maker=0, points=(1, 0), when=at("2025-05-02"))
-            )
-        game_id = await results.record_game(
-            db,
-            game(
-                second, players, number=0, scores=(3, 0), winner=0, value=2, when=at("2025-05-02")
-            ),
-        )
-        await results.record_match(
-            db,
-            match(
-                second,
-                players,
-                kind="game",
-                games=(((3, 0), 0, 2),),
-                winner=0,
-                when=at("2025-05-02"),
-            ),
-        )
-    page = await history(db, GUILD, 1)
-    assert (page.total, page.page_count, page.name) == (2, 1, "player1")
-    newest, oldest = page.entries
-    assert (newest.record_id, newest.kind, newest.won) == (f"M{second}", "game", False)
-    assert newest.partners == ("player2",) and newest.opponents == ("player3", "player4")
-    assert [(g.record_id, g.score, g.won, g.value) for g in newest.games] == [
-        (f"G{game_id}", (0, 3), False, 2)
-    ]
-    assert (oldest.record_id, oldest.won, oldest.rubber_points) == (f"M{first}", False, (0, 4))
-    assert oldest.played_at == at("2025-05-01")
-    with pytest.raises(StatsError, match="no page 2"):
-        await history(db, GUILD, 1, page=2)
-    with pytest.raises(StatsError, match="no finished rubber or game"):
-        await history(db, GUILD, 77)
-
-    stored = await match_record(db, GUILD, f"g{game_id}")
-    assert stored.kind == "game" and stored.match_id == second
-    assert [d["deal"] for d in stored.deals] == [0, 1, 2]
-    assert stored.record["scores"] == [3, 0] and len(stored.record["players"]) == 4
-    assert (await match_record(db, GUILD, game_id)).record_id == f"G{game_id}"
-    rubber = await match_record(db, GUILD, f"M{first}")
-    assert rubber.kind == "match" and rubber.record == {"kind": "rubber", "match": first}
-    with pytest.raises(StatsError, match="not a game or rubber id"):
-        await match_record(db, GUILD, "last one")
-    with pytest.raises(StatsError, match=f"no game G{game_id} on this server"):
-        await match_record(db, GUILD + 1, f"G{game_id}")
-    with pytest.raises(StatsError, match="no finished rubber or game M999"):
-        await match_record(db, GUILD, "M999")
 
 
 async def test_rolling_windows_move_with_the_days(db: Database) -> None:
