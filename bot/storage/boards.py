@@ -18,30 +18,13 @@ import logging
 from datetime import date, timedelta
 from functools import cache
 
+from bot.storage.buckets import COUNTERS, DAY_PREFIX, SEASON_PREFIX
 from bot.storage.database import Database
-from bot.storage.seasons import DAY_PREFIX, SEASON_PREFIX
 
 log = logging.getLogger(__name__)
 
 WINDOWS: tuple[int, ...] = (7, 30)
 
-# Identifiers, never input: the counters in column order (the same as player_totals).
-COUNTERS: tuple[str, ...] = (
-    "rubbers_played",
-    "rubbers_won",
-    "rubber_points",
-    "games_played",
-    "games_won",
-    "points",
-    "hands_played",
-    "makes",
-    "makes_won",
-    "euchres_suffered",
-    "euchres_inflicted",
-    "marches",
-    "lone_tried",
-    "lone_made",
-)
 _COLUMNS = ", ".join(COUNTERS)
 _ZERO = " AND ".join(f"{c} = 0" for c in COUNTERS)
 

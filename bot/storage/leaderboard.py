@@ -21,10 +21,11 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from bot.storage.boards import first_day, in_window, window_board
+from bot.storage.buckets import DAY_PREFIX
 from bot.storage.database import Database
 from bot.storage.errors import StatsError
 from bot.storage.names import shown_names
-from bot.storage.seasons import DAY_PREFIX, PERIOD_DAYS, PeriodRange, period_range, utc
+from bot.storage.seasons import PERIOD_DAYS, PeriodRange, period_range, utc
 
 log = logging.getLogger(__name__)
 

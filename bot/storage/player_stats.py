@@ -14,11 +14,11 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from bot.storage.boards import COUNTERS
+from bot.storage.buckets import ALL_BUCKET, COUNTERS
 from bot.storage.database import Database
 from bot.storage.errors import NoGamesYet
 from bot.storage.names import shown_names
-from bot.storage.seasons import ALL_BUCKET, period_range
+from bot.storage.seasons import period_range
 
 MIN_PARTNER_GAMES = 3  # games together before a partner can be "best partner"
 MIN_OPPONENT_GAMES = 3  # games against a pair before its record is shown

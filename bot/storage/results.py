@@ -43,12 +43,10 @@ from operator import add
 from typing import Any
 
 from bot.storage import boards
+from bot.storage.buckets import ALL_BUCKET, COUNTERS, DAY_PREFIX, SEASON_PREFIX
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
 from bot.storage.seasons import (
-    ALL_BUCKET,
-    DAY_PREFIX,
-    SEASON_PREFIX,
     day_of,
     season_key,
     season_starts,
@@ -57,8 +55,6 @@ from bot.storage.seasons import (
 
 log = logging.getLogger(__name__)
 
-# The counters of player_totals and board_totals, in column order. Identifiers, never input.
-COUNTERS: tuple[str, ...] = boards.COUNTERS
 _INDEX = {name: i for i, name in enumerate(COUNTERS)}
 
 OUTCOMES = ("passed", "made", "march", "euchred")

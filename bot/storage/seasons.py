@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from bot.storage.buckets import ALL_BUCKET, COUNTERS, DAY_PREFIX, SEASON_PREFIX
 from bot.storage.database import Database
 from bot.storage.errors import StatsError
 
@@ -24,9 +25,6 @@ log = logging.getLogger(__name__)
 PERIODS = ("all", "season", "30d", "7d")
 PERIOD_DAYS = {"30d": 30, "7d": 7}
 
-ALL_BUCKET = "all"
-DAY_PREFIX = "day:"
-SEASON_PREFIX = "season:"
 
 # The same rule as season_key(), in SQL, for recomputing buckets inside the database. `{guild}`
 # and `{day}` are replaced by column expressions of the query it is used in (never by input).
@@ -175,8 +173,6 @@ async def rebuild_season_buckets(db: Database, guild_id: int) -> None:
     Each result adds the same numbers to its day bucket and to its season bucket, so a season's
     totals are exactly the sum of its days'. Call inside a transaction.
     """
-    from bot.storage.boards import COUNTERS  # here: boards imports this module
-
     sums = ", ".join(f"SUM({c})" for c in COUNTERS)
     columns = ", ".join(COUNTERS)
     key = SEASON_KEY_SQL.format(guild="t.guild_id", day="substr(t.bucket, 5)")

@@ -11,9 +11,9 @@ import logging
 from typing import Any
 
 from bot.storage.boards import first_day, rebuild_boards
+from bot.storage.buckets import COUNTERS, DAY_PREFIX
 from bot.storage.database import Database
-from bot.storage.results import COUNTERS
-from bot.storage.seasons import DAY_PREFIX, SEASON_KEY_SQL
+from bot.storage.seasons import SEASON_KEY_SQL
 
 log = logging.getLogger(__name__)
 
