@@ -8,10 +8,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.engine import actions
 from bot.engine.cards import SUIT_NAMES, SUITS, card_label, card_name, parse_card, parse_suit
-from bot.engine.deal import ALONE, DEFEND, DISCARD, ORDER, ORDER_ALONE, PASS, PLAY
+from bot.engine.deal import DISCARD, PLAY
 from bot.engine.errors import EuchreError
-from bot.engine.variants.actions import bid as bid_code
 from bot.tables.table import TableError
 from bot.ui import respond
 from bot.ui.variant_views import HandSelect
@@ -44,7 +44,7 @@ class Play(commands.Cog):
         view = match_view.deal
         if view.to_act != seat:
             return list(view.hand or ())
-        return [a for a in view.legal if len(a) == 2 and a[0] != "c"] or list(view.hand or ())
+        return [a for a in view.legal if actions.is_card(a)] or list(view.hand or ())
 
     def _refuse_other_card_phase(
         self, interaction: discord.Interaction, phase: str, reason: str
@@ -89,14 +89,14 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     async def pass_(self, interaction: discord.Interaction) -> None:
         """Pass (or play with partner, let a lone partner play alone, or do not defend alone)."""
-        await respond.act(interaction, PASS)
+        await respond.act(interaction, actions.PASS)
 
     @app_commands.command(name="order")
     @app_commands.guild_only()
     @app_commands.describe(alone="play it alone")
     async def order(self, interaction: discord.Interaction, alone: bool = False) -> None:
         """First round: order the turn-up (order up, assist or take up, by your seat)."""
-        await respond.act(interaction, ORDER_ALONE if alone else ORDER)
+        await respond.act(interaction, actions.order(alone))
 
     @app_commands.command(name="call")
     @app_commands.guild_only()
@@ -104,7 +104,7 @@ class Play(commands.Cog):
     async def call(self, interaction: discord.Interaction, suit: str, alone: bool = False) -> None:
         """Second round: name a trump suit (not the one turned down)."""
         named = parse_suit(suit)
-        await respond.act(interaction, f"call:{named}" + (":alone" if alone else ""))
+        await respond.act(interaction, actions.call(named, alone))
 
     @call.autocomplete("suit")
     async def suit_autocomplete(
@@ -139,7 +139,7 @@ class Play(commands.Cog):
                 " /call or /pass (bids are for French euchre, Napoleon and six-handed)"
             )
         named = parse_suit(suit) if suit else None
-        await respond.act(interaction, bid_code(int(tricks), named))
+        await respond.act(interaction, actions.bid(int(tricks), named))
 
     bid.autocomplete("suit")(suit_autocomplete)
 
@@ -149,7 +149,7 @@ class Play(commands.Cog):
         """Take it alone from your partner when offered (or defend alone, where allowed)."""
         table = self.manager.table_in(interaction.channel_id)
         legal = table.match.deal.legal_actions() if table.match else ()
-        await respond.act(interaction, DEFEND if DEFEND in legal else ALONE)
+        await respond.act(interaction, actions.DEFEND if actions.DEFEND in legal else actions.ALONE)
 
     @app_commands.command(name="discard")
     @app_commands.guild_only()

@@ -26,14 +26,11 @@ from bot.ai.standard import (
     lone_hand,
     mood,
 )
+from bot.engine.actions import ORDER, ORDER_ALONE, PASS, is_alone
 from bot.engine.cards import EFFECTIVE_SUIT, JOKER, POWER, SAME_COLOUR
 from bot.engine.deal import (
-    ALONE,
     DISCARD,
-    ORDER,
-    ORDER_ALONE,
     PARTNER_ALONE,
-    PASS,
     PLAY,
     ROUND_ONE,
     ROUND_TWO,
@@ -242,10 +239,6 @@ class Advice:
 _STANDARD = StandardPlayer()
 
 
-def _is_alone(action: str) -> bool:
-    return action in (ORDER_ALONE, ALONE) or action.endswith(":alone")
-
-
 def advise(k: Knowledge, action: str | None = None) -> Advice | None:
     """The suggestion that applies to the seat's decision, or None where the book is silent.
 
@@ -261,7 +254,7 @@ def advise(k: Knowledge, action: str | None = None) -> Advice | None:
     book = _STANDARD.decide(k)
     if book not in k.legal:
         return None
-    if action is not None and _is_alone(action) and not _is_alone(book):
+    if action is not None and is_alone(action) and not is_alone(book):
         return _advice("light_lone", k, book)
     if k.phase == ROUND_ONE:
         return _round_one_advice(k, book)

@@ -24,14 +24,12 @@ from bot.ai.common import (
 )
 from bot.ai.knowledge import Knowledge, partner
 from bot.ai.player import ComputerPlayer
+from bot.engine.actions import ORDER, PASS, call
 from bot.engine.cards import EFFECTIVE_SUIT, JOKER, SUITS, Card, Suit
 from bot.engine.deal import (
-    CALL,
     DISCARD,
     JOKER_SUIT,
-    ORDER,
     PARTNER_ALONE,
-    PASS,
     PLAY,
     ROUND_ONE,
     ROUND_TWO,
@@ -57,7 +55,7 @@ class EasyPlayer(ComputerPlayer):
         hand = list(k.hand)
         if phase == JOKER_SUIT:
             best = max(SUITS, key=lambda s: strength(hand, s))
-            return CALL + best
+            return call(best)
         if phase == ROUND_ONE:
             trump = k.turn_up_suit
             assert trump is not None  # the Joker's suit is named before the bidding
@@ -68,10 +66,10 @@ class EasyPlayer(ComputerPlayer):
             suits = [s for s in SUITS if s != k.turn_up_suit]
             best = max(suits, key=lambda s: strength(hand, s))
             if _good_enough(hand, best):
-                return CALL + best
+                return call(best)
             if PASS in k.legal:
                 return PASS
-            return CALL + best
+            return call(best)
         if phase == PARTNER_ALONE:
             return PASS
         if phase == DISCARD:

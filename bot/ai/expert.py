@@ -37,8 +37,9 @@ from bot.ai.sampling import (
 from bot.ai.solver import Solver, card_index, to_mask
 from bot.ai.standard import StandardPlayer
 from bot.ai.value import ScoreValue
+from bot.engine.actions import ORDER, PASS, is_alone, suit_called
 from bot.engine.cards import EFFECTIVE_SUIT, POWER
-from bot.engine.deal import CALL, DISCARD, ORDER, OVER, PASS, PLAY, ROUND_ONE, ROUND_TWO, Deal
+from bot.engine.deal import DISCARD, OVER, PLAY, ROUND_ONE, ROUND_TWO, Deal
 from bot.engine.errors import IllegalAction
 from bot.engine.match import MatchView
 from bot.engine.scoring import hand_points
@@ -294,18 +295,18 @@ class ExpertPlayer(ComputerPlayer):
             if action in (PASS, ORDER) or k.phase not in (ROUND_ONE, ROUND_TWO):
                 out.append(action)
                 continue
-            if action.startswith(CALL):
-                suit = action.split(":")[1]
-                s = strength(hand, suit)
+            named = suit_called(action)
+            if named is not None:
+                s = strength(hand, named)
             else:
                 assert k.turn_up_suit is not None  # named before round one
                 s = round_one_strength(
                     hand, k.seat, k.dealer, k.turn_up, k.turn_up_suit, k.options.discard_turn_up
                 )
-            alone = action.endswith("alone")
+            alone = is_alone(action)
             if (alone and s >= ALONE_MARK - 0.9) or (not alone and s >= MAKE_MARK - 1.0):
                 out.append(action)
         if not out:
             # Stuck: every suit must be weighed.
-            out = [a for a in k.legal if not a.endswith("alone")] or list(k.legal)
+            out = [a for a in k.legal if not is_alone(a)] or list(k.legal)
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from bot.engine.actions import HIDDEN_DISCARD, ORDER, ORDER_ALONE, PASS, is_call, is_card
 from bot.engine.cards import (
     EFFECTIVE_SUIT,
     JOKER,
@@ -21,14 +22,7 @@ from bot.engine.cards import (
     Suit,
     make_pack,
 )
-from bot.engine.deal import (
-    CALL,
-    DISCARD,
-    ORDER,
-    ORDER_ALONE,
-    PASS,
-    SEATS,
-)
+from bot.engine.deal import DISCARD, SEATS
 from bot.engine.match import MatchView
 
 log = logging.getLogger(__name__)
@@ -238,7 +232,7 @@ def read(view: MatchView) -> Knowledge:
             passes += 1
         elif action in (ORDER, ORDER_ALONE):
             k.maker_action = action
-        elif action.startswith(CALL) and passes >= SEATS:
+        elif is_call(action) and passes >= SEATS:
             k.maker_action = action
         # Otherwise: the dealer naming the Joker's suit before round one.
 
@@ -267,7 +261,7 @@ def read(view: MatchView) -> Knowledge:
     # The dealer took it up if he is discarding or has discarded (his discard is a card code
     # in his own view, "discard" in the others').
     taken_up = deal.phase == DISCARD or any(
-        s == deal.dealer and (action == "discard" or len(action) == 2)
+        s == deal.dealer and (action == HIDDEN_DISCARD or is_card(action))
         for s, action in deal.declarations
     )
     if not taken_up or turn_up in played or seat == deal.dealer:

@@ -20,6 +20,18 @@ from dataclasses import dataclass
 
 from bot.ai.common import hand_after_pickup, strength
 from bot.ai.knowledge import Knowledge, partner
+from bot.engine.actions import (
+    ALONE,
+    HIDDEN_DISCARD,
+    ORDER,
+    ORDER_ALONE,
+    PASS,
+    call,
+    is_alone,
+    is_call,
+    is_card,
+    suit_called,
+)
 from bot.engine.cards import (
     EFFECTIVE_SUIT,
     JOKER,
@@ -29,7 +41,7 @@ from bot.engine.cards import (
     Card,
     Suit,
 )
-from bot.engine.deal import CALL, ORDER, ORDER_ALONE, PASS, SEATS, Deal
+from bot.engine.deal import SEATS, Deal
 from bot.engine.errors import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -130,7 +142,7 @@ def bidding_weight(k: Knowledge, original: list[list[Card]]) -> float:
                 weight *= 1.0 - 0.9 * make_probability(s, ROUND_TWO_MARKS[k.position(seat)])
             continue
         if seat == k.seat:
-            if action in (ORDER, ORDER_ALONE) or (action.startswith(CALL) and passes >= SEATS):
+            if action in (ORDER, ORDER_ALONE) or (is_call(action) and passes >= SEATS):
                 break
             continue
         if action in (ORDER, ORDER_ALONE):
@@ -141,11 +153,11 @@ def bidding_weight(k: Knowledge, original: list[list[Card]]) -> float:
             if action == ORDER_ALONE:
                 weight *= 0.02 + 0.98 * make_probability(s, ALONE_MARK)
             break
-        if action.startswith(CALL) and passes >= SEATS:
-            suit = action.split(":")[1]
+        suit = suit_called(action)
+        if suit is not None and passes >= SEATS:
             s = strength(original[seat], suit)
             weight *= 0.1 + 0.9 * make_probability(s, ROUND_TWO_MARKS[k.position(seat)])
-            if action.endswith(":alone"):
+            if is_alone(action):
                 weight *= 0.02 + 0.98 * make_probability(s, ALONE_MARK)
             break
     # A partner who took it alone ("I take it from you") showed a lone hand.
@@ -284,7 +296,7 @@ def original_hands(k: Knowledge, world: World) -> tuple[list[list[Card]], Card |
     # The dealer's discard is his declaration after the trump: a card code, or "discard" in
     # the views of the others.
     discarded = any(
-        seat == k.dealer and (action == "discard" or len(action) == 2)
+        seat == k.dealer and (action == HIDDEN_DISCARD or is_card(action))
         for seat, action in deal.declarations
     )
     if discarded:
@@ -348,7 +360,7 @@ def build_deal(k: Knowledge, world: World) -> Deal | None:
     deal = Deal(k.options, k.dealer, hands, k.turn_up, [])
     try:
         for seat, action in deal_view.declarations:
-            if action == "discard":
+            if action == HIDDEN_DISCARD:
                 action = discard or action  # no discard known: refused below, like any misfit
             deal.apply(action, seat)
         for _, trick in deal_view.tricks:
@@ -385,9 +397,9 @@ def quick_bid(deal: Deal, seat: int) -> str:
         assert deal.turn_up_suit is not None
         suit, s = best_call(hand, deal.turn_up_suit)
         if s >= ALONE_MARK:
-            return CALL + suit + ":alone"
+            return call(suit, alone=True)
         if s >= ROUND_TWO_MARKS[(seat - deal.dealer - 1) % SEATS] or PASS not in legal:
-            return CALL + suit
+            return call(suit)
         return PASS
     if phase == "discard":
         from bot.ai.common import discard_choice
@@ -397,10 +409,10 @@ def quick_bid(deal: Deal, seat: int) -> str:
             hand, deal.trump, deal.turn_up, deal.alone == seat, deal.options.discard_turn_up
         )
     if phase == "joker_suit":
-        return CALL + max(SUITS, key=lambda s: strength(hand, s))
+        return call(max(SUITS, key=lambda s: strength(hand, s)))
     if phase == "partner_alone":
         assert deal.trump is not None
-        return "alone" if strength(hand, deal.trump) >= ALONE_MARK + 0.3 else PASS
+        return ALONE if strength(hand, deal.trump) >= ALONE_MARK + 0.3 else PASS
     return PASS  # defend alone: not in a playout
 
 

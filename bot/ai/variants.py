@@ -34,8 +34,8 @@ from bot.ai.common import (
     trick_winner,
     trump_cards,
 )
+from bot.engine import actions as act
 from bot.engine.cards import EFFECTIVE_SUIT, POWER, SUITS, Card, Suit
-from bot.engine.variants import actions as act
 from bot.engine.variants.deal import (
     BIDDING,
     DECLARE,
@@ -344,7 +344,7 @@ def _sure_tricks(hand: Sequence[Card], trump: Suit, pack: Sequence[Card]) -> int
 
 def _high_bidder(deal: VariantDealView) -> int | None:
     """The seat of the highest bid so far (the last bid made: each must be higher)."""
-    bids = [seat for seat, action in deal.declarations if action.startswith(act.BID)]
+    bids = [seat for seat, action in deal.declarations if act.is_bid(action)]
     return bids[-1] if bids else None
 
 

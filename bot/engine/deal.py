@@ -11,9 +11,8 @@ The phases follow RULES.md §4-§5 (S.74-S.101, J.5-J.9):
     play           five tricks
     over           played out, or passed out twice
 
-Actions are short strings that fit in a button id and a record: `pass`, `order`,
-`order:alone`, `call:H`, `call:H:alone`, `alone`, `defend`, and a card code (`JH`) to discard
-or play. `legal_actions()` lists what the seat to act may do; `apply()` does one action or
+Actions are the codes of `bot.engine.actions`: `pass`, `order`, `order:alone`, `call:H`,
+`call:H:alone`, `alone`, `defend`, and a card code (`JH`) to discard or play. `legal_actions()` lists what the seat to act may do; `apply()` does one action or
 raises `IllegalAction` with a reason a player can read.
 """
 
@@ -24,6 +23,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+# The four-handed game's code words, read from here as before (`X as X`: re-exported).
+from bot.engine.actions import ALONE as ALONE
+from bot.engine.actions import CALL as CALL
+from bot.engine.actions import DEFEND as DEFEND
+from bot.engine.actions import HIDDEN_DISCARD, call, is_declaration, read_call
+from bot.engine.actions import ORDER as ORDER
+from bot.engine.actions import ORDER_ALONE as ORDER_ALONE
+from bot.engine.actions import PASS as PASS
 from bot.engine.cards import (
     JOKER,
     SUIT_NAMES,
@@ -32,7 +39,6 @@ from bot.engine.cards import (
     Suit,
     make_pack,
     parse_card,
-    parse_suit,
     sort_hand,
 )
 from bot.engine.errors import CardError, IllegalAction
@@ -53,22 +59,9 @@ DEFEND_ALONE = "defend_alone"
 PLAY = "play"
 OVER = "over"
 
-PASS = "pass"
-ORDER = "order"
-ORDER_ALONE = "order:alone"
-ALONE = "alone"
-DEFEND = "defend"
-CALL = "call:"
-_CALLS = {s: CALL + s for s in SUITS}
-_CALLS_ALONE = {s: CALL + s + ":alone" for s in SUITS}
-# The codes legal_actions() gives, read without parsing: (suit, alone).
-_CALL_CODES = {
-    **{code: (s, False) for s, code in _CALLS.items()},
-    **{code: (s, True) for s, code in _CALLS_ALONE.items()},
-}
+_CALLS = {s: call(s) for s in SUITS}
+_CALLS_ALONE = {s: call(s, alone=True) for s in SUITS}
 _BID_ACTIONS = (PASS, ORDER, ORDER_ALONE)
-# Every action that is not a card (with the `call:` codes).
-_DECLARATIONS = frozenset({PASS, ORDER, ORDER_ALONE, ALONE, DEFEND})
 # The seats that play, by the seats sitting out (a lone hand's partner, a lone defender's).
 _ACTIVE: dict[tuple[int, ...], tuple[int, ...]] = {
     out: tuple(s for s in _ALL_SEATS if s not in out)
@@ -80,7 +73,7 @@ _ACTIVE: dict[tuple[int, ...], tuple[int, ...]] = {
 _ROUND_TWO: dict[tuple[Suit | None, bool], tuple[str, ...]] = {
     (down, stuck): tuple(
         ([] if stuck else [PASS])
-        + [a for s in SUITS if s != down for a in (CALL + s, CALL + s + ":alone")]
+        + [a for s in SUITS if s != down for a in (_CALLS[s], _CALLS_ALONE[s])]
     )
     for down in SUITS
     for stuck in (False, True)
@@ -423,7 +416,7 @@ class Deal(TrickPlay):
             else:
                 self.to_act = (seat + 1) % SEATS
             return
-        named = _CALL_CODES.get(action) or _parse_call(action)
+        named = read_call(action)
         if named is None:
             down = SUIT_NAMES[self.turn_up_suit] if self.turn_up_suit else "the turn-up"
             if self._must_name():
@@ -518,7 +511,7 @@ class Deal(TrickPlay):
             self._start_play()
 
     def _joker_suit(self, action: str) -> None:
-        named = _parse_call(action)
+        named = read_call(action)
         if named is None:
             # The dealer may not pass the Joker (H): a suit is the only answer.
             raise IllegalAction(
@@ -585,7 +578,7 @@ class Deal(TrickPlay):
         # The declarations are what was said before the first lead; the discard is the
         # dealer's secret, shown only in the dealer's own view.
         declarations = tuple(
-            (s, "discard")
+            (s, HIDDEN_DISCARD)
             if s == self.dealer and a == self.discarded and seat != self.dealer
             else (s, a)
             for s, a in self.declarations
@@ -653,33 +646,14 @@ def _hand_result(
     return result
 
 
-def _parse_call(action: str) -> tuple[Suit, bool] | None:
-    """`call:H` or `call:H:alone` to (suit, alone); a plain suit name is taken too.
-
-    None when the action names no suit: the caller says what is open instead.
-    """
-    text = action[len(CALL) :] if action.startswith(CALL) else action
-    alone = text.endswith(":alone")
-    if alone:
-        text = text[: -len(":alone")]
-    try:
-        return parse_suit(text), alone
-    except CardError:
-        return None
-
-
 def _card_or_refuse(action: str, what: str) -> Card:
     """The card an action names, or a refusal saying what is wanted now (`what`)."""
-    if _is_declaration(action):
+    if is_declaration(action):
         raise IllegalAction(_refusal(action, what))
     try:
         return parse_card(action)
     except CardError as exc:
         raise IllegalAction(str(exc)) from None
-
-
-def _is_declaration(action: str) -> bool:
-    return action in _DECLARATIONS or action.startswith(CALL)
 
 
 def _refusal(action: str, what: str) -> str:
@@ -701,7 +675,7 @@ def _tried(action: str) -> str:
         return "you cannot take it alone from your partner now"
     if action == DEFEND:
         return "there is no lone hand to defend against now"
-    named = _parse_call(action)
+    named = read_call(action)
     if named is not None:
         return f"{SUIT_NAMES[named[0]]} cannot be named now"
     try:

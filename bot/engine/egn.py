@@ -60,6 +60,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from bot.engine.actions import DEFEND, ORDER, ORDER_ALONE, PASS, is_alone, suit_called
+from bot.engine.actions import call as call_code
+from bot.engine.actions import order as order_code
 from bot.engine.cards import (
     JOKER,
     SAME_COLOUR,
@@ -74,9 +77,6 @@ from bot.engine.cards import (
 from bot.engine.deal import (
     DEFEND_ALONE,
     DISCARD,
-    ORDER,
-    ORDER_ALONE,
-    PASS,
     PLAY,
     SEATS,
     Deal,
@@ -917,7 +917,7 @@ def _read_calls(egn: EgnDeal, turn_up: Card) -> _Bidding:
             raise RecordError(f"{where}: isAlone is set, but no one made the trump")
         return _Bidding(tuple(actions), None, None, False, False)
     index, maker, action = made[0]
-    trump = up_suit if index < SEATS else action.split(":")[1]
+    trump = up_suit if index < SEATS else suit_called(action)
     return _Bidding(tuple(actions), maker, trump, egn.alone, index < SEATS)
 
 
@@ -930,7 +930,7 @@ def _call_action(call: str, round_one: bool, up_suit: Suit | None, alone: bool, 
             raise RecordError(
                 f"{who} orders up in round two, when the up card is already turned down"
             )
-        return ORDER_ALONE if alone else ORDER
+        return order_code(alone)
     if word in ("n", "x"):
         what = "no trump" if word == "n" else "an unknown call"
         raise RecordError(f"{who} calls {what}, which cannot be replayed")
@@ -944,7 +944,7 @@ def _call_action(call: str, round_one: bool, up_suit: Suit | None, alone: bool, 
             raise RecordError(
                 f"{who} names {SUIT_NAMES[suit]} in round two, but {SUIT_NAMES[suit]} was turned down"
             )
-        return f"call:{suit}:alone" if alone else f"call:{suit}"
+        return call_code(suit, alone)
     raise RecordError(
         f"{who} makes an unknown call {call!r}: calls are Pass, Order or a suit letter"
     )
@@ -1549,8 +1549,8 @@ def _replay_deal(target: Match | Deal, item: _Prepared) -> None:
         and (adversary := deal.to_act) is not None
         and (played or item.egn.defence_known)
     ):
-        action = "defend" if adversary == item.egn.defender else PASS
-        said = "defends alone" if action == "defend" else "does not defend alone"
+        action = DEFEND if adversary == item.egn.defender else PASS
+        said = "defends alone" if action == DEFEND else "does not defend alone"
         _apply(target, adversary, action, f"{where}: seat {adversary} {said}")
     if item.play.tricks and deal.phase != PLAY:
         raise RecordError(f"{where}: the calls do not end the bidding, yet tricks are played")
@@ -1566,10 +1566,11 @@ def _replay_deal(target: Match | Deal, item: _Prepared) -> None:
 def _said(action: str) -> str:
     if action == PASS:
         return "passes"
-    if action.startswith("order"):
-        return "orders up" + (" alone" if action.endswith("alone") else "")
-    suit = action.split(":")[1]
-    return f"names {SUIT_NAMES[suit]}" + (" alone" if action.endswith("alone") else "")
+    alone = " alone" if is_alone(action) else ""
+    suit = suit_called(action)
+    if suit is None:
+        return "orders up" + alone
+    return f"names {SUIT_NAMES[suit]}" + alone
 
 
 def _apply(target: Match | Deal, seat: int, action: str, what: str) -> None:
@@ -1748,8 +1749,8 @@ def _egn_calls(deal: Deal) -> list[str]:
         elif action in (ORDER, ORDER_ALONE):
             calls.append(ORDER_CALL)
             break
-        elif action.startswith("call:"):
-            calls.append(action.split(":")[1].lower())
+        elif (suit := suit_called(action)) is not None:
+            calls.append(suit.lower())
             break
         if len(calls) == _MAX_CALLS:
             break

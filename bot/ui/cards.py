@@ -10,19 +10,19 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.engine.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, card_label, card_name
-from bot.engine.deal import (
+from bot.engine.actions import (
     ALONE,
-    CALL,
     DEFEND,
-    DEFEND_ALONE,
-    JOKER_SUIT,
+    HIDDEN_DISCARD,
     ORDER,
     ORDER_ALONE,
-    PARTNER_ALONE,
     PASS,
-    round_one_word,
+    is_alone,
+    makes_trump,
+    suit_called,
 )
+from bot.engine.cards import JOKER, SUIT_NAMES, SUIT_SYMBOLS, card_label, card_name
+from bot.engine.deal import DEFEND_ALONE, JOKER_SUIT, PARTNER_ALONE, round_one_word
 from bot.ui.emojis import emoji_of
 
 if TYPE_CHECKING:
@@ -90,11 +90,10 @@ def action_label(
         return "Take it alone"
     if action == DEFEND:
         return "Defend alone"
-    if action.startswith(CALL):
-        parts = action.split(":")
-        suit = parts[1]
+    suit = suit_called(action)
+    if suit is not None:
         text = f"{SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit].capitalize()}"
-        return f"{text} alone" if len(parts) == 3 else text
+        return f"{text} alone" if is_alone(action) else text
     return card_label(action)
 
 
@@ -102,8 +101,8 @@ def made_alone(deal: DealView | Deal) -> bool:
     """Whether the maker declared alone: what the maker's partner answers (RULES §4). Read
     from the declarations, since the partner who takes it from him is the lone hand after."""
     said = deal.declarations[1:] if deal.turn_up == JOKER else deal.declarations  # the naming
-    making = next((a for _, a in said if a.startswith((ORDER, CALL))), "")
-    return making.endswith(":alone")
+    making = next((a for _, a in said if makes_trump(a)), "")
+    return is_alone(making)
 
 
 _PASS_LABELS = {PARTNER_ALONE: "Play with partner", DEFEND_ALONE: "Do not defend alone"}
@@ -124,7 +123,7 @@ def said_text(
         if phase == PARTNER_ALONE and lone_maker is not None:
             return f"lets {lone_maker} play alone"
         return _PASS_SAID.get(phase or "", "passed")
-    if action == "discard":
+    if action == HIDDEN_DISCARD:
         return "discarded"
     if action in (ORDER, ORDER_ALONE):
         word = {"order up": "ordered it up", "assist": "assisted", "take up": "took it up"}[
@@ -135,10 +134,10 @@ def said_text(
         return "took it alone"
     if action == DEFEND:
         return "defends alone"
-    if action.startswith(CALL):
-        parts = action.split(":")
+    suit = suit_called(action)
+    if suit is not None:
         if phase == JOKER_SUIT:
-            return f"named {SUIT_NAMES[parts[1]]} for the Joker"
-        text = f"made it {SUIT_NAMES[parts[1]]}"
-        return f"{text} alone" if len(parts) == 3 else text
+            return f"named {SUIT_NAMES[suit]} for the Joker"
+        text = f"made it {SUIT_NAMES[suit]}"
+        return f"{text} alone" if is_alone(action) else text
     return f"discarded {card_name(action)}"

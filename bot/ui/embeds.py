@@ -16,14 +16,13 @@ import re
 
 import discord
 
+from bot.engine.actions import is_alone, makes_trump
 from bot.engine.cards import EFFECTIVE_SUIT, JOKER, SUIT_NAMES
 from bot.engine.commitment import commitment
 from bot.engine.deal import (
-    CALL,
     DEFEND_ALONE,
     DISCARD,
     JOKER_SUIT,
-    ORDER,
     OVER,
     PARTNER_ALONE,
     PASS,
@@ -256,8 +255,8 @@ def said_lines(table: Table, deal: DealView | Deal) -> list[str]:
             phase = DEFEND_ALONE
         else:
             phase = None
-            if made < 0 and action.startswith((ORDER, CALL)):
-                made, maker, lone = i, seat, action.endswith(":alone")
+            if made < 0 and makes_trump(action):
+                made, maker, lone = i, seat, is_alone(action)
         lines.append(
             f"{seat_name(table, seat)} {said_text(action, seat, deal.dealer, phase, lone_maker)}"
         )

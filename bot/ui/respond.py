@@ -11,17 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine.actions import ORDER, ORDER_ALONE, PASS, is_call, is_declaration
 from bot.engine.deal import (
-    ALONE,
-    CALL,
-    DEFEND,
     DEFEND_ALONE,
     DISCARD,
     JOKER_SUIT,
-    ORDER,
-    ORDER_ALONE,
     PARTNER_ALONE,
-    PASS,
     PLAY,
     ROUND_ONE,
     ROUND_TWO,
@@ -49,7 +44,6 @@ NOTHING_TO_DISCARD = (
     " made. Nothing was played. Here is your hand as it is now."
 )
 
-_DECLARATIONS = frozenset({PASS, ORDER, ORDER_ALONE, ALONE, DEFEND})
 # Where the deal stands before the first card, said to a member who tries to play or discard.
 _BEFORE_THE_PLAY = {
     JOKER_SUIT: "The Joker is turned up: the dealer names the suit it stands for, then the bidding begins.",
@@ -68,17 +62,13 @@ _BEFORE_A_LONE_MAKER = (
 )
 
 
-def _is_declaration(action: str) -> bool:
-    return action in _DECLARATIONS or action.startswith(CALL)
-
-
 def _command_of(declaration: str) -> str:
     """The slash command that makes a declaration (`call:H:alone` is /call)."""
     if declaration == PASS:
         return "/pass"
-    if declaration.startswith(ORDER):
+    if declaration in (ORDER, ORDER_ALONE):
         return "/order"
-    if declaration.startswith(CALL):
+    if is_call(declaration):
         return "/call"
     return "/alone"  # alone, or defend alone
 
@@ -116,7 +106,7 @@ def phase_refusal(table: Table, user_id: int, action: str, verb: str = "played")
     deal = match.deal
     mine = deal.to_act == seat
     out = seat in deal.sitting_out
-    if _is_declaration(action):
+    if is_declaration(action):
         if deal.phase == PLAY:
             head, command = "The bidding is over: it's the play now", "/play"
         elif deal.phase == DISCARD:

@@ -18,10 +18,10 @@ from typing import Any
 
 import discord
 
+from bot.engine import actions as act
 from bot.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name
 from bot.engine.commitment import commitment
 from bot.engine.scoring import EUCHRED, MARCH, PASSED
-from bot.engine.variants import actions as act
 from bot.engine.variants.deal import (
     BIDDING,
     DECLARE,
@@ -251,7 +251,7 @@ def said_text(
         act.KIND_ORDER: "ordered it up",
         act.KIND_DECLARE: "declared all five",
         act.KIND_THROW_UP: "threw up the hand",
-    }.get(parsed.kind, "discarded" if action == "discard" else action)
+    }.get(parsed.kind, "discarded" if action == act.HIDDEN_DISCARD else action)
 
 
 def action_label(

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.actions import PASS
 from bot.engine.deal import DISCARD, PLAY
 from bot.engine.match import MatchView
 from bot.tables.requests import current_interaction
@@ -376,7 +377,7 @@ def hand_view(table: Table, seat: int, view: MatchView) -> Buttons:
                         action, seat, deal.dealer, deal.phase, deal.alone is not None
                     ),
                     style=discord.ButtonStyle.primary
-                    if action != "pass"
+                    if action != PASS
                     else discord.ButtonStyle.secondary,
                     row=2 + i // 5,
                 )

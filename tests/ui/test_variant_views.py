@@ -142,7 +142,7 @@ def play_whole_games(variant: str, name: str, player: VariantPlayer | None = Non
 def test_napoleons_bid_of_five_is_called_napoleon():
     """Keller 1887: a bid of all five tricks "is called Napoleon"; in other games five is a
     plain bid of five."""
-    from bot.engine.variants import actions as act
+    from bot.engine import actions as act
     from bot.engine.variants.rules import FRENCH, NAPOLEON
 
     five = act.bid(5)
@@ -155,7 +155,7 @@ def test_napoleons_bid_of_five_is_called_napoleon():
 
 def test_the_dealer_takes_it_up_and_the_others_order_it_up():
     """RULES §7 (two- and three-handed, set-back): the dealer's word is his own."""
-    from bot.engine.variants import actions as act
+    from bot.engine import actions as act
     from bot.engine.variants.rules import TWO_HANDED
 
     assert vv.action_label(act.ORDER, TWO_HANDED, seat=1, dealer=1) == "Take up"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from bot.engine import actions as act
 from bot.engine.cards import SUITS, make_pack, trick_winner
 from bot.engine.errors import IllegalAction
 from bot.engine.variants.deal import HAND_SIZE, VariantDeal
@@ -22,9 +23,9 @@ from bot.engine.variants.rules import CHIPS, SET_BACK, SET_BACK_START
 # is not one, the sixes of seven-handed Napoleon's pack): what the refusal checks try.
 EVERY_ACTION: tuple[str, ...] = (
     ("pass", "order", "declare", "throw_up", "order:alone", "bid:0", "bid:6", "bid:3:X")
-    + tuple(f"call:{s}" for s in SUITS)
-    + tuple(f"bid:{n}" for n in range(1, 6))
-    + tuple(f"bid:{n}:{s}" for n in range(1, 6) for s in SUITS)
+    + tuple(act.call(s) for s in SUITS)
+    + tuple(act.bid(n) for n in range(1, 6))
+    + tuple(act.bid(n, s) for n in range(1, 6) for s in SUITS)
     + tuple(make_pack("6"))
 )
 

@@ -13,7 +13,7 @@ The phases, in the order a deal may pass through them (RULES.md §7-§8):
     play        the tricks, on `TrickPlay`; Napoleon's deal may end before the fifth
     over        played out, ended early, or passed
 
-Actions are the codes of `variants.actions`. `legal_actions()` lists what the seat to act may
+Actions are the codes of `bot.engine.actions`. `legal_actions()` lists what the seat to act may
 do; `apply(action, seat)` takes one or raises `IllegalAction` with a reason a player can read,
 changing nothing. Seats are numbers from 0; the eldest sits at the dealer's left.
 """
@@ -24,11 +24,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.engine import actions as act
 from bot.engine.cards import SUIT_NAMES, Card, Suit, sort_hand
 from bot.engine.deal import _FAST_SHUFFLE, _SYSTEM_RANDOM, _shuffle
 from bot.engine.errors import IllegalAction
 from bot.engine.tricks import TrickPlay
-from bot.engine.variants import actions as act
 from bot.engine.variants.rules import BID, BID_SUIT, SET_BACK, TURN_UP, Variant
 from bot.engine.variants.scoring import VariantResult, score_deal
 
@@ -527,7 +527,7 @@ class VariantDeal(TrickPlay):
 
     def _view(self, seat: int | None) -> VariantDealView:
         declarations = tuple(
-            (s, "discard")
+            (s, act.HIDDEN_DISCARD)
             if s == self.dealer and a == self.discarded and seat != self.dealer
             else (s, a)
             for s, a in self.declarations
