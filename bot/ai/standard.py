@@ -32,21 +32,10 @@ from bot.ai.common import (
 )
 from bot.ai.knowledge import Knowledge, partner, side
 from bot.ai.player import ComputerPlayer
+from bot.engine.actions import ALONE as ALONE_ACTION
+from bot.engine.actions import DEFEND, ORDER, ORDER_ALONE, PASS, call, order
 from bot.engine.cards import EFFECTIVE_SUIT, JOKER, POWER, SAME_COLOUR, SUITS, Card, Suit
-from bot.engine.deal import ALONE as ALONE_ACTION
-from bot.engine.deal import (
-    CALL,
-    DEFEND,
-    DISCARD,
-    JOKER_SUIT,
-    ORDER,
-    ORDER_ALONE,
-    PARTNER_ALONE,
-    PASS,
-    PLAY,
-    ROUND_ONE,
-    ROUND_TWO,
-)
+from bot.engine.deal import DISCARD, JOKER_SUIT, PARTNER_ALONE, PLAY, ROUND_ONE, ROUND_TWO
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +237,7 @@ class StandardPlayer(ComputerPlayer):
     def decide(self, k: Knowledge) -> str:
         phase = k.phase
         if phase == JOKER_SUIT:
-            return CALL + max(SUITS, key=lambda s: strength(k.hand, s))
+            return call(max(SUITS, key=lambda s: strength(k.hand, s)))
         if phase == ROUND_ONE:
             return self.round_one(k)
         if phase == ROUND_TWO:
@@ -285,23 +274,23 @@ class StandardPlayer(ComputerPlayer):
                 return PASS
             if dealer_takes_up(s, m, kq_third):
                 alone = lone_hand(s, m, DEALER, assisted=False)
-                return ORDER_ALONE if alone else ORDER
+                return order(alone)
             return PASS
         s = Shape(hand, trump)
         if position == SECOND:
             if second_assists(s, m, right_turned):
-                return ORDER_ALONE if lone_hand(s, m, SECOND) else ORDER
+                return order(lone_hand(s, m, SECOND))
             return PASS
         if position == THIRD:
             if third_orders(s, m) and (not right_turned or eldest_orders(s, True)):
-                return ORDER_ALONE if lone_hand(s, m, THIRD) else ORDER
+                return order(lone_hand(s, m, THIRD))
             return PASS
         # Eldest. "Do not order (unless with great strength) if you can make it next."
         next_shape = Shape(hand, SAME_COLOUR[trump])
         great = s.n >= 4 or (s.bowers >= 2 and s.n >= 3)
         can_next = good_to_make(next_shape, ELDEST, True, m)
         if eldest_orders(s, right_turned) and (great or not can_next):
-            return ORDER_ALONE if lone_hand(s, m, ELDEST) else ORDER
+            return order(lone_hand(s, m, ELDEST))
         if at_bridge(k) and not (s.aces >= 2 or (s.ace and s.n >= 2)):
             # "The Bridge": at four to one or two, the eldest orders up to stop a lone hand;
             # "now the same players take their chances with two lay aces, or the ace and
@@ -320,14 +309,14 @@ class StandardPlayer(ComputerPlayer):
         shapes = {x: Shape(hand, x) for x in options}
         # "Make it next when you can": next first for the eldest; the second hand looks to
         # the other colour ("If your partner turn down black, make it red").
-        order = sorted(options, key=lambda x: -strength(hand, x))
-        for x in order:
+        strongest = sorted(options, key=lambda x: -strength(hand, x))
+        for x in strongest:
             if good_to_make(shapes[x], position, x == nxt, m):
                 alone = lone_hand(shapes[x], m, position)
-                return CALL + x + (":alone" if alone else "")
+                return call(x, alone)
         if PASS in k.legal:
             return PASS
-        return CALL + order[0]  # stuck: the best suit
+        return call(strongest[0])  # stuck: the best suit
 
     def take_it_from_partner(self, k: Knowledge) -> str:
         """ "Should your partner declare to play alone, and you have a fair trump hand with no
