@@ -58,6 +58,8 @@ ROUND_TWO = "round_two"
 DEFEND_ALONE = "defend_alone"
 PLAY = "play"
 OVER = "over"
+# The parts of a deal that take a card; every other one before OVER takes a declaration.
+CARD_PHASES = frozenset({DISCARD, PLAY})
 
 _CALLS = {s: call(s) for s in SUITS}
 _CALLS_ALONE = {s: call(s, alone=True) for s in SUITS}
@@ -310,6 +312,18 @@ class Deal(TrickPlay):
     @property
     def eldest(self) -> int:
         return (self.dealer + 1) % SEATS
+
+    def out_of_phase(self, action: str) -> bool:
+        """Whether `action` is of a kind this part of the deal does not take: a declaration
+        (`pass`, `call:H`) once the discard or the play has begun, or a card while trump is
+        still being made (the bidding, the Joker's suit, a lone hand's choices). Such an action
+        is refused whoever makes it, turn or no turn: a front end says which part of the deal
+        it is rather than "not your turn" or "unknown card". Whether an action of the right
+        kind is legal is `legal_actions`'s to say."""
+        phase = self.phase
+        if phase == OVER:
+            return False
+        return is_declaration(action) == (phase in CARD_PHASES)
 
     def legal_actions(self) -> Sequence[str]:
         """Every action the seat to act may take now (empty when the deal is over)."""

@@ -104,15 +104,15 @@ def phase_refusal(table: Table, user_id: int, action: str, verb: str = "played")
     if match is None or not table.playing or seat is None:
         return None
     deal = match.deal
+    if not deal.out_of_phase(action):
+        return None  # the engine says whether it is legal, and whose turn it is
     mine = deal.to_act == seat
     out = seat in deal.sitting_out
     if is_declaration(action):
         if deal.phase == PLAY:
             head, command = "The bidding is over: it's the play now", "/play"
-        elif deal.phase == DISCARD:
-            head, command = "Trump is made: the dealer discards now", "/discard"
         else:
-            return None  # the bidding: the engine says which declarations are open
+            head, command = "Trump is made: the dealer discards now", "/discard"
         if out:
             return f"{head}, and you sit out this hand."
         if mine:
@@ -120,11 +120,9 @@ def phase_refusal(table: Table, user_id: int, action: str, verb: str = "played")
         if deal.phase == PLAY:
             return f"{head}. Wait for your turn, then use /play or the buttons in /hand."
         return f"{head}. Wait for your turn."
-    before = _BEFORE_THE_PLAY.get(deal.phase)
+    before = _BEFORE_THE_PLAY[deal.phase]
     if deal.phase == PARTNER_ALONE and deal.alone is not None:
         before = _BEFORE_A_LONE_MAKER
-    if before is None:
-        return None  # the discard or the play: a card is what is wanted
     before = before.format(verb=verb)
     if out:
         return f"{before} You sit out this hand."

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from bot.engine.actions import PASS
 from bot.engine.cards import JOKER, SUITS, make_pack, trick_winner
 from bot.engine.deal import (
     DEFEND_ALONE,
@@ -860,3 +861,34 @@ def test_history_is_declarations_then_cards():
     assert history[:3] == [(1, "order"), (3, "pass"), (0, discard)]
     assert len(history) == 3 + 20
     assert [c for _, c in history[3:]] == [c for _, t in deal.tricks for _, c in t]
+
+
+@pytest.mark.parametrize(
+    "preset, options",
+    [
+        ("somerset", {}),
+        ("somerset", {"joker": True, "defend_alone": True}),
+        ("modern", {"stick_the_dealer": True, "partner_alone": True, "defend_alone": True}),
+    ],
+)
+def test_an_action_of_another_part_of_the_deal_is_out_of_phase(preset, options):
+    """Declarations are what the bidding takes (round one, round two, the Joker's suit, a lone
+    hand's choices), cards what the discard and the play take: every legal action is in phase,
+    and an action of the other kind is out of it, whoever's turn. Over random deals, so every
+    part of the deal is met."""
+    opts = build_options(preset, **options)
+    met = set()
+    for seed in range(150):
+        rng = random.Random(seed)
+        deal = Deal.shuffled(opts, seed % 4, rng)
+        while deal.phase != OVER:
+            met.add(deal.phase)
+            card = deal.hands[deal.to_act][0] if deal.hands[deal.to_act] else "9S"
+            assert not any(deal.out_of_phase(a) for a in deal.legal_actions())
+            taking_cards = deal.phase in (DISCARD, PLAY)
+            assert deal.out_of_phase(PASS) is taking_cards
+            assert deal.out_of_phase("call:H:alone") is taking_cards
+            assert deal.out_of_phase(card) is not taking_cards
+            deal.apply(rng.choice(list(deal.legal_actions())))
+        assert not deal.out_of_phase(PASS) and not deal.out_of_phase("JH")  # over: the engine says
+    assert {ROUND_ONE, ROUND_TWO, DISCARD, PLAY} <= met
