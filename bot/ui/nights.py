@@ -46,8 +46,8 @@ def _rounds(night: Night) -> str:
     return plural(night.rounds, "round") if night.rounds else "as many rounds as the schedule has"
 
 
-def _clipped(lines: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> str:
-    """Lines joined, as many as fit, with how many were left out."""
+def clipped(lines: Sequence[str], limit: int = DESCRIPTION_LIMIT) -> str:
+    """Lines joined, as many as fit in `limit` characters, with how many were left out."""
     shown: list[str] = []
     used = 0
     for i, line in enumerate(lines):
@@ -106,7 +106,7 @@ def night_embed(
         title = "Euchre night: " + ("closed" if night.status == "closed" else "in play")
     text = "\n".join(head) + "\n"
     embed = discord.Embed(title=title, colour=GOLD)
-    embed.description = text + _clipped(lines, DESCRIPTION_LIMIT - len(text))
+    embed.description = text + clipped(lines, DESCRIPTION_LIMIT - len(text))
     return embed
 
 

@@ -18,10 +18,12 @@ from bot.storage.player_stats import PlayerStats
 from bot.storage.records import StoredRecord
 from bot.ui.embeds import plural, safe
 from bot.ui.errors import reply_error
+from bot.ui.nights import clipped
 from bot.ui.views import Buttons
 
 BLUE = discord.Colour.blurple()
 DESCRIPTION_LIMIT = 4096  # an embed's description
+FIELD = 1024  # an embed field's value
 PERIOD_WORDS = {
     "all": "all time",
     "season": "this season",
@@ -234,7 +236,9 @@ def stats_embed(stats: PlayerStats, name: str, hints: int = 0) -> discord.Embed:
             f"v {safe(o.names[0])} & {safe(o.names[1])}: won {o.won}, lost {o.lost}"
             for o in stats.opponents[:8]
         ]
-        embed.add_field(name="Against", value="\n".join(lines), inline=False)
+        # Eight pairs of escaped 32-character names are more than a field's 1,024 characters:
+        # whole lines, as many as fit, and how many more.
+        embed.add_field(name="Against", value=clipped(lines, FIELD), inline=False)
     if not stats.include_bots and any(stats.excluded.as_tuple()):
         embed.set_footer(text="Rubbers where computers or substitutes played are not counted.")
     return embed
