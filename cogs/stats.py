@@ -17,6 +17,7 @@ from bot.ui.respond import guild_id_of
 from bot.ui.stats import (
     LeaderboardButton,
     history_embed,
+    history_title_embed,
     leaderboard_embed,
     leaderboard_view,
     no_games_text,
@@ -149,7 +150,7 @@ class Stats(commands.Cog):
             if not played or page != 1:
                 raise
             # Only other games played: they are the whole history.
-            embed = discord.Embed(title=f"{who.display_name}'s recent play")
+            embed = history_title_embed(who.display_name)
         else:
             embed = history_embed(result, who.display_name)
         if played and page == 1:

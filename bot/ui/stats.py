@@ -244,8 +244,13 @@ def stats_embed(stats: PlayerStats, name: str, hints: int = 0) -> discord.Embed:
     return embed
 
 
+def history_title_embed(name: str) -> discord.Embed:
+    """/history's embed before any line: its title names the member, escaped."""
+    return discord.Embed(title=f"{safe(name)}'s recent play", colour=BLUE)
+
+
 def history_embed(page: HistoryPage, name: str) -> discord.Embed:
-    embed = discord.Embed(title=f"{safe(name)}'s recent play", colour=BLUE)
+    embed = history_title_embed(name)
     lines = []
     for entry in page.entries:
         result = {True: "won", False: "lost", None: entry.status}[entry.won]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.storage import results
 from bot.storage.database import Database
 from bot.storage.results import SeatPlayer
 from tests.bot.helpers import running_bot

@@ -1,0 +1,136 @@
+"""The other games of the rule books played through the buttons by members at every seat, with
+bad input at their turns and a restart in the middle: what QA found, each kept by a test."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ai.variants import make_variant_player
+from bot.engine.variants import NAMES
+from tests.bot.helpers import current_table_message, member_at, running_bot, table_of
+from tests.support.fake_discord import FakeDiscord, FakeMember, FakeMessage
+
+pytest_plugins = ["tests.support.fixtures"]
+
+# The fewest seats and the shortest game of each variant.
+GAMES: dict[str, dict[str, int]] = {
+    "two-handed": {"seats": 2, "points": 1},
+    "three-handed": {"seats": 3, "points": 1},
+    "french": {"seats": 4, "points": 1},
+    "napoleon": {"seats": 3},
+    "six-handed": {"seats": 6, "points": 1},
+    "set-back": {"seats": 2},
+}
+ENDS = ("wins the game", "win the game", "no single winner")
+# Members whose names a message must show as typed: markdown, a mention, 32 characters.
+ODD_NAMES = ("**bold** _it_", "@everyone", "<@123> ||x||", "~" * 32, "`code`", "> quote")
+
+ADVISER = make_variant_player("standard", seed=1)
+
+
+def seat_members(fake: FakeDiscord, count: int) -> list[FakeMember]:
+    members = [fake.member("alice")]
+    members += [fake.add_member(fake.guild, name) for name in ODD_NAMES[: count - 1]]
+    return members
+
+
+async def private(fake: FakeDiscord, member: FakeMember, command: str, **options) -> str:
+    message = await (await fake.slash(member, fake.channel, command, **options)).message()
+    assert message.ephemeral, message.text
+    return message.text
+
+
+async def open_table(bot, fake: FakeDiscord, variant: str) -> list[FakeMember]:
+    game = GAMES[variant]
+    members = seat_members(fake, game["seats"])
+    await private(fake, members[0], "table create", variant=variant, **game)
+    for member in members[1:]:
+        assert "You sit at" in await private(fake, member, "table join")
+    assert "dealt" in await private(fake, members[0], "table start")
+    return members
+
+
+async def act_once(bot, fake: FakeDiscord) -> None:
+    """The member to act opens the hand (My hand) and takes the adviser's action by button or
+    select."""
+    table = table_of(bot, fake)
+    seat = table.variant_match.to_act
+    member = member_at(bot, fake, seat)
+    wanted = ADVISER.choose(table.variant_match.view_for(seat))
+    table_message = await current_table_message(fake, table)
+    hand: FakeMessage = await (await fake.click(member, table_message, label="My hand")).message()
+    assert hand.ephemeral and hand.visible_to == member.id
+    buttons = {
+        b["custom_id"].split(":", 5)[5]: b["custom_id"]
+        for b in hand.buttons
+        if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:hand:")
+    }
+    picks = [
+        c for c in hand.all_components() if str(c.get("custom_id", "")).startswith("euchre:pick:")
+    ]
+    if wanted in buttons:
+        clicked = await fake.click(member, hand, buttons[wanted])
+    else:
+        assert picks and wanted in [o["value"] for o in picks[0]["options"]], hand.text
+        clicked = await fake.click(member, hand, picks[0]["custom_id"], values=[wanted])
+    assert (await clicked.response()).type == 7, (await clicked.message()).text
+
+
+async def play(bot, fake: FakeDiscord, moves: int | None) -> None:
+    table = table_of(bot, fake)
+    made = 0
+    while table.playing and (moves is None or made < moves):
+        await act_once(bot, fake)
+        made += 1
+
+
+@pytest.mark.parametrize("variant", NAMES)
+async def test_members_play_every_variant_to_its_end_across_a_restart_their_names_as_typed(
+    fake_discord, tmp_path, variant: str
+):
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await open_table(bot, fake, variant)
+        await play(bot, fake, moves=3)
+        assert table_of(bot, fake).playing
+    async with running_bot(fake, db) as bot:
+        await fake.wait_for(
+            lambda: any("restored" in m.content for m in fake.public_messages(fake.channel)),
+            what="the restored table's word",
+        )
+        await play(bot, fake, moves=None)
+        await fake.wait_for(
+            lambda: any(
+                any(end in m.content for end in ENDS) for m in fake.public_messages(fake.channel)
+            ),
+            what="the game's result",
+        )
+        table = table_of(bot, fake)
+        status = await bot.db.fetchval(
+            "SELECT status FROM variant_games WHERE id = ?", (table.match_id,)
+        )
+        assert status == "finished"
+        for member in fake.guild.members.values():
+            if member.name in ODD_NAMES:
+                history = await (await fake.slash(member, fake.channel, "history")).message()
+                assert not history.ephemeral, history.text
+                board = await (
+                    await fake.slash(
+                        member, fake.channel, "stats", variant=variant, include_bots=True
+                    )
+                ).message()
+                assert not board.ephemeral, board.text
+        assert not bot.handler_errors
+    assert unescaped_names(fake) == []
+
+
+def unescaped_names(fake: FakeDiscord) -> list[tuple[str, str]]:
+    """Every (name, text) where a message showed one of the odd names raw, or notified anyone
+    but through a mention of a seated member."""
+    found = []
+    for message in fake.messages:
+        found += [(name, message.text) for name in ODD_NAMES if name in message.text]
+        if "everyone" in message.notified or any("role" in str(n) for n in message.notified):
+            found.append(("notified", message.text))
+    return found
