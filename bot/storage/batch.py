@@ -256,13 +256,12 @@ class BatchWriter:
     @staticmethod
     async def _refused(db: Database, batch: list[_Item]) -> dict[int, Exception]:
         """The writes of the batch that must not be stored, by `id()`, each with its error:
-        one query for the fences of the whole batch, one for its interactions."""
+        one statement for the fences and the interactions of the whole batch."""
         tables = [item.fence[0] for item in batch if item.fence is not None]
         requests = [item.request for item in batch if item.request is not None]
         if not tables and not requests:
             return {}
-        stored = await leases.fences(db, tables)
-        seen = await leases.applied(db, requests)
+        stored, seen = await leases.checked(db, tables, requests)
         refused: dict[int, Exception] = {}
         for item in batch:
             if item.fence is not None and stored.get(item.fence[0]) != item.fence[1]:

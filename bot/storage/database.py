@@ -179,7 +179,7 @@ class Database:
         best suited to it; what it yields runs statements in that transaction.
 
         `locked` False: the batch writes only rows of tables this process holds by lease,
-        having locked those tables' rows first (`leases.fences`): it needs no database-wide
+        having locked those tables' rows first (`leases.checked`): it needs no database-wide
         write lock, and on PostgreSQL takes none (see ``bot/storage/postgres.py``). A set of
         server ids: it writes those tables' rows and those servers' results alone.
         """

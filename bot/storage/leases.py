@@ -5,7 +5,8 @@ A process takes a table by adding one to its fence, which it may do when no one 
 table, when the holder's lease ran out, or when the holder has the process's own name (the
 same process started again); it takes all the tables it may at once, in one statement. Each
 batch the writer commits first checks that every table it writes for still has the fence its
-writer took (`fences`), so a process that lost a table can never write to it again. The owner renews all its leases in one statement while it runs.
+writer took (`checked`), so a process that lost a table can never write to it again. The
+owner renews all its leases in one statement while it runs.
 
 Lease times are Unix seconds from the processes' own clocks: the processes are expected to
 keep their clocks in step (NTP), to much better than a lease.
@@ -66,34 +67,46 @@ async def release(db: Database, owner: str, table_ids: Iterable[int]) -> None:
     )
 
 
-async def fences(db: Database, table_ids: Iterable[int]) -> dict[int, int]:
-    """The stored fence of each of these tables (a table no longer stored is left out).
+async def checked(
+    db: Database, table_ids: Iterable[int], interaction_ids: Iterable[int]
+) -> tuple[dict[int, int], set[int]]:
+    """The writer's check before a batch, in one statement (one round trip): the stored fence
+    of each of these tables (a table no longer stored is left out), and which of these Discord
+    interactions an event was already stored for.
 
     On PostgreSQL the tables' rows stay locked until the transaction ends, so no takeover
     (`claim`) can come between this check and the writes it allows. They are locked in the
     order of their ids, as `claim` locks them, so two transactions never wait on each other.
     """
     ids = tuple(sorted(set(table_ids)))
-    if not ids:
-        return {}
-    marks = ", ".join("?" * len(ids))
-    lock = " FOR NO KEY UPDATE" if db.dialect == "postgresql" else ""
-    rows = await db.fetchall(
-        f"SELECT id, fence FROM tables WHERE id IN ({marks}) ORDER BY id{lock}", ids
-    )
-    return {r["id"]: r["fence"] for r in rows}
+    requests = tuple(interaction_ids)
+    if not ids and not requests:
+        return {}, set()
+    # Each row says which question it answers: 0, a table's fence; 1, an interaction applied.
+    # The tables are read in a CTE: PostgreSQL allows no FOR ... UPDATE in a UNION's arm.
+    cte, parts = "", []
+    if ids:
+        lock = " FOR NO KEY UPDATE" if db.dialect == "postgresql" else ""
+        marks = ", ".join("?" * len(ids))
+        cte = (
+            f"WITH fenced AS (SELECT id, fence FROM tables WHERE id IN ({marks})"
+            f" ORDER BY id{lock}) "
+        )
+        parts.append("SELECT 0 AS kind, id, fence FROM fenced")
+    if requests:
+        marks = ", ".join("?" * len(requests))
+        parts.append(
+            "SELECT 1 AS kind, interaction_id AS id, 0 AS fence FROM table_events"
+            f" WHERE interaction_id IN ({marks})"
+        )
+    rows = await db.fetchall(cte + " UNION ALL ".join(parts), (*ids, *requests))
+    fences = {r["id"]: r["fence"] for r in rows if r["kind"] == 0}
+    return fences, {r["id"] for r in rows if r["kind"] == 1}
 
 
-async def applied(db: Database, interaction_ids: Iterable[int]) -> set[int]:
-    """Of these Discord interactions, those an event was already stored for."""
-    ids = tuple(interaction_ids)
-    if not ids:
-        return set()
-    marks = ", ".join("?" * len(ids))
-    rows = await db.fetchall(
-        f"SELECT interaction_id FROM table_events WHERE interaction_id IN ({marks})", ids
-    )
-    return {r["interaction_id"] for r in rows}
+async def fences(db: Database, table_ids: Iterable[int]) -> dict[int, int]:
+    """The stored fence of each of these tables, locked on PostgreSQL (see `checked`)."""
+    return (await checked(db, table_ids, ()))[0]
 
 
 async def unclaimed(db: Database, now: float) -> list[tuple[int, int]]:

@@ -14,7 +14,7 @@ counters, a league's standings), which two concurrent writers would otherwise bo
 same old value. The one exception is the group-commit writer's batch of table rows alone
 (events, deals, a table's state: the moves of play, by far the most writes): it writes only
 rows of tables its process holds by lease, and locks those tables' rows first (``SELECT ...
-FOR NO KEY UPDATE`` in `leases.fences`), which orders it against a takeover of the same
+FOR NO KEY UPDATE`` in `leases.checked`), which orders it against a takeover of the same
 tables; other processes' batches write other tables' rows, so shards play on side by side
 instead of queueing for the one lock. A batch of results (a deal's, a game's, a match's: the
 totals, the leagues' standings) writes only rows of that table's server, which one process
@@ -77,8 +77,8 @@ def server_lock_key(guild_id: int) -> int:
 #: in the order given (sorted), so two such transactions never wait for each other in a circle.
 #: (The filter compares the locking function's void result as text, which is always true.)
 _LOCK_SERVERS = (
-    "SELECT count(pg_advisory_xact_lock($2, k)) FROM unnest($3::int[]) AS k"
-    " WHERE pg_advisory_xact_lock_shared($1::bigint)::text = ''"
+    "SELECT count(pg_advisory_xact_lock({servers}, k)) FROM unnest(ARRAY[{keys}]::int[]) AS k"
+    " WHERE pg_advisory_xact_lock_shared({write}::bigint)::text = ''"
 )
 
 #: Prepared statements kept per connection: the bot has a few hundred distinct statements.
@@ -268,16 +268,30 @@ class PostgresDatabase(Database):
 
     # ----------------------------------------------------------------- primitives
     async def _begin(self, read_only: bool, locked: Locking = True) -> None:
-        begin = "BEGIN ISOLATION LEVEL REPEATABLE READ" if read_only else "BEGIN"
-        await self._retried(lambda: self._conn.execute(begin))
+        # The BEGIN and the locks go as one script (PostgreSQL's simple query protocol runs
+        # several statements in one round trip): a batch's round trips are what its time is
+        # made of. The script's only values are the locks' keys, integers made here.
+        if read_only:
+            script = "BEGIN ISOLATION LEVEL REPEATABLE READ"
+        elif locked is False:
+            script = "BEGIN"
+        elif locked is True:
+            script = f"BEGIN; SELECT pg_advisory_xact_lock({int(WRITE_LOCK)})"
+        else:
+            keys = ",".join(str(key) for key in sorted({server_lock_key(g) for g in locked}))
+            script = "BEGIN; " + _LOCK_SERVERS.format(
+                write=int(WRITE_LOCK), servers=int(SERVER_LOCKS), keys=keys
+            )
+        try:
+            await self._retried(lambda: self._conn.execute(script))
+        except BaseException:
+            # A lock refused, or the wait for it cancelled, leaves the transaction begun (and
+            # the connection does not know it yet, when cancelled): end it, or the connection's
+            # next transaction would run inside this one. A ROLLBACK with none open is a no-op.
+            if not self._conn.is_closed():
+                await self._conn.execute("ROLLBACK")
+            raise
         self._in_transaction = True
-        if read_only or locked is False:
-            return
-        if locked is True:
-            await self._conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
-            return
-        keys = sorted({server_lock_key(guild_id) for guild_id in locked})
-        await self._conn.execute(_LOCK_SERVERS, WRITE_LOCK, SERVER_LOCKS, keys)
 
     async def _commit(self) -> None:
         self._in_transaction = False

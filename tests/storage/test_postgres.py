@@ -167,6 +167,47 @@ async def test_postgres_writers_of_two_connections_are_serialised(tmp_path, migr
         await second.close()
 
 
+async def test_postgres_a_write_given_up_while_waiting_for_the_lock_leaves_nothing_begun(
+    tmp_path, migrations
+) -> None:
+    """A write transaction cancelled while it waits for the write lock (its BEGIN and the lock
+    go in one round trip) is rolled back: the connection's next transaction is its own, and
+    commits what it wrote, and nothing of the one given up."""
+    url = await empty(tmp_path)
+    db = await Database.open(url, migrations=migrations)
+    other = await Database.open(url, migrations=migrations)
+    try:
+        blocker = other.conn.transaction()
+        await blocker.start()
+        await other.conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+        entered = asyncio.Event()
+
+        async def given_up() -> None:
+            async with db.transaction():
+                entered.set()  # never reached: the lock is held
+                await db.execute("INSERT INTO a (id, v) VALUES (1, 'given up')")
+
+        waiting = asyncio.create_task(given_up())
+        while not await other.fetchval(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+        ):
+            await asyncio.sleep(0.05)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        await blocker.rollback()
+        assert not entered.is_set() and not db.conn.is_in_transaction()
+
+        async with db.transaction():
+            await db.execute("INSERT INTO a (id, v) VALUES (2, 'kept')")
+        assert not db.conn.is_in_transaction()
+        rows = await other.fetchall("SELECT id, v FROM a ORDER BY id")
+        assert [tuple(r) for r in rows] == [(2, "kept")]
+    finally:
+        await db.close()
+        await other.close()
+
+
 async def test_postgres_sums_read_back_as_sqlite_gives_them(tmp_path, migrations) -> None:
     db = await Database.open(await empty(tmp_path), migrations=migrations)
     try:
