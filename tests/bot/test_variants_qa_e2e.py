@@ -134,3 +134,38 @@ def unescaped_names(fake: FakeDiscord) -> list[tuple[str, str]]:
         if "everyone" in message.notified or any("role" in str(n) for n in message.notified):
             found.append(("notified", message.text))
     return found
+
+
+@pytest.mark.parametrize("variant", ["two-handed", "three-handed", "set-back"])
+async def test_the_dealer_who_took_it_up_is_told_to_discard_when_he_passes_or_bids(
+    fake_discord, tmp_path, variant: str
+):
+    """After taking up the turn-up the dealer puts out a card: a pass, an order, a named suit
+    or a bid from him is refused saying so (not "you do not hold that card"), and changes
+    nothing."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await open_table(bot, fake, variant)
+        table = table_of(bot, fake)
+        match = table.variant_match
+        dealer = match.deal.dealer
+        while match.to_act != dealer:
+            await private(fake, member_at(bot, fake, match.to_act), "pass")
+        assert "took it up" in await private(fake, member_at(bot, fake, dealer), "order")
+        assert match.deal.phase == "discard" and match.to_act == dealer
+        before = list(table.actions)
+        for command, options in (
+            ("pass", {}),
+            ("order", {}),
+            ("call", {"suit": "hearts"}),
+            ("bid", {"tricks": 2}),
+        ):
+            refused = await private(fake, member_at(bot, fake, dealer), command, **options)
+            assert "put out one of your own cards" in refused, refused
+        assert "do not hold" in await private(
+            fake, member_at(bot, fake, dealer), "discard", card=next(
+                c for c in ("AS", "KS", "QS", "JS", "AH", "KH") if c not in match.deal.hands[dealer]
+            )
+        )  # fmt: skip
+        assert list(table.actions) == before
+        assert not bot.handler_errors

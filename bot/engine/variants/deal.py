@@ -364,7 +364,9 @@ class VariantDeal(TrickPlay):
     def _discard(self, action: str) -> None:
         hand = self.hands[self.dealer]
         card = action if action in hand else act.parse(action).card
-        if card is None or card not in hand:
+        if card is None:  # a pass, a bid, a suit named: the dealer is to discard
+            raise IllegalAction(_refusal(action, "you put out one of your own cards first"))
+        if card not in hand:
             raise IllegalAction("you do not hold that card")
         if card == self.turn_up:
             raise IllegalAction("put out one of your own cards, not the turn-up")

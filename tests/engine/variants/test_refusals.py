@@ -94,7 +94,7 @@ def test_set_back_throw_up_after_the_first_lead_is_refused() -> None:
 def test_set_back_the_maker_cannot_throw_up() -> None:
     deal = variant_deal("set-back", {1: "JH JD AH KH QH"}, players=3, turn_up="TH")
     deal.apply("order", 1)
-    refused(deal, "throw_up", 0, "you do not hold that card")  # the dealer is discarding
+    refused(deal, "throw_up", 0, "you put out one of your own cards first")
     deal.apply(deal.legal_actions()[0], 0)
     # The throw-ups go round the others from the eldest: seat 2, then the dealer; not the maker.
     assert deal.to_act == 2
