@@ -209,6 +209,10 @@ class Database:
         """Begin a transaction; what a write transaction locks is `locked` (see `Locking`)."""
         raise NotImplementedError
 
+    async def _abandon_begin(self) -> None:
+        """End whatever transaction a `_begin` that raised (or was cancelled) left open."""
+        raise NotImplementedError
+
     async def _commit(self) -> None:
         raise NotImplementedError
 
@@ -273,7 +277,13 @@ class Database:
             self._owner = asyncio.current_task()
             self._depth = 0
             try:
-                await self._begin(read_only, locked)
+                try:
+                    await self._begin(read_only, locked)
+                except BaseException:
+                    # Cancelled or refused, the BEGIN may still have opened a transaction: one
+                    # left open would swallow the connection's next transaction.
+                    await self._abandon_begin()
+                    raise
                 try:
                     yield self
                 except BaseException:

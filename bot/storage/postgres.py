@@ -282,16 +282,15 @@ class PostgresDatabase(Database):
             script = "BEGIN; " + _LOCK_SERVERS.format(
                 write=int(WRITE_LOCK), servers=int(SERVER_LOCKS), keys=keys
             )
-        try:
-            await self._retried(lambda: self._conn.execute(script))
-        except BaseException:
-            # A lock refused, or the wait for it cancelled, leaves the transaction begun (and
-            # the connection does not know it yet, when cancelled): end it, or the connection's
-            # next transaction would run inside this one. A ROLLBACK with none open is a no-op.
-            if not self._conn.is_closed():
-                await self._conn.execute("ROLLBACK")
-            raise
+        await self._retried(lambda: self._conn.execute(script))
         self._in_transaction = True
+
+    async def _abandon_begin(self) -> None:
+        # A lock refused, or the wait for it cancelled, leaves the transaction begun (and the
+        # connection does not know it yet, when cancelled). A ROLLBACK with none open is a no-op.
+        self._in_transaction = False
+        if not self._conn.is_closed():
+            await self._conn.execute("ROLLBACK")
 
     async def _commit(self) -> None:
         self._in_transaction = False

@@ -231,6 +231,14 @@ class SqliteDatabase(Database):
     async def _begin(self, read_only: bool, locked: Locking = True) -> None:
         await self._conn.execute("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
+    async def _abandon_begin(self) -> None:
+        # A cancelled BEGIN goes on in aiosqlite's thread: the ROLLBACK queued behind it ends
+        # the transaction it opens, and is refused (harmlessly) when it opened none.
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass
+
     async def _commit(self) -> None:
         await self._conn.execute("COMMIT")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,37 @@ async def test_transaction_commits_and_rolls_back(tmp_path: Path, migrations: Pa
         assert not db.conn.in_transaction
     finally:
         await db.close()
+
+
+async def test_a_write_given_up_while_waiting_for_another_writer_leaves_nothing_begun(
+    tmp_path: Path, migrations: Path
+) -> None:
+    """A write transaction cancelled while its BEGIN IMMEDIATE waits for another connection's
+    write (a command-line tool's, say) leaves no transaction open behind it: the next one is
+    its own and commits."""
+    path = tmp_path / "t.db"
+    db = await Database.open(path, migrations=migrations)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        waiting = asyncio.create_task(given_up_write(db))
+        await asyncio.sleep(0.2)  # the BEGIN is waiting in aiosqlite's thread, or soon will be
+        waiting.cancel()
+        other.execute("ROLLBACK")
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        async with db.transaction():
+            await db.execute("INSERT INTO a (v) VALUES ('kept')")
+        assert not db.conn.in_transaction
+        assert [r[0] for r in other.execute("SELECT v FROM a")] == ["kept"]
+    finally:
+        other.close()
+        await db.close()
+
+
+async def given_up_write(db: Database) -> None:
+    async with db.transaction():
+        await db.execute("INSERT INTO a (v) VALUES ('given up')")
 
 
 async def test_nested_transactions_are_savepoints(tmp_path: Path, migrations: Path) -> None:
