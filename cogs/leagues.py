@@ -184,12 +184,31 @@ class Leagues(commands.Cog):
     async def leave(self, interaction: discord.Interaction, name: str) -> None:
         """Leave a league of this server."""
         found = await self._league(interaction, name)
+        self._refuse_leaving_from_its_table(found, interaction.user.id)
 
         async def work(db: Database) -> None:
             await leagues.leave_league(db, found, interaction.user.id)
 
         await self.bot.manager.writer.write(work)
         await answer(interaction, left_text(found))
+
+    def _refuse_leaving_from_its_table(self, found: leagues.League, user_id: int) -> None:
+        """A member at one of the league's tables may not leave the league from it: the match
+        he plays would then count for nobody (a player not a member of the league), a way out
+        of a loss that the league's rule for leavers would have charged to his side.
+
+        Raises:
+            LeagueError: the member sits at a table of the league, or a computer holds his seat.
+        """
+        for table in self.bot.manager.tables.values():
+            if table.league_id != found.id:
+                continue
+            if table.seat_of(user_id) is not None or table.held_seat_of(user_id) is not None:
+                raise LeagueError(
+                    f"you sit at a table of the league {{}} (<#{table.channel_id}>): leave the"
+                    " table first with /table leave, then the league",
+                    found.name,
+                )
 
     @league.command(name="info")
     @app_commands.describe(name="the league")

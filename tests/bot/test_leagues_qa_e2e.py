@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import discord
+
 from bot.storage.database import Database
 from bot.storage.results import SeatPlayer
-from tests.bot.helpers import running_bot
+from tests.bot.helpers import NAMES, act_once, eventually, running_bot, table_of
 from tests.storage.builders import quick_rubber
 from tests.support.fake_discord import FakeDiscord
 
@@ -50,4 +52,67 @@ async def test_stats_against_eight_pairs_of_long_markdown_names_is_shown(fake_di
         against = next(f for f in stats.embeds[0]["fields"] if f["name"] == "Against")
         assert len(against["value"]) <= 1024
         assert "\\*" in against["value"] and "more" in against["value"]
+        assert not bot.handler_errors
+
+
+ORGANISER = discord.Permissions(manage_guild=True).value
+
+
+async def private(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
+    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
+    assert message.ephemeral, message.text
+    return message.text
+
+
+async def public(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
+    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
+    assert not message.ephemeral, message.text
+    return message.text
+
+
+async def quick_league(fake: FakeDiscord, name: str = "Quick") -> None:
+    """A league of single games of one point, alice, bob, carol and dave its members."""
+    fake.add_member(fake.guild, "organiser", permissions=ORGANISER)
+    created = await private(
+        fake, "organiser", "league create", name=name, preset="modern", points=1, match="game"
+    )
+    assert "is open" in created
+    for member in NAMES:
+        assert "You joined" in await private(fake, member, "league join", name=name)
+
+
+async def seat_league_table(bot, fake: FakeDiscord, name: str = "Quick"):
+    assert "for the league" in await private(fake, "alice", "table create", league=name)
+    for member in NAMES[1:]:
+        assert "You sit at" in await private(fake, member, "table join")
+    assert "dealt" in await private(fake, "alice", "table start")
+    return await eventually(lambda: table_of(bot, fake), what="the league's table")
+
+
+async def test_a_player_at_the_leagues_table_cannot_leave_the_league_to_void_his_match(
+    fake_discord, tmp_path
+):
+    """A player losing a league match who ran /league leave at its table made the match count
+    for nobody ("bob played in it but is not a member"), past the league's rule for leavers.
+    He is told to leave the table first; the match counts, and once he has left the table he
+    may leave the league."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        table = await seat_league_table(bot, fake)
+        match_id = table.match_id
+        await act_once(bot, fake)
+        refused = await private(fake, "bob", "league leave", name="Quick")
+        assert "leave the table first" in refused and f"<#{fake.channel.id}>" in refused
+        members = await public(fake, "carol", "league members", name="Quick")
+        assert "bob" in members
+        while table.playing:
+            await act_once(bot, fake)
+        assert "counts for the league" in await private(
+            fake, "bob", "league match", id=f"M{match_id}"
+        )
+        standings = await public(fake, "carol", "league standings", league="Quick")
+        assert standings.count("1 match") == 4, standings
+        assert "You left the table" in await private(fake, "bob", "table leave")
+        assert "You left the league" in await private(fake, "bob", "league leave", name="Quick")
         assert not bot.handler_errors
