@@ -491,11 +491,13 @@ async def close_answer(interaction: discord.Interaction, table_id: int, yes: boo
     """The answer to the close confirmation."""
     manager = manager_of(interaction)
     table = manager.tables.get(channel_id_of(interaction))
+    if table is None or table.id != table_id:
+        # Closed meanwhile (by someone else, or it closed itself): "Keep it open" cannot keep
+        # it, and "stays open" would say what is not so.
+        await interaction.response.edit_message(content="That table is already closed.", view=None)
+        return
     if not yes:
         await interaction.response.edit_message(content="The table stays open.", view=None)
-        return
-    if table is None or table.id != table_id:
-        await interaction.response.edit_message(content="That table is already closed.", view=None)
         return
     may_manage = interaction.guild_id is not None and interaction.permissions.manage_channels
     change = await manager.close_table(channel_id_of(interaction), interaction.user.id, may_manage)
