@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from bot.engine.deal import HandResult
 from bot.engine.match import GameResult, MatchView
@@ -93,6 +93,8 @@ class Change:
         who: the name of the member a seating change concerns (who left, timed out, ...).
         variant_result: at a variant's table, the result of the deal this action ended
             (`hand` stays None: it is the four-handed deal's).
+        handed: the seat a substitute took with this change, and from whom: the last
+            consent given, or the substitute's acceptance, seated them.
     """
 
     table: Table
@@ -110,6 +112,14 @@ class Change:
     match_no: int = 0
     who: str | None = None
     variant_result: VariantResult | None = None
+    handed: Handover | None = None
+
+
+class Handover(NamedTuple):
+    """A seat a substitute took (S.18), and the name of the member who handed it over."""
+
+    seat: int
+    by: str | None
 
 
 class TableListener(Protocol):
@@ -660,13 +670,18 @@ class TableManager:
     async def consent(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)
         async with self._hold(table):
-            sub = table.substitution
-            who = _name_at(table, sub.seat) if sub is not None else None  # handing the seat
+            handing = _handing(table)
             done = table.consent_substitute(user_id)
             await self._save(table, "table", table.seat_of(user_id), user_id, "consent")
         if done:
             self._after_change(table)
-        return Change(table, "substitute", note="seated" if done else "consented", who=who)
+        return Change(
+            table,
+            "substitute",
+            note="seated" if done else "consented",
+            who=handing.by if handing else None,
+            handed=handing if done else None,
+        )
 
     async def answer_substitute(
         self, channel_id: int, user_id: int, match_no: int, number: int, accept: bool
@@ -680,16 +695,23 @@ class TableManager:
         table = self.table_in(channel_id)
         async with self._hold(table):
             sub = table.substitution
-            leaving = _name_at(table, sub.seat) if sub is not None else None
+            handing = _handing(table)
             done = table.answer_substitute(user_id, match_no, number, accept)
-            assert sub is not None  # answer_substitute refuses a request not waiting
-            who = leaving if accept else sub.name
+            assert sub is not None and handing is not None  # else refused: no request waits
+            who = handing.by if accept else sub.name
             answer = "accept" if accept else "decline"
             await self._save(table, "table", sub.seat, user_id, f"{answer}:{number}")
         if done:
             self._after_change(table)
         note = "seated" if done else "accepted" if accept else "declined"
-        return Change(table, "substitute", seat=sub.seat, note=note, who=who)
+        return Change(
+            table,
+            "substitute",
+            seat=sub.seat,
+            note=note,
+            who=who,
+            handed=handing if done else None,
+        )
 
     async def back(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)
@@ -1466,3 +1488,9 @@ def _name_at(table: Table, seat: int | None) -> str | None:
     """The name of whoever sits at `seat`, if anyone."""
     occupant = table.seats[seat] if seat is not None else None
     return occupant.name if occupant is not None else None
+
+
+def _handing(table: Table) -> Handover | None:
+    """The seat a substitute is asked to take, with its player's name, if one is asked."""
+    sub = table.substitution
+    return Handover(sub.seat, _name_at(table, sub.seat)) if sub is not None else None

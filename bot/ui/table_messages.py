@@ -47,7 +47,7 @@ from bot.engine.match import MatchView
 from bot.rerun import log_task_end
 from bot.rest_budget import BudgetClosed
 from bot.storage.errors import WriterClosed
-from bot.tables.manager import Change
+from bot.tables.manager import Change, Handover
 from bot.tables.table import CLOSED, Substitution, Table
 from bot.ui import variant_views
 from bot.ui.embeds import (
@@ -409,12 +409,8 @@ class TableMessages:
         if change.kind == "substitute" and change.note == "declined":
             whose = f"{safe(occupant.name)}'s" if occupant else "the"
             return f"{who} declined to take {whose} seat ({seat})."
-        if change.kind == "substitute" and change.note == "seated":
-            sub = next((o for o in table.seats if o and o.substitute), None)
-            name = safe(sub.name) if sub else "a substitute"
-            if table.variant is not None:
-                return f"{who} handed the seat to {name} for the rest of the game."
-            return f"{who} handed the seat to {name} for the rest of the rubber (S.18)."
+        if change.kind == "substitute" and change.handed is not None:
+            return _handed_line(table, change.handed)
         return None
 
     # -- the listener -----------------------------------------------------------------------
@@ -759,6 +755,17 @@ class TableMessages:
                     " (open your hand again with **My hand**).",
                 )
         await self.render(table)
+
+
+def _handed_line(table: Table, handed: Handover) -> str:
+    """The line saying who took a seat as substitute, and from whom: named by the seat taken,
+    since a rubber may have had a substitute before, at another seat."""
+    who = safe(handed.by or "a player")
+    sub = table.seats[handed.seat]
+    name = safe(sub.name) if sub is not None else "a substitute"
+    if table.variant is not None:
+        return f"{who} handed the seat to {name} for the rest of the game."
+    return f"{who} handed the seat to {name} for the rest of the rubber (S.18)."
 
 
 def _in_play(table: Table) -> int | None:

@@ -4,7 +4,14 @@ waited for leave. Through the real bot and the fake Discord."""
 
 from __future__ import annotations
 
-from tests.bot.helpers import running_bot, seat_four, start, table_of
+from tests.bot.helpers import (
+    current_table_message,
+    eventually,
+    running_bot,
+    seat_four,
+    start,
+    table_of,
+)
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -26,4 +33,69 @@ async def test_keep_it_open_on_a_table_closed_meanwhile_says_it_is_closed(fake_d
         assert kept.ephemeral and kept.id == asked.id
         assert "already closed" in kept.text and "stays open" not in kept.text
         assert not kept.buttons
+        assert not bot.handler_errors
+
+
+async def seat_four_kept(fake) -> None:
+    """Alice (north, the host), Bob (east), Carol (south) and Dave (west), as they sat down."""
+    await seat_four(fake)
+    alice = fake.member("alice")
+    await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+
+
+def offer_to(fake, member):
+    """The public message offering `member` a seat, with its Take the seat button."""
+    return next(
+        (
+            m
+            for m in reversed(fake.public_messages(fake.channel))
+            if f"<@{member.id}>" in m.content and "Take the seat" in str(m.buttons)
+        ),
+        None,
+    )
+
+
+async def ask_substitute(fake, table, holder, substitute) -> None:
+    """`holder` names `substitute`, who takes the seat; every other player consents."""
+    named = await fake.slash(holder, fake.channel, "table substitute", member=substitute)
+    await named.response()
+    offer = await fake.wait_for(lambda: offer_to(fake, substitute))
+    await (await fake.click(substitute, offer, label="Take the seat")).response()
+    for occupant in list(table.seats):
+        if occupant and not occupant.is_bot and occupant.user_id != holder.id:
+            message = await current_table_message(fake, table)
+            consent = await fake.click(
+                fake.guild.members[occupant.user_id], message, label="Consent to substitute"
+            )
+            await consent.response()
+
+
+def at_the_table(fake, table) -> str:
+    """The "At the table" lines of the table message."""
+    message = fake.messages_by_id[table.message_id]
+    fields = message.embeds[0].get("fields", []) if message.embeds else []
+    return next((f["value"] for f in fields if f["name"] == "At the table"), "")
+
+
+async def test_a_second_substitute_of_the_rubber_is_named_as_the_one_who_took_the_seat(
+    fake_discord, tmp_path
+):
+    """Erin took Bob's seat (east) earlier in the rubber; now Frank takes Carol's (south). The
+    table says Carol handed her seat to Frank, not to Erin, who sits at another seat."""
+    fake = fake_discord
+    erin, frank = fake.add_member(fake.guild, "erin"), fake.add_member(fake.guild, "frank")
+    bob, carol = fake.member("bob"), fake.member("carol")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four_kept(fake)
+        table = table_of(bot, fake)
+        await ask_substitute(fake, table, bob, erin)
+        await eventually(lambda: table.seat_of(erin.id) == 1, what="Erin at east")
+        await ask_substitute(fake, table, carol, frank)
+        await eventually(lambda: table.seat_of(frank.id) == 2, what="Frank at south")
+        said = await eventually(
+            lambda: "carol handed" in at_the_table(fake, table) and at_the_table(fake, table),
+            what="the table message to tell of Carol's substitute",
+        )
+        assert "carol handed the seat to frank" in said, said
+        assert "carol handed the seat to erin" not in said
         assert not bot.handler_errors
