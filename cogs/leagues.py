@@ -17,6 +17,7 @@ from bot.storage import league_exports, league_ratings, league_results, league_s
 from bot.storage.database import Database
 from bot.storage.leagues import LeagueError
 from bot.tables.manager import Change
+from bot.ui.embeds import plural
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import (
     audit_embed,
@@ -464,7 +465,7 @@ class Leagues(commands.Cog):
             name, note = "fixtures.csv", "Every fixture the league made, as CSV."
         elif what == "games":
             data, count = await league_exports.games_zip(self.db, found)
-            name, note = "games.zip", f"{count} games as EGN 1.4, one file a game."
+            name, note = "games.zip", f"{plural(count, 'game')} as EGN 1.4, one file a game."
         else:
             raise LeagueError("an export is standings, ratings, fixtures or games, not {}", what)
         if len(data) > interaction.filesize_limit:

@@ -26,7 +26,7 @@ from bot.storage import fixtures as fixture_store
 from bot.storage import league_ratings
 from bot.storage.database import Database
 from bot.storage.league_seasons import OPEN_PLAY, league_settings, running_season
-from bot.storage.leagues import League, LeagueError, match_standing
+from bot.storage.leagues import League, LeagueError, match_standing, pages_text
 from bot.storage.results import SeatPlayer
 from bot.storage.seasons import timestamp
 
@@ -746,7 +746,9 @@ async def audit_page(db: Database, league: League, page: int = 1) -> AuditPage:
     )
     pages = max(1, -(-total // AUDIT_PAGE))
     if not 1 <= page <= pages:
-        raise LeagueError(f"page {page} does not exist: the league's audit fills {pages}")
+        raise LeagueError(
+            f"page {page} does not exist: the league's audit fills {pages_text(pages)}"
+        )
     rows = await db.fetchall(
         "SELECT id, match_id, action, reason, by_user, at FROM league_audit WHERE league_id = ?"
         " ORDER BY id DESC LIMIT ? OFFSET ?",

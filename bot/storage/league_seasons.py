@@ -19,7 +19,7 @@ from bot.leagues.ratings import PlayerRating, RatingSettings
 from bot.leagues.standings import METRICS, StandingRow, Totals, ranked
 from bot.storage.database import Database
 from bot.storage.league_ratings import pending, stored_ratings
-from bot.storage.leagues import League, LeagueError, check_name, name_key
+from bot.storage.leagues import League, LeagueError, check_name, name_key, pages_text
 from bot.storage.seasons import parse_timestamp, timestamp
 
 PAGE = 20
@@ -385,7 +385,7 @@ async def which_season(db: Database, league: League, season: str | None) -> Seas
 def _pages(total: int, page: int, what: str) -> int:
     pages = max(1, -(-total // PAGE))
     if not 1 <= page <= pages:
-        raise LeagueError(f"page {page} does not exist: {what} fill {pages}")
+        raise LeagueError(f"page {page} does not exist: {what} fill {pages_text(pages)}")
     return pages
 
 

@@ -277,6 +277,11 @@ async def member_count(db: Database, league_id: int) -> int:
     return int(count)
 
 
+def pages_text(pages: int) -> str:
+    """`1 page`, `3 pages`: how many a refused page number's list fills."""
+    return f"{pages} page{'s' if pages != 1 else ''}"
+
+
 async def member_page(db: Database, league_id: int, page: int = 1) -> MemberPage:
     """One page of twenty of the league's members, in the order they joined.
 
@@ -286,7 +291,9 @@ async def member_page(db: Database, league_id: int, page: int = 1) -> MemberPage
     total = await member_count(db, league_id)
     pages = max(1, -(-total // MEMBERS_PAGE))
     if not 1 <= page <= pages:
-        raise LeagueError(f"page {page} does not exist: the league's members fill {pages}")
+        raise LeagueError(
+            f"page {page} does not exist: the league's members fill {pages_text(pages)}"
+        )
     rows = await db.fetchall(
         "SELECT user_id, name FROM league_members WHERE league_id = ?"
         " ORDER BY rowid LIMIT ? OFFSET ?",

@@ -33,6 +33,13 @@ STANDING_WORDS = {
     "games": "games won",
     "points": "points scored",
 }
+# A standings row's count of its metric: one of it, or more.
+STANDING_COUNTED = {
+    "rubber_points": ("rubber point", "rubber points"),
+    "rubbers": ("rubber won", "rubbers won"),
+    "games": ("game won", "games won"),
+    "points": ("point scored", "points scored"),
+}
 
 
 def rules_text(options: dict[str, Any]) -> str:
@@ -214,12 +221,14 @@ def standings_embed(league: League, page: StandingsPage) -> discord.Embed:
         title=f"Standings of {safe(league.name)}: {safe(season_title(page.season))}", colour=GOLD
     )
     metric = STANDING_WORDS[league.standing]
+    counted = STANDING_COUNTED[league.standing]
     lines = []
     for line in page.lines:
         t = line.totals
         lines.append(
-            f"{line.rank}. {safe(line.name)}: {getattr(t, league.standing)} {metric} · "
-            f"{t.rubbers} rubbers, {t.games} games, {t.points_difference:+d} points · "
+            f"{line.rank}. {safe(line.name)}: {plural(getattr(t, league.standing), *counted)} · "
+            f"{plural(t.rubbers, 'rubber')}, {plural(t.games, 'game')}, "
+            f"{_difference(t.points_difference)} · "
             f"{plural(t.played, 'match', 'matches')} · *{placed_by(line.decided_by)}*"
         )
     embed.description = "\n".join(lines) or "No match has counted yet."
@@ -228,6 +237,11 @@ def standings_embed(league: League, page: StandingsPage) -> discord.Embed:
         "difference and head-to-head; in italics what placed each"
     )
     return embed
+
+
+def _difference(points: int) -> str:
+    """A points difference, signed: `+1 point`, `-3 points`, `+0 points`."""
+    return f"{points:+d} {'point' if abs(points) == 1 else 'points'}"
 
 
 def rating_line(rating: PlayerRating) -> str:

@@ -116,3 +116,37 @@ async def test_a_player_at_the_leagues_table_cannot_leave_the_league_to_void_his
         assert "You left the table" in await private(fake, "bob", "table leave")
         assert "You left the league" in await private(fake, "bob", "league leave", name="Quick")
         assert not bot.handler_errors
+
+
+async def test_a_league_after_one_match_counts_in_the_singular(fake_discord, tmp_path):
+    """One match played: its winners' row reads "1 rubber point · 1 rubber, 1 game" (not
+    "1 rubber points · 1 rubbers, 1 games"), a page past the last says how many pages
+    there are, and the games export "1 game"."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        table = await seat_league_table(bot, fake)
+        while table.playing:
+            await act_once(bot, fake)
+        standings = await public(fake, "bob", "league standings", league="Quick")
+        rows = [line for line in standings.split("\n") if line.startswith("1. ")]
+        assert len(rows) == 2, standings
+        for row in rows:
+            assert ": 1 rubber point · 1 rubber, 1 game, +" in row, row
+        losers = [line for line in standings.split("\n") if line.startswith("3. ")]
+        assert all("0 rubber points · 0 rubbers, 0 games, -" in r for r in losers)
+        for command, options in (
+            ("league standings", {"league": "Quick"}),
+            ("league ratings", {"league": "Quick"}),
+            ("league members", {"name": "Quick"}),
+            ("league audit", {"league": "Quick"}),
+        ):
+            refused = await private(fake, "bob", command, **options, page=3)
+            assert refused.endswith("fill 1 page") or refused.endswith("fills 1 page"), refused
+        exported = await (
+            await fake.slash(
+                fake.member("bob"), fake.channel, "league export", league="Quick", what="games"
+            )
+        ).message()
+        assert exported.text.startswith("1 game as EGN 1.4"), exported.text
+        assert not bot.handler_errors
