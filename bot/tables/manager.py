@@ -93,8 +93,9 @@ class Change:
         who: the name of the member a seating change concerns (who left, timed out, ...).
         variant_result: at a variant's table, the result of the deal this action ended
             (`hand` stays None: it is the four-handed deal's).
-        handed: the seat a substitute took with this change, and from whom: the last
-            consent given, or the substitute's acceptance, seated them.
+        handed: the seat a substitute took with this change, and from whom: the last consent
+            given, or the substitute's acceptance, seated them, or the member whose consent
+            the request still waited for left (or was removed).
     """
 
     table: Table
@@ -607,13 +608,15 @@ class TableManager:
         table = self.table_in(channel_id)
         async with self._hold(table):
             who = next((o.name for o in table.members if o.user_id == user_id), None)
+            handing = _handing(table)
             seat = table.leave(user_id)
             if not table.members:
                 await self._close(table, "everyone left", user_id)
                 return Change(table, "closed", note="everyone left")
+            handed = handing if table.seat_substitute_if_agreed() else None
             await self._save(table, "table", seat, user_id, "leave")
         self._after_change(table)
-        return Change(table, "left", seat=seat, who=who)
+        return Change(table, "left", seat=seat, who=who, handed=handed)
 
     async def add_bot(
         self, channel_id: int, user_id: int, seat: int | None, level: str | None
@@ -634,10 +637,12 @@ class TableManager:
         async with self._hold(table):
             table.require_host(user_id)
             who = next((o.name for o in table.members if o.user_id == target_id), target_name)
+            handing = _handing(table)
             seat = table.kick(target_id)
+            handed = handing if table.seat_substitute_if_agreed() else None
             await self._save(table, "table", seat, user_id, f"kick:{target_id}")
         self._after_change(table)
-        return Change(table, "kicked", seat=seat, who=who)
+        return Change(table, "kicked", seat=seat, who=who, handed=handed)
 
     async def start(self, channel_id: int, user_id: int, keep_seats: bool = False) -> Change:
         """Cut for partners and deal (host only, four seated)."""

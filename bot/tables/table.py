@@ -543,6 +543,12 @@ class Table:
         sub.accepted = True
         return self._seat_if_agreed()
 
+    def seat_substitute_if_agreed(self) -> bool:
+        """Seat the substitute once no consent is wanting any more: a player whose consent the
+        request still waited for has left the table (or was removed), so the consents given
+        are all it needs. Returns whether the substitute took the seat."""
+        return self._seat_if_agreed()
+
     def _seat_if_agreed(self) -> bool:
         """Seat the substitute once the named member accepted and every consent is given."""
         sub = self.substitution

@@ -395,11 +395,14 @@ class TableMessages:
         span = "rubber" if table.variant is None else "game"
         if change.kind in ("left", "kicked"):
             how = "left" if change.kind == "left" else "was removed by the host"
+            # The last consent a substitute waited for was theirs: the substitute sits now.
+            handed = f" {_handed_line(table, change.handed)}" if change.handed else ""
             if occupant is not None and occupant.is_bot and table.playing:
                 return (
                     f"{who} {how}: {safe(occupant.name)} plays {seat} for the rest of the {span}."
+                    + handed
                 )
-            return f"{who} {how}."
+            return f"{who} {how}.{handed}"
         if change.kind == "takeover":
             return f"{who} timed out twice: a computer holds {seat} until `/table back`."
         if change.kind == "timeout":

@@ -99,3 +99,40 @@ async def test_a_second_substitute_of_the_rubber_is_named_as_the_one_who_took_th
         assert "carol handed the seat to frank" in said, said
         assert "carol handed the seat to erin" not in said
         assert not bot.handler_errors
+
+
+async def test_a_substitute_waiting_only_for_a_player_who_leaves_takes_the_seat(
+    fake_discord, tmp_path
+):
+    """Bob names Erin, who accepts; Alice and Carol consent, Dave has not when he leaves the
+    table (a computer plays west). No consent is wanting any more: Erin sits at east at once,
+    and the table says so, rather than every press of Consent answering "waiting for the
+    other players" when there are none."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    alice, bob, carol, dave = (fake.member(n) for n in ("alice", "bob", "carol", "dave"))
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four_kept(fake)
+        table = table_of(bot, fake)
+        named = await fake.slash(bob, fake.channel, "table substitute", member=erin)
+        await named.response()
+        offer = await fake.wait_for(lambda: offer_to(fake, erin))
+        took = await (await fake.click(erin, offer, label="Take the seat")).message()
+        assert "once the other players consent" in took.text
+        for member in (alice, carol):
+            message = await current_table_message(fake, table)
+            consent = await fake.click(member, message, label="Consent to substitute")
+            await consent.response()
+        assert table.seat_of(erin.id) is None and table.substitute_consenters() == [dave.id]
+        left = await (await fake.slash(dave, fake.channel, "table leave")).message()
+        assert "you left" in left.text.lower()
+        assert table.seat_of(erin.id) == 1 and table.seats[1].substitute
+        assert table.substitution is None
+        said = await eventually(
+            lambda: "bob handed" in at_the_table(fake, table) and at_the_table(fake, table),
+            what="the table message to tell of Erin taking the seat",
+        )
+        assert "dave left" in said and "bob handed the seat to erin" in said, said
+        message = await current_table_message(fake, table)
+        assert "Consent to substitute" not in [b.get("label") for b in message.buttons]
+        assert not bot.handler_errors

@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 
 from bot.engine.deal import DISCARD, PLAY, ROUND_ONE, ROUND_TWO
-from bot.tables.manager import TableManager
+from bot.tables.manager import Handover, TableManager
 from bot.tables.table import Table
 from tests.tables.managers import (
     Listener,
     act,
     act_randomly,
     events,
+    member,
     open_manager,
     play_to_end_of_hand,
     seated_table,
@@ -202,5 +203,39 @@ async def test_a_restart_between_matches_keeps_the_last_match_and_its_result(tmp
         assert again.to_state()["seats"] == seats
         await manager.start(75, again.host_id)  # and the next match begins as usual
         assert again.playing and again.match_no == 2 and again.actions == []
+    finally:
+        await shut(db, manager)
+
+
+async def test_a_substitute_seated_when_the_member_whose_consent_it_waited_for_is_removed(
+    tmp_path: Path,
+):
+    """Member 2 names a substitute, who accepts; the host and member 3 consent, and the host
+    removes member 4 before they do: no consent is wanting, so the substitute sits at once,
+    the change names the seat handed over, and a restart finds the substitute seated."""
+    path = tmp_path / "euchre.db"
+    db, manager = await open_manager(path)
+    try:
+        table = await seated_table(manager, 73)
+        holder, substitute = member(73, 2), member(73, 9)
+        seat = table.seat_of(holder)
+        await manager.substitute(73, holder, substitute, "sub")
+        asked = table.substitution
+        assert asked is not None
+        await manager.answer_substitute(73, substitute, table.match_no, asked.number, True)
+        for consenting in (member(73, 1), member(73, 3)):
+            await manager.consent(73, consenting)
+        assert table.seat_of(substitute) is None
+        change = await manager.kick(73, member(73, 1), member(73, 4))
+        assert change.handed == Handover(seat, "member 2")
+        assert table.seat_of(substitute) == seat and table.substitution is None
+    finally:
+        await shut(db, manager)
+    db, manager = await open_manager(path, listener=Listener())
+    try:
+        await manager.restore()
+        again = manager.table_in(73)
+        assert again.seat_of(substitute) == seat and again.seats[seat].substitute
+        assert again.substitution is None and again.seat_of(holder) is None
     finally:
         await shut(db, manager)
