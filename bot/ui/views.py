@@ -322,14 +322,16 @@ def close_view(table: Table) -> Buttons:
 
 
 def table_view(table: Table) -> Buttons:
-    """The public table message's buttons: My hand while playing; Join and Start while seating."""
+    """The public table message's buttons: My hand while playing; Join and Start while seating;
+    Consent to substitute while a substitute waits for a player's consent (not when the other
+    seats are computers', or every consent is given: a button that only refuses misleads)."""
     view = Buttons()
     if table.playing:
         view.add_item(TableButton(table.id, "hand"))
     else:
         view.add_item(TableButton(table.id, "join"))
         view.add_item(TableButton(table.id, "start"))
-    if table.substitution is not None:
+    if table.substitute_consenters():
         view.add_item(TableButton(table.id, "consent"))
     return view
 

@@ -4,6 +4,8 @@ waited for leave. Through the real bot and the fake Discord."""
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.bot.helpers import (
     current_table_message,
     eventually,
@@ -68,6 +70,19 @@ async def ask_substitute(fake, table, holder, substitute) -> None:
                 fake.guild.members[occupant.user_id], message, label="Consent to substitute"
             )
             await consent.response()
+
+
+def live_table_message(fake, table):
+    return fake.messages_by_id[table.message_id]
+
+
+async def quiet(fake, span: float = 0.3) -> None:
+    """Until the bot has sent no request for `span` seconds (its edits are done)."""
+    while True:
+        sent = len(fake.requests)
+        await asyncio.sleep(span)
+        if len(fake.requests) == sent:
+            return
 
 
 def at_the_table(fake, table) -> str:
@@ -135,4 +150,70 @@ async def test_a_substitute_waiting_only_for_a_player_who_leaves_takes_the_seat(
         assert "dave left" in said and "bob handed the seat to erin" in said, said
         message = await current_table_message(fake, table)
         assert "Consent to substitute" not in [b.get("label") for b in message.buttons]
+        assert not bot.handler_errors
+
+
+def labels(message) -> list[str]:
+    return [str(b.get("label")) for b in message.buttons]
+
+
+async def test_the_consent_button_is_shown_only_while_a_players_consent_is_awaited(
+    fake_discord, tmp_path
+):
+    """Alice plays with Bob and two computers. While Bob's substitute waits for Alice, the
+    table message offers "Consent to substitute"; once she has consented nobody is left to
+    press it (every press would be refused), so it is gone, though the substitute has not yet
+    taken the seat. At a table of one member and three computers it is never shown."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    alice, bob = fake.member("alice"), fake.member("bob")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await (await fake.slash(alice, fake.channel, "table create")).response()
+        await (await fake.slash(bob, fake.channel, "table join", seat="east")).response()
+        for seat in ("south", "west"):
+            await (await fake.slash(alice, fake.channel, "table addbot", seat=seat)).response()
+        await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+        table = table_of(bot, fake)
+        named = await fake.slash(bob, fake.channel, "table substitute", member=erin)
+        await named.response()
+        await fake.wait_for(lambda: offer_to(fake, erin))
+        message = await eventually(
+            lambda: (
+                "Consent to substitute" in labels(live_table_message(fake, table))
+                and live_table_message(fake, table)
+            ),
+            what="the Consent button",
+        )
+        await (await fake.click(alice, message, label="Consent to substitute")).response()
+        assert table.substitution is not None and not table.substitute_consenters()
+        await eventually(
+            lambda: "Consent to substitute" not in labels(live_table_message(fake, table)),
+            what="the Consent button to go once Alice consented",
+        )
+        assert table.seat_of(erin.id) is None  # she has not taken the seat yet
+        assert not bot.handler_errors
+
+
+async def test_no_consent_button_when_every_other_seat_is_a_computers(fake_discord, tmp_path):
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    alice = fake.member("alice")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await (await fake.slash(alice, fake.channel, "table create")).response()
+        for seat in ("east", "south", "west"):
+            await (await fake.slash(alice, fake.channel, "table addbot", seat=seat)).response()
+        await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+        table = table_of(bot, fake)
+        message = await current_table_message(fake, table)
+        edits = len(message.history)
+        named = await fake.slash(alice, fake.channel, "table substitute", member=erin)
+        await named.response()
+        offer = await fake.wait_for(lambda: offer_to(fake, erin))
+        assert "consent" not in offer.content.lower()  # the offer says none is needed
+        # The table message is drawn again for the request (and not again after it).
+        await fake.wait_for(lambda: len(live_table_message(fake, table).history) > edits)
+        await quiet(fake)
+        assert "Consent to substitute" not in labels(live_table_message(fake, table))
+        await (await fake.click(erin, offer, label="Take the seat")).response()
+        await eventually(lambda: table.seat_of(erin.id) == 0, what="Erin at north")
         assert not bot.handler_errors
