@@ -444,7 +444,10 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
     deal = view.deal
     embed = discord.Embed(title=f"Your hand ({SEAT_NAMES[seat]})", colour=GOLD)
     embed.description = cards_text(list(deal.hand or ()))
-    trump = suit_text(deal.trump) if deal.trump else f"turn-up {turn_up_text(deal)}"
+    # Before trump is made: the turn-up, and in the second round that it was turned down (its
+    # suit is no longer to be had), as the table message says it.
+    turned = " (turned down)" if deal.turned_down else ""
+    trump = suit_text(deal.trump) if deal.trump else f"turn-up {turn_up_text(deal)}{turned}"
     if deal.trump and deal.maker is not None:
         trump = trump_text(table, deal)
     embed.add_field(name="Trump", value=trump)

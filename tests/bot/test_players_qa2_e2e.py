@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.engine.deal import ROUND_TWO
 from tests.bot.helpers import (
     current_table_message,
+    enabled_actions,
     eventually,
+    member_at,
     running_bot,
     seat_four,
     start,
@@ -70,6 +73,11 @@ async def ask_substitute(fake, table, holder, substitute) -> None:
                 fake.guild.members[occupant.user_id], message, label="Consent to substitute"
             )
             await consent.response()
+
+
+def live(fake, message):
+    """A message as Discord holds it now."""
+    return fake.messages_by_id[message.id]
 
 
 def live_table_message(fake, table):
@@ -216,4 +224,49 @@ async def test_no_consent_button_when_every_other_seat_is_a_computers(fake_disco
         assert "Consent to substitute" not in labels(live_table_message(fake, table))
         await (await fake.click(erin, offer, label="Take the seat")).response()
         await eventually(lambda: table.seat_of(erin.id) == 0, what="Erin at north")
+        assert not bot.handler_errors
+
+
+def field(message, name: str) -> str:
+    """The value of the embed field `name` of a message ("" when it has none)."""
+    fields = message.embeds[0].get("fields", []) if message.embeds else []
+    return next((f["value"] for f in fields if f["name"] == name), "")
+
+
+async def test_the_hand_says_the_turn_up_was_turned_down_in_the_second_round(
+    fake_discord, tmp_path
+):
+    """All four pass in the first round, each from the hand they opened: every hand, the one to
+    act and those waiting, says the turn-up is turned down, as the table message does, not
+    "turn-up J♥" as if it could still be ordered up."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        message = await current_table_message(fake, table)
+        hands = {}
+        for seat in range(4):
+            member = member_at(bot, fake, seat)
+            hands[seat] = await (await fake.click(member, message, label="My hand")).message()
+        assert all("(turned down)" not in field(h, "Trump") for h in hands.values())
+        for _ in range(4):
+            seat = table.match.to_act
+            passing = f"euchre:hand:{table.id}:{table.match_no}:1:pass"
+            hand = await eventually(
+                lambda seat=seat, passing=passing: (
+                    passing in enabled_actions(live(fake, hands[seat])) and live(fake, hands[seat])
+                ),
+                what="the hand to offer its pass",
+            )
+            await (await fake.click(member_at(bot, fake, seat), hand, passing)).response()
+        assert table.match.deal.phase == ROUND_TWO
+        for seat in range(4):
+            shown = await eventually(
+                lambda seat=seat: (
+                    live(fake, hands[seat]).text.count("passed") == 4 and live(fake, hands[seat])
+                ),
+                what="the hand to show the four passes",
+            )
+            assert field(shown, "Trump").endswith("(turned down)"), (seat, shown.text)
         assert not bot.handler_errors
