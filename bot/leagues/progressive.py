@@ -88,14 +88,27 @@ def schedule(players: int) -> Schedule:
     return Schedule(players, tuple(rounds), repeated_partnerships(rounds))
 
 
-def first_meetings_first(rounds: Sequence[Round]) -> list[Round]:
-    """The same rounds, reordered so that pairs of opponents meet again as late as they can.
+# How many rounds `first_meetings_first` may try in all before it keeps the greedy order.
+ORDER_SEARCH = 20_000
 
-    Greedy: the first round stays first, and each next round is the one left whose tables
-    hold the fewest pairs of opponents who have already met (the earliest of those on a tie).
-    Any order of a whist design's rounds is again one, and byes and partnerships do not depend
-    on it. The constructions from blocks (`whist_blocks`) play each class of blocks three
-    rounds running, one per pairing of partners; this spreads those rounds through the night.
+
+def first_meetings_first(rounds: Sequence[Round]) -> list[Round]:
+    """The same rounds, reordered so that pairs of opponents meet again as late as they can,
+    and, where players sit out more than once, with the byes even after every round (how often
+    two players have sat out differs by one at most).
+
+    Greedy: each next round is the one left whose tables hold the fewest pairs of opponents
+    who have already met (the earliest of those on a tie). Any order of a whist design's rounds
+    is again one, and its byes (none, or one each) are even in any order. The constructions
+    from blocks (`whist_blocks`) play each class of blocks three rounds running, one per
+    pairing of partners; this spreads those rounds through the night.
+
+    The other schedules (`balanced_rounds`) give each player two or three byes, and the circle
+    method's order seats a player out three rounds running: most nights end long before the
+    schedule does. Their next round is chosen among those that keep the byes even and give one
+    to the player at the fewest byes with the fewest rounds left to sit out in (the hardest to
+    keep even), the search going back where a choice leads nowhere; past `ORDER_SEARCH` rounds
+    tried, the greedy order alone.
     """
     pairs = [opposing_pairs(rnd) for rnd in rounds]
     # In which rounds each pair of players sits on opposite sides (twice in a design).
@@ -104,6 +117,72 @@ def first_meetings_first(rounds: Sequence[Round]) -> list[Round]:
         for pair in round_pairs:
             opposed.setdefault(pair, []).append(number)
     # met_again[r]: the pairs of round r's opponents who have met in the rounds already placed.
+    met_again = [0] * len(rounds)
+    sat_out = dict.fromkeys((p for rnd in rounds for p in (*rnd.players(), *rnd.byes)), 0)
+    chances = dict.fromkeys(sat_out, 0)  # the rounds left in which each player sits out
+    for rnd in rounds:
+        for player in rnd.byes:
+            chances[player] += 1
+    left = set(range(len(rounds)))
+    order: list[int] = []
+    tries = ORDER_SEARCH
+
+    def move(number: int, step: int) -> None:
+        for pair in pairs[number]:
+            for other in opposed[pair]:
+                if other in left:
+                    met_again[other] += step
+        for player in rounds[number].byes:
+            sat_out[player] += step
+            chances[player] -= step
+
+    def place() -> bool:
+        nonlocal tries
+        if not left:
+            return True
+        low = min(sat_out.values(), default=0)
+        at_low = sum(1 for count in sat_out.values() if count == low)
+        # Byes stay even when every player to sit out is at the fewest byes, or every player
+        # at the fewest sits out now (nobody is further ahead: the byes were even).
+        even = [
+            r
+            for r in left
+            if all(sat_out[p] == low for p in rounds[r].byes)
+            or sum(1 for p in rounds[r].byes if sat_out[p] == low) == at_low
+        ]
+        # Of the players at the fewest byes, the one with the fewest rounds left to sit out in
+        # is the hardest to keep even: only the rounds that give him his bye are tried now.
+        waiting = [p for p, count in sat_out.items() if count == low and chances[p]]
+        if waiting:
+            neediest = min(waiting, key=lambda p: (chances[p], p))
+            even = [r for r in even if neediest in rounds[r].byes]
+        for number in sorted(even, key=lambda r: (met_again[r], r)):
+            if tries <= 0:
+                return False
+            tries -= 1
+            left.remove(number)
+            order.append(number)
+            move(number, 1)
+            if place():
+                return True
+            move(number, -1)
+            order.pop()
+            left.add(number)
+        return False
+
+    # Where nobody sits out more than once (a design, or no byes) any order keeps them even.
+    if max(chances.values(), default=0) <= 1 or not place():
+        return _greedy_meetings(rounds, pairs, opposed)
+    return [rounds[number] for number in order]
+
+
+def _greedy_meetings(
+    rounds: Sequence[Round],
+    pairs: list[list[tuple[int, int]]],
+    opposed: dict[tuple[int, int], list[int]],
+) -> list[Round]:
+    """`first_meetings_first` without the byes: each next round the one whose tables hold the
+    fewest pairs of opponents who have already met."""
     met_again = [0] * len(rounds)
     left = set(range(len(rounds)))
     order: list[int] = []

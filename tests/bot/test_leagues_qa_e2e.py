@@ -7,9 +7,11 @@ from datetime import UTC, datetime
 
 import discord
 
+from bot.storage import nights
 from bot.storage.database import Database
 from bot.storage.results import SeatPlayer
 from tests.bot.helpers import NAMES, act_once, eventually, running_bot, table_of
+from tests.bot.test_nights_e2e import eventually_async, play_deal
 from tests.storage.builders import quick_rubber
 from tests.support.fake_discord import FakeDiscord
 
@@ -149,4 +151,44 @@ async def test_a_league_after_one_match_counts_in_the_singular(fake_discord, tmp
             )
         ).message()
         assert exported.text.startswith("1 game as EGN 1.4"), exported.text
+        assert not bot.handler_errors
+
+
+async def test_a_euchre_night_of_six_seats_out_two_new_players_in_its_second_round(
+    fake_discord, tmp_path
+):
+    """A night of six sits two players out a round. One of them sat out rounds 1 and 2 while
+    three others played both: now nobody sits out again before everyone has sat out once."""
+    fake = fake_discord
+    fake.add_member(fake.guild, "organiser", permissions=ORGANISER)
+    players = [*NAMES, "erin", "frank"]
+    for name in players[4:]:
+        fake.add_member(fake.guild, name)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await private(fake, "organiser", "league create", name="Thursday", preset="modern")
+        for name in players:
+            await private(fake, name, "league join", name="Thursday")
+        await private(
+            fake, "organiser", "night open", league="Thursday", rounds=2, deals_per_round=1
+        )
+        for name in players:
+            assert "registered" in await private(fake, name, "night join")
+        assert "6 players" in await private(fake, "organiser", "night start")
+        night = await nights.open_night(bot.db, fake.channel.id)
+        everyone = {fake.member(name).id for name in players}
+        sat_out = []
+        for number in (1, 2):
+
+            async def seated(number=number):
+                rows = await nights.tables_of(bot.db, night.id, number)
+                tables = [bot.manager.tables.get(r.thread_id) for r in rows]
+                return rows if rows and all(t and t.playing for t in tables) else None
+
+            rows = await eventually_async(seated, f"round {number} seated")
+            sat_out.append(everyone - {uid for row in rows for uid in row.seats})
+            if number == 1:
+                for row in rows:
+                    await play_deal(bot, fake, bot.manager.tables[row.thread_id])
+        assert [len(out) for out in sat_out] == [2, 2]
+        assert not sat_out[0] & sat_out[1], sat_out
         assert not bot.handler_errors

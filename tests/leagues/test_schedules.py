@@ -256,6 +256,17 @@ def test_first_meetings_first_keeps_every_round_and_the_design(players):
         )
 
 
+@pytest.mark.parametrize("players", [6, 7, 10, 11, 14, 15, 22, 23, 38, 51, 70, 99])
+def test_a_night_stopped_after_any_round_has_spread_its_byes_evenly(players):
+    """A night of 6 had a player sit out rounds 1 and 2 while three others never did, and one
+    of 23 a player sit out rounds 1 to 3: the schedule's order keeps everyone's byes within
+    one of each other after every round."""
+    sat_out = Counter(dict.fromkeys(range(players), 0))
+    for number, rnd in enumerate(schedule(players).rounds, start=1):
+        sat_out.update(rnd.byes)
+        assert max(sat_out.values()) - min(sat_out.values()) <= 1, (number, sat_out)
+
+
 # --- winners move up -----------------------------------------------------------------------
 
 
