@@ -94,6 +94,8 @@ class Fixtures(commands.Cog):
             return await store.withdraw_pair(db, found, interaction.user.id, now)
 
         pair = await self.bot.manager.writer.write(work)
+        # Its fixtures not yet under way are forfeited now, not at the scheduler's next look.
+        self.bot.fixtures.wake()
         await answer(interaction, withdrawn_text(found, pair))
 
     @fixtures.command(name="pairs")

@@ -11,6 +11,7 @@ from bot.storage import nights
 from bot.storage.database import Database
 from bot.storage.results import SeatPlayer
 from tests.bot.helpers import NAMES, act_once, eventually, running_bot, table_of
+from tests.bot.test_fixtures_e2e import Clock, league_with_pairs
 from tests.bot.test_nights_e2e import eventually_async, play_deal
 from tests.storage.builders import quick_rubber
 from tests.support.fake_discord import FakeDiscord
@@ -191,4 +192,26 @@ async def test_a_euchre_night_of_six_seats_out_two_new_players_in_its_second_rou
                     await play_deal(bot, fake, bot.manager.tables[row.thread_id])
         assert [len(out) for out in sat_out] == [2, 2]
         assert not sat_out[0] & sat_out[1], sat_out
+        assert not bot.handler_errors
+
+
+async def test_a_pair_that_withdraws_has_its_fixture_forfeited_at_once(fake_discord, tmp_path):
+    """alice & bob withdraw before their fixture is played: it is forfeited to carol & dave at
+    once (the result posted, the list saying so), not at the scheduler's next look minutes
+    later."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
+        await league_with_pairs(fake)
+        assert "withdrew" in await private(
+            fake, "alice", "fixtures withdraw", league="Friday Night"
+        )
+        posted = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if "by forfeit" in m.text), None
+            ),
+            what="the withdrawn pair's fixture forfeited",
+        )
+        assert "F1" in posted.text and "carol & dave" in posted.text
+        listed = await public(fake, "bob", "fixtures list", league="Friday Night")
+        assert "won by carol & dave by forfeit" in listed
         assert not bot.handler_errors
