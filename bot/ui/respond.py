@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.actions import ORDER, ORDER_ALONE, PASS, is_call, is_declaration
+from bot.engine.actions import ORDER, ORDER_ALONE, PASS, is_call, is_declaration, suit_called
+from bot.engine.cards import SUIT_NAMES
 from bot.engine.deal import (
     DEFEND_ALONE,
     DISCARD,
@@ -279,6 +280,7 @@ async def act(
             await show_hand(interaction, table, edit=True, note=refusal)
             return
         raise TableError(refusal)
+    passes = names_the_suit_turned_down(table, interaction.user.id, action)
     try:
         change = await manager.act(channel_id_of(interaction), interaction.user.id, action)
     except EuchreError as error:
@@ -288,8 +290,27 @@ async def act(
         # out) still offers the turn it was drawn for: show it as it is now, with why.
         await show_hand(interaction, table, edit=True, note=fit_content(reason_of(error) or ""))
         return
-    await show_hand(interaction, table, edit=from_hand)
+    await show_hand(interaction, table, edit=from_hand, note=passes)
     await _bot(interaction).table_messages.table_changed(change)
+
+
+def names_the_suit_turned_down(table: Table, user_id: int, action: str) -> str | None:
+    """What a member who names the suit turned down in the second round is told: the engine
+    takes it as their pass (S.78, J.6), so without a word they would see their hand and
+    wonder where their trump went. None for any other action."""
+    match = table.match
+    seat = table.seat_of(user_id)
+    if match is None or not table.playing or seat is None:
+        return None
+    deal = match.deal
+    suit = suit_called(action)
+    if deal.phase != ROUND_TWO or deal.to_act != seat or suit != deal.turn_up_suit:
+        return None
+    assert suit is not None  # a call, of the suit turned down
+    return (
+        f"{SUIT_NAMES[suit].capitalize()} was turned down, so naming it counts as a pass"
+        " (S.78): you passed."
+    )
 
 
 def _discard_made(table: Table) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.engine.cards import SUIT_NAMES
 from bot.engine.deal import ROUND_TWO
 from tests.bot.helpers import (
     current_table_message,
@@ -269,4 +270,31 @@ async def test_the_hand_says_the_turn_up_was_turned_down_in_the_second_round(
                 what="the hand to show the four passes",
             )
             assert field(shown, "Trump").endswith("(turned down)"), (seat, shown.text)
+        assert not bot.handler_errors
+
+
+async def test_naming_the_suit_turned_down_says_it_counted_as_a_pass(fake_discord, tmp_path):
+    """In the second round the eldest names the suit turned down with /call: the rules take
+    it as a pass (S.78), and the answer says so, rather than showing the hand as if the call
+    had made trump."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        for _ in range(4):
+            member = member_at(bot, fake, table.match.to_act)
+            await (await fake.slash(member, fake.channel, "pass")).response()
+        deal = table.match.deal
+        assert deal.phase == ROUND_TWO
+        eldest = deal.to_act
+        down = SUIT_NAMES[deal.turn_up_suit]
+        member = member_at(bot, fake, eldest)
+        answer = await (await fake.slash(member, fake.channel, "call", suit=down)).message()
+        assert answer.ephemeral
+        assert f"{down.capitalize()} was turned down" in answer.content
+        assert "counts as a pass" in answer.content and "you passed" in answer.content
+        assert "Your hand" in answer.text  # the hand as it now is, below the words
+        assert table.match.deal.trump is None and table.match.to_act == (eldest + 1) % 4
+        assert table.actions[-1][0] == eldest
         assert not bot.handler_errors
