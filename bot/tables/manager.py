@@ -1496,6 +1496,9 @@ def _name_at(table: Table, seat: int | None) -> str | None:
 
 
 def _handing(table: Table) -> Handover | None:
-    """The seat a substitute is asked to take, with its player's name, if one is asked."""
+    """The seat a substitute is asked to take, with the name of the player who asked (who
+    may have left since, a computer playing the seat), if one is asked."""
     sub = table.substitution
-    return Handover(sub.seat, _name_at(table, sub.seat)) if sub is not None else None
+    if sub is None:
+        return None
+    return Handover(sub.seat, sub.asked_by or _name_at(table, sub.seat))

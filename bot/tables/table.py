@@ -155,6 +155,9 @@ class Substitution:
     number: int = 0
     # The named member agreed to take the seat: no one is seated without agreeing.
     accepted: bool = False
+    # The name of the player who asked: the seat may be a computer's by the time it is taken
+    # (they left meanwhile), and the computer handed nothing over.
+    asked_by: str | None = None
 
 
 class Table:
@@ -469,7 +472,14 @@ class Table:
             raise TableError("between rubbers, simply /table leave and let another join")
         self._check_substitute(sub_id, sub_name, user_id)
         self.substitutions_asked += 1
-        self.substitution = Substitution(seat, sub_id, sub_name, number=self.substitutions_asked)
+        asking = self.seats[seat]
+        self.substitution = Substitution(
+            seat,
+            sub_id,
+            sub_name,
+            number=self.substitutions_asked,
+            asked_by=asking.name if asking is not None else None,
+        )
         return self.substitution
 
     def _check_substitute(self, sub_id: int, sub_name: str, user_id: int | None = None) -> None:
@@ -951,6 +961,7 @@ class Table:
                 set(sub["approvals"]),
                 sub.get("number", 0),
                 sub.get("accepted", False),
+                sub.get("asked_by"),
             )
         table.substitutions_asked = state.get("substitutions_asked", 0)
         table.message_id = state.get("message_id")

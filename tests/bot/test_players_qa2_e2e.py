@@ -298,3 +298,35 @@ async def test_naming_the_suit_turned_down_says_it_counted_as_a_pass(fake_discor
         assert table.match.deal.trump is None and table.match.to_act == (eldest + 1) % 4
         assert table.actions[-1][0] == eldest
         assert not bot.handler_errors
+
+
+async def test_a_seat_taken_after_its_player_left_is_said_handed_over_by_that_player(
+    fake_discord, tmp_path
+):
+    """Bob names Erin and the others consent; Bob leaves before she answers, and a computer
+    plays east. When Erin takes the seat, the table and the offer say Bob handed it to her:
+    the computer that sat there meanwhile handed nothing over."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    bob = fake.member("bob")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four_kept(fake)
+        table = table_of(bot, fake)
+        named = await fake.slash(bob, fake.channel, "table substitute", member=erin)
+        await named.response()
+        offer = await fake.wait_for(lambda: offer_to(fake, erin))
+        for name in ("alice", "carol", "dave"):
+            message = await current_table_message(fake, table)
+            consent = await fake.click(fake.member(name), message, label="Consent to substitute")
+            await consent.response()
+        await (await fake.slash(bob, fake.channel, "table leave")).response()
+        assert table.seats[1].is_bot
+        await (await fake.click(erin, offer, label="Take the seat")).response()
+        await eventually(lambda: table.seat_of(erin.id) == 1, what="Erin at east")
+        assert "erin takes bob's seat (east)" in live(fake, offer).content
+        said = await eventually(
+            lambda: "handed the seat" in at_the_table(fake, table) and at_the_table(fake, table),
+            what="the table message to tell of Erin taking the seat",
+        )
+        assert "bob handed the seat to erin" in said and "Computer" not in said.split("\n")[-1]
+        assert not bot.handler_errors

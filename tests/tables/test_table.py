@@ -191,6 +191,18 @@ def test_s18_an_answer_to_a_request_replaced_or_of_a_rubber_over_is_refused():
     assert again.substitution == second and again.substitutions_asked == 2
 
 
+def test_s18_a_request_remembers_who_asked_once_a_computer_plays_the_seat():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(7))
+    asked = table.request_substitute(2, 9, "zed")
+    assert asked.asked_by == "bob"
+    table.leave(2)  # a computer plays the seat until zed takes it
+    assert table.seats[1].is_bot and table.substitution is asked
+    state, options = table.to_state(), table.options.to_dict()
+    again = Table.from_state(1, 10, 100, options, state, table.decks, table.actions)
+    assert again.substitution is not None and again.substitution.asked_by == asked.asked_by
+
+
 def test_two_timeouts_computer_holds_seat_until_back():
     table = full_table()
     table.start(keep_seats=True, rng=random.Random(8))
