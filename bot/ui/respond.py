@@ -39,7 +39,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALE = "That button belongs to an earlier deal or table. Here is your hand as it is now."
-MOVED_ON = "That table has moved on: this button is no longer in use."
+# A hand's button of a table that is no more, or at which the member no longer plays.
+CLOSED_TABLE = "That table has closed: this button is no longer in use."
+NOT_SEATED = "You no longer play at that table: this button is no longer in use."
+HELD = "A computer is holding your seat: use /table back to take it again."
 NOTHING_TO_DISCARD = (
     "There is nothing to discard now: that button was drawn for the discard, and the discard is"
     " made. Nothing was played. Here is your hand as it is now."
@@ -261,8 +264,12 @@ async def act(
     if drawn_for is not None and (
         table is None or drawn_for != (table.id, table.match_no, deal_number(table))
     ):
-        if table is None or table.id != drawn_for[0] or table.seat_of(interaction.user.id) is None:
-            await answer(interaction, MOVED_ON)
+        if table is None or table.id != drawn_for[0]:
+            await answer(interaction, CLOSED_TABLE)
+            return
+        if table.seat_of(interaction.user.id) is None:
+            held = table.held_seat_of(interaction.user.id) is not None
+            await answer(interaction, HELD if held else NOT_SEATED)
             return
         await show_hand(interaction, table, edit=True, note=STALE)
         return
@@ -332,9 +339,7 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
             held = table.held_seat_of(interaction.user.id) is not None
             await answer(
                 interaction,
-                "A computer is holding your seat: use /table back to take it again."
-                if held
-                else "Only the players seated at this table have a hand to see.",
+                HELD if held else "Only the players seated at this table have a hand to see.",
             )
             return
         await show_hand(interaction, table)

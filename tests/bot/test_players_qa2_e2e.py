@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.engine.actions import PASS, is_card, suit_called
 from bot.engine.cards import SUIT_NAMES
-from bot.engine.deal import ROUND_TWO
+from bot.engine.deal import DISCARD, ROUND_TWO
+from bot.ui.views import deal_number
 from tests.bot.helpers import (
     current_table_message,
     enabled_actions,
@@ -329,4 +331,95 @@ async def test_a_seat_taken_after_its_player_left_is_said_handed_over_by_that_pl
             what="the table message to tell of Erin taking the seat",
         )
         assert "bob handed the seat to erin" in said and "Computer" not in said.split("\n")[-1]
+        assert not bot.handler_errors
+
+
+async def open_hand_of_the_one_to_act(bot, fake):
+    """The member to act presses My hand: (member, their hand message)."""
+    table = table_of(bot, fake)
+    member = member_at(bot, fake, table.match.to_act)
+    message = await current_table_message(fake, table)
+    return member, await (await fake.click(member, message, label="My hand")).message()
+
+
+async def test_a_hand_from_before_a_restart_pressed_once_the_table_closed_says_so(
+    fake_discord, tmp_path
+):
+    """A hand opened before a restart keeps its buttons (nothing follows it since). The table
+    is closed after the restart: a press is answered that the table has closed, not that it
+    "has moved on", and nothing else happens."""
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await seat_four(fake)
+        await start(fake)
+        member, hand = await open_hand_of_the_one_to_act(bot, fake)
+    async with running_bot(fake, db) as bot:
+        alice = fake.member("alice")
+        asked = await (await fake.slash(alice, fake.channel, "table close")).message()
+        await (await fake.click(alice, asked, label="Close the table")).response()
+        assert table_of(bot, fake) is None
+        stale = live(fake, hand)
+        clicked = await fake.click(member, stale, enabled_actions(stale)[0])
+        answer = await clicked.message()
+        assert answer.ephemeral and answer.visible_to == member.id
+        assert "That table has closed" in answer.text and "moved on" not in answer.text
+        assert table_of(bot, fake) is None
+        assert not bot.handler_errors
+
+
+async def act_by_command(fake, member, table) -> None:
+    """`member`, to act, passes if they may, else makes the first declaration or plays the
+    first card open to them, by slash command."""
+    legal = list(table.match.legal_actions())
+    action = PASS if PASS in legal else legal[0]
+    if action == PASS:
+        handle = await fake.slash(member, fake.channel, "pass")
+    elif is_card(action):
+        discarding = table.match.deal.phase == DISCARD
+        handle = await fake.slash(
+            member, fake.channel, "discard" if discarding else "play", card=action
+        )
+    elif action.startswith("order"):
+        handle = await fake.slash(member, fake.channel, "order")
+    elif suit_called(action) is not None:
+        suit = SUIT_NAMES[suit_called(action)]
+        handle = await fake.slash(member, fake.channel, "call", suit=suit)
+    else:
+        handle = await fake.slash(member, fake.channel, "alone")
+    await handle.response()
+
+
+async def test_a_hand_of_an_earlier_deal_pressed_by_a_player_who_left_says_they_left(
+    fake_discord, tmp_path
+):
+    """The player to act opens their hand, the bot restarts, they leave (a computer plays the
+    seat) and the deal is played out. A press of their old hand's button, drawn for the deal
+    before, tells them they no longer play at the table (not that the table "has moved on"),
+    and nothing is played."""
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await seat_four(fake)
+        await start(fake)
+        leaver, hand = await open_hand_of_the_one_to_act(bot, fake)
+        assert enabled_actions(hand)
+    async with running_bot(fake, db) as bot:
+        table = table_of(bot, fake)
+        await (await fake.slash(leaver, fake.channel, "table leave")).response()
+        while deal_number(table) == 1:
+            # The computers move at once after each member: wait for a member's turn.
+            await eventually(
+                lambda: deal_number(table) > 1 or not table.seats[table.match.to_act].is_bot,
+                what="a member's turn, or the next deal",
+            )
+            if deal_number(table) == 1:
+                await act_by_command(fake, member_at(bot, fake, table.match.to_act), table)
+        assert deal_number(table) == 2
+        stale = live(fake, hand)
+        actions = len(table.actions)
+        clicked = await fake.click(leaver, stale, enabled_actions(stale)[0])
+        answer = await clicked.message()
+        assert answer.ephemeral and "You no longer play at that table" in answer.text
+        assert len(table.actions) == actions
         assert not bot.handler_errors
