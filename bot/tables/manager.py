@@ -95,7 +95,8 @@ class Change:
             (`hand` stays None: it is the four-handed deal's).
         handed: the seat a substitute took with this change, and from whom: the last consent
             given, or the substitute's acceptance, seated them, or the member whose consent
-            the request still waited for left (or was removed).
+            the request still waited for left, was removed, or timed out twice (a computer
+            holds the seat now, and gives no consent).
     """
 
     table: Table
@@ -1400,7 +1401,12 @@ class TableManager:
             change = await self._apply(table, seat, action, by_computer=True, kind=kind)
             change.who = who
             if kind == "timeout" and table.timeouts[seat] >= TIMEOUT_TAKEOVER and table.playing:
+                handing = _handing(table)
                 table.take_over(seat)
+                # A seat a computer holds gives no consent: if the substitute waited for this
+                # member's alone, they sit now (as when a player leaves).
+                if table.seat_substitute_if_agreed():
+                    change.handed = handing
                 await self._save(table, "table", seat, None, "takeover")
                 change.kind = "takeover"
         # The move is stored: showing it must not be cut short by a shutdown, or a rubber's

@@ -555,8 +555,9 @@ class Table:
 
     def seat_substitute_if_agreed(self) -> bool:
         """Seat the substitute once no consent is wanting any more: a player whose consent the
-        request still waited for has left the table (or was removed), so the consents given
-        are all it needs. Returns whether the substitute took the seat."""
+        request still waited for has left the table, was removed, or has a computer holding
+        the seat, so the consents given are all it needs. Returns whether the substitute took
+        the seat."""
         return self._seat_if_agreed()
 
     def _seat_if_agreed(self) -> bool:

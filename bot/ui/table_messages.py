@@ -404,7 +404,8 @@ class TableMessages:
                 )
             return f"{who} {how}.{handed}"
         if change.kind == "takeover":
-            return f"{who} timed out twice: a computer holds {seat} until `/table back`."
+            line = f"{who} timed out twice: a computer holds {seat} until `/table back`."
+            return f"{line} {_handed_line(table, change.handed)}" if change.handed else line
         if change.kind == "timeout":
             return f"Time ran out for {who}: a computer made that move."
         if change.kind == "back":

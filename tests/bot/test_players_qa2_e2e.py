@@ -423,3 +423,39 @@ async def test_a_hand_of_an_earlier_deal_pressed_by_a_player_who_left_says_they_
         assert answer.ephemeral and "You no longer play at that table" in answer.text
         assert len(table.actions) == actions
         assert not bot.handler_errors
+
+
+async def test_a_substitute_waiting_only_for_a_player_who_times_out_twice_takes_the_seat(
+    fake_discord, tmp_path
+):
+    """As when Dave leaves, but he times out twice: a computer holds west, and gives no
+    consent. Erin sits at east with that second time-out, and the table says so."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    alice, bob, carol, dave = (fake.member(n) for n in ("alice", "bob", "carol", "dave"))
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four_kept(fake)
+        table = table_of(bot, fake)
+        named = await fake.slash(bob, fake.channel, "table substitute", member=erin)
+        await named.response()
+        offer = await fake.wait_for(lambda: offer_to(fake, erin))
+        await (await fake.click(erin, offer, label="Take the seat")).response()
+        for member in (alice, carol):
+            message = await current_table_message(fake, table)
+            consent = await fake.click(member, message, label="Consent to substitute")
+            await consent.response()
+        timeouts = 0
+        while timeouts < 2:
+            if table.match.to_act == 3:  # Dave's turn
+                await bot.manager.time_out_now(table)
+                timeouts += 1
+            else:
+                await act_by_command(fake, member_at(bot, fake, table.match.to_act), table)
+        assert table.seats[3].held_for == dave.id
+        assert table.seat_of(erin.id) == 1 and table.substitution is None
+        said = await eventually(
+            lambda: "bob handed" in at_the_table(fake, table) and at_the_table(fake, table),
+            what="the table message to tell of Erin taking the seat",
+        )
+        assert "dave timed out twice" in said and "bob handed the seat to erin" in said, said
+        assert not bot.handler_errors

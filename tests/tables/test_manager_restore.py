@@ -239,3 +239,33 @@ async def test_a_substitute_seated_when_the_member_whose_consent_it_waited_for_i
         assert again.substitution is None and again.seat_of(holder) is None
     finally:
         await shut(db, manager)
+
+
+async def test_a_substitute_seated_when_the_member_whose_consent_it_waited_for_times_out_twice(
+    tmp_path: Path,
+):
+    """As above, but member 4 does not leave: they time out twice, and a computer holds their
+    seat, which gives no consent. The substitute sits with that second time-out."""
+    path = tmp_path / "euchre.db"
+    db, manager = await open_manager(path)
+    try:
+        table = await seated_table(manager, 74)
+        holder, substitute, away = member(74, 2), member(74, 9), member(74, 4)
+        seat, away_seat = table.seat_of(holder), table.seat_of(away)
+        await manager.substitute(74, holder, substitute, "sub")
+        asked = table.substitution
+        assert asked is not None
+        await manager.answer_substitute(74, substitute, table.match_no, asked.number, True)
+        for consenting in (member(74, 1), member(74, 3)):
+            await manager.consent(74, consenting)
+        changes = []
+        while len(changes) < 2:
+            if table.match.to_act == away_seat:
+                changes.append(await manager.time_out_now(table))
+            else:
+                await act(manager, table, table.match.legal_actions()[0])
+        assert changes[1].kind == "takeover" and changes[1].handed == Handover(seat, "member 2")
+        assert table.seats[away_seat].held_for == away
+        assert table.seat_of(substitute) == seat and table.substitution is None
+    finally:
+        await shut(db, manager)
