@@ -36,14 +36,16 @@ def variant_board_embed(board: VariantBoard, name: str) -> discord.Embed:
     lines = [
         f"**{row.rank}.** {safe(row.name)} — {_unit_text(board.variant, row)}" for row in board.rows
     ]
-    embed.description = "\n".join(lines) or f"No {title} game has been recorded here yet."
+    # Without include_bots a game a computer played in is left out, not missing: say so.
+    unless = "" if board.include_bots else " without computers or substitutes (`include_bots`)"
+    embed.description = "\n".join(lines) or f"No {title} game{unless} counts here yet."
     own = board.own
     embed.add_field(
         name=safe(name)[:256],
         value=(
             f"Rank {own.rank}: {_unit_text(board.variant, own)}"
             if own is not None
-            else f"No {title} game recorded."
+            else f"No {title} game of theirs counts here."
         )[:FIELD],
         inline=False,
     )

@@ -3,6 +3,8 @@ bad input at their turns and a restart in the middle: what QA found, each kept b
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.ai.variants import make_variant_player
@@ -168,4 +170,37 @@ async def test_the_dealer_who_took_it_up_is_told_to_discard_when_he_passes_or_bi
             )
         )  # fmt: skip
         assert list(table.actions) == before
+        assert not bot.handler_errors
+
+
+async def test_a_variant_board_without_computers_says_a_game_with_one_is_left_out(
+    fake_discord, tmp_path
+):
+    """bob played a Napoleon game against alice and a computer: /history lists it, and
+    /stats variant:napoleon said "No Napoleon game has been recorded here yet". It says that
+    no game without computers counts (include_bots counts it), and with include_bots ranks
+    him."""
+    fake = fake_discord
+    alice, bob = fake.member("alice"), fake.member("bob")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await private(fake, alice, "table create", variant="napoleon", seats=3)
+        await private(fake, bob, "table join")
+        await private(fake, alice, "table addbot", level="standard")
+        await private(fake, alice, "table start")
+        table = table_of(bot, fake)
+        while table.playing:
+            seat = table.variant_match.to_act
+            if seat is not None and not table.seats[seat].is_bot:
+                await act_once(bot, fake)
+            else:
+                await asyncio.sleep(0.005)
+        history = await (await fake.slash(bob, fake.channel, "history")).message()
+        assert f"V{table.match_id}" in history.text
+        board = await (await fake.slash(bob, fake.channel, "stats", variant="napoleon")).message()
+        assert "has been recorded" not in board.text
+        assert "No Napoleon game without computers or substitutes" in board.text, board.text
+        counted = await (
+            await fake.slash(bob, fake.channel, "stats", variant="napoleon", include_bots=True)
+        ).message()
+        assert "Rank " in counted.text and "bob" in counted.text
         assert not bot.handler_errors

@@ -435,7 +435,8 @@ async def test_a_game_with_computers_counts_only_when_computers_are_included(int
         assert len(table.actions) > taken or not table.playing  # accepted, not refused
     assert not table.playing
     without = (await h.command("alice", "stats", variant="two-handed")).reply
-    assert "No Two-handed euchre game recorded" in without.text
+    assert "No Two-handed euchre game of theirs counts here" in without.text
+    assert "without computers or substitutes (`include_bots`)" in without.text
     counted = (await h.command("alice", "stats", variant="two-handed", include_bots=True)).reply
     assert "Rank 1" in counted.text
 
