@@ -472,12 +472,7 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
     if view.over:
         embed.add_field(name="The match is over", value=match_text(table, view), inline=False)
     elif seat in deal.sitting_out:
-        why = (
-            "Your partner plays alone"
-            if deal.alone == partner_of(seat)
-            else "Your partner defends alone"
-        )
-        embed.add_field(name="This hand", value=f"{why}: you sit this hand out.", inline=False)
+        embed.add_field(name="This hand", value=sits_out_text(deal, seat), inline=False)
     elif deal.to_act == seat:
         embed.add_field(name="Your turn", value=_your_turn(deal), inline=False)
     elif deal.to_act is not None:
@@ -485,6 +480,16 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
     embed.add_field(name="Score", value=score_text(view), inline=False)
     embed.set_footer(text=f"Table {table.id} · deal {len(table.match.deals) if table.match else 0}")
     return embed
+
+
+def sits_out_text(deal: DealView | Deal, seat: int) -> str:
+    """Why a seat sits this hand out: its partner plays, or defends, alone."""
+    why = (
+        "Your partner plays alone"
+        if deal.alone == partner_of(seat)
+        else "Your partner defends alone"
+    )
+    return f"{why}: you sit this hand out."
 
 
 def _your_turn(deal: DealView) -> str:

@@ -28,7 +28,7 @@ from bot.storage import tables as store
 from bot.tables.manager import TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
 from bot.ui import coach, variant_views
-from bot.ui.embeds import hand_embed, review_embed, safe
+from bot.ui.embeds import hand_embed, review_embed, safe, sits_out_text
 from bot.ui.errors import fit_content, reason_of
 from bot.ui.live_hands import state_key
 from bot.ui.views import close_view, deal_number, hand_view
@@ -91,8 +91,9 @@ def phase_refusal(table: Table, user_id: int, action: str, verb: str = "played")
     The engine reads whatever is not a declaration during the play as a card, so without
     this `/pass` in the play was answered "unknown card 'pass'", and a card during the
     bidding "'JH' is not a declaration open to you now". Said for every seated member (the
-    phase is the same for all), with what they can do instead; whatever else is wrong (not
-    seated, no game, not their turn in the same phase) is left to the manager and the engine.
+    phase is the same for all), with what they can do instead; and to a member who sits this
+    hand out, whatever they try. Whatever else is wrong (not seated, no game, not their turn
+    in the same phase) is left to the manager and the engine.
 
     Args:
         table: the channel's table.
@@ -108,10 +109,13 @@ def phase_refusal(table: Table, user_id: int, action: str, verb: str = "played")
     if match is None or not table.playing or seat is None:
         return None
     deal = match.deal
+    out = seat in deal.sitting_out
     if not deal.out_of_phase(action):
+        if out and deal.to_act != seat:
+            # Never their turn this deal: "It is not your turn" would have them wait for it.
+            return sits_out_text(deal, seat)
         return None  # the engine says whether it is legal, and whose turn it is
     mine = deal.to_act == seat
-    out = seat in deal.sitting_out
     if is_declaration(action):
         if deal.phase == PLAY:
             head, command = "The bidding is over: it's the play now", "/play"

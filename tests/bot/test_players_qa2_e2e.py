@@ -459,3 +459,37 @@ async def test_a_substitute_waiting_only_for_a_player_who_times_out_twice_takes_
         )
         assert "dave timed out twice" in said and "bob handed the seat to erin" in said, said
         assert not bot.handler_errors
+
+
+async def test_a_player_sitting_the_hand_out_is_told_so_not_to_wait_for_a_turn(
+    fake_discord, tmp_path
+):
+    """The eldest orders it up alone: his partner sits this hand out. Whatever the partner
+    tries with a card, /play or /discard, the answer says he sits the hand out (as /pass was
+    told already), never "It is not your turn", a turn that will not come this deal. Nothing
+    changes."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        eldest = table.match.to_act
+        maker = member_at(bot, fake, eldest)
+        await (await fake.slash(maker, fake.channel, "order", alone=True)).response()
+        partner_seat = (eldest + 2) % 4
+        assert partner_seat in table.match.deal.sitting_out
+        partner = member_at(bot, fake, partner_seat)
+        card = table.match.deal.hands[partner_seat][0]
+        actions = len(table.actions)
+        for command, options in (
+            ("play", {"card": card}),
+            ("discard", {"card": card}),
+            ("pass", {}),
+        ):
+            answer = await (await fake.slash(partner, fake.channel, command, **options)).message()
+            assert answer.ephemeral
+            said = answer.text.lower()
+            assert "you sit this hand out" in said or "you sit out this hand" in said, said
+            assert "not your turn" not in answer.text.lower()
+        assert len(table.actions) == actions
+        assert not bot.handler_errors
