@@ -204,3 +204,72 @@ async def test_a_variant_board_without_computers_says_a_game_with_one_is_left_ou
         ).message()
         assert "Rank " in counted.text and "bob" in counted.text
         assert not bot.handler_errors
+
+
+async def refused_unchanged(bot, fake: FakeDiscord, member: FakeMember, command: str, **options):
+    """A command a member may not make now: answered privately, the game as it was."""
+    table = table_of(bot, fake)
+    before = list(table.actions)
+    text = await private(fake, member, command, **options)
+    assert list(table.actions) == before, (command, options, text)
+    return text
+
+
+def not_held(table, seat: int) -> str:
+    hand = table.variant_match.view_for(seat).deal.hand
+    return next(c for c in table.variant.pack if c not in hand)
+
+
+@pytest.mark.parametrize("variant", NAMES)
+async def test_bad_input_at_each_variant_is_refused_privately_and_changes_nothing(
+    fake_discord, tmp_path, variant: str
+):
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await open_table(bot, fake, variant)
+        table = table_of(bot, fake)
+        match = table.variant_match
+        to_act = member_at(bot, fake, match.to_act)
+        waiting = member_at(bot, fake, (match.to_act + 1) % table.seat_count)
+        for command, options in (("pass", {}), ("bid", {"tricks": 2}), ("order", {})):
+            text = await refused_unchanged(bot, fake, waiting, command, **options)
+            assert "not your turn" in text.lower()
+        text = await refused_unchanged(bot, fake, to_act, "call", suit="purple")
+        assert "Unknown suit" in text
+        text = await refused_unchanged(bot, fake, to_act, "play", card="ZZ")
+        assert "Unknown card" in text
+        if match.deal.phase == "bidding":
+            text = await refused_unchanged(bot, fake, to_act, "bid", tricks=6)
+            assert "above five" in text
+            suited = variant == "six-handed"
+            text = await refused_unchanged(
+                bot, fake, to_act, "bid", tricks=2, **({} if suited else {"suit": "hearts"})
+            )
+            assert ("names its trump suit" if suited else "names no suit") in text, text
+            await private(fake, to_act, "bid", tricks=3, **({"suit": "hearts"} if suited else {}))
+            after = member_at(bot, fake, match.to_act)
+            text = await refused_unchanged(
+                bot, fake, after, "bid", tricks=2, **({"suit": "spades"} if suited else {})
+            )
+            assert "higher than three" in text
+        else:  # a turn-up: round one takes an order or a pass, no bid and no named suit
+            assert "not open to you now" in await refused_unchanged(
+                bot, fake, to_act, "bid", tricks=2
+            )
+            assert "not open to you now" in await refused_unchanged(
+                bot, fake, to_act, "call", suit="spades"
+            )
+        # On to the play: a card the member does not hold is refused there too.
+        while table.playing and match.deal.phase != "play":
+            await act_once(bot, fake)
+        if table.playing and match.deal.phase == "play":
+            seat = match.to_act
+            player = member_at(bot, fake, seat)
+            text = await refused_unchanged(bot, fake, player, "play", card=not_held(table, seat))
+            assert "do not hold" in text or "not open" in text, text
+            if variant == "set-back":
+                await act_once(bot, fake)  # the first lead: too late to throw up now
+                if match.deal.phase == "play":
+                    thrower = member_at(bot, fake, match.to_act)
+                    await refused_unchanged(bot, fake, thrower, "pass")
+        assert not bot.handler_errors
