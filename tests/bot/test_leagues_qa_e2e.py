@@ -215,3 +215,45 @@ async def test_a_pair_that_withdraws_has_its_fixture_forfeited_at_once(fake_disc
         listed = await public(fake, "bob", "fixtures list", league="Friday Night")
         assert "won by carol & dave by forfeit" in listed
         assert not bot.handler_errors
+
+
+async def test_a_member_without_manage_server_is_refused_every_organiser_command_privately(
+    fake_discord, tmp_path
+):
+    """Every command that changes a league asks for Manage Server: bob, without it, is answered
+    privately, and the league is as it was (no season, its settings, no correction, no role,
+    no fixture, no night)."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        table = await seat_league_table(bot, fake)
+        match_id = table.match_id
+        while table.playing:
+            await act_once(bot, fake)
+        role = fake.add_role(fake.guild, "Champion")
+        settings_before = await private(fake, "bob", "league settings", league="Quick")
+        match = f"M{match_id}"
+        for command, options in (
+            ("league create", {"name": "Mine", "preset": "modern"}),
+            ("league season start", {"league": "Quick"}),
+            ("league season end", {"league": "Quick"}),
+            ("league settings", {"league": "Quick", "min_games": 1}),
+            ("league settings", {"league": "Quick", "leaver": "forfeit"}),
+            ("league void", {"league": "Quick", "match": match, "reason": "x"}),
+            ("league replay", {"league": "Quick", "match": match, "reason": "x"}),
+            ("league unvoid", {"league": "Quick", "match": match, "reason": "x"}),
+            ("league award", {"league": "Quick", "match": match, "side": "east-west", "reason": "x"}),
+            ("league roles add", {"league": "Quick", "role": role.id, "top": 1}),
+            ("league roles remove", {"league": "Quick", "role": role.id}),
+            ("fixtures make", {"league": "Quick", "kind": "round_robin", "window_days": 2, "deadline": "forfeit"}),
+            ("night open", {"league": "Quick"}),
+        ):  # fmt: skip
+            text = await private(fake, "bob", command, **options)
+            assert "manage this server" in text.lower(), (command, text)
+        assert await bot.db.fetchval("SELECT COUNT(*) FROM leagues") == 1
+        assert "none running" in await public(fake, "bob", "league info", name="Quick")
+        assert await private(fake, "bob", "league settings", league="Quick") == settings_before
+        assert "counts for the league" in await private(fake, "bob", "league match", id=match)
+        assert "No correction yet" in await public(fake, "bob", "league audit", league="Quick")
+        assert "gives no roles" in await private(fake, "bob", "league roles list", league="Quick")
+        assert not bot.handler_errors
