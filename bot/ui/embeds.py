@@ -337,9 +337,10 @@ def table_embed(
     embed = discord.Embed(title="Euchre table", colour=GREEN)
     options = table.options
     kind = "rubber" if options.is_rubber else "game"
+    # The Joker is a card of the pack: counted in it, as /rules counts it.
+    pack = f"{options.pack + 1} cards with the Joker" if options.joker else f"{options.pack} cards"
     embed.description = (
-        f"**{options.preset}** rules, {options.pack} cards, {plural(options.points, 'point')} a game, "
-        f"a {kind}{' with the Joker' if options.joker else ''}."
+        f"**{options.preset}** rules, {pack}, {plural(options.points, 'point')} a game, a {kind}."
     )
     if table.league_name is not None:
         embed.description += f" Plays for the league **{safe(table.league_name)}**."

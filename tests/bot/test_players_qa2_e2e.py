@@ -493,3 +493,20 @@ async def test_a_player_sitting_the_hand_out_is_told_so_not_to_wait_for_a_turn(
             assert "not your turn" not in answer.text.lower()
         assert len(table.actions) == actions
         assert not bot.handler_errors
+
+
+async def test_the_table_message_counts_the_joker_in_the_pack_as_rules_does(fake_discord, tmp_path):
+    """A modern table with the Joker plays 25 cards: the table message says so, as /rules
+    does, not "24 cards ... with the Joker"."""
+    fake = fake_discord
+    alice = fake.member("alice")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake, joker=True)
+        await start(fake)
+        table = table_of(bot, fake)
+        message = await current_table_message(fake, table)
+        rules = await (await fake.slash(alice, fake.channel, "rules", topic="joker")).message()
+        assert "(25 cards)" in rules.text
+        described = message.embeds[0]["description"]
+        assert "25 cards with the Joker" in described and "24 cards" not in described
+        assert not bot.handler_errors
