@@ -25,8 +25,12 @@ _MENTION = re.compile(r"@(everyone|here|[!&]?[0-9]+)")
 # What Discord reads as markdown within a line; a backslash before any of them shows it as typed.
 # `<` starts a channel or command mention, a timestamp or an emoji, `[` a masked link.
 _MARKDOWN = re.compile(r"[\\*_~|`<\[\]]")
-# A quotation stays on its line: a line break in it could start a heading, a list or a quote.
-_LINE_BREAKS = dict.fromkeys(map(ord, "\r\n\v\f\x85\u2028\u2029"), " ")
+# A quotation stays on its line: a line break in it could start a heading, a list or a quote;
+# and the line stays the right way round: a direction control (U+202E) typed into a command
+# would turn the rest of the refusal around, so those are dropped.
+_ONE_PLAIN_LINE = dict.fromkeys(map(ord, "\r\n\v\f\x85\u2028\u2029"), " ") | dict.fromkeys(
+    map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+)
 
 
 class _Shown(reprlib.Repr):
@@ -67,7 +71,7 @@ def quoted(text: str) -> str:
 def _quote(text: str) -> str:
     """`quoted` with its markdown as typed: for logs, and for names the Discord layer escapes
     its own way (`QuotesNames`)."""
-    return f"“{_writable(clip(text, QUOTE_LIMIT)).translate(_LINE_BREAKS)}”"
+    return f"“{_writable(clip(text, QUOTE_LIMIT)).translate(_ONE_PLAIN_LINE)}”"
 
 
 def _writable(text: str) -> str:

@@ -510,3 +510,20 @@ async def test_the_table_message_counts_the_joker_in_the_pack_as_rules_does(fake
         described = message.embeds[0]["description"]
         assert "25 cards with the Joker" in described and "24 cards" not in described
         assert not bot.handler_errors
+
+
+async def test_a_card_typed_with_a_direction_control_is_refused_the_right_way_round(
+    fake_discord, tmp_path
+):
+    """`/play card:` typed with U+202E before it: the refusal quotes what was typed without
+    the control, so the rest of the sentence is not shown right to left."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        member = member_at(bot, fake, table.match.to_act)
+        answer = await (await fake.slash(member, fake.channel, "play", card="\u202ezz")).message()
+        assert answer.ephemeral and "Unknown card “zz”" in answer.content
+        assert "\u202e" not in answer.content
+        assert not bot.handler_errors

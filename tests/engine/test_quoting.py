@@ -57,3 +57,11 @@ def test_names_in_a_refusal_are_left_for_the_discord_layer_to_escape():
     error = QuotesNames("no league {}", "**Club**")
     assert str(error) == "no league “**Club**”"
     assert error.worded(lambda q: q.replace("*", "\\*")) == "no league “\\*\\*Club\\*\\*”"
+
+
+def test_a_quoted_direction_control_turns_nothing_around():
+    """U+202E typed into a command would show the rest of the refusal right to left: the
+    quotation keeps what was typed, without its direction controls."""
+    assert quoted("\u202eabc") == "“abc”"
+    assert quoted("a\u2067b\u2069\u200fc") == "“abc”"
+    assert quoted("שלום") == "“שלום”"  # right-to-left text itself is kept, as typed
