@@ -25,7 +25,7 @@ from bot.engine.deal import (
 from bot.engine.errors import EuchreError
 from bot.engine.variants import VariantDeal
 from bot.storage import tables as store
-from bot.tables.manager import TableManager
+from bot.tables.manager import Change, TableManager
 from bot.tables.table import SEAT_NAMES, Table, TableError
 from bot.ui import coach, variant_views
 from bot.ui.embeds import hand_embed, review_embed, safe, sits_out_text
@@ -358,8 +358,17 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
         await answer(interaction, STARTED if change.table.variant is None else VARIANT_STARTED)
         await listener.table_changed(change)
     elif what == "consent":
+        # Named in the answer: the button does not say which request it consents to, and a
+        # newer request (another player's) may have replaced the one the member saw.
+        asked = table.substitution
+        holding = table.seats[asked.seat] if asked is not None else None
+        holder = safe(
+            (asked.asked_by if asked else None) or (holding.name if holding else "a player")
+        )
         change = await manager.consent(channel_id_of(interaction), interaction.user.id)
-        await answer(interaction, "You consent to the substitute.")
+        async with manager.lock_for(table):  # drawn from stored state
+            text = consented_text(change, holder)
+        await answer(interaction, text)
         await listener.table_changed(change)
 
 
@@ -415,6 +424,30 @@ async def substitute_answer(
             f"You accepted: you take {seat} once the other players consent.",
         )
     await _bot(interaction).table_messages.table_changed(change)
+
+
+def consented_text(change: Change, holder: str) -> str:
+    """What a member who consents to a substitute is told: to whom, for whose seat, and what
+    the request waits for now (or that the substitute sits)."""
+    table = change.table
+    span = "rubber" if table.variant is None else "game"
+    handed = change.handed
+    if handed is not None:
+        sub = table.seats[handed.seat]
+        name = safe(sub.name) if sub is not None else "the substitute"
+        seat = table.seat_label(handed.seat)
+        return f"You consent: {name} takes {holder}'s seat ({seat}) for the rest of the {span}."
+    asked = table.substitution
+    if asked is None:  # answered meanwhile
+        return "You consent to the substitute."
+    name = safe(asked.name)
+    waits = [] if asked.accepted else [f"{name} to take the seat"]
+    if table.substitute_consenters():
+        waits.append("the other players to consent")
+    return (
+        f"You consent to {name} taking {holder}'s seat ({table.seat_label(asked.seat)}) for"
+        f" the rest of the {span}: waiting for {' and '.join(waits)}."
+    )
 
 
 STARTED = "The cards are cut and dealt. Press My hand (or use /hand) to see yours: it then follows the game."

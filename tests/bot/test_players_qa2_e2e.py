@@ -527,3 +527,37 @@ async def test_a_card_typed_with_a_direction_control_is_refused_the_right_way_ro
         assert answer.ephemeral and "Unknown card “zz”" in answer.content
         assert "\u202e" not in answer.content
         assert not bot.handler_errors
+
+
+async def test_consent_to_a_substitute_names_the_request_consented_to(fake_discord, tmp_path):
+    """Bob asks Erin to take his seat; then Carol asks Frank to take hers, which replaces
+    Bob's request (one waits at a time). Alice, who saw Bob's, presses Consent: the answer
+    names what she consented to, Frank for Carol's seat, and what it waits for, rather than
+    "You consent to the substitute"."""
+    fake = fake_discord
+    erin, frank = fake.add_member(fake.guild, "erin"), fake.add_member(fake.guild, "frank")
+    alice, bob, carol = fake.member("alice"), fake.member("bob"), fake.member("carol")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four_kept(fake)
+        table = table_of(bot, fake)
+        for holder, substitute in ((bob, erin), (carol, frank)):
+            named = await fake.slash(holder, fake.channel, "table substitute", member=substitute)
+            await named.response()
+            await fake.wait_for(lambda substitute=substitute: offer_to(fake, substitute))
+        message = await current_table_message(fake, table)
+        consent = await fake.click(alice, message, label="Consent to substitute")
+        said = (await consent.message()).text
+        assert "frank taking carol's seat (south)" in said, said
+        assert "waiting for frank to take the seat and the other players to consent" in said
+        offer = offer_to(fake, frank)
+        await (await fake.click(frank, offer, label="Take the seat")).response()
+        message = await current_table_message(fake, table)
+        dave = fake.member("dave")
+        last = await (await fake.click(dave, message, label="Consent to substitute")).message()
+        assert "waiting for the other players to consent" in last.text, last.text
+        message = await current_table_message(fake, table)
+        consent = await fake.click(bob, message, label="Consent to substitute")
+        seated = (await consent.message()).text
+        assert "You consent: frank takes carol's seat (south)" in seated, seated
+        assert table.seat_of(frank.id) == 2
+        assert not bot.handler_errors
