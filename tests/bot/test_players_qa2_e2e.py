@@ -1,6 +1,9 @@
-"""The four-handed table as players live it, where they do what the table did not expect: a
-button answered after someone else changed the table, a seat handed over while the players it
-waited for leave. Through the real bot and the fake Discord."""
+"""The four-handed table as players live it, where they do what the table did not expect,
+through the real bot and the fake Discord: a button answered after someone else changed the
+table (closed it, replaced a request); a seat handed to a substitute while the players whose
+consent it waited for leave or time out, or after its player left; old hands pressed once
+the table closed or their player left; what a hand says in the second round; refusals to a
+player who sits the hand out, or who typed a direction control."""
 
 from __future__ import annotations
 
