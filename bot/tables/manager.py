@@ -97,6 +97,8 @@ class Change:
             given, or the substitute's acceptance, seated them, or the member whose consent
             the request still waited for left, was removed, or timed out twice (a computer
             holds the seat now, and gives no consent).
+        withdrawn: the seat a substitute was asked to take, and who asked, when the member
+            named was removed by the host with this change: the request is withdrawn.
     """
 
     table: Table
@@ -115,6 +117,7 @@ class Change:
     who: str | None = None
     variant_result: VariantResult | None = None
     handed: Handover | None = None
+    withdrawn: Handover | None = None
 
 
 class Handover(NamedTuple):
@@ -639,11 +642,19 @@ class TableManager:
             table.require_host(user_id)
             who = next((o.name for o in table.members if o.user_id == target_id), target_name)
             handing = _handing(table)
+            named = table.substitution is not None and table.substitution.user_id == target_id
             seat = table.kick(target_id)
             handed = handing if table.seat_substitute_if_agreed() else None
             await self._save(table, "table", seat, user_id, f"kick:{target_id}")
         self._after_change(table)
-        return Change(table, "kicked", seat=seat, who=who, handed=handed)
+        return Change(
+            table,
+            "kicked",
+            seat=seat,
+            who=who,
+            handed=handed,
+            withdrawn=handing if named else None,
+        )
 
     async def start(self, channel_id: int, user_id: int, keep_seats: bool = False) -> Change:
         """Cut for partners and deal (host only, four seated)."""

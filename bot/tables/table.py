@@ -451,6 +451,10 @@ class Table:
         if left is not None and self.playing:
             self.left_seats.discard(left)
             self.removed_seats.add(left)
+        if self.substitution is not None and self.substitution.user_id == user_id:
+            # The host removed the member named substitute (from the waiting line): the
+            # request naming them is withdrawn, else its offer would seat them all the same.
+            self.substitution = None
         return left
 
     # -- substitutes and computers holding seats ------------------------------------------

@@ -397,6 +397,10 @@ class TableMessages:
             how = "left" if change.kind == "left" else "was removed by the host"
             # The last consent a substitute waited for was theirs: the substitute sits now.
             handed = f" {_handed_line(table, change.handed)}" if change.handed else ""
+            if change.withdrawn is not None:
+                asker = safe(change.withdrawn.by or "a player")
+                place = table.seat_label(change.withdrawn.seat)
+                handed += f" {asker}'s request that they take {place} is withdrawn."
             if occupant is not None and occupant.is_bot and table.playing:
                 return (
                     f"{who} {how}: {safe(occupant.name)} plays {seat} for the rest of the {span}."

@@ -564,3 +564,33 @@ async def test_consent_to_a_substitute_names_the_request_consented_to(fake_disco
         assert "You consent: frank takes carol's seat (south)" in seated, seated
         assert table.seat_of(frank.id) == 2
         assert not bot.handler_errors
+
+
+async def test_a_member_named_substitute_whom_the_host_removes_takes_no_seat(
+    fake_discord, tmp_path
+):
+    """Erin waits in line; Bob names her his substitute; Alice, the host, removes her from the
+    table. The request naming her is withdrawn, and the table says so: her Take the seat,
+    once the others have consented, seats her no more than any removed member."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    alice, bob = fake.member("alice"), fake.member("bob")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four_kept(fake)
+        table = table_of(bot, fake)
+        await (await fake.slash(erin, fake.channel, "table join")).response()
+        assert table.is_waiting(erin.id)
+        named = await fake.slash(bob, fake.channel, "table substitute", member=erin)
+        await named.response()
+        offer = await fake.wait_for(lambda: offer_to(fake, erin))
+        await (await fake.slash(alice, fake.channel, "table kick", member=erin)).response()
+        assert table.substitution is None and not table.is_waiting(erin.id)
+        said = await eventually(
+            lambda: "erin was removed" in at_the_table(fake, table) and at_the_table(fake, table),
+            what="the table message to tell of Erin's removal",
+        )
+        assert "bob's request that they take east is withdrawn" in said, said
+        refused = await (await fake.click(erin, offer, label="Take the seat")).message()
+        assert refused.ephemeral and "no longer open" in refused.text
+        assert table.seat_of(erin.id) is None and table.seat_of(bob.id) == 1
+        assert not bot.handler_errors

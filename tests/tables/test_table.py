@@ -203,6 +203,17 @@ def test_s18_a_request_remembers_who_asked_once_a_computer_plays_the_seat():
     assert again.substitution is not None and again.substitution.asked_by == asked.asked_by
 
 
+def test_s18_removing_the_member_named_substitute_withdraws_the_request():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(7))
+    assert table.join(9, "zed") == "waiting"
+    asked = table.request_substitute(2, 9, "zed")
+    table.kick(9)
+    assert table.substitution is None and not table.is_waiting(9)
+    with pytest.raises(TableError, match="no longer open"):
+        table.answer_substitute(9, table.match_no, asked.number, True)
+
+
 def test_two_timeouts_computer_holds_seat_until_back():
     table = full_table()
     table.start(keep_seats=True, rng=random.Random(8))
