@@ -16,7 +16,7 @@ from bot.leagues import brackets
 from bot.storage import leagues
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
-from bot.storage.leagues import League
+from bot.storage.leagues import League, pages_text
 
 KINDS = ("round_robin", "swiss", "single_elimination", "double_elimination")
 DEADLINES = ("forfeit", "double_forfeit", "extend")
@@ -620,7 +620,9 @@ async def fixture_page(db: Database, league: League, page: int = 1) -> FixturePa
     every = await series_fixtures(db, series.id)
     pages = max(1, -(-len(every) // FIXTURES_PAGE))
     if not 1 <= page <= pages:
-        raise FixtureError(f"page {page} does not exist: the league's fixtures fill {pages}")
+        raise FixtureError(
+            f"page {page} does not exist: the league's fixtures fill {pages_text(pages)}"
+        )
     shown = tuple(every[(page - 1) * FIXTURES_PAGE : page * FIXTURES_PAGE])
     pairs = await pairs_by_id(db, [p for f in shown for p in f.pairs])
     return FixturePage(series, shown, pairs, page, pages, len(every))

@@ -306,7 +306,9 @@ class FixtureScheduler:
             games = (1, 0) if first_won else (0, 1)
             await self._decide(series, fixture, FORFEIT, winner, games, match.id)
             return
-        closed = await self._close_table(fixture)
+        closed = await self._close_table(
+            fixture, f"F{fixture.id}'s match does not count: it is played again at a new table"
+        )
 
         async def work(db: Database) -> None:
             await store.reopen(db, fixture, match.id, fixture.closes_at, showed_again=False)
@@ -340,7 +342,7 @@ class FixtureScheduler:
             state, winner = DOUBLE_FORFEIT, None
             if series.kind.endswith("elimination"):
                 winner = fixture.first_pair  # a bracket needs a winner; it forfeits the next
-        closed = await self._close_table(fixture)
+        closed = await self._close_table(fixture, f"a pair of F{fixture.id} withdrew")
         games = (1, 0) if winner == fixture.first_pair else (0, 1) if winner else (0, 0)
         await self._decide(series, fixture, state, winner, games, None, closed)
         return True
@@ -370,7 +372,7 @@ class FixtureScheduler:
             state, winner = DOUBLE_FORFEIT, None
             if series.kind.endswith("elimination"):
                 winner = fixture.first_pair  # a bracket needs a winner: the higher seed goes on
-        closed = await self._close_table(fixture)
+        closed = await self._close_table(fixture, f"F{fixture.id}'s window ended")
         games = (1, 0) if winner == fixture.first_pair else (0, 1) if winner else (0, 0)
         await self._decide(series, fixture, state, winner, games, None, closed)
 
@@ -393,14 +395,14 @@ class FixtureScheduler:
         table = self.manager.tables.get(fixture.channel_id)
         return table if table is not None and table.id == fixture.table_id else None
 
-    async def _close_table(self, fixture: Fixture) -> Change | None:
+    async def _close_table(self, fixture: Fixture, reason: str) -> Change | None:
+        """Close the fixture's table, if it is open and not playing, saying why (the closed
+        table message shows `reason`)."""
         table = self._table_of(fixture)
         if table is None or not self.manager.knows(table) or table.playing:
             return None
         try:
-            return await self.manager.close_table(
-                table.channel_id, table.host_id, reason=f"F{fixture.id}'s window ended"
-            )
+            return await self.manager.close_table(table.channel_id, table.host_id, reason=reason)
         except Exception:
             log.exception("fixture F%s: closing its table failed", fixture.id)
             return None

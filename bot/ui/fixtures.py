@@ -132,7 +132,7 @@ def registered_text(league: League, pair: Pair) -> str:
 def withdrawn_text(league: League, pair: Pair) -> str:
     return (
         f"{safe(pair.name)} withdrew from the league **{safe(league.name)}**'s fixtures; "
-        "fixtures already made stand, and are forfeited if not played."
+        "their fixtures not yet played are forfeited at once."
     )
 
 

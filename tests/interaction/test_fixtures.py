@@ -124,6 +124,7 @@ async def test_withdraw_takes_the_pair_off_the_list(interactions, clock):
     await league_of_pairs(h)
     answer = await h.command("erin", "fixtures withdraw", league="Friday Night")
     assert answer.ephemeral and "alice & bob withdrew" in answer.text
+    assert "not yet played are forfeited at once" in answer.text
     shown = (await h.command("frank", "fixtures pairs", league="Friday Night")).reply
     assert "alice" not in shown.text and "1. carol & dave" in shown.text
     assert "in no pair" in await refused(h, "alice", "fixtures withdraw", league="Friday Night")
@@ -199,7 +200,7 @@ async def test_list_before_any_fixture_says_how_to_make_them(interactions, clock
     await league_of_pairs(h)
     assert "/fixtures make" in await refused(h, "alice", "fixtures list", league="Friday Night")
     await make(h)
-    assert "page 2 does not exist" in await refused(
+    assert "page 2 does not exist: the league's fixtures fill 1 page" in await refused(
         h, "alice", "fixtures list", league="Friday Night", page=2
     )
 

@@ -326,7 +326,10 @@ async def test_a_match_that_does_not_count_leaves_its_fixture_to_be_played_again
     told = w.news.decisions[-1]
     assert told.how == "not_counted" and told.match_id == first_match
     assert "left or timed out" in told.why
-    assert CHANNEL not in w.manager.tables  # its table closed
+    assert CHANNEL not in w.manager.tables  # its table closed, saying why
+    assert told.closed.note == (
+        f"F{fixture.id}'s match does not count: it is played again at a new table"
+    )
     assert await store.seated(w.db, fixture.id) == {a.id: {1, 2}, b.id: {3, 4}}
     for user in (1, 3, 2, 4):
         await w.play(fixture.id, user)
@@ -698,6 +701,18 @@ async def test_a_forfeits_table_closes_saying_the_window_ended(world):
     await w.scheduler.tick()
     closed = w.news.decisions[-1].closed
     assert closed.kind == "closed" and closed.note == f"F{fixture.id}'s window ended"
+
+
+async def test_a_withdrawn_pairs_open_table_closes_saying_a_pair_withdrew(world):
+    w = world
+    await pairs(w, 2)
+    fixture = (await w.make()).fixtures[0]
+    await w.play(fixture.id, 1)
+    async with w.db.transaction():
+        await store.withdraw_pair(w.db, w.league, 1, int(w.clock()))
+    await w.scheduler.tick()
+    closed = w.news.decisions[-1].closed
+    assert closed.kind == "closed" and closed.note == f"a pair of F{fixture.id} withdrew"
 
 
 async def test_swiss_pairs_no_withdrawn_pair_in_its_next_round(world):
