@@ -207,7 +207,8 @@ class Leagues(commands.Cog):
             if table.seat_of(user_id) is not None or table.held_seat_of(user_id) is not None:
                 raise LeagueError(
                     f"you sit at a table of the league {{}} (<#{table.channel_id}>): leave the"
-                    " table first with /table leave, then the league",
+                    " table first (/table leave, or /night leave at a euchre night), then the"
+                    " league",
                     found.name,
                 )
 
