@@ -36,6 +36,7 @@ from bot.engine.deal import (
     side_of,
 )
 from bot.engine.match import GameResult, MatchView
+from bot.engine.rules import Options
 from bot.engine.scoring import EUCHRED, MARCH, PASSED
 from bot.tables.table import CUT_LOWEST, SEAT_NAMES, Table
 from bot.ui.cards import card_text, cards_text, said_text, suit_text
@@ -325,6 +326,12 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: DealView) -> None:
         embed.add_field(name="Tricks", value=f"NS {won[0] + won[2]} – EW {won[1] + won[3]}")
 
 
+def pack_text(options: Options) -> str:
+    """The pack a table plays with: `24 cards`, or `25 cards with the Joker` (the Joker is a
+    card of the pack, counted in it as /rules counts it)."""
+    return f"{options.pack + 1} cards with the Joker" if options.joker else f"{options.pack} cards"
+
+
 def table_embed(
     table: Table,
     view: MatchView | None,
@@ -337,10 +344,9 @@ def table_embed(
     embed = discord.Embed(title="Euchre table", colour=GREEN)
     options = table.options
     kind = "rubber" if options.is_rubber else "game"
-    # The Joker is a card of the pack: counted in it, as /rules counts it.
-    pack = f"{options.pack + 1} cards with the Joker" if options.joker else f"{options.pack} cards"
     embed.description = (
-        f"**{options.preset}** rules, {pack}, {plural(options.points, 'point')} a game, a {kind}."
+        f"**{options.preset}** rules, {pack_text(options)}, {plural(options.points, 'point')}"
+        f" a game, a {kind}."
     )
     if table.league_name is not None:
         embed.description += f" Plays for the league **{safe(table.league_name)}**."

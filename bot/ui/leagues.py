@@ -20,7 +20,7 @@ from bot.storage.league_results import SIDE_NAMES, AuditPage, Corrected, Verdict
 from bot.storage.league_seasons import LeagueSettings, RatingsPage, Season, StandingsPage
 from bot.storage.leagues import MEMBERS_PAGE, League, MemberPage
 from bot.storage.seasons import parse_timestamp
-from bot.ui.embeds import GOLD, plural, safe
+from bot.ui.embeds import GOLD, pack_text, plural, safe
 
 FORMAT_WORDS = {
     "ladder": "a ladder: members play whom they like and climb the standings",
@@ -46,8 +46,13 @@ def rules_text(options: dict[str, Any]) -> str:
     """The league's rules in a line: the preset, the game, and every option changed from it."""
     rules = options_from_dict(options)
     kind = "rubbers (best of three)" if rules.is_rubber else "single games"
-    line = f"**{rules.preset}** rules, {rules.pack} cards, {plural(rules.points, 'point')} a game, {kind}"
-    changed = {k: v for k, v in rules.changed().items() if k not in ("match", "points")}
+    line = (
+        f"**{rules.preset}** rules, {pack_text(rules)}, {plural(rules.points, 'point')} a game,"
+        f" {kind}"
+    )
+    # What the line says already (the game, the points, the Joker in the pack) is not repeated.
+    said = ("match", "points", "joker")
+    changed = {k: v for k, v in rules.changed().items() if k not in said}
     if changed:
         shown = ", ".join(f"{k.replace('_', ' ')} {_shown(v)}" for k, v in changed.items())
         line += f"; changed from the preset: {shown}"
@@ -175,13 +180,19 @@ PLACED_BY = {
 }
 
 
-def placed_by(decided_by: str) -> str:
+# In a league of single games a match is one game: its rubber points are its games won and its
+# rubbers its matches won, so all three read as games won.
+SINGLE_GAME_WORDS = {"rubber_points": "games won", "rubbers": "games won"}
+
+
+def placed_by(decided_by: str, single_games: bool = False) -> str:
     """What placed a standings row, in words: ``tied:rubbers`` (a tied group placed among the
     others by rubbers won) reads "rubbers won, tied"."""
+    words = {**PLACED_BY, **SINGLE_GAME_WORDS} if single_games else PLACED_BY
     tied, _, group = decided_by.partition(":")
     if tied == "tied" and group:
-        return f"{PLACED_BY[group]}, tied"
-    return PLACED_BY[decided_by]
+        return f"{words[group]}, tied"
+    return words[decided_by]
 
 
 ACTION_WORDS = {
@@ -220,21 +231,38 @@ def standings_embed(league: League, page: StandingsPage) -> discord.Embed:
     embed = discord.Embed(
         title=f"Standings of {safe(league.name)}: {safe(season_title(page.season))}", colour=GOLD
     )
-    metric = STANDING_WORDS[league.standing]
-    counted = STANDING_COUNTED[league.standing]
+    single = not options_from_dict(league.options).is_rubber
     lines = []
     for line in page.lines:
         t = line.totals
+        placed = placed_by(line.decided_by, single)
+        if single:
+            # Rubber points, rubbers and games are one count here: said once.
+            counts = plural(t.games, "game won", "games won")
+            if league.standing == "points":
+                counts = f"{plural(t.points, 'point scored', 'points scored')} · {counts}"
+        else:
+            counted = STANDING_COUNTED[league.standing]
+            counts = (
+                f"{plural(getattr(t, league.standing), *counted)} · "
+                f"{plural(t.rubbers, 'rubber')}, {plural(t.games, 'game')}"
+            )
         lines.append(
-            f"{line.rank}. {safe(line.name)}: {plural(getattr(t, league.standing), *counted)} · "
-            f"{plural(t.rubbers, 'rubber')}, {plural(t.games, 'game')}, "
-            f"{_difference(t.points_difference)} · "
-            f"{plural(t.played, 'match', 'matches')} · *{placed_by(line.decided_by)}*"
+            f"{line.rank}. {safe(line.name)}: {counts}, {_difference(t.points_difference)} · "
+            f"{plural(t.played, 'match', 'matches')} · *{placed}*"
         )
     embed.description = "\n".join(lines) or "No match has counted yet."
+    if single:
+        metric = "points scored" if league.standing == "points" else "games won"
+        then = (
+            "games won, points difference" if league.standing == "points" else "points difference"
+        )
+    else:
+        metric = STANDING_WORDS[league.standing]
+        then = "rubbers, games, points difference"
     embed.set_footer(
-        text=f"Page {page.page} of {page.pages} · by {metric}, then rubbers, games, points "
-        "difference and head-to-head; in italics what placed each"
+        text=f"Page {page.page} of {page.pages} · by {metric}, then {then} and head-to-head;"
+        " in italics what placed each"
     )
     return embed
 

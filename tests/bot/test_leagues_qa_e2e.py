@@ -122,9 +122,10 @@ async def test_a_player_at_the_leagues_table_cannot_leave_the_league_to_void_his
 
 
 async def test_a_league_after_one_match_counts_in_the_singular(fake_discord, tmp_path):
-    """One match played: its winners' row reads "1 rubber point · 1 rubber, 1 game" (not
-    "1 rubber points · 1 rubbers, 1 games"), a page past the last says how many pages
-    there are, and the games export "1 game"."""
+    """One match played in a league of single games: its winners' row reads "1 game won, +2
+    points · 1 match" (not "1 rubber points · 1 rubbers, 1 games": a single game's rubber points
+    and rubbers are its games won), a page past the last says how many pages there are, and
+    the games export "1 game"."""
     fake = fake_discord
     async with running_bot(fake, tmp_path / "euchre.db") as bot:
         await quick_league(fake)
@@ -135,9 +136,10 @@ async def test_a_league_after_one_match_counts_in_the_singular(fake_discord, tmp
         rows = [line for line in standings.split("\n") if line.startswith("1. ")]
         assert len(rows) == 2, standings
         for row in rows:
-            assert ": 1 rubber point · 1 rubber, 1 game, +" in row, row
+            assert ": 1 game won, +" in row and " · 1 match · " in row, row
         losers = [line for line in standings.split("\n") if line.startswith("3. ")]
-        assert all("0 rubber points · 0 rubbers, 0 games, -" in r for r in losers)
+        assert all(": 0 games won, -" in r and " · 1 match · " in r for r in losers), losers
+        assert "rubber" not in standings, standings
         for command, options in (
             ("league standings", {"league": "Quick"}),
             ("league ratings", {"league": "Quick"}),

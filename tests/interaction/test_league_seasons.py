@@ -106,7 +106,7 @@ async def test_a_season_started_counts_its_matches_in_its_standings(interactions
     assert "Season 1" in text
     for member in PLAYERS:
         assert member in text
-    assert "1 match" in text and "rubber points" in text
+    assert "1 match" in text and "games won" in text  # a league of single games
 
 
 async def test_a_season_started_twice_is_refused(interactions):

@@ -59,3 +59,30 @@ def test_a_full_audit_page_fits_an_embed():
         for i in range(AUDIT_PAGE)
     )
     fits(audit_embed(LEAGUE, AuditPage(entries, 10**5, 10**5, 10**7)))
+
+
+def test_standings_of_a_league_of_single_games_count_games_not_rubbers():
+    """A single game's rubber points and rubbers are its games won: the row says it once, and
+    the footer ranks by games won; a league of rubbers keeps all three."""
+    totals = Totals(rubber_points=2, rubbers=2, games=2, points=20, points_against=11, played=3)
+    line = StandingLine(1, 1, "ann", totals, "tied:rubber_points")
+    page = StandingsPage(SEASON, (line,), 1, 1, 1)
+    single = League(
+        1,
+        1,
+        "Quick",
+        {"preset": "modern", "match": "game"},
+        "ladder",
+        "rubber_points",
+        False,
+        1,
+        "",
+    )
+    shown = standings_embed(single, page)
+    assert shown.description == "1. ann: 2 games won, +9 points · 3 matches · *games won, tied*"
+    assert "by games won, then points difference and head-to-head" in shown.footer.text
+    rubbers = standings_embed(
+        League(1, 1, "Long", {"preset": "somerset"}, "ladder", "rubber_points", False, 1, ""), page
+    )
+    assert rubbers.description.startswith("1. ann: 2 rubber points · 2 rubbers, 2 games, +9")
+    assert "by rubber points, then rubbers, games" in rubbers.footer.text
