@@ -18,7 +18,7 @@ from bot.storage.league_seasons import (
     StandingsPage,
 )
 from bot.storage.leagues import League
-from bot.ui.leagues import audit_embed, ratings_embed, standings_embed
+from bot.ui.leagues import audit_embed, ratings_embed, rules_text, standings_embed
 
 LEAGUE = League(1, 1, "*" * 40, {"preset": "modern"}, "ladder", "rubber_points", False, 1, "")
 SEASON = Season(1, 1, 12, "_" * 40, "2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z")
@@ -86,3 +86,10 @@ def test_standings_of_a_league_of_single_games_count_games_not_rubbers():
     )
     assert rubbers.description.startswith("1. ann: 2 rubber points · 2 rubbers, 2 games, +9")
     assert "by rubber points, then rubbers, games" in rubbers.footer.text
+
+
+def test_a_leagues_rules_count_the_joker_in_the_pack():
+    assert rules_text({"preset": "modern", "joker": True}) == (
+        "**modern** rules, 25 cards with the Joker, 10 points a game, single games."
+    )
+    assert rules_text({"preset": "modern"}).startswith("**modern** rules, 24 cards, ")
