@@ -21,6 +21,7 @@ from bot.ui.guide import (
     rules_embed,
     unknown_topic,
 )
+from bot.ui.variant_views import TITLES as VARIANT_TITLES
 from bot.ui.variant_views import rules_embed as variant_rules_embed
 
 if TYPE_CHECKING:
@@ -56,9 +57,20 @@ class Help(commands.Cog):
         channel = interaction.channel_id
         table = self.bot.manager.tables.get(channel) if channel is not None else None
         if table is not None and table.variant is not None:
-            # Another game of the rule books: its own rules, whatever the topic.
+            # Another game of the rule books: its own rules, whatever the topic; a topic asked
+            # for is one of four-handed euchre's, so the answer says why it shows them all.
+            title = VARIANT_TITLES[table.variant.name]
+            said = (
+                None
+                if topic is None
+                else f"This table plays **{title}**: the topics of /rules are four-handed"
+                " euchre's, so here are this game's rules in full."
+            )
             await interaction.response.send_message(
-                embed=variant_rules_embed(table.variant), ephemeral=True
+                said,
+                embed=variant_rules_embed(table.variant),
+                ephemeral=True,
+                allowed_mentions=NO_MENTIONS,
             )
             return
         if table is not None:

@@ -613,3 +613,17 @@ async def test_seat_autocomplete_keeps_the_compass_at_four_handed(interactions):
     assert "seat 3" not in offered and "choose north" in await refused(
         h, "bob", "table join", seat="seat 3"
     )
+
+
+async def test_rules_of_a_topic_at_a_variant_table_say_why_the_whole_game_is_shown(interactions):
+    """The topics of /rules are four-handed euchre's: asked for one at Napoleon's table, the
+    answer says it shows that game's rules in full, privately; with no topic it says nothing
+    more."""
+    h = interactions
+    await seat_members(h, "napoleon", 4)
+    asked = await h.command("bob", "rules", topic="lone")
+    assert asked.ephemeral
+    assert asked.text.startswith("This table plays **Napoleon**: the topics of /rules are")
+    assert "Rules: Napoleon" in asked.text
+    plain = await h.command("bob", "rules")
+    assert "topics of /rules" not in plain.text and "Rules: Napoleon" in plain.text
