@@ -280,10 +280,19 @@ class Tables(commands.Cog):
             if change.table.substitute_consenters()
             else ""
         )
+        # One request waits at a time: a player whose request replaced another's is told.
+        replaced = change.replaced
+        instead = (
+            f" This replaces the request that {safe(replaced.name)} take"
+            f" {safe(replaced.asked_by or 'a player')}'s seat"
+            f" ({change.table.seat_label(replaced.seat)}), which was still waiting."
+            if replaced is not None and replaced.seat != change.table.seat_of(interaction.user.id)
+            else ""
+        )
         await answer(
             interaction,
             f"{safe(member.display_name)} is asked to take your seat for the rest of the {span}"
-            f"{consent}. They sit only once they accept.",
+            f"{consent}. They sit only once they accept.{instead}",
         )
         await self.messages.table_changed(change)
         if asked is not None:

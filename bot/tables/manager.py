@@ -48,6 +48,7 @@ from bot.tables.table import (
     TIMEOUT_TAKEOVER,
     LeagueTableError,
     Occupant,
+    Substitution,
     Table,
     TableError,
 )
@@ -99,6 +100,7 @@ class Change:
             holds the seat now, and gives no consent).
         withdrawn: the seat a substitute was asked to take, and who asked, when the member
             named was removed by the host with this change: the request is withdrawn.
+        replaced: a substitute asked for: the request still waiting that it replaced.
     """
 
     table: Table
@@ -118,6 +120,7 @@ class Change:
     variant_result: VariantResult | None = None
     handed: Handover | None = None
     withdrawn: Handover | None = None
+    replaced: Substitution | None = None
 
 
 class Handover(NamedTuple):
@@ -677,12 +680,13 @@ class TableManager:
         async with self._hold(table):
             await self._check_league_member(table, sub_id, "be a substitute")
             who = _name_at(table, table.seat_of(user_id))
+            waiting = table.substitution
             table.request_substitute(user_id, sub_id, sub_name)
             await self._save(
                 table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}"
             )
         # No one sits yet: the named member is asked (`answer_substitute`), stored first.
-        return Change(table, "substitute", note="asked", who=who)
+        return Change(table, "substitute", note="asked", who=who, replaced=waiting)
 
     async def consent(self, channel_id: int, user_id: int) -> Change:
         table = self.table_in(channel_id)

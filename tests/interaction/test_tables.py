@@ -418,6 +418,27 @@ async def test_substitute_with_the_consent_of_the_other_three(interactions):
     assert "no substitution" in await refused_click(h, "bob", consent, message=asked)
 
 
+async def test_a_substitute_asked_for_while_another_players_request_waits_says_it_replaces_it(
+    interactions,
+):
+    """One request waits at a time: carol's replaces alice's, and carol is told whose request
+    she replaced (escaped); alice asking again for her own seat is told nothing of the kind."""
+    h = interactions
+    table = await start_four(h)
+    erin, frank = h.member("erin"), h.member("frank")
+    first = await h.command("alice", "table substitute", member=erin)
+    assert "replaces" not in first.text
+    second = await h.command("carol", "table substitute", member=frank)
+    assert second.ephemeral
+    assert (
+        "This replaces the request that erin take alice's seat (north), which was still waiting."
+        in second.text
+    )
+    assert table.substitution.user_id == frank.id
+    again = await h.command("carol", "table substitute", member=erin)
+    assert "replaces" not in again.text
+
+
 async def test_a_substitute_who_accepts_first_sits_with_the_last_consent(interactions):
     h = interactions
     table = await start_four(h)
