@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.ai.variants import make_variant_player
 from bot.client import EuchreBot
 from bot.config import Settings
 from bot.engine.cards import SUIT_SYMBOLS, card_label
@@ -165,3 +166,47 @@ async def act_once(bot, fake: FakeDiscord) -> None:
     # The hand message is edited in place.
     assert response.type == 7, (response, (await clicked.message()).text)
     assert (await clicked.message()).ephemeral
+
+
+# -- the other games of the rule books --------------------------------------------------
+
+# The fewest seats and the shortest game of each variant, so the suite stays quick.
+VARIANT_GAMES: dict[str, dict[str, int]] = {
+    "two-handed": {"seats": 2, "points": 1},
+    "three-handed": {"seats": 3, "points": 1},
+    "french": {"seats": 4, "points": 1},
+    "napoleon": {"seats": 3},
+    "six-handed": {"seats": 6, "points": 1},
+    "set-back": {"seats": 2},
+}
+VARIANT_ENDS = ("wins the game", "win the game", "no single winner")
+
+
+# The member plays as the standard computer would: a member who always made trump would be
+# set back again and again at set-back, and the game would last a hundred deals.
+VARIANT_ADVISER = make_variant_player("standard", seed=1)
+
+
+async def variant_act_once(bot, fake: FakeDiscord) -> None:
+    """The member to act opens the hand (My hand) and takes an action by button or select."""
+    table = table_of(bot, fake)
+    seat = table.variant_match.to_act
+    member = member_at(bot, fake, seat)
+    wanted = VARIANT_ADVISER.choose(table.variant_match.view_for(seat))
+    table_message = await current_table_message(fake, table)
+    hand: FakeMessage = await (await fake.click(member, table_message, label="My hand")).message()
+    assert hand.ephemeral and hand.visible_to == member.id
+    buttons = {
+        b["custom_id"].split(":", 5)[5]: b["custom_id"]
+        for b in hand.buttons
+        if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:hand:")
+    }
+    picks = [
+        c for c in hand.all_components() if str(c.get("custom_id", "")).startswith("euchre:pick:")
+    ]
+    if wanted in buttons:
+        clicked = await fake.click(member, hand, buttons[wanted])
+    else:
+        assert picks and wanted in [o["value"] for o in picks[0]["options"]], hand.text
+        clicked = await fake.click(member, hand, picks[0]["custom_id"], values=[wanted])
+    assert (await clicked.response()).type == 7  # the hand is edited in place

@@ -7,27 +7,27 @@ import asyncio
 
 import pytest
 
-from bot.ai.variants import make_variant_player
 from bot.engine.variants import NAMES
-from tests.bot.helpers import current_table_message, member_at, running_bot, table_of
-from tests.support.fake_discord import FakeDiscord, FakeMember, FakeMessage
+from tests.bot.helpers import (
+    VARIANT_ENDS as ENDS,
+)
+from tests.bot.helpers import (
+    VARIANT_GAMES as GAMES,
+)
+from tests.bot.helpers import (
+    member_at,
+    running_bot,
+    table_of,
+)
+from tests.bot.helpers import (
+    variant_act_once as act_once,
+)
+from tests.support.fake_discord import FakeDiscord, FakeMember
 
 pytest_plugins = ["tests.support.fixtures"]
 
-# The fewest seats and the shortest game of each variant.
-GAMES: dict[str, dict[str, int]] = {
-    "two-handed": {"seats": 2, "points": 1},
-    "three-handed": {"seats": 3, "points": 1},
-    "french": {"seats": 4, "points": 1},
-    "napoleon": {"seats": 3},
-    "six-handed": {"seats": 6, "points": 1},
-    "set-back": {"seats": 2},
-}
-ENDS = ("wins the game", "win the game", "no single winner")
 # Members whose names a message must show as typed: markdown, a mention, 32 characters.
 ODD_NAMES = ("**bold** _it_", "@everyone", "<@123> ||x||", "~" * 32, "`code`", "> quote")
-
-ADVISER = make_variant_player("standard", seed=1)
 
 
 def seat_members(fake: FakeDiscord, count: int) -> list[FakeMember]:
@@ -50,32 +50,6 @@ async def open_table(bot, fake: FakeDiscord, variant: str) -> list[FakeMember]:
         assert "You sit at" in await private(fake, member, "table join")
     assert "dealt" in await private(fake, members[0], "table start")
     return members
-
-
-async def act_once(bot, fake: FakeDiscord) -> None:
-    """The member to act opens the hand (My hand) and takes the adviser's action by button or
-    select."""
-    table = table_of(bot, fake)
-    seat = table.variant_match.to_act
-    member = member_at(bot, fake, seat)
-    wanted = ADVISER.choose(table.variant_match.view_for(seat))
-    table_message = await current_table_message(fake, table)
-    hand: FakeMessage = await (await fake.click(member, table_message, label="My hand")).message()
-    assert hand.ephemeral and hand.visible_to == member.id
-    buttons = {
-        b["custom_id"].split(":", 5)[5]: b["custom_id"]
-        for b in hand.buttons
-        if not b.get("disabled") and b.get("custom_id", "").startswith("euchre:hand:")
-    }
-    picks = [
-        c for c in hand.all_components() if str(c.get("custom_id", "")).startswith("euchre:pick:")
-    ]
-    if wanted in buttons:
-        clicked = await fake.click(member, hand, buttons[wanted])
-    else:
-        assert picks and wanted in [o["value"] for o in picks[0]["options"]], hand.text
-        clicked = await fake.click(member, hand, picks[0]["custom_id"], values=[wanted])
-    assert (await clicked.response()).type == 7, (await clicked.message()).text
 
 
 async def play(bot, fake: FakeDiscord, moves: int | None) -> None:
