@@ -8,7 +8,10 @@ match at the table, is recognised as stale and answered politely.
 
 from __future__ import annotations
 
+import logging
 import re
+import weakref
+from collections import deque
 from typing import Any
 
 import discord
@@ -20,6 +23,8 @@ from bot.tables.requests import current_interaction
 from bot.tables.table import Table
 from bot.ui.cards import action_label, card_button, card_style
 from bot.ui.errors import reply_error
+
+log = logging.getLogger(__name__)
 
 # Actions are card codes or declarations such as `call:H:alone` or a variant's `throw_up`:
 # letters, digits, colons and underscores.
@@ -49,14 +54,61 @@ class Buttons(discord.ui.View):
         self.stop()
 
 
+# How many of the latest clicks a bot remembers, to know one delivered again: a gateway replays
+# the events of a resumed session within seconds, so the latest few thousand are plenty.
+REMEMBERED_CLICKS = 4096
+
+
+class _Taken:
+    """The ids of the clicks a bot took lately, the oldest forgotten first."""
+
+    def __init__(self) -> None:
+        self._ids: set[int] = set()
+        self._order: deque[int] = deque()
+
+    def take(self, interaction_id: int) -> bool:
+        """Whether this click is new (and remember it taken)."""
+        if interaction_id in self._ids:
+            return False
+        self._ids.add(interaction_id)
+        self._order.append(interaction_id)
+        if len(self._order) > REMEMBERED_CLICKS:
+            self._ids.discard(self._order.popleft())
+        return True
+
+
+_taken: weakref.WeakKeyDictionary[discord.Client, _Taken] = weakref.WeakKeyDictionary()
+
+
 class Requesting:
     """A button that asks the tables for something: it names its interaction to the game
     manager, which applies one interaction once (`bot.tables.requests`). discord.py runs an
-    item's `interaction_check` in the task that then runs its callback."""
+    item's `interaction_check` in the task that then runs its callback.
+
+    A click delivered again (a resumed gateway session replays it) was answered the first
+    time: it is let go here, since a second answer is refused by Discord (40060) and, once
+    the table has moved on, the click would be read afresh (after the match it ended, as a
+    move with no match). A click delivered to another process of the bot too is applied once
+    by the manager, and its refused answer let go (`answer_failed`)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if not _taken.setdefault(interaction.client, _Taken()).take(interaction.id):
+            log.info("interaction %s delivered again: answered already", interaction.id)
+            return False
         current_interaction.set(interaction.id)
         return True
+
+
+ANSWERED_ALREADY = 40060  # Discord's code for an interaction acknowledged before
+
+
+async def answer_failed(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a click that failed, unless the failure is that it was answered already: the
+    same click delivered twice, answered by its first delivery (maybe in another process)."""
+    if isinstance(error, discord.HTTPException) and error.code == ANSWERED_ALREADY:
+        log.info("interaction %s was answered already: %s", interaction.id, error)
+        return
+    await reply_error(interaction, error)
 
 
 def deal_number(table: Table) -> int:
@@ -119,7 +171,7 @@ class HandButton(
                 verb="discarded" if self.discard else "played",
             )
         except Exception as error:  # every click gets an answer
-            await reply_error(interaction, error)
+            await answer_failed(interaction, error)
 
 
 class OldHandButton(
@@ -143,7 +195,7 @@ class OldHandButton(
         try:
             await respond.act(interaction, "", drawn_for=(self.table_id, -1, -1))
         except Exception as error:  # every click gets an answer
-            await reply_error(interaction, error)
+            await answer_failed(interaction, error)
 
 
 class TableButton(
@@ -188,7 +240,7 @@ class TableButton(
         try:
             await respond.table_button(interaction, self.table_id, self.what)
         except Exception as error:  # every click gets an answer
-            await reply_error(interaction, error)
+            await answer_failed(interaction, error)
 
 
 class ReviewButton(
@@ -219,7 +271,7 @@ class ReviewButton(
         try:
             await respond.review(interaction, self.table_id, self.match_no, self.deal)
         except Exception as error:  # every click gets an answer
-            await reply_error(interaction, error)
+            await answer_failed(interaction, error)
 
 
 class CloseButton(
@@ -252,7 +304,7 @@ class CloseButton(
         try:
             await respond.close_answer(interaction, self.table_id, self.answer == "yes")
         except Exception as error:  # every click gets an answer
-            await reply_error(interaction, error)
+            await answer_failed(interaction, error)
 
 
 class SubstituteButton(
@@ -301,7 +353,7 @@ class SubstituteButton(
                 self.answer == "take",
             )
         except Exception as error:  # every click gets an answer
-            await reply_error(interaction, error)
+            await answer_failed(interaction, error)
 
 
 def substitute_view(table: Table) -> Buttons:
