@@ -256,11 +256,20 @@ class LiveHands:
         except discord.HTTPException:
             pass
 
+    async def table_closed(self, table_id: int) -> None:
+        """The table closed: once its hands are drawn closed, saying why (the close's own
+        refresh draws them), nothing of it is kept. A hand pressed later is answered from the
+        button's ids (`respond.act`: the table has closed), not from here."""
+        await asyncio.gather(self._turn.finish(table_id), self._waiting.finish(table_id))
+        self.forget_table(table_id)
+
     def forget_table(self, table_id: int) -> None:
         for user_id in list(self._at.get(table_id, ())):
             self._forget((table_id, user_id))
         self._expired = {k for k in self._expired if k[0] != table_id}
         self._restarted = {k for k in self._restarted if k[0] != table_id}
+        self._turn.forget(table_id)
+        self._waiting.forget(table_id)
 
     def _forget(self, key: tuple[int, int]) -> None:
         del self._hands[key]
@@ -298,6 +307,16 @@ class _Rounds:
             self._again.discard(table_id)
             return True
         return False
+
+    async def finish(self, table_id: int) -> None:
+        """Until the table's rounds asked for so far are drawn (or cancelled: the bot stops)."""
+        task = self._tasks.get(table_id)
+        if task is not None:
+            await asyncio.wait([task])
+
+    def forget(self, table_id: int) -> None:
+        self._tasks.pop(table_id, None)
+        self._again.discard(table_id)
 
     async def cancel(self) -> None:
         tasks = list(self._tasks.values())

@@ -474,6 +474,7 @@ class TableMessages:
             self._pings.pop(table.id, None)
             self._finished.pop(table.id, None)
             self._shown_finished.pop(table.id, None)
+            await self.bot.live_hands.table_closed(table.id)
 
     def _announcement(self, change: Change) -> list[str]:
         """The news a change adds to the table message, and the lines it posts: the cut, games
