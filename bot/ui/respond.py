@@ -403,6 +403,9 @@ async def substitute_answer(
         span = "rubber" if table.variant is None else "game"
         occupant = table.seats[change.seat]
         at = safe(occupant.name) if occupant is not None else "a player"
+    listener = _bot(interaction).table_messages
+    if change.note in ("declined", "seated"):  # the offer is redrawn below, without buttons
+        listener.offer_answered(table, interaction.message.id if interaction.message else None)
     if change.note == "declined":  # the table is told, on the message that asked
         named = safe(change.who or "the member asked")
         await interaction.response.edit_message(
@@ -423,7 +426,7 @@ async def substitute_answer(
             interaction,
             f"You accepted: you take {seat} once the other players consent.",
         )
-    await _bot(interaction).table_messages.table_changed(change)
+    await listener.table_changed(change)
 
 
 def consented_text(change: Change, holder: str) -> str:

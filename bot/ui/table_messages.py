@@ -60,6 +60,7 @@ from bot.ui.embeds import (
     safe,
     table_embed,
 )
+from bot.ui.errors import fit_content
 from bot.ui.views import deal_number, finished_view, substitute_view, table_view
 
 if TYPE_CHECKING:
@@ -102,6 +103,10 @@ class TableMessages:
         # and the deals already shown so (a deal's end may be told more than once).
         self._finished: dict[int, dict[tuple[int, int], _Finished]] = {}
         self._shown_finished: dict[int, set[tuple[int, int]]] = {}
+        # Each table's offer of a seat to a substitute, until its request is done with: its
+        # buttons are then taken off. Kept in memory only: after a restart, a press of an old
+        # offer's button is still refused, saying why.
+        self._offers: dict[int, _Offer] = {}
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)
@@ -372,13 +377,66 @@ class TableMessages:
                     f" seated only if you press **Take the seat**.{consent}"
                 )
                 view = substitute_view(table)
-            await channel.send(
+            message = await channel.send(
                 text[:2000],
                 view=view,
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(asked.user_id)], everyone=False, roles=False
                 ),
             )
+            if table.id in self._offers:  # an older offer, answered or replaced meanwhile
+                await self._close_offer(table)
+            self._offers[table.id] = _Offer(asked, message.id, text[:2000], table.match_no)
+            # Answered or replaced while it was on its way: its buttons go at once.
+            await self._close_offer(table)
+
+    def offer_answered(self, table: Table, message_id: int | None) -> None:
+        """The member asked answered on the offer's message, which that answer redrew: the
+        offer is done with, nothing more to take off it."""
+        offer = self._offers.get(table.id)
+        if offer is not None and offer.message_id == message_id:
+            del self._offers[table.id]
+
+    async def _close_offer(self, table: Table, change: Change | None = None) -> None:
+        """Take the buttons off the table's offer of a seat once its request is done with:
+        the substitute took the seat, the request was replaced, withdrawn or declined, the
+        rubber is over, or the table closed. The offer keeps its text, with a line saying
+        what became of it."""
+        offer = self._offers.get(table.id)
+        if offer is None:
+            return
+        async with self.bot.manager.lock_for(table):  # drawn from stored state
+            if self._offers.get(table.id) is not offer:
+                return  # closed, or replaced, while this waited for the lock
+            asked, now = offer.asked, table.substitution
+            if table.status != CLOSED and now is not None and now.number == asked.number:
+                return  # still waiting for an answer
+            occupant = table.seats[asked.seat]
+            if table.status == CLOSED:
+                why = "The table closed: this seat is no longer offered."
+            elif occupant is not None and occupant.user_id == asked.user_id:
+                why = f"{safe(occupant.name)} took the seat."
+            elif now is not None:
+                why = "This request was replaced by a newer one."
+            elif change is not None and change.withdrawn is not None:
+                why = "This request was withdrawn."
+            elif change is not None and change.note == "declined":
+                why = f"{safe(asked.name)} declined."
+            elif not table.playing or table.match_no != offer.match_no:
+                span = "rubber" if table.variant is None else "game"
+                why = f"That {span} is over: this seat is no longer offered."
+            else:
+                why = "This request is no longer open."
+            del self._offers[table.id]
+        channel = await self._channel(table.channel_id)
+        if channel is None:
+            return
+        try:
+            await channel.get_partial_message(offer.message_id).edit(  # type: ignore[attr-defined]
+                content=fit_content(f"{offer.text}\n{why}"), view=None, allowed_mentions=NO_MENTIONS
+            )
+        except discord.HTTPException:
+            log.info("table %s: the offer of a seat could not be edited", table.id)
 
     # -- news at the table ------------------------------------------------------------------
 
@@ -467,7 +525,9 @@ class TableMessages:
             await self.render(table, fresh=started, started=started)
         else:
             await self._show_closed(table, change.note or "closed")
+        await self._close_offer(table, change)
         if change.kind == "closed":  # nothing more is drawn for it: keep nothing of it
+            self._offers.pop(table.id, None)
             self._notes.pop(table.id, None)
             self._locks.pop(table.id, None)
             self._ping_locks.pop(table.id, None)
@@ -789,6 +849,16 @@ class _AlivePing(NamedTuple):
     message_id: int
     turn: tuple[Any, ...]
     text: str
+
+
+@dataclass
+class _Offer:
+    """A table's offer of a seat to a substitute: the request, its message and what it says."""
+
+    asked: Substitution
+    message_id: int
+    text: str
+    match_no: int = 0
 
 
 @dataclass

@@ -128,3 +128,135 @@ async def test_a_closed_table_leaves_no_hand_behind_and_its_old_hands_say_it_clo
         assert "That table has closed" in answer.text, answer.text
         assert not kept_of(hands, table.id)
         assert not bot.handler_errors
+
+
+def offer_to(fake, member):
+    """The latest public message offering `member` a seat (its buttons gone or not)."""
+    return next(
+        (
+            m
+            for m in reversed(fake.public_messages(fake.channel))
+            if f"<@{member.id}>" in m.content and "asks you to take their seat" in m.content
+        ),
+        None,
+    )
+
+
+async def name_substitute(fake, holder, substitute):
+    """`holder` names `substitute`: the offer, once posted with its buttons."""
+    await (await fake.slash(holder, fake.channel, "table substitute", member=substitute)).response()
+    return await fake.wait_for(
+        lambda: (offer := offer_to(fake, substitute)) and offer.buttons and offer
+    )
+
+
+async def offer_closed(fake, offer, why: str):
+    """The offer once its buttons are gone: it keeps what it asked, and says `why`."""
+    closed = await fake.wait_for(
+        lambda: not live(fake, offer).buttons and live(fake, offer),
+        what="the offer's buttons to go",
+    )
+    assert "asks you to take their seat" in closed.content, closed.content
+    assert why in closed.content, closed.content
+    return closed
+
+
+async def consent_all(fake, table, holder):
+    """Every player but `holder` presses Consent to substitute."""
+    for occupant in list(table.seats):
+        if occupant and not occupant.is_bot and occupant.user_id != holder.id:
+            message = await current_table_message(fake, table)
+            consent = await fake.click(
+                fake.guild.members[occupant.user_id], message, label="Consent to substitute"
+            )
+            await consent.response()
+
+
+async def test_an_offer_of_a_seat_loses_its_buttons_once_the_last_consent_seats_the_substitute(
+    fake_discord, tmp_path
+):
+    """Bob names Erin, who presses Take the seat: the offer keeps its buttons while the other
+    players' consent is awaited. The last consent seats her: the offer's buttons go, and it
+    says she took the seat."""
+    fake = fake_discord
+    erin, bob = fake.add_member(fake.guild, "erin"), fake.member("bob")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        offer = await name_substitute(fake, bob, erin)
+        took = await (await fake.click(erin, offer, label="Take the seat")).message()
+        assert "once the other players consent" in took.text, took.text
+        assert live(fake, offer).buttons  # she may still decline while consent is awaited
+        await consent_all(fake, table, bob)
+        assert table.seat_of(erin.id) is not None
+        await offer_closed(fake, offer, "erin took the seat.")
+        assert not bot.handler_errors
+
+
+async def test_an_offer_replaced_or_withdrawn_or_of_a_closed_table_loses_its_buttons(
+    fake_discord, tmp_path
+):
+    """Bob names Erin; Carol names Frank, which replaces Bob's request; the host removes
+    Frank from the waiting line, which withdraws Carol's; Dave names Erin; the table closes.
+    Each offer in turn loses its buttons and says what became of it."""
+    fake = fake_discord
+    erin, frank = fake.add_member(fake.guild, "erin"), fake.add_member(fake.guild, "frank")
+    alice, bob, carol = fake.member("alice"), fake.member("bob"), fake.member("carol")
+    dave = fake.member("dave")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake)
+        await start(fake)
+        first = await name_substitute(fake, bob, erin)
+        await (await fake.slash(frank, fake.channel, "table join")).response()
+        second = await name_substitute(fake, carol, frank)
+        await offer_closed(fake, first, "This request was replaced by a newer one.")
+        assert live(fake, second).buttons
+        await (await fake.slash(alice, fake.channel, "table kick", member=frank)).response()
+        await offer_closed(fake, second, "This request was withdrawn.")
+        third = await name_substitute(fake, dave, erin)
+        asked = await (await fake.slash(alice, fake.channel, "table close")).message()
+        await (await fake.click(alice, asked, label="Close the table")).response()
+        await offer_closed(fake, third, "The table closed: this seat is no longer offered.")
+        assert not bot.handler_errors
+
+
+async def test_an_offer_from_before_a_restart_keeps_its_buttons_and_refuses_clearly(
+    fake_discord, tmp_path
+):
+    """Bob names Erin; the bot restarts (it keeps its offers in memory only); Carol names
+    Frank, which replaces Bob's request. Erin's offer still has its buttons, and her press is
+    refused, saying the request was replaced; Frank's offer loses its buttons once he takes
+    the seat and every other player consents."""
+    fake = fake_discord
+    erin, frank = fake.add_member(fake.guild, "erin"), fake.add_member(fake.guild, "frank")
+    bob, carol = fake.member("bob"), fake.member("carol")
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await seat_four(fake)
+        await start(fake)
+        first = await name_substitute(fake, bob, erin)
+    async with running_bot(fake, db) as bot:
+        table = await eventually(lambda: table_of(bot, fake), what="the table restored")
+        second = await name_substitute(fake, carol, frank)
+        refused = await (await fake.click(erin, live(fake, first), label="Take the seat")).message()
+        assert refused.ephemeral and "replaced by a newer one" in refused.text, refused.text
+        assert table.seat_of(erin.id) is None
+        await (await fake.click(frank, second, label="Take the seat")).response()
+        await consent_all(fake, table, carol)
+        await offer_closed(fake, second, "frank took the seat.")
+        assert not bot.handler_errors
+
+
+async def test_an_offer_of_a_seat_loses_its_buttons_when_the_rubber_ends(fake_discord, tmp_path):
+    """Bob names Erin, who has not answered when the last card ends the match: a seat is
+    offered for the rest of the rubber only, so the offer's buttons go, saying it is over."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern", points=1)
+        hands = await open_hands(bot, fake)
+        offer = await name_substitute(fake, fake.member("bob"), erin)
+        await play_out(bot, fake, hands)
+        await offer_closed(fake, offer, "That rubber is over: this seat is no longer offered.")
+        assert not bot.handler_errors
