@@ -496,10 +496,13 @@ async def test_stale_take_the_seat_buttons_get_a_clear_answer_and_change_nothing
     erin = h.member("erin")
     await h.command("bob", "table substitute", member=erin)
     first, old_take, _ = asking(h, "erin")
-    # Replaced by a newer request (Bob names Erin again): the first message's button is stale.
+    first = copy.deepcopy(first)  # as a client that missed its edits sees it
+    # Replaced by a newer request (Bob names Erin again): the first message's button is stale
+    # (the offer loses its buttons, but a client may press before it sees that).
     await h.command("bob", "table substitute", member=erin)
     second, take, _ = asking(h, "erin")
     assert second.id != first.id and take != old_take
+    assert not enabled_ids(h.messages[first.id], "euchre:sub:")
     assert "replaced by a newer one" in await refused_click(h, "erin", old_take, message=first)
     for name in ("alice", "carol", "dave"):
         await h.click(name, f"euchre:table:{table.id}:consent")
@@ -510,6 +513,7 @@ async def test_stale_take_the_seat_buttons_get_a_clear_answer_and_change_nothing
     # A rubber over: a request of it is no longer open.
     await h.command("erin", "table substitute", member=h.member("frank"))
     of_rubber, frank_take, _ = asking(h, "frank")
+    of_rubber = copy.deepcopy(of_rubber)  # as a client that missed its edits sees it
     await play_match(h)
     assert not table.playing
     assert "rubber is over" in await refused_click(h, "frank", frank_take, message=of_rubber)
