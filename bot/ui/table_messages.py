@@ -76,8 +76,8 @@ HAND_EXPIRED = (
     "press **My hand** on the table message to see it again."
 )
 HAND_RESTARTED = (
-    "The bot restarted, so the hand you had open no longer follows the game: "
-    "press **My hand** on the table message to see it again."
+    "The bot restarted: a private hand opened before it no longer follows the game. "
+    "Press **My hand** on the table message to see yours."
 )
 # What every ping says after its mention; how the pings the bot lost track of are known again.
 PING_WORDS = ", it is your turn"
