@@ -210,3 +210,20 @@ async def variant_act_once(bot, fake: FakeDiscord) -> None:
         assert picks and wanted in [o["value"] for o in picks[0]["options"]], hand.text
         clicked = await fake.click(member, hand, picks[0]["custom_id"], values=[wanted])
     assert (await clicked.response()).type == 7  # the hand is edited in place
+
+
+# -- answers by member name ----------------------------------------------------------------
+
+
+async def private(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
+    """The text of the bot's answer to `who`'s slash command, which must be private."""
+    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
+    assert message.ephemeral, message.text
+    return message.text
+
+
+async def public(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
+    """The text of the bot's answer to `who`'s slash command, which must be public."""
+    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
+    assert not message.ephemeral, message.text
+    return message.text

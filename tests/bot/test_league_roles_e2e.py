@@ -10,7 +10,7 @@ from bot.leagues.roles import TOP_LIMIT
 from bot.storage import league_roles
 from bot.storage.leagues import find_league
 from cogs.league_roles import role_sync
-from tests.bot.helpers import NAMES, act_once, eventually, running_bot, table_of
+from tests.bot.helpers import NAMES, act_once, eventually, private, running_bot, table_of
 from tests.support.fake_discord import BOT_PERMISSIONS, FakeDiscord, FakeRole
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -18,12 +18,6 @@ pytest_plugins = ["tests.support.fixtures"]
 MANAGE_ROLES = discord.Permissions(manage_roles=True).value
 SIDES = ("north-south", "east-west")
 BOT_ROLE_AT = 50  # the bot's own role, between the league's role and one above it
-
-
-async def private(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
-    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
-    assert message.ephemeral, message.text
-    return message.text
 
 
 def world(fake: FakeDiscord, *, manage_roles: bool = True) -> tuple[FakeRole, FakeRole]:

@@ -8,22 +8,9 @@ import re
 import discord
 
 from bot.storage import league_results
-from tests.bot.helpers import NAMES, act_once, eventually, running_bot, table_of
-from tests.support.fake_discord import FakeDiscord
+from tests.bot.helpers import NAMES, act_once, eventually, private, public, running_bot, table_of
 
 pytest_plugins = ["tests.support.fixtures"]
-
-
-async def private(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
-    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
-    assert message.ephemeral, message.text
-    return message.text
-
-
-async def public(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
-    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
-    assert not message.ephemeral, message.text
-    return message.text
 
 
 async def test_a_league_match_moves_the_seasons_standings_and_ratings(fake_discord, tmp_path):

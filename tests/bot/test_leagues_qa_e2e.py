@@ -10,7 +10,7 @@ import discord
 from bot.storage import nights
 from bot.storage.database import Database
 from bot.storage.results import SeatPlayer
-from tests.bot.helpers import NAMES, act_once, eventually, running_bot, table_of
+from tests.bot.helpers import NAMES, act_once, eventually, private, public, running_bot, table_of
 from tests.bot.test_fixtures_e2e import Clock, league_with_pairs
 from tests.bot.test_nights_e2e import eventually_async, play_deal
 from tests.storage.builders import quick_rubber
@@ -59,18 +59,6 @@ async def test_stats_against_eight_pairs_of_long_markdown_names_is_shown(fake_di
 
 
 ORGANISER = discord.Permissions(manage_guild=True).value
-
-
-async def private(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
-    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
-    assert message.ephemeral, message.text
-    return message.text
-
-
-async def public(fake: FakeDiscord, who: str, command: str, /, **options) -> str:
-    message = await (await fake.slash(fake.member(who), fake.channel, command, **options)).message()
-    assert not message.ephemeral, message.text
-    return message.text
 
 
 async def quick_league(fake: FakeDiscord, name: str = "Quick") -> None:
