@@ -33,6 +33,35 @@ if TYPE_CHECKING:
     from bot.client import EuchreBot
 
 
+# What the bot needs in a table's channel: the table message is an embed it posts and edits.
+POST_PERMISSIONS = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+)
+
+
+def check_post_permissions(interaction: discord.Interaction) -> None:
+    """Refuse, naming what is missing, when the bot may not post the table message here: else
+    the table opens with no message, and every player is answered with an apology.
+
+    Raises:
+        TableError: a permission is missing in this channel.
+    """
+    allowed = interaction.app_permissions
+    wanted = list(POST_PERMISSIONS)
+    if isinstance(interaction.channel, discord.Thread):
+        # In a thread, posting is Send Messages in Threads (Send Messages is the parent's).
+        wanted[1] = ("send_messages_in_threads", "Send Messages in Threads")
+    missing = [name for flag, name in wanted if not getattr(allowed, flag)]
+    if missing:
+        raise TableError(
+            "the bot cannot post the table message in this channel: it needs "
+            + " and ".join(f"**{m}**" for m in missing)
+            + " here. Ask a moderator to grant them, or open the table in another channel"
+        )
+
+
 def _may_manage(interaction: discord.Interaction) -> bool:
     # The permissions Discord resolved for this channel (its overwrites included), not the
     # server-wide ones of the member's roles: Manage Channels may be granted or denied here.
@@ -103,6 +132,7 @@ class Tables(commands.Cog):
             )
         if preset is not None and preset not in PRESETS:
             raise TableError(f"unknown preset {quoted(preset)}: choose {', '.join(PRESETS)}")
+        check_post_permissions(interaction)
         if hints and variant is not None and variant != FOUR_HANDED:
             # The coach knows four-handed euchre only: a variant's table would refuse every
             # /hint, so it is not opened promising them (as a league's table is not).

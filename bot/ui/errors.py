@@ -20,6 +20,15 @@ from bot.ui.embeds import safe
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on our side. Nothing was changed; please try again."
+# Discord's codes for a request the bot's permissions in the channel do not allow.
+MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
+# What a member is told when the bot may no longer post in a table's channel: what they did
+# went through (it is stored before the channel is shown it), so "Nothing was changed" is false.
+CANNOT_POST = (
+    "The bot may not post in this channel any more, so the table here could not be brought up"
+    " to date: it needs **View Channel**, **Send Messages** and **Embed Links**. Ask a"
+    " moderator to grant them."
+)
 # Discord refuses a message of more content than this, and the member then sees "The
 # application did not respond" instead of the reason.
 CONTENT_LIMIT = 2000
@@ -40,12 +49,24 @@ def reason_of(error: BaseException) -> str | None:
         return text[:1].upper() + text[1:] if text else "That is not allowed now."
     if isinstance(error, app_commands.CheckFailure):
         return "You are not allowed to use that command here."
+    if _refused_here(error):
+        return CANNOT_POST
     return None
+
+
+def _refused_here(error: BaseException) -> bool:
+    """Whether Discord refused the bot's request for want of a permission in the channel."""
+    return isinstance(error, discord.Forbidden) and error.code in (
+        MISSING_ACCESS,
+        MISSING_PERMISSIONS,
+    )
 
 
 async def reply_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer a failed command or click ephemerally."""
     reason = reason_of(error)
+    if reason == CANNOT_POST:
+        log.warning("channel %s: the bot may not post there: %s", interaction.channel_id, error)
     if reason is None:
         try:
             table = interaction.client.manager  # type: ignore[attr-defined]

@@ -1,0 +1,72 @@
+"""The four-handed table as players live it, through the real bot and the fake Discord (round
+4): a channel the bot may not post in; a member's click that crosses the turn's timer; ..."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import discord
+import pytest_asyncio
+from aiohttp import web
+
+from tests.bot.helpers import running_bot, table_of
+from tests.support.fake_discord import FakeDiscord, FakeHTTPError
+
+pytest_plugins = ["tests.support.fixtures"]
+
+SEND = discord.Permissions(send_messages=True).value
+
+
+class PostingChecked(FakeDiscord):
+    """The fake Discord, refusing a channel message the bot's permissions do not allow, as
+    Discord does (the shared fake does not model permissions on posts)."""
+
+    async def _post_message(self, request: web.Request) -> web.StreamResponse:
+        guild = self.guilds[self._channel(request).guild_id]
+        if not guild.permissions_of(self._bot_with_permissions()) & SEND:
+            raise FakeHTTPError(403, 50013, "Missing Permissions")
+        return await super()._post_message(request)
+
+
+@pytest_asyncio.fixture
+async def checked_fake() -> AsyncIterator[PostingChecked]:
+    async with PostingChecked.serve() as fake:
+        fake.seed()
+        yield fake
+
+
+def may_post(fake: FakeDiscord, allowed: bool) -> None:
+    """Give or take the bot's Send Messages in the seeded guild (from @everyone and its role)."""
+    if allowed:
+        fake.guild.everyone_permissions |= SEND
+        fake.bot_permissions |= SEND
+    else:
+        fake.guild.everyone_permissions &= ~SEND
+        fake.bot_permissions &= ~SEND
+
+
+async def test_a_table_in_a_channel_the_bot_may_not_post_in_is_refused_saying_why(
+    checked_fake, tmp_path
+):
+    """The bot may not send messages in the channel: /table create opens no table (its message
+    could not be posted), and says which permission is missing. Once it may, the table opens;
+    when the permission is taken away mid-rubber, a member who joins the waiting line is told
+    the table could not be brought up to date, not "Nothing was changed" (they did join)."""
+    fake = checked_fake
+    alice, erin = fake.member("alice"), fake.add_member(fake.guild, "erin")
+    may_post(fake, False)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        refused = await (await fake.slash(alice, fake.channel, "table create")).message()
+        assert refused.ephemeral and "**Send Messages**" in refused.text, refused.text
+        assert "Embed Links" not in refused.text  # only what is missing is named
+        assert table_of(bot, fake) is None
+        may_post(fake, True)
+        opened = await (await fake.slash(alice, fake.channel, "table create")).message()
+        assert "Your table is open" in opened.text
+        may_post(fake, False)
+        joined = await fake.slash(erin, fake.channel, "table join")
+        assert "You sit at" in (await joined.message()).text
+        told = (await joined.followup(0)).text
+        assert "may not post in this channel" in told and "Nothing was changed" not in told, told
+        assert table_of(bot, fake).seat_of(erin.id) is not None
+        assert not bot.handler_errors
