@@ -119,6 +119,11 @@ class LiveHands:
             return old
         return None
 
+    def shows_now(self, table: Table, user_id: int, message_id: int | None) -> bool:
+        """Whether `message_id` is the member's live hand, drawn for the table as it stands."""
+        hand = self._hands.get((table.id, user_id))
+        return hand is not None and hand.message_id == message_id and hand.shown == state_key(table)
+
     def has_live(self, table_id: int, user_id: int) -> bool:
         hand = self._hands.get((table_id, user_id))
         return hand is not None and not _expired(hand)

@@ -47,6 +47,10 @@ NOTHING_TO_DISCARD = (
     "There is nothing to discard now: that button was drawn for the discard, and the discard is"
     " made. Nothing was played. Here is your hand as it is now."
 )
+TIMED_OUT = (
+    "Time ran out on your turn: a computer made that move for you, and this click was drawn"
+    " for it, so it played nothing. Here is your hand as it is now."
+)
 
 # Where the deal stands before the first card, said to a member who tries to play or discard.
 _BEFORE_THE_PLAY = {
@@ -279,6 +283,11 @@ async def act(
         return
     if table is None:
         raise TableError("there is no table in this channel: start one with /table create")
+    if from_hand and _played_for_meanwhile(interaction, table):
+        # Read as a move of the turn now, the click would make one the member never chose (a
+        # card meant for the trick the computer finished, led to the next).
+        await show_hand(interaction, table, edit=True, note=TIMED_OUT)
+        return
     if from_hand and verb == "discarded" and _discard_made(table):
         # The code of a card is the same to discard and to play: a Discard button left on an
         # older hand message must not play the card once the discard is made.
@@ -298,8 +307,10 @@ async def act(
         if not from_hand or table.seat_of(interaction.user.id) is None:
             raise
         # A hand the bot no longer kept up to date (opened before a restart, or its token ran
-        # out) still offers the turn it was drawn for: show it as it is now, with why.
-        await show_hand(interaction, table, edit=True, note=fit_content(reason_of(error) or ""))
+        # out) still offers the turn it was drawn for: show it as it is now, with why (the
+        # turn timed out as the click came, too).
+        why = TIMED_OUT if _played_for_meanwhile(interaction, table) else reason_of(error)
+        await show_hand(interaction, table, edit=True, note=fit_content(why or ""))
         return
     await show_hand(interaction, table, edit=from_hand, note=passes)
     await _bot(interaction).table_messages.table_changed(change)
@@ -322,6 +333,17 @@ def names_the_suit_turned_down(table: Table, user_id: int, action: str) -> str |
         f"{SUIT_NAMES[suit].capitalize()} was turned down, so naming it counts as a pass"
         " (S.78): you passed."
     )
+
+
+def _played_for_meanwhile(interaction: discord.Interaction, table: Table) -> bool:
+    """Whether a click comes from a hand drawn before the member's turn timed out: a computer
+    made their last move (they have not acted since), and the hand clicked is not the one
+    drawn for the table as it stands (its buttons are of the turn that timed out)."""
+    seat = table.seat_of(interaction.user.id)
+    if seat is None or not table.playing or not table.timeouts[seat]:
+        return False
+    message_id = interaction.message.id if interaction.message else None
+    return not _bot(interaction).live_hands.shows_now(table, interaction.user.id, message_id)
 
 
 def _discard_made(table: Table) -> bool:

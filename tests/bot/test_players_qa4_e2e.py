@@ -9,7 +9,9 @@ import discord
 import pytest_asyncio
 from aiohttp import web
 
-from tests.bot.helpers import running_bot, table_of
+from bot.engine.deal import ROUND_ONE
+from tests.bot.helpers import current_table_message, member_at, running_bot, table_of
+from tests.bot.test_table_life_e2e import hand_buttons, live, seat_and_start
 from tests.support.fake_discord import FakeDiscord, FakeHTTPError
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -70,3 +72,39 @@ async def test_a_table_in_a_channel_the_bot_may_not_post_in_is_refused_saying_wh
         assert "may not post in this channel" in told and "Nothing was changed" not in told, told
         assert table_of(bot, fake).seat_of(erin.id) is not None
         assert not bot.handler_errors
+
+
+async def test_a_click_drawn_for_a_turn_that_timed_out_plays_nothing_and_says_so(
+    fake_discord, tmp_path
+):
+    """The eldest's hand is on screen with its buttons when their turn times out and a
+    computer moves for them; the hand could not be redrawn (its token ran out, as when the
+    click crosses the redraw). If the bidding comes round to them again, their old Pass would
+    be read as a pass of the second round; else they were told only "It is not your turn".
+    The click plays nothing, and the hand shown says time ran out and a computer moved."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern")
+        table = table_of(bot, fake)
+        eldest = table.match.to_act
+        member = member_at(bot, fake, eldest)
+        message = await current_table_message(fake, table)
+        hand = await (await fake.click(member, message, label="My hand")).message()
+        passes = next(b for b in hand_buttons(hand, table) if b.endswith(":pass"))
+        fake.token_lifetime = 0  # the hand stays as drawn, its turn's buttons on it
+        await bot.manager.time_out_now(table)
+        while table.match.deal.phase == ROUND_ONE and table.match.to_act != eldest:
+            await public_or_private_pass(fake, member_at(bot, fake, table.match.to_act))
+        actions = len(table.actions)
+        clicked = await fake.click(member, live(fake, hand), passes)
+        assert (await clicked.response()).type == 7  # the hand, edited in place
+        shown = await clicked.message()
+        assert shown.text.startswith("Time ran out on your turn"), shown.text
+        assert len(table.actions) == actions
+        assert not bot.handler_errors
+
+
+async def public_or_private_pass(fake, member) -> None:
+    """`member` passes with /pass (its answer is their hand, privately)."""
+    answer = await (await fake.slash(member, fake.channel, "pass")).message()
+    assert answer.ephemeral, answer.text
