@@ -14,7 +14,7 @@ from bot.engine.variants import VARIANT_NAMES
 from bot.leagues.counting import option_differences
 from bot.storage import leagues
 from bot.storage.leagues import LeagueError
-from bot.tables.table import SEATS, TableError, parse_seat, seat_label
+from bot.tables.table import SEATS, NamingTableError, TableError, parse_seat, seat_label
 from bot.ui.embeds import safe
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import league_choices
@@ -299,6 +299,14 @@ class Tables(commands.Cog):
         """Ask someone to play your seat for the rest of the rubber; they accept, the others consent."""
         if member.bot:
             raise TableError("name a member as substitute; for a computer, use /table leave")
+        seen = member.resolved_permissions  # in this channel, as Discord resolved them
+        if seen is not None and not seen.view_channel:
+            # The offer is posted here: they would never see it, and the request would wait.
+            raise NamingTableError(
+                "{} cannot see this channel, so could not be asked here or play: name someone"
+                " who can, or ask a moderator to let them in first",
+                member.display_name,
+            )
         change = await self.manager.substitute(
             interaction.channel_id, interaction.user.id, member.id, member.display_name
         )

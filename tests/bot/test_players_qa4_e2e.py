@@ -108,3 +108,25 @@ async def public_or_private_pass(fake, member) -> None:
     """`member` passes with /pass (its answer is their hand, privately)."""
     answer = await (await fake.slash(member, fake.channel, "pass")).message()
     assert answer.ephemeral, answer.text
+
+
+async def test_a_substitute_who_cannot_see_the_channel_is_not_asked_there(fake_discord, tmp_path):
+    """Erin may not view the table's channel. Bob names her his substitute: the offer would
+    be posted where she never sees it, and the request would wait for her answer all rubber.
+    Bob is told she cannot see the channel, and no request is made."""
+    fake = fake_discord
+    view = discord.Permissions(view_channel=True).value
+    fake.guild.everyone_permissions &= ~view
+    for name in ("alice", "bob", "carol", "dave"):
+        fake.member(name).permissions |= view
+    erin, bob = fake.add_member(fake.guild, "erin"), fake.member("bob")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern")
+        table = table_of(bot, fake)
+        named = await fake.slash(bob, fake.channel, "table substitute", member=erin)
+        told = await named.message()
+        assert told.ephemeral and "cannot see this channel" in told.text, told.text
+        assert "erin" in told.text
+        assert table.substitution is None
+        assert not [m for m in fake.public_messages(fake.channel) if erin.mention in m.content]
+        assert not bot.handler_errors
