@@ -431,6 +431,14 @@ def result_text(table: Table, result: VariantResult) -> str:
         MARCH: "marched",
         EUCHRED: "was euchred",
     }.get(result.outcome, "made it")
+    if result.declared:
+        # Set-back's declaration of all five (K): three or four tricks do not make it.
+        bid = " declared all five and"
+        how = (
+            "wins the game outright"
+            if result.outcome == MARCH
+            else "the declaration failed, so he is set back by his score"
+        )
     early = " The deal ended as soon as the bid was settled." if result.early else ""
     thrown = (
         " Threw up: " + ", ".join(seat_name(table, s) for s in result.thrown) + "."
