@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.tables.table import TableError
+from bot.tables.table import CLOSED, TableError
 from bot.ui import respond
 from bot.ui.coach import hint_embed
 
@@ -40,7 +40,15 @@ class Coach(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         analysis = await manager.computers.analyse(table.id, view)
         # Given only if the decision is still to make: a member may act while the search runs.
-        await manager.hint_given(table, number, seat, interaction.user.id, view)
+        try:
+            await manager.hint_given(table, number, seat, interaction.user.id, view)
+        except TableError:
+            if table.status == CLOSED:
+                # No next turn comes at a closed table: "ask again on your next turn" misleads.
+                raise TableError(
+                    "the table closed while the coach was thinking, so no hint is given"
+                ) from None
+            raise
         embed = hint_embed(analysis, seat, view.deal.dealer, view.deal.alone is not None)
         await interaction.followup.send(embed=embed, ephemeral=True)
 
