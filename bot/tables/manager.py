@@ -47,6 +47,7 @@ from bot.tables.table import (
     PLAYING,
     TIMEOUT_TAKEOVER,
     LeagueTableError,
+    NotAtThisTable,
     Occupant,
     Substitution,
     Table,
@@ -445,7 +446,7 @@ class TableManager:
         if table is None:
             if channel_id in self._gone:
                 raise TableError(MOVED)
-            raise TableError("there is no table in this channel: start one with /table create")
+            raise NotAtThisTable("there is no table in this channel: start one with /table create")
         if table.id not in self._locks:  # claimed by `create`, not yet stored
             raise TableError("this table is still being opened: try again in a moment")
         return table

@@ -53,6 +53,11 @@ class TableError(EuchreError):
     """A request the table refuses; the message is shown to the member as it is."""
 
 
+class NotAtThisTable(TableError):
+    """A refusal because the member has no place at this channel's table (or there is none):
+    they may have one at another table of the server, which the answer then names."""
+
+
 class NamingTableError(QuotesNames, TableError):
     """A refusal that names a member or the table's league (escaped where Discord shows it)."""
 
@@ -389,7 +394,7 @@ class Table:
         if seat is None:
             seat = self.held_seat_of(user_id)
             if seat is None:
-                raise TableError("you are not at this table")
+                raise NotAtThisTable("you are not at this table")
             computer = self.seats[seat]
             assert computer is not None  # it holds the seat
             computer.held_for = None  # the computer plays on in the seat
@@ -601,7 +606,7 @@ class Table:
         """A member takes back the seat a computer held for him."""
         seat = self.held_seat_of(user_id)
         if seat is None:
-            raise TableError("no computer is holding a seat of yours")
+            raise NotAtThisTable("no computer is holding a seat of yours here")
         if self.seat_of(user_id) is not None:
             raise TableError("you play another seat now: one seat each")
         self.seats[seat] = Occupant(user_id, self._held_names.pop(seat, "player"))
@@ -777,7 +782,7 @@ class Table:
             return seat
         if self.held_seat_of(user_id) is not None:
             raise TableError("a computer is holding your seat: use /table back first")
-        raise TableError("you are not seated at this table")
+        raise NotAtThisTable("you are not seated at this table")
 
     def act_for_seat(
         self, seat: int, action: str, by_player: bool = False

@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.engine.errors import EuchreError
 from bot.engine.quoting import QuotesNames, clip
 from bot.storage.errors import StorageError
+from bot.tables.table import NotAtThisTable
 from bot.ui.embeds import safe
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,36 @@ def reason_of(error: BaseException) -> str | None:
     return None
 
 
+def _tables_elsewhere(interaction: discord.Interaction, error: BaseException) -> str | None:
+    """For a member refused for having no place at this channel's table: the other tables of
+    the server where they have one (they typed in the wrong channel), else None."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if not isinstance(error, NotAtThisTable) or interaction.guild_id is None:
+        return None
+    manager = getattr(interaction.client, "manager", None)
+    if manager is None:
+        return None
+    user_id = interaction.user.id
+    playing, held = [], []
+    for table in list(manager.tables.values()):
+        if table.guild_id != interaction.guild_id or table.channel_id == interaction.channel_id:
+            continue
+        if table.held_seat_of(user_id) is not None:
+            held.append(f"<#{table.channel_id}>")
+        elif table.seat_of(user_id) is not None or table.is_waiting(user_id):
+            playing.append(f"<#{table.channel_id}>")
+    said = []
+    if held:
+        said.append(
+            f"A computer holds your seat at the table in {', '.join(held[:3])}: use"
+            " /table back there."
+        )
+    if playing:
+        said.append(f"You are at the table in {', '.join(playing[:3])}: use it there.")
+    return " ".join(said) or None
+
+
 def _refused_here(error: BaseException) -> bool:
     """Whether Discord refused the bot's request for want of a permission in the channel."""
     return isinstance(error, discord.Forbidden) and error.code in (
@@ -82,6 +113,9 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
             exc_info=error,
         )
         reason = APOLOGY
+    elsewhere = _tables_elsewhere(interaction, error)
+    if elsewhere:
+        reason = f"{reason.rstrip('.')}. {elsewhere}"
     reason = fit_content(reason)
     try:
         if interaction.response.is_done():

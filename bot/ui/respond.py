@@ -26,7 +26,7 @@ from bot.engine.errors import EuchreError
 from bot.engine.variants import VariantDeal
 from bot.storage import tables as store
 from bot.tables.manager import Change, TableManager
-from bot.tables.table import SEAT_NAMES, Table, TableError
+from bot.tables.table import SEAT_NAMES, NotAtThisTable, Table, TableError
 from bot.ui import coach, variant_views
 from bot.ui.embeds import hand_embed, review_embed, safe, sits_out_text
 from bot.ui.errors import fit_content, reason_of
@@ -282,7 +282,7 @@ async def act(
         await show_hand(interaction, table, edit=True, note=STALE)
         return
     if table is None:
-        raise TableError("there is no table in this channel: start one with /table create")
+        raise NotAtThisTable("there is no table in this channel: start one with /table create")
     if from_hand and _played_for_meanwhile(interaction, table):
         # Read as a move of the turn now, the click would make one the member never chose (a
         # card meant for the trick the computer finished, led to the next).

@@ -10,7 +10,7 @@ import pytest_asyncio
 from aiohttp import web
 
 from bot.engine.deal import ROUND_ONE
-from tests.bot.helpers import current_table_message, member_at, running_bot, table_of
+from tests.bot.helpers import current_table_message, eventually, member_at, running_bot, table_of
 from tests.bot.test_table_life_e2e import hand_buttons, live, seat_and_start
 from tests.support.fake_discord import FakeDiscord, FakeHTTPError
 
@@ -129,4 +129,36 @@ async def test_a_substitute_who_cannot_see_the_channel_is_not_asked_there(fake_d
         assert "erin" in told.text
         assert table.substitution is None
         assert not [m for m in fake.public_messages(fake.channel) if erin.mention in m.content]
+        assert not bot.handler_errors
+
+
+async def test_a_member_in_the_wrong_channel_is_told_where_their_tables_are(fake_discord, tmp_path):
+    """Alice plays with three computers in #euchre and times out twice: a computer holds her
+    seat, until /table back. She also sits at Bob's table in #euchre-2. Her /table back there
+    said only that no computer holds a seat of hers, and /hand in a channel with no table to
+    start one: each now names the table she has, and what to do there."""
+    fake = fake_discord
+    alice, bob = fake.member("alice"), fake.member("bob")
+    second, third = fake.add_channel(fake.guild, "euchre-2"), fake.add_channel(fake.guild, "chat")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await (await fake.slash(alice, fake.channel, "table create", preset="modern")).response()
+        for _ in range(3):
+            await (await fake.slash(alice, fake.channel, "table addbot")).response()
+        await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+        table = table_of(bot, fake)
+        for timeout in (1, 2):
+            await eventually(lambda: table.match.to_act == 0, what="alice's turn")
+            if timeout == 2:
+                bot.manager.computer_delay = 600  # the game waits while she looks
+            await bot.manager.time_out_now(table)
+        assert table.held_seat_of(alice.id) == 0
+        await (await fake.slash(bob, second, "table create")).response()
+        await (await fake.slash(alice, second, "table join")).response()
+        here = await (await fake.slash(alice, second, "table back")).message()
+        assert here.ephemeral and "No computer is holding a seat of yours here" in here.text
+        assert f"holds your seat at the table in {fake.channel.mention}" in here.text, here.text
+        nowhere = (await (await fake.slash(alice, third, "hand")).message()).text
+        assert "There is no table in this channel" in nowhere
+        assert f"in {fake.channel.mention}: use /table back there" in nowhere, nowhere
+        assert f"You are at the table in {second.mention}: use it there" in nowhere
         assert not bot.handler_errors
