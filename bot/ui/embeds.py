@@ -332,6 +332,34 @@ def pack_text(options: Options) -> str:
     return f"{options.pack + 1} cards with the Joker" if options.joker else f"{options.pack} cards"
 
 
+# What the table message's first line says already (the pack, its Joker, the points, the game
+# or rubber), and what only a rubber has: not repeated among the options changed.
+_SAID = ("pack", "joker", "points", "match")
+_RUBBER_ONLY = ("lap", "double_game")
+
+
+def own_options_text(options: Options) -> str:
+    """`; changed from the preset: stick the dealer on, defend alone on`, or "" when the
+    table plays its preset as it is: else players reading "somerset rules" would take the
+    preset's for the table's (/rules says the same, topic by topic)."""
+    try:
+        changed = options.changed()
+    except KeyError:  # a preset this bot does not know: nothing to compare with
+        return ""
+    shown = [
+        f"{name.replace('_', ' ')} {_option_value(value)}"
+        for name, value in changed.items()
+        if name not in _SAID and (options.is_rubber or name not in _RUBBER_ONLY)
+    ]
+    return f"; changed from the preset: {', '.join(shown)}" if shown else ""
+
+
+def _option_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value).replace("_", " ")
+
+
 def table_embed(
     table: Table,
     view: MatchView | None,
@@ -346,7 +374,7 @@ def table_embed(
     kind = "rubber" if options.is_rubber else "game"
     embed.description = (
         f"**{options.preset}** rules, {pack_text(options)}, {plural(options.points, 'point')}"
-        f" a game, a {kind}."
+        f" a game, a {kind}{own_options_text(options)}."
     )
     if table.league_name is not None:
         embed.description += f" Plays for the league **{safe(table.league_name)}**."
