@@ -542,6 +542,16 @@ class TableManager:
             raise TableError("choose when players are pinged: every turn, after a wait, or never")
         if ping_after is not None and not 5 <= ping_after <= 3600:
             raise TableError("the wait before a ping must be from 5 to 3600 seconds")
+        turn = turn_timeout or self.turn_timeout
+        if ping_after is not None and ping_after > turn / 2:
+            # The ping always comes by half the turn (`ping_delay`): a longer wait would be
+            # cut without a word, and the host would wonder why players are pinged sooner.
+            raise TableError(
+                f"the wait before a ping is at most half the turn: {turn / 2:g} seconds when a"
+                f" turn lasts {turn:g} (a longer turn: the option timeout)"
+            )
+        if ping_after is not None and ping == PING_NEVER:
+            raise TableError("with ping never, no one is pinged: leave ping_after out")
         table.ping = ping or PING_AFTER
         table.ping_after = ping_after
         self.tables[channel_id] = table  # claim the channel before the first await
