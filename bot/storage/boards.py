@@ -3,7 +3,9 @@
 Boards are ``all``, ``season:<key>`` and the rolling windows ``7d`` and ``30d``; ``flagged`` 0
 holds what counts on the leaderboards (matches without computer players or substitutes), 1 the
 results of flagged matches, added in when a leaderboard includes computer players. They are kept from the same deltas as ``player_totals``, in the same transaction, so
-a leaderboard reads one row per player and groups nothing.
+a leaderboard reads one row per player and groups nothing. How many players each board lists on
+each leaderboard is kept beside them (:mod:`bot.storage.board_counts`): the bulk writers here
+count the boards they rewrite again.
 
 A rolling window holds the days up to the server's anchor day (``board_windows``): the latest
 day on which a result was recorded. A result on a later day first moves the window forward,
@@ -18,6 +20,7 @@ import logging
 from datetime import date, timedelta
 from functools import cache
 
+from bot.storage import board_counts
 from bot.storage.buckets import COUNTERS, DAY_PREFIX, SEASON_PREFIX
 from bot.storage.database import Database
 
@@ -133,6 +136,8 @@ async def advance_windows(
                 f"DELETE FROM board_totals WHERE guild_id = ? AND board = ? AND {_ZERO}",
                 (guild_id, board),
             )
+        # Players came in and left: count the window's listed players again.
+        await board_counts.recount(db, guild_id, board_counts.one_board(board))
         await db.execute(
             "INSERT INTO board_windows (guild_id, days, anchor_day) VALUES (?, ?, ?)"
             " ON CONFLICT (guild_id, days) DO UPDATE SET anchor_day = excluded.anchor_day",
@@ -157,6 +162,7 @@ async def rebuild_season_boards(db: Database, guild_id: int) -> None:
         " GROUP BY t.guild_id, t.bucket, t.flagged, t.user_id",
         (guild_id, SEASON_PREFIX, SEASON_PREFIX[:-1] + ";"),
     )
+    await board_counts.recount(db, guild_id, board_counts.SEASON_BOARDS)
 
 
 async def rebuild_boards(db: Database, guild_id: int) -> None:
@@ -175,6 +181,8 @@ async def rebuild_boards(db: Database, guild_id: int) -> None:
         " GROUP BY t.guild_id, t.bucket, t.flagged, t.user_id",
         (guild_id, SEASON_PREFIX, SEASON_PREFIX[:-1] + ";"),
     )
+    # The windows' counts are made as advance_windows fills them.
+    await board_counts.recount(db, guild_id, board_counts.ALL_BOARDS)
     latest = await db.fetchval(
         "SELECT max(bucket) FROM player_totals WHERE guild_id = ? AND bucket >= ? AND bucket < ?",
         (guild_id, DAY_PREFIX, DAY_PREFIX[:-1] + ";"),

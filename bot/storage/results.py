@@ -7,7 +7,8 @@ the result with who sat where and adds what it changes to the players' rows of `
 (per preset and flag: all time, the result's season and its day) and of ``board_totals`` (one row
 per player and flag: all time, the season and the 7- and 30-day windows, see
 :mod:`bot.storage.boards`),
-in two ``executemany`` calls, so leaderboards read totals and never scan hands.
+in two ``executemany`` calls, so leaderboards read totals and never scan hands; and of
+``board_counts``, the players each board lists (see :mod:`bot.storage.board_counts`).
 
 What each result counts, per player (side 0 is seats 0 and 2):
 
@@ -42,7 +43,7 @@ from functools import partial
 from operator import add
 from typing import Any
 
-from bot.storage import boards
+from bot.storage import board_counts, boards
 from bot.storage.buckets import ALL_BUCKET, COUNTERS, DAY_PREFIX, SEASON_PREFIX
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
@@ -311,6 +312,8 @@ async def _apply(
     await db.executemany(
         _UPSERT, [(guild_id, *key, *counts) for key, counts in detail.items() if any(counts)]
     )
+    # Who the boards list before the change, to keep how many they list (board_counts).
+    before = await board_counts.listed_before(db, guild_id, board)
     # Board rows grouped by the counters they change (a handful of groups for a deal).
     by_change: dict[tuple[int, ...], list[tuple[Any, ...]]] = {}
     for key, counts in board.items():
@@ -319,6 +322,7 @@ async def _apply(
             by_change.setdefault(changed, []).append((guild_id, *key, *counts))
     for changed, rows in by_change.items():
         await db.executemany(boards.upsert_changing(changed), rows)
+    await board_counts.add_changes(db, guild_id, board_counts.changes(before, board))
     if any(min(counts) < 0 for counts in delta.rows.values()):
         # Counts moved away (a match flagged late) leave rows of zeros behind: drop them.
         await db.executemany(

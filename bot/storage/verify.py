@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from bot.storage import board_counts
 from bot.storage.boards import first_day, rebuild_boards
 from bot.storage.buckets import COUNTERS, DAY_PREFIX
 from bot.storage.database import Database
@@ -196,8 +197,9 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
     """Recompute every player's totals from the result rows and compare with the stored ones.
 
     Checks ``player_totals`` against the results, ``board_totals`` against those recomputed
-    totals (all time, seasons, and each window up to its anchor day), and that every match in
-    which a computer player or a substitute shows is flagged.
+    totals (all time, seasons, and each window up to its anchor day), ``board_counts`` against a
+    count of the stored board rows, and that every match in which a computer player or a
+    substitute shows is flagged.
 
     Args:
         db: the database.
@@ -216,6 +218,7 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
         await db.execute(f"CREATE TEMP TABLE expected_boards AS {_EXPECTED_BOARDS}")
         totals = await _differences(db, "expected_totals", "player_totals", _KEY, guild_id)
         boards = await _differences(db, "expected_boards", "board_totals", _BOARD_KEY, guild_id)
+        counts = await board_counts.differences(db, guild_id)
         unflagged = await db.fetchall(
             "SELECT m.id FROM matches AS m WHERE m.flagged = 0"
             + ("" if guild_id is None else " AND m.guild_id = ?")
@@ -241,6 +244,7 @@ async def verify(db: Database, guild_id: int | None = None) -> list[str]:
             f"guild {guild} user {user} board {board}"
             f"{' (flagged)' if flagged else ''}: {_describe(have, want)}"
         )
+    problems.extend(counts)
     for row in unflagged:
         problems.append(f"match {row[0]} had a computer player or a substitute but is not flagged")
     if problems:
@@ -277,6 +281,7 @@ async def rebuild(db: Database, guild_id: int | None = None) -> int:
             ]
             await db.execute("DELETE FROM board_totals")
             await db.execute("DELETE FROM board_windows")
+            await db.execute("DELETE FROM board_counts")
         else:
             guilds = [guild_id]
         for guild in guilds:
