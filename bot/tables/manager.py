@@ -850,16 +850,30 @@ class TableManager:
             await self._save_state(table)
 
     async def note_ping(
-        self, table: Table, message_id: int, alive: bool, *, sent: int | None = None
+        self,
+        table: Table,
+        message_id: int,
+        alive: bool,
+        *,
+        sent: int | None = None,
+        turn: tuple[tuple[Any, ...], str] | None = None,
     ) -> None:
         """Remember a ping posted to the channel (`alive`), or that it is deleted, so a restart
         still deletes every ping whose delete had not gone out; a ping `sent` at that moment
-        (`ping_on_its_way`) has landed."""
+        (`ping_on_its_way`) has landed; the ping of the turn (`turn`: the turn and its text)
+        is kept by a restart in that same turn."""
 
         def noted() -> bool:
             landed = sent is not None and sent in table.pings_sent
             if sent is not None and landed:
                 table.pings_sent.remove(sent)
+            kept = table.turn_ping
+            if turn is not None:
+                table.turn_ping = (message_id, turn[0], turn[1])
+            elif not alive and kept is not None and kept[0] == message_id:
+                table.turn_ping = None
+            if table.turn_ping != kept:
+                landed = True  # stored with the change below
             if alive == (message_id in table.pings):
                 return landed
             if alive:

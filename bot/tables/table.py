@@ -227,6 +227,9 @@ class Table:
         # is stored, a ping may be in the channel unknown (the bot stopped, or gave up on the
         # request, before Discord answered), so the channel is looked through after that moment.
         self.pings_sent: list[int] = []
+        # The turn's ping as posted: its message, the turn it was for and its text, so a restart
+        # in the same turn keeps it (its member was notified once) rather than ping again.
+        self.turn_ping: tuple[int, tuple[Any, ...], str] | None = None
         self.turn_timeout: int | None = None  # seconds a turn; None: the bot's setting
         self.ping = PING_AFTER  # when members are pinged on their turn
         self.ping_after: int | None = None  # seconds before a ping; None: the bot's default
@@ -925,6 +928,11 @@ class Table:
             "message_finished": self.message_finished,
             "pings": self.pings,
             "pings_sent": self.pings_sent,
+            "turn_ping": (
+                [self.turn_ping[0], list(self.turn_ping[1]), self.turn_ping[2]]
+                if self.turn_ping
+                else None
+            ),
             "turn_timeout": self.turn_timeout,
             "ping": self.ping,
             "ping_after": self.ping_after,
@@ -982,6 +990,9 @@ class Table:
         old_ping = state.get("ping_message")
         table.pings = list(state.get("pings", [old_ping] if old_ping is not None else []))
         table.pings_sent = list(state.get("pings_sent", []))
+        turn_ping = state.get("turn_ping")
+        if turn_ping is not None:
+            table.turn_ping = (turn_ping[0], tuple(turn_ping[1]), turn_ping[2])
         table.turn_timeout = state.get("turn_timeout")
         table.ping = state.get("ping", PING_AFTER)
         table.ping_after = state.get("ping_after")

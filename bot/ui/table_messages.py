@@ -734,7 +734,9 @@ class TableMessages:
             with self._unless_stopping(table):
                 # Stored until it is deleted, so a stop before its delete goes out (the delete
                 # may wait for the REST budget) still has it deleted at the next start.
-                await self.bot.manager.note_ping(table, message_id, alive=True, sent=sent)
+                await self.bot.manager.note_ping(
+                    table, message_id, alive=True, sent=sent, turn=(ping.turn, ping.text)
+                )
                 if self._turn(table) != ping.turn:
                     # The turn moved on while the ping was being sent: it pings for nothing now.
                     await self._delete(channel, message_id)
@@ -806,11 +808,17 @@ class TableMessages:
 
     async def table_restored(self, table: Table) -> None:
         """After a restart: the pings alive at the stop are deleted (the turn is pinged again when
-        due); a table in play is told so, and its members' open hands, which no longer follow
+        due), but for the ping of the turn still to be played, which stands; a table in play is told so, and its members' open hands, which no longer follow
         the game, are marked so each is told at their turn; the channel is brought up to date
         (a deal that ended while its edit waited is shown as it ended)."""
         # Before any wait: the turn's timer, started with the table, may ping at once.
         stale = list(table.pings)
+        kept = table.turn_ping
+        if kept is not None and kept[0] in stale and kept[1] == self._turn(table):
+            # No move was made while the bot was down: the turn's ping stands, its member
+            # notified once. What the restart has to tell them is added to it (an edit).
+            self._pings[table.id] = _AlivePing(*kept)
+            stale.remove(kept[0])
         if table.playing:
             self.bot.live_hands.lost_in_restart(table)
         with self._unless_stopping(table):

@@ -162,3 +162,26 @@ async def test_a_member_in_the_wrong_channel_is_told_where_their_tables_are(fake
         assert f"in {fake.channel.mention}: use /table back there" in nowhere, nowhere
         assert f"You are at the table in {second.mention}: use it there" in nowhere
         assert not bot.handler_errors
+
+
+async def test_a_turn_pinged_before_a_restart_is_not_pinged_again_after_it(fake_discord, tmp_path):
+    """Pings on every turn: the first to act is pinged, and the bot restarts before they act.
+    Their ping was deleted and a new one notified them a second time for the same turn. Now
+    the ping stands, and what the restart has to tell them (their open hand no longer follows
+    the game) is added to it, notifying no one again."""
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+
+    def pings_to(member):
+        return [m for m in fake.messages_by_id.values() if member.id in m.notified]
+
+    async with running_bot(fake, db, timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn", timeout=600)
+        member = member_at(bot, fake, table_of(bot, fake).match.to_act)
+        ping = await fake.wait_for(lambda: next(iter(pings_to(member)), None))
+        await fake.wait_for(lambda: table_of(bot, fake).turn_ping is not None)
+    async with running_bot(fake, db, timers=True) as bot:
+        await fake.wait_for(lambda: "The bot restarted" in live(fake, ping).content)
+        assert not live(fake, ping).deleted and [m.id for m in pings_to(member)] == [ping.id]
+        assert live(fake, ping).content.startswith(f"{member.mention}, it is your turn")
+        assert not bot.handler_errors
