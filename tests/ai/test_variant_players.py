@@ -71,7 +71,7 @@ def test_standard_does_not_outbid_its_partner() -> None:
     assert StandardVariantPlayer().choose(_view(deal, 3)) == "pass"
 
 
-def test_standard_throws_up_a_set_back_hand_with_no_trick_in_it() -> None:
+def test_every_level_throws_up_a_set_back_hand_with_no_trick_in_it() -> None:
     deal = variant_deal(
         "set-back", {1: "JH JD AH KH QH", 2: "9S 9C 8S 8C 7S"}, players=3, turn_up="TH"
     )
@@ -79,7 +79,7 @@ def test_standard_throws_up_a_set_back_hand_with_no_trick_in_it() -> None:
     deal.apply(deal.legal_actions()[0], 0)
     assert deal.to_act == 2
     assert StandardVariantPlayer().choose(_view(deal, 2)) == "throw_up"
-    assert EasyVariantPlayer().choose(_view(deal, 2)) == "pass"
+    assert EasyVariantPlayer().choose(_view(deal, 2)) == "throw_up"
 
 
 def test_standard_maker_draws_trumps_with_the_best_one_left() -> None:
@@ -117,4 +117,16 @@ def test_standard_set_back_players_throw_up_enough_for_their_games_to_end(player
     variant = make_variant("set-back", players)
     for seed in ("a", "b", "c"):
         game = play_game(variant, seed, [make_variant_player("standard").choose] * players)
+        assert game.over and game.winner is not None and game.scores[game.winner] == 0
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_a_set_back_game_with_easy_computers_ends(players: int) -> None:
+    """K: a player who takes no trick is set back one, unless he threw up his hand. Easy
+    computers kept every hand: at five or six a game of theirs, a member playing the standard
+    way among them, had not ended after 400 deals (their scores only grew)."""
+    variant = make_variant("set-back", players)
+    member, easy = make_variant_player("standard"), make_variant_player("easy")
+    for seed in ("a", "b"):
+        game = play_game(variant, seed, [member.choose] + [easy.choose] * (players - 1), 200)
         assert game.over and game.winner is not None and game.scores[game.winner] == 0
