@@ -102,6 +102,8 @@ class Change:
         withdrawn: the seat a substitute was asked to take, and who asked, when the member
             named was removed by the host with this change: the request is withdrawn.
         replaced: a substitute asked for: the request still waiting that it replaced.
+        new_host: the name of the member who became the host with this change (the host
+            left), if one did.
     """
 
     table: Table
@@ -122,6 +124,7 @@ class Change:
     handed: Handover | None = None
     withdrawn: Handover | None = None
     replaced: Substitution | None = None
+    new_host: str | None = None
 
 
 class Handover(NamedTuple):
@@ -627,14 +630,16 @@ class TableManager:
         async with self._hold(table):
             who = next((o.name for o in table.members if o.user_id == user_id), None)
             handing = _handing(table)
+            host = table.host_id
             seat = table.leave(user_id)
             if not table.members:
                 await self._close(table, "everyone left", user_id)
                 return Change(table, "closed", note="everyone left")
             handed = handing if table.seat_substitute_if_agreed() else None
             await self._save(table, "table", seat, user_id, "leave")
+            new_host = table.member_name(table.host_id) if table.host_id != host else None
         self._after_change(table)
-        return Change(table, "left", seat=seat, who=who, handed=handed)
+        return Change(table, "left", seat=seat, who=who, handed=handed, new_host=new_host)
 
     async def add_bot(
         self, channel_id: int, user_id: int, seat: int | None, level: str | None

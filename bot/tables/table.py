@@ -325,10 +325,22 @@ class Table:
     def playing(self) -> bool:
         return self.status == PLAYING
 
+    def member_name(self, user_id: int) -> str | None:
+        """The name of a member of the table: seated, waiting, or whose seat a computer holds."""
+        for occupant in self.members:
+            if occupant.user_id == user_id:
+                return occupant.name
+        held = self.held_seat_of(user_id)
+        return self._held_names.get(held) if held is not None else None
+
     def require_host(self, user_id: int, may_manage: bool = False) -> None:
-        """Refuse unless the member is the host (or may manage the channel, when allowed)."""
+        """Refuse unless the member is the host (or may manage the channel, when allowed),
+        naming the host: the role passes on when a host leaves, and no one is told otherwise."""
         if user_id != self.host_id and not may_manage:
-            raise TableError("only the table's host can do that")
+            host = self.member_name(self.host_id)
+            if host is None:
+                raise TableError("only the table's host can do that")
+            raise NamingTableError("only the table's host, {}, can do that", host)
 
     # -- seating --------------------------------------------------------------------------
 

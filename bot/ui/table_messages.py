@@ -455,6 +455,8 @@ class TableMessages:
             how = "left" if change.kind == "left" else "was removed by the host"
             # The last consent a substitute waited for was theirs: the substitute sits now.
             handed = f" {_handed_line(table, change.handed)}" if change.handed else ""
+            if change.new_host is not None:  # the host left: the table starts the next rubber
+                handed += f" {safe(change.new_host)} is the host now."
             if change.withdrawn is not None:
                 asker = safe(change.withdrawn.by or "a player")
                 place = table.seat_label(change.withdrawn.seat)
@@ -563,16 +565,10 @@ class TableMessages:
         played = table.variant_match
         if change.match_over and table.variant is not None and played is not None:
             lines.append(
-                variant_views.match_text(table, played.public_view())
-                + flag
-                + " The host can /table start another."
+                variant_views.match_text(table, played.public_view()) + flag + _host_starts(table)
             )
         elif change.match_over and match is not None:
-            lines.append(
-                match_text(table, match.public_view())
-                + flag
-                + " The host can /table start another."
-            )
+            lines.append(match_text(table, match.public_view()) + flag + _host_starts(table))
         if change.kind == "closed":
             lines.append(f"The table is closed ({change.note}).")
         return lines
@@ -832,6 +828,16 @@ class TableMessages:
                     " (open your hand again with **My hand**).",
                 )
         await self.render(table)
+
+
+def _host_starts(table: Table) -> str:
+    """Who may start the next match, by name: the role passes on when a host leaves."""
+    host = table.member_name(table.host_id)
+    return (
+        f" The host, {safe(host)}, can /table start another."
+        if host
+        else (" The host can /table start another.")
+    )
 
 
 def _handed_line(table: Table, handed: Handover) -> str:

@@ -11,7 +11,13 @@ from aiohttp import web
 
 from bot.engine.deal import ROUND_ONE
 from tests.bot.helpers import current_table_message, eventually, member_at, running_bot, table_of
-from tests.bot.test_table_life_e2e import hand_buttons, live, seat_and_start
+from tests.bot.test_table_life_e2e import (
+    hand_buttons,
+    live,
+    open_hands,
+    play_from_hand,
+    seat_and_start,
+)
 from tests.support.fake_discord import FakeDiscord, FakeHTTPError
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -184,4 +190,43 @@ async def test_a_turn_pinged_before_a_restart_is_not_pinged_again_after_it(fake_
         await fake.wait_for(lambda: "The bot restarted" in live(fake, ping).content)
         assert not live(fake, ping).deleted and [m.id for m in pings_to(member)] == [ping.id]
         assert live(fake, ping).content.startswith(f"{member.mention}, it is your turn")
+        assert not bot.handler_errors
+
+
+def at_the_table(fake, table) -> str:
+    message = fake.messages_by_id.get(table.message_id)
+    return message.text if message else ""
+
+
+async def test_players_are_told_who_the_host_is_once_the_host_left(fake_discord, tmp_path):
+    """Alice, the host, leaves mid-game: a computer plays north, and Bob is the host now,
+    which no one was told. The table message says so; Carol's /table close is refused naming
+    the host; the game's end says who can start another."""
+    fake = fake_discord
+    alice, carol = fake.member("alice"), fake.member("carol")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern", points=1)
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        await (await fake.slash(alice, fake.channel, "table leave")).response()
+        await eventually(
+            lambda: "bob is the host now" in at_the_table(fake, table),
+            what="the table message to name the new host",
+        )
+        refused = await (await fake.slash(carol, fake.channel, "table close")).message()
+        assert "Only the table's host, “bob”, can do that" in refused.text, refused.text
+        while table.playing:
+            await eventually(
+                lambda: not table.playing or not table.seats[table.match.to_act].is_bot,
+                what="a member's turn",
+            )
+            if table.playing:
+                await play_from_hand(bot, fake, hands)
+        ended = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if "win the game" in m.content),
+                None,
+            )
+        )
+        assert "The host, bob, can /table start another." in ended.content, ended.content
         assert not bot.handler_errors
