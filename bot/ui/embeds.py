@@ -38,7 +38,7 @@ from bot.engine.deal import (
 from bot.engine.match import GameResult, MatchView
 from bot.engine.rules import Options
 from bot.engine.scoring import EUCHRED, MARCH, PASSED
-from bot.tables.table import CUT_LOWEST, SEAT_NAMES, Table
+from bot.tables.table import CUT_LOWEST, SEAT_NAMES, TIMEOUT_TAKEOVER, Table
 from bot.ui.cards import card_text, cards_text, said_text, suit_text
 
 GREEN = discord.Colour.dark_green()
@@ -501,6 +501,23 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
             value=_clip(
                 _trick_line(table, deal.last_trick)
                 + f" — won by {seat_name(table, deal.last_winner)}"
+            ),
+            inline=False,
+        )
+    timed_out = table.timeouts[seat] if table.playing else 0
+    if timed_out and not view.over:
+        # Said to the member alone, before the next time-out gives their seat to a computer.
+        left = TIMEOUT_TAKEOVER - timed_out
+        embed.add_field(
+            name="Time ran out",
+            value=(
+                "Time ran out on your last turn, and a computer made that move for you."
+                + (
+                    f" If {'your next turn runs' if left == 1 else f'{left} more turns run'}"
+                    " out too, a computer holds your seat until you use `/table back`."
+                    if left > 0
+                    else ""
+                )
             ),
             inline=False,
         )
