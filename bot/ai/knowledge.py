@@ -271,6 +271,10 @@ def read(view: MatchView) -> Knowledge:
         # it is by far the likelier: treat it as held unless he showed he has no trump.
         k.holds[deal.dealer].add(turn_up)
         known.add(turn_up)
+    else:
+        # He showed he has no trump, so he threw the turn-up out: it lies in the kitty, in no
+        # hand (`sampling.original_hands` makes it his discard).
+        known.add(turn_up)
     k.unseen = [c for c in _pack(view) if c not in known]
     return k
 

@@ -300,12 +300,15 @@ def original_hands(k: Knowledge, world: World) -> tuple[list[list[Card]], Card |
         for seat, action in deal.declarations
     )
     if discarded:
+        dealer_hand = hands[k.dealer]
         if k.seat == k.dealer:
             discard = deal.discard
+        elif k.turn_up not in dealer_hand:
+            # Neither held nor played: he threw the turn-up itself out (`knowledge.read`).
+            discard = k.turn_up
         else:
             candidates = [c for c in world.kitty if c != k.turn_up]
             discard = candidates[0] if candidates else None
-        dealer_hand = hands[k.dealer]
         if discard is not None:
             dealer_hand.append(discard)
         if k.turn_up in dealer_hand:

@@ -36,6 +36,26 @@ def test_knowledge_reads_voids_turn_up_and_passes():
     assert "7H" not in read(match.view_for(A)).unseen
 
 
+def test_a_dealer_who_shows_out_of_trump_threw_out_the_turn_up_where_the_options_allow_it():
+    """S.88 forbids it; modern (and jerome) let the dealer discard the turn-up. Once he shows
+    he has no trump, the turn-up lies in the kitty: every world must have it there, and make it
+    his discard. The worlds left it in his hand or dealt it to another, so none replayed and
+    the search had nothing to weigh."""
+    match = position(
+        {A: "9H TH 9D TD 9C", B: "AS KH QH AH AD", C: "TS QD KD AC KC", D: "QS 9S QC TC JD"},
+        "JS",
+        ["order", "JS", "AS", "TS", "QS", "9H"],
+        preset="modern",
+    )
+    assert match.to_act == B and match.deal.discarded == "JS"
+    k = read(match.view_for(B))
+    assert "S" in k.voids[A] and "JS" not in k.unseen and not k.holds[A]
+    worlds = sample_worlds(k, 20, random.Random(1))
+    assert worlds and all("JS" not in hand for w in worlds for hand in w.hands)
+    assert all(build_deal(k, w) is not None for w in worlds)
+    assert ExpertPlayer(1, budget=8).values(k)  # the search weighs B's cards
+
+
 def _random_positions(count: int, seed: int) -> list[Match]:
     rng = random.Random(seed)
     out = []

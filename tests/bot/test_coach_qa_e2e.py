@@ -6,7 +6,9 @@ the search; /review of the deal in play. What QA found is kept by a test."""
 from __future__ import annotations
 
 import asyncio
+import random
 
+from bot.tables import table as table_module
 from tests.bot.helpers import (
     cards_shown,
     current_table_message,
@@ -129,4 +131,42 @@ async def test_a_hint_whose_table_closed_during_the_search_says_the_table_closed
         answer = await asked.message(timeout=SEARCH_WAIT)
         assert answer.ephemeral and answer.visible_to == member.id
         assert answer.text == "The table closed while the coach was thinking, so no hint is given"
+        assert not bot.handler_errors
+
+
+# A deal of the modern pack: the J♠ turned, seat 0's hand without a spade (or the J♣).
+VOID_DEALER_SEED = "5c6e433715ba2bdd177219d30e7a269fd95bafc8f2a4d27bdcf4bb99f4bea973"
+
+
+async def test_a_hint_after_the_dealer_showed_he_threw_out_the_turn_up_weighs_the_cards(
+    fake_discord, tmp_path, monkeypatch
+):
+    """The dealer took up the J♠, threw it out (modern allows it) and showed out of spades: the
+    next hint said "A forced action: nothing to weigh" to a member with four cards to play,
+    since no sampled deal fitted (each left the jack in the dealer's hand or dealt it to
+    another). It weighs the four cards, and its figures are the search's."""
+    fake = fake_discord
+    monkeypatch.setattr(table_module, "new_seed", lambda rng=None: VOID_DEALER_SEED)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake, preset="modern")
+        table = table_of(bot, fake)
+        table._rng = random.Random(1)  # the cut for partners: seat 0 deals
+        await start(fake)
+        deal = table.match.deal
+        assert deal.dealer == 0 and deal.turn_up == "JS"
+        for seat, command, options in (
+            (1, "order", {}),
+            (0, "discard", {"card": "JS"}),
+            (1, "play", {"card": "AS"}),
+            (2, "play", {"card": "TS"}),
+            (3, "play", {"card": "QS"}),
+            (0, "play", {"card": "TD"}),
+        ):
+            member = member_at(bot, fake, seat)
+            answer = await (await fake.slash(member, fake.channel, command, **options)).message()
+            assert answer.ephemeral and deal.history[-1] == (seat, options.get("card", command))
+        given = await hint(fake, member_at(bot, fake, 1))
+        assert "forced action" not in given.text, given.text
+        assert "of 60 sampled deals" in given.text and "points expected" in given.text
+        assert cards_shown(given.text) <= set(deal.hands[1]) | {"JS"}
         assert not bot.handler_errors
