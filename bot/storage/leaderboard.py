@@ -245,14 +245,30 @@ def _counts_sql(
     """
     if source.indexed:
         # The listed players as kept (bot/storage/board_counts.py), not counted along the
-        # whole index at each view; then three counts of ranges along the metric's index.
+        # whole index at each view; then counts of ranges along the metric's index.
         where = f"FROM board_totals WHERE {_INDEXED_WHERE} AND {metric.qualify}"
         value = metric.value
+        total = (
+            "COALESCE((SELECT players FROM board_counts WHERE guild_id = :guild"
+            f" AND board = :board AND metric = '{metric.key}'), 0)"
+        )
+        # The players above the viewer, counted from the nearer end of the index: from the top
+        # for a value in the upper half of the board's range (its first and last entries), or
+        # as the listed players less those at or below it. Either way the same number; the
+        # nearer end walks at most about half the board where the values spread evenly.
+        # (CASE runs only the branch it takes.)
+        first = f"(SELECT {value} {where} ORDER BY {value} DESC, user_id LIMIT 1)"
+        last = f"(SELECT {value} {where} ORDER BY {value}, user_id DESC LIMIT 1)"
+        above_viewer = (
+            f"CASE WHEN {viewer_value} IS NULL THEN 0"
+            f" WHEN 2 * {viewer_value} >= {first} + {last}"
+            f" THEN (SELECT count(*) {where} AND {value} > {viewer_value})"
+            f" ELSE {total} - (SELECT count(*) {where} AND {value} <= {viewer_value}) END"
+        )
         return (
-            "SELECT COALESCE((SELECT players FROM board_counts WHERE guild_id = :guild"
-            f" AND board = :board AND metric = '{metric.key}'), 0) AS total,"
+            f"SELECT {total} AS total,"
             f" (SELECT count(*) {where} AND {value} > {top}) AS above_top,"
-            f" (SELECT count(*) {where} AND {value} > {viewer_value}) AS above_viewer,"
+            f" {above_viewer} AS above_viewer,"
             f" (SELECT count(*) {where} AND {value} = {viewer_value}"
             f" AND user_id < {viewer_id}) AS tied_before"
         )

@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.storage import board_counts, results
 from bot.storage.copy import copy
 from bot.storage.database import Database, load_migrations
-from bot.storage.leaderboard import leaderboard
+from bot.storage.leaderboard import leaderboard, leaderboard_rows, rank_of
 from bot.storage.seasons import start_season
 from bot.storage.verify import rebuild, verify
 from tests.storage.builders import GUILD, TABLE, at, hand, quick_rubber, seats
@@ -203,3 +203,22 @@ async def test_the_migration_counts_the_boards_of_a_database_made_before_it(
             assert await board_counts.differences(db) == []
     finally:
         await db.close()
+
+
+async def test_each_viewers_rank_is_the_same_from_either_end_of_the_board(db: Database) -> None:
+    """A viewer in the upper half of a board's values is ranked by the players above him, one
+    in the lower half by the listed players less those at or below him: each rank as listed."""
+    for n, points in enumerate(((9, 1), (5, 5), (3, 1), (2, 0))):
+        base = 10 + 4 * n
+        await quick_rubber(
+            db, seats(base, base + 1, base + 2, base + 3), winner=n % 2, rubber_points=points
+        )
+    # Rubber points 9, 5 (four tied), 3, 2 and 1 (three tied): both halves, and ties in each.
+    _, every = await leaderboard_rows(db, GUILD, "rubber_points", now=NOW)
+    assert sorted({r.value for r in every}) == [1, 2, 3, 5, 9]
+    for metric in ("rubber_points", "rubbers_won"):
+        _, every = await leaderboard_rows(db, GUILD, metric, now=NOW)
+        for row in every:
+            assert await rank_of(db, GUILD, row.user_id, metric, now=NOW) == row
+            page = await leaderboard(db, GUILD, metric, now=NOW, page_size=2, viewer_id=row.user_id)
+            assert page.viewer == row
