@@ -144,10 +144,12 @@ async def test_a_hint_after_the_dealer_showed_he_threw_out_the_turn_up_weighs_th
     """The dealer took up the J♠, threw it out (modern allows it) and showed out of spades: the
     next hint said "A forced action: nothing to weigh" to a member with four cards to play,
     since no sampled deal fitted (each left the jack in the dealer's hand or dealt it to
-    another). It weighs the four cards, and its figures are the search's."""
+    another). It weighs the four cards, and its figures are the search's, after a restart
+    too."""
     fake = fake_discord
     monkeypatch.setattr(table_module, "new_seed", lambda rng=None: VOID_DEALER_SEED)
-    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
         await seat_four(fake, preset="modern")
         table = table_of(bot, fake)
         table._rng = random.Random(1)  # the cut for partners: seat 0 deals
@@ -165,6 +167,13 @@ async def test_a_hint_after_the_dealer_showed_he_threw_out_the_turn_up_weighs_th
             member = member_at(bot, fake, seat)
             answer = await (await fake.slash(member, fake.channel, command, **options)).message()
             assert answer.ephemeral and deal.history[-1] == (seat, options.get("card", command))
+    # Asked after a restart: the table comes back, and the coach's workers start anew.
+    async with running_bot(fake, db) as bot:
+        await fake.wait_for(
+            lambda: any("restored" in m.content for m in fake.public_messages(fake.channel)),
+            what="the restored table's word",
+        )
+        deal = table_of(bot, fake).match.deal
         given = await hint(fake, member_at(bot, fake, 1))
         assert "forced action" not in given.text, given.text
         assert "of 60 sampled deals" in given.text and "points expected" in given.text
