@@ -790,6 +790,29 @@ class TableManager:
                 "that could not be saved, so it did not change: please try again"
             ) from None
         self.pings[user_id] = (mode, after)
+        self._ping_anew(user_id)
+
+    def _ping_anew(self, user_id: int) -> None:
+        """A member changed when they are pinged during their turn: the turn's timer plans its
+        ping again by the new choice, its deadline unchanged (a ping already out stays the
+        turn's only one)."""
+        for table in list(self.tables.values()):
+            match = table.any_match
+            task, deadline = self._timers.get(table.id), self.deadlines.get(table.id)
+            if not table.playing or match is None or match.to_act is None or deadline is None:
+                continue
+            occupant = table.seats[match.to_act]
+            if occupant is None or occupant.is_bot or occupant.user_id != user_id:
+                continue
+            if task is None or task.done():
+                continue
+            task.cancel()
+            timeout = table.turn_timeout or self.turn_timeout
+            task = asyncio.create_task(
+                self._turn_timer(table, match.to_act, deadline, timeout), name=f"timer-{table.id}"
+            )
+            self._timers[table.id] = task
+            task.add_done_callback(log_task_end)
 
     def _ping_setting(self, table: Table, seat: int) -> tuple[str, int | None] | None:
         """The ping mode and wait of the member at `seat`: the member's own setting, else the

@@ -232,3 +232,25 @@ async def test_players_are_told_who_the_host_is_once_the_host_left(fake_discord,
         )
         assert "The host, bob, can /table start another." in ended.content, ended.content
         assert not bot.handler_errors
+
+
+async def test_a_ping_chosen_during_ones_turn_counts_for_that_turn(fake_discord, tmp_path):
+    """The table pings no one. During her turn the first to act chooses /settings ping every
+    turn: she was told she would be pinged on every turn, and was not on this one, which her
+    choice now plans anew (its time unchanged)."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="never", timeout=600)
+        table = table_of(bot, fake)
+        deadline = await eventually(lambda: bot.manager.deadlines.get(table.id))
+        member = member_at(bot, fake, table.match.to_act)
+        told = await (
+            await fake.slash(member, fake.channel, "settings ping", when="every turn")
+        ).message()
+        assert "pinged on every turn" in told.text, told.text
+        ping = await fake.wait_for(
+            lambda: next((m for m in fake.messages_by_id.values() if member.id in m.notified), None)
+        )
+        assert "it is your turn" in ping.content
+        assert bot.manager.deadlines[table.id] == deadline
+        assert not bot.handler_errors
