@@ -1,7 +1,8 @@
 """The four-handed table as players live it, through the real bot and the fake Discord (round
 4): a channel the bot may not post in; a click drawn for a turn that timed out; a substitute
 who cannot see the channel; a member refused in the wrong channel, with tables elsewhere; a
-turn's ping across a restart; who the host is once the host left."""
+turn's ping across a restart, and one chosen during the turn; who the host is once the host
+left."""
 
 from __future__ import annotations
 
