@@ -251,7 +251,9 @@ def variant_text(summary: dict[str, Any]) -> str:
     final = f"Final score by {by}: {summary['final_score']}"
     if summary["winner"] is not None:
         final += f"; {by} {summary['winner']} wins"
-    elif not summary["over"]:
+    elif summary["over"]:
+        final += "; no single winner (a tie at the top)"
+    else:
         final += " (not finished)"
     lines.append(final)
     return "\n".join(lines)

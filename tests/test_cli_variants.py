@@ -110,6 +110,22 @@ def test_replay_json_of_a_variant_record_gives_points_by_side_or_seat(
     assert code == 0 and f"Final score by {by}" in text
 
 
+def test_the_replay_of_a_napoleon_game_tied_at_the_top_says_it_has_no_single_winner(
+    capsys, tmp_path: Path
+) -> None:
+    """K: the most chips wins; seed 3 at seven ends with four seats level on +35. The replay's
+    text gave the final score and nothing more, as if the game had not ended."""
+    path = tmp_path / "game.json"
+    args = ("--variant", "napoleon", "--players", "7", "--matches", "1", "--seed", "3")
+    args += ("--record", str(path))
+    assert run(capsys, "simulate", *args)[0] == 0
+    code, text, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert text.strip().endswith(
+        "Final score by seat: [-35, 35, -70, 35, -35, 35, 35]; no single winner (a tie at the top)"
+    ), text
+
+
 @pytest.mark.parametrize("variant", NAMES)
 def test_a_simulated_variant_record_verifies_deal_by_deal(capsys, tmp_path: Path, variant) -> None:
     """simulate --record deals each deal as a table does, from a seed of its own: verify-deal
