@@ -246,8 +246,16 @@ def _counts_sql(
     if source.indexed:
         # The listed players as kept (bot/storage/board_counts.py), not counted along the
         # whole index at each view; then counts of ranges along the metric's index.
-        where = f"FROM board_totals WHERE {_INDEXED_WHERE} AND {metric.qualify}"
+        listed = f"{_INDEXED_WHERE} AND {metric.qualify}"
         value = metric.value
+
+        def count(bound: str) -> str:
+            # The range's own bound is written first: given two lower bounds on a column
+            # (``points > :v`` and the index's ``points > 0``), SQLite seeks by the first one
+            # written and filters by the other, so written after the listing condition it would
+            # walk the whole board (1.7 ms at 10,000 players) to count a few players above.
+            return f"(SELECT count(*) FROM board_totals WHERE {bound} AND {listed})"
+
         total = (
             "COALESCE((SELECT players FROM board_counts WHERE guild_id = :guild"
             f" AND board = :board AND metric = '{metric.key}'), 0)"
@@ -257,20 +265,19 @@ def _counts_sql(
         # as the listed players less those at or below it. Either way the same number; the
         # nearer end walks at most about half the board where the values spread evenly.
         # (CASE runs only the branch it takes.)
-        first = f"(SELECT {value} {where} ORDER BY {value} DESC, user_id LIMIT 1)"
-        last = f"(SELECT {value} {where} ORDER BY {value}, user_id DESC LIMIT 1)"
+        end = f"(SELECT {value} FROM board_totals WHERE {listed} ORDER BY {value}"
+        first, last = f"{end} DESC, user_id LIMIT 1)", f"{end}, user_id DESC LIMIT 1)"
         above_viewer = (
             f"CASE WHEN {viewer_value} IS NULL THEN 0"
             f" WHEN 2 * {viewer_value} >= {first} + {last}"
-            f" THEN (SELECT count(*) {where} AND {value} > {viewer_value})"
-            f" ELSE {total} - (SELECT count(*) {where} AND {value} <= {viewer_value}) END"
+            f" THEN {count(f'{value} > {viewer_value}')}"
+            f" ELSE {total} - {count(f'{value} <= {viewer_value}')} END"
         )
         return (
             f"SELECT {total} AS total,"
-            f" (SELECT count(*) {where} AND {value} > {top}) AS above_top,"
+            f" {count(f'{value} > {top}')} AS above_top,"
             f" {above_viewer} AS above_viewer,"
-            f" (SELECT count(*) {where} AND {value} = {viewer_value}"
-            f" AND user_id < {viewer_id}) AS tied_before"
+            f" {count(f'{value} = {viewer_value} AND user_id < {viewer_id}')} AS tied_before"
         )
     # One pass over the summed rows.
     return (
