@@ -305,18 +305,33 @@ class Stopwatch:
 
     CPU time is the process's (all its threads, aiosqlite's included): on a machine shared with
     other work, wall time includes waiting for a core, CPU time is what the call itself costs.
+    With a `server` clock (the PostgreSQL backend process's CPU time, see `backend_clock`), the
+    server's share of the call is added in, so that both backends' CPU times hold all the work.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, server: Callable[[], float] | None = None) -> None:
         self.wall: list[float] = []
         self.cpu: list[float] = []
+        self.server = server
 
     @contextmanager
     def timing(self) -> Iterator[None]:
+        served = self.server() if self.server else 0.0
         wall, cpu = time.perf_counter(), time.process_time()
         yield
-        self.cpu.append((time.process_time() - cpu) * 1000)
+        spent = (time.process_time() - cpu) * 1000
         self.wall.append((time.perf_counter() - wall) * 1000)
+        self.cpu.append(spent + (self.server() - served if self.server else 0.0))
+
+
+async def backend_clock(db: Database) -> Callable[[], float] | None:
+    """The CPU milliseconds spent so far by the PostgreSQL process serving `db`'s connection
+    (Linux's /proc/PID/schedstat, in nanoseconds), when that server runs on this machine."""
+    pid = await db.fetchval("SELECT pg_backend_pid()")
+    path = Path(f"/proc/{pid}/schedstat")
+    if not os.access(path, os.R_OK):
+        return None
+    return lambda: int(path.read_text().split()[0]) / 1e6
 
 
 def report(name: str, watch: Stopwatch, target: float) -> bool:
@@ -503,8 +518,12 @@ async def side_by_side(path: Path, url: str, players: int, runs: int, seed: int)
     def member() -> int:
         return FIRST_USER + rng.randrange(players)
 
+    server = await backend_clock(dbs[1])
+    ratios: list[float] = []
+    cpu_ratios: list[float] = []
+
     async def both(name: str, calls: Sequence[Callable[[Database], Awaitable[object]]]) -> bool:
-        watches = [Stopwatch(), Stopwatch()]
+        watches = [Stopwatch(), Stopwatch(server)]
         for db in dbs:  # untimed: each backend's first call prepares its statements
             await calls[0](db)
         for call in calls:
@@ -513,18 +532,24 @@ async def side_by_side(path: Path, url: str, players: int, runs: int, seed: int)
                     await call(db)
         sqlite, postgres = (percentile(w.wall, 95) for w in watches)
         ratio = postgres / sqlite
+        cpu = [percentile(w.cpu, 95) for w in watches]
+        ratios.append(ratio)
+        cpu_ratios.append(cpu[1] / cpu[0])
         within = ratio <= POSTGRES_RATIO_TARGET
         print(
             f"  {name:<28} p50 {statistics.median(watches[0].wall):6.2f} {statistics.median(watches[1].wall):6.2f}"
             f"  p95 {sqlite:6.2f} {postgres:6.2f}  {ratio:5.2f}x"
             f"  {'ok' if within else 'OVER'}"
+            f"  | cpu p95 {cpu[0]:6.2f} {cpu[1]:6.2f}  {cpu[1] / cpu[0]:5.2f}x"
         )
         return within
 
+    print(f"Load average {'/'.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 minutes).")
     print(
         f"Each query on SQLite, then PostgreSQL, {runs} times in turn (p50 and p95 of each,"
         f" then PostgreSQL's p95 as a multiple of SQLite's; target at most"
-        f" {POSTGRES_RATIO_TARGET:g}x):"
+        f" {POSTGRES_RATIO_TARGET:g}x); then the p95 of CPU time, PostgreSQL's with its"
+        f" server process's{'' if server else ' (not readable here: the client only)'}:"
     )
     ok = True
     try:
@@ -557,6 +582,14 @@ async def side_by_side(path: Path, url: str, players: int, runs: int, seed: int)
     finally:
         for db in dbs:
             await db.close()
+    print(f"Load average {'/'.join(f'{x:.1f}' for x in os.getloadavg())} (1/5/15 minutes).")
+    for what, found in (("wall", ratios), ("CPU", cpu_ratios)):
+        print(
+            f"  {what}: PostgreSQL's p95 over SQLite's, min / median / max"
+            f" {min(found):.2f} / {statistics.median(found):.2f} / {max(found):.2f}x;"
+            f" {sum(r <= POSTGRES_RATIO_TARGET for r in found)} of {len(found)} within"
+            f" {POSTGRES_RATIO_TARGET:g}x"
+        )
     print(
         f"  PostgreSQL within {POSTGRES_RATIO_TARGET:g}x of SQLite at p95: {'met' if ok else 'NOT met'}"
     )
