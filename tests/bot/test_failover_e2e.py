@@ -92,7 +92,10 @@ def told(fake: FakeDiscord, channel: FakeChannel) -> int:
 async def test_tables_resume_on_their_new_owners_after_a_kill_and_a_reshard(fake_discord, tmp_path):
     fake, db = fake_discord, tmp_path / "euchre.db"
     fake.shard_count = 2
+    # Discord's one session start per 5 s in each bucket, with a bucket for each shard (a large
+    # bot's max_concurrency): the processes start at once, and the test waits for leases only.
     fake.identify_window = 5.0
+    fake.max_concurrency = 4
     # Guild one is on shard 0 of 4 (0 of 2), guild two on shard 3 of 4 (1 of 2).
     one, two = fake.add_guild("One", shard=(0, 4)), fake.add_guild("Two", shard=(3, 4))
     here, there = fake.add_channel(one, "euchre-1"), fake.add_channel(two, "euchre-2")
