@@ -80,6 +80,7 @@ class Decision:
     closed: Change | None = None
     match_id: int | None = None  # not_counted: the match that did not count
     why: str = ""  # not_counted: why the league does not count it
+    withdrawn: frozenset[int] = frozenset()  # a forfeit for a withdrawal: the pairs that withdrew
 
 
 @dataclass(frozen=True)
@@ -344,7 +345,7 @@ class FixtureScheduler:
                 winner = fixture.first_pair  # a bracket needs a winner; it forfeits the next
         closed = await self._close_table(fixture, f"a pair of F{fixture.id} withdrew")
         games = (1, 0) if winner == fixture.first_pair else (0, 1) if winner else (0, 0)
-        await self._decide(series, fixture, state, winner, games, None, closed)
+        await self._decide(series, fixture, state, winner, games, None, closed, frozenset(gone))
         return True
 
     async def _deadline(self, series: Series, fixture: Fixture, now: int) -> None:
@@ -416,6 +417,7 @@ class FixtureScheduler:
         games: tuple[int, int],
         match_id: int | None,
         closed: Change | None = None,
+        withdrawn: frozenset[int] = frozenset(),
     ) -> None:
         now = self.now()
 
@@ -428,7 +430,9 @@ class FixtureScheduler:
         assert decided is not None
         pairs = await store.pairs_by_id(self.db, fixture.pairs)
         await self._tell(
-            self.listener.fixture_decided(Decision(series, decided, pairs, state, closed))
+            self.listener.fixture_decided(
+                Decision(series, decided, pairs, state, closed, withdrawn=withdrawn)
+            )
         )
 
     async def _tell(self, announcing: Any) -> None:

@@ -265,7 +265,11 @@ def decision_text(decision: Decision) -> str:
             f" ({safe(decision.why)}), so it is to be played again, by {when(fixture.closes_at)}:"
             " `/fixtures play` opens a new table."
         )
-    why = "its window ended before it was played"
+    if decision.withdrawn:  # forfeited at once, its window still open: say why
+        gone = " and ".join(safe(pairs[p].name) for p in sorted(decision.withdrawn) if p in pairs)
+        why = f"{gone} withdrew" if len(decision.withdrawn) == 1 else f"both {gone} withdrew"
+    else:
+        why = "its window ended before it was played"
     return fit_content(f"{match}: {why}; {state_text(fixture, pairs)}.")
 
 
