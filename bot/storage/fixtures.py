@@ -471,7 +471,8 @@ async def open_fixtures(db: Database) -> list[Fixture]:
 
 async def fixtures_of_player(db: Database, guild_id: int, user_id: int) -> list[Fixture]:
     """The open fixtures of this server a member may play in (as partner or alternate), the
-    soonest to close first, at most 25 (the autocomplete choices)."""
+    soonest to close first: every one, so that what he types finds a later one too (a round
+    robin of many pairs gives each more fixtures than the 25 choices Discord shows)."""
     rows = await db.fetchall(
         f"SELECT DISTINCT {', '.join('f.' + c.strip() for c in _FIXTURE_COLUMNS.split(','))}"
         " FROM fixtures AS f JOIN fixture_series AS s ON s.id = f.series_id"
@@ -479,7 +480,7 @@ async def fixtures_of_player(db: Database, guild_id: int, user_id: int) -> list[
         " JOIN fixture_pairs AS p ON p.id IN (f.first_pair, f.second_pair)"
         " WHERE l.guild_id = ? AND f.state = 'open'"
         " AND ? IN (p.first_id, p.second_id, p.alternate_id)"
-        " ORDER BY f.closes_at, f.id LIMIT 25",
+        " ORDER BY f.closes_at, f.id",
         (guild_id, user_id),
     )
     return [_fixture(r) for r in rows]

@@ -31,7 +31,7 @@ from bot.storage.fixtures import (
     Pair,
     Series,
 )
-from bot.storage.leagues import League, league_by_id
+from bot.storage.leagues import CHOICES_LIMIT, League, league_by_id
 from bot.tables.fixtures import Decision, Made, Played, Reminder
 from bot.ui.embeds import GOLD, plural, safe
 from bot.ui.errors import fit_content
@@ -288,7 +288,8 @@ def played_text(played: Played) -> str:
 async def fixture_choices(
     db: Database, guild_id: int | None, user_id: int, typed: str
 ) -> list[app_commands.Choice[str]]:
-    """A member's open fixtures on this server whose id or pairs contain what was typed."""
+    """A member's open fixtures on this server whose id or pairs contain what was typed, the
+    soonest to close first, as many as Discord offers."""
     if guild_id is None:
         return []
     mine = await store.fixtures_of_player(db, guild_id, user_id)
@@ -300,6 +301,8 @@ async def fixture_choices(
         label = f"F{f.id} · {pairs[f.first_pair].name} v {pairs[f.second_pair].name}"
         if key in label.casefold():
             choices.append(app_commands.Choice(name=clip(label, 100), value=f"F{f.id}"))
+            if len(choices) == CHOICES_LIMIT:
+                break
     return choices
 
 

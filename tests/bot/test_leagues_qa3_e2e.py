@@ -3,6 +3,9 @@ the real bot and the fake Discord (QA's third round): what it found, each kept b
 
 from __future__ import annotations
 
+import discord
+
+from bot.storage import fixtures, leagues
 from tests.bot.helpers import private, running_bot
 from tests.bot.test_fixtures_e2e import Clock, league_with_pairs, posted
 
@@ -25,4 +28,63 @@ async def test_a_withdrawal_announces_the_forfeit_as_a_withdrawal_not_a_missed_w
         )
         assert "alice & bob withdrew; won by carol & dave by forfeit" in result.text, result.text
         assert "window" not in result.text, result.text
+        assert not bot.handler_errors
+
+
+ORGANISER = discord.Permissions(manage_guild=True).value
+
+
+async def test_a_member_of_a_big_round_robin_finds_his_last_fixture_by_typing_its_id(
+    fake_discord, tmp_path
+):
+    """A round robin of 27 pairs gives alice & bob 26 fixtures. Typing the last one's id into
+    /fixtures play offered nothing: the choices were the 25 soonest, filtered after. Now what
+    she types finds it, and an empty box still offers at most Discord's 25."""
+    fake = fake_discord
+    fake.add_member(fake.guild, "organiser", permissions=ORGANISER)
+    others = [fake.add_member(fake.guild, f"player{n}") for n in range(52)]
+    alice, bob = fake.member("alice"), fake.member("bob")
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
+        assert "is open" in await private(
+            fake, "organiser", "league create", name="Big", preset="modern", format="fixtures"
+        )
+        league = await leagues.find_league(bot.db, fake.guild.id, "Big")
+        members = [alice, bob, *others]
+
+        async def register(db) -> int:
+            for member in members:
+                await leagues.join_league(db, league, member.id, member.name)
+            ids = [
+                (
+                    await fixtures.register_pair(
+                        db, league, (a.id, a.name), (b.id, b.name), None, 0
+                    )
+                ).id
+                for a, b in zip(members[::2], members[1::2], strict=True)
+            ]
+            return ids[0]
+
+        pair = await bot.manager.writer.write(register)
+        made = await fake.slash(
+            fake.member("organiser"), fake.channel, "fixtures make", league="Big",
+            kind="round_robin", window_days=1, deadline="forfeit",
+        )  # fmt: skip
+        assert not (await made.message()).ephemeral
+        last = await bot.db.fetchval(
+            "SELECT MAX(id) FROM fixtures WHERE ? IN (first_pair, second_pair)"
+            " AND second_pair IS NOT NULL",
+            (pair,),
+        )
+        mine = await bot.db.fetchval(
+            "SELECT COUNT(*) FROM fixtures WHERE ? IN (first_pair, second_pair)"
+            " AND second_pair IS NOT NULL",
+            (pair,),
+        )
+        assert mine == 26
+        typed = await fake.autocomplete(
+            alice, fake.channel, "fixtures play", focused="fixture", value=f"F{last}"
+        )
+        assert [c["value"] for c in typed] == [f"F{last}"], typed
+        offered = await fake.autocomplete(alice, fake.channel, "fixtures play", focused="fixture")
+        assert len(offered) == 25 and all(len(c["name"]) <= 100 for c in offered)
         assert not bot.handler_errors
