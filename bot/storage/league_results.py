@@ -615,9 +615,19 @@ def _pair_of_side(fixture: fixture_store.Fixture, side: int) -> int:
 async def _check_fixture_follows(
     db: Database, fixture: fixture_store.Fixture, match_id: int, result: Result
 ) -> None:
-    """Refuse a correction its fixture cannot follow: one whose fixture was played again since,
-    or one that would change a result a bracket has gone on from, or reopen a fixture of a
-    series that has ended."""
+    """Refuse a correction its fixture cannot follow: one whose fixture was played again since
+    or forfeited since (voided, it was not played again in time), or one that would change a
+    result a bracket has gone on from, or reopen a fixture of a series that has ended."""
+    if fixture.match_id is None and fixture.state in (
+        fixture_store.FORFEIT,
+        fixture_store.DOUBLE_FORFEIT,
+    ):
+        # Its new window ended, or a pair withdrew, with no match: the forfeit stands.
+        raise LeagueError(
+            f"F{fixture.id}, which M{match_id} was played for, has been forfeited since, with"
+            f" no match (its new window ended, or a pair withdrew): the forfeit stands, so"
+            f" M{match_id} cannot change"
+        )
     if fixture.match_id != match_id and not (fixture.state == "open" and fixture.table_id is None):
         raise LeagueError(
             f"F{fixture.id}, which M{match_id} was played for, has been played again since:"

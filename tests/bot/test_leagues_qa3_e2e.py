@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import discord
 
-from bot.storage import fixtures, leagues
-from tests.bot.helpers import private, running_bot
-from tests.bot.test_fixtures_e2e import Clock, league_with_pairs, posted
+from bot.storage import fixtures, league_results, leagues
+from bot.tables.fixtures import DAY
+from tests.bot.helpers import act_once, private, public, running_bot, table_of
+from tests.bot.test_fixtures_e2e import Clock, errors_of, league_with_pairs, posted
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -88,3 +89,51 @@ async def test_a_member_of_a_big_round_robin_finds_his_last_fixture_by_typing_it
         offered = await fake.autocomplete(alice, fake.channel, "fixtures play", focused="fixture")
         assert len(offered) == 25 and all(len(c["name"]) <= 100 for c in offered)
         assert not bot.handler_errors
+
+
+async def test_unvoiding_a_fixtures_match_after_its_replay_was_forfeited_says_so(
+    fake_discord, tmp_path
+):
+    """F1's match is voided, so F1 is to be played again in a new window; nobody sits down and
+    the window ends in a double forfeit. Un-voiding the match was refused as "F1 has been
+    played again since: correct its new match instead", but there is no new match. The
+    organiser is now told F1 was forfeited since; the standings, the audit and the export are
+    as they were."""
+    fake = fake_discord
+    clock = Clock()
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=clock) as bot:
+        await league_with_pairs(fake)
+        for name in ("alice", "carol", "bob", "dave"):
+            assert "You sit down" in await private(fake, name, "fixtures play", fixture="F1")
+        table = table_of(bot, fake)
+        while table.playing:
+            await act_once(bot, fake)
+        await fake.wait_for(lambda: next(iter(posted(fake, "**F1**, ")), None), what="F1 won")
+        match = f"M{table.match_id}"
+        voided = await private(
+            fake, "organiser", "league void", league="Friday Night", match=match, reason="misdeal"
+        )
+        assert "F1 is to be played again" in voided, voided
+        await private(fake, "alice", "table close")
+        clock.now += 3 * DAY
+        bot.fixtures.wake()
+        await fake.wait_for(
+            lambda: next(iter(posted(fake, "double forfeit")), None), what="F1 forfeited"
+        )
+        before = [
+            await public(fake, "bob", "league standings", league="Friday Night"),
+            await public(fake, "bob", "league audit", league="Friday Night"),
+            await public(fake, "bob", "fixtures list", league="Friday Night"),
+        ]
+        refused = await private(
+            fake, "organiser", "league unvoid", league="Friday Night", match=match, reason="oops"
+        )
+        assert "played again" not in refused and "forfeited since" in refused, refused
+        assert "F1" in refused and match in refused
+        assert before == [
+            await public(fake, "bob", "league standings", league="Friday Night"),
+            await public(fake, "bob", "league audit", league="Friday Night"),
+            await public(fake, "bob", "fixtures list", league="Friday Night"),
+        ]
+        assert await league_results.check_league(bot.db, table.league_id) == []
+        assert not errors_of(bot)
