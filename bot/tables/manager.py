@@ -49,6 +49,7 @@ from bot.tables.table import (
     LeagueTableError,
     NotAtThisTable,
     Occupant,
+    PositionMoved,
     Substitution,
     Table,
     TableError,
@@ -64,6 +65,11 @@ DEFAULT_PING_AFTER = 30  # seconds a member may think before the bot pings them
 UNSAVED = "that could not be saved, so it did not happen: please try again"
 # A request reaching a process that has just lost the table to another process of the bot.
 MOVED = "this table has just moved to another part of the bot: please try again in a moment"
+# A move that waited for the table while the table moved on (bot/tables/manager.py `act`).
+POSITION_MOVED = (
+    "the game moved on while this move waited (a move just before it, or a computer's when the"
+    " turn timed out), so it played nothing: look at your hand again"
+)
 # The same Discord interaction delivered a second time: the first was applied.
 TWICE = "that was already done (your click reached the bot twice)"
 
@@ -1036,17 +1042,27 @@ class TableManager:
 
     # -- playing --------------------------------------------------------------------------
 
-    async def act(self, channel_id: int, user_id: int, action: str) -> Change:
+    async def act(
+        self, channel_id: int, user_id: int, action: str, seen: tuple[int, int] | None = None
+    ) -> Change:
         """A member's declaration or card, checked, applied and stored before returning.
 
+        Args:
+            seen: the position the member acted on, as `table.position` gave it when the
+                request came. A request that waited for the table's lock while the table moved
+                on (the turn timed out and a computer played it) is refused: applied to the
+                new position it would make a move the member never chose.
+
         Raises:
-            TableError: not seated, not this member's turn, no game here.
+            TableError: not seated, not this member's turn, no game here; PositionMoved.
             IllegalAction: the rules refuse it (the message says why); nothing changed.
         """
         table = self.table_in(channel_id)
         async with self._hold(table):
+            if seen is not None and seen != table.position:
+                raise PositionMoved(POSITION_MOVED)
             change = await self._apply(table, None, action, user_id=user_id)
-            self._clicked[table.id] = (table.match_no, len(table.actions), user_id)
+            self._clicked[table.id] = (*table.position, user_id)
         self._after_change(table)
         return change
 

@@ -53,6 +53,11 @@ class TableError(EuchreError):
     """A request the table refuses; the message is shown to the member as it is."""
 
 
+class PositionMoved(TableError):
+    """A member's move that waited while the game moved on (a computer made the move for them
+    when their turn timed out): it is refused, not applied to where the game went."""
+
+
 class NotAtThisTable(TableError):
     """A refusal because the member has no place at this channel's table (or there is none):
     they may have one at another table of the server, which the answer then names."""
@@ -253,6 +258,13 @@ class Table:
     def any_match(self) -> Match | VariantMatch | None:
         """The match in play of either kind: the four-handed `match` or the `variant_match`."""
         return self.variant_match if self.variant is not None else self.match
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """Where the game stands: the match's number and the actions taken in it. A member's
+        move carries the position it was made on, so one that waited while the game moved on
+        is refused rather than applied to where the game went (`manager.act`)."""
+        return (self.match_no, len(self.actions))
 
     def seat_label(self, seat: int) -> str:
         """The seat's name at this table (`north`, or `seat 5` at a table not of four)."""

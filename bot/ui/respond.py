@@ -302,7 +302,11 @@ async def act(
         raise TableError(refusal)
     passes = names_the_suit_turned_down(table, interaction.user.id, action)
     try:
-        change = await manager.act(channel_id_of(interaction), interaction.user.id, action)
+        # The position checked above: if the turn times out while this waits for the table,
+        # the move is refused rather than made in the position the computer's move left.
+        change = await manager.act(
+            channel_id_of(interaction), interaction.user.id, action, seen=table.position
+        )
     except EuchreError as error:
         if not from_hand or table.seat_of(interaction.user.id) is None:
             raise

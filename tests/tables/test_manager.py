@@ -240,6 +240,23 @@ async def test_a_click_just_after_a_time_out_move_is_refused(manager):
     assert (await events(manager.db, table.id, "game"))[-1][2:4] == (seat, None)
 
 
+async def test_a_move_made_on_a_position_the_game_has_left_is_refused(manager):
+    # A click checked against one position that waits for the table while another move (the
+    # computer's, when the turn times out) is applied must not be made in the new position,
+    # even where it is legal there and the member's turn.
+    table = await seated_table(manager, 33)
+    first = to_act(table)
+    seen = table.position
+    await act(manager, table, "pass")
+    second = to_act(table)
+    assert second != first and table.position != seen
+    await refused(
+        manager, table, lambda: manager.act(33, second, "pass", seen=seen), "the game moved on"
+    )
+    change = await manager.act(33, second, "pass", seen=table.position)
+    assert change.seat is not None and table.seats[change.seat].user_id == second
+
+
 # -- refusals change nothing ---------------------------------------------------------------------
 
 
