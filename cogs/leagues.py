@@ -13,6 +13,7 @@ from bot.engine.rules import build_options
 from bot.leagues.counting import reasons_not_counted
 from bot.leagues.roles import TOP_LIMIT
 from bot.numbers import parse_whole
+from bot.storage import fixtures as fixture_store
 from bot.storage import league_exports, league_ratings, league_results, league_seasons, leagues
 from bot.storage.database import Database
 from bot.storage.leagues import LeagueError
@@ -71,6 +72,25 @@ def organiser(interaction: discord.Interaction, what: str) -> None:
     """
     if not interaction.permissions.manage_guild:
         raise LeagueError(f"only members who may manage this server can {what}")
+
+
+async def _refuse_leaving_a_pair(db: Database, found: leagues.League, user_id: int) -> None:
+    """A partner of a pair registered for the league's fixtures may not leave the league with
+    it registered: his partner could then never play a fixture (a table of the league seats
+    only its members) and would lose each at its deadline, with nobody told why.
+
+    Raises:
+        LeagueError: the member is one of the two partners of a pair that has not withdrawn.
+    """
+    pair = await fixture_store.pair_of(db, found.id, user_id)
+    if pair is not None and user_id in (pair.first[0], pair.second[0]):
+        raise LeagueError(
+            "you play in the pair {} of the league {}'s fixtures: withdraw it first with"
+            " /fixtures withdraw (its fixtures not yet played are forfeited), then leave the"
+            " league",
+            pair.name,
+            found.name,
+        )
 
 
 class Leagues(commands.Cog):
@@ -188,6 +208,7 @@ class Leagues(commands.Cog):
         self._refuse_leaving_from_its_table(found, interaction.user.id)
 
         async def work(db: Database) -> None:
+            await _refuse_leaving_a_pair(db, found, interaction.user.id)
             await leagues.leave_league(db, found, interaction.user.id)
 
         await self.bot.manager.writer.write(work)

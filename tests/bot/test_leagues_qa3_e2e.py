@@ -137,3 +137,28 @@ async def test_unvoiding_a_fixtures_match_after_its_replay_was_forfeited_says_so
         ]
         assert await league_results.check_league(bot.db, table.league_id) == []
         assert not errors_of(bot)
+
+
+async def test_a_partner_of_a_registered_pair_is_told_to_withdraw_it_before_leaving_the_league(
+    fake_discord, tmp_path
+):
+    """bob left the league with his pair alice & bob registered and F1 to play: the pair was
+    still listed, bob was refused at F1's table (not a member), and alice & bob would lose F1
+    at its deadline with nobody told why. He is now told to withdraw the pair first; once it
+    has withdrawn (F1 forfeited at once), he may leave."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
+        await league_with_pairs(fake)
+        refused = await private(fake, "bob", "league leave", name="Friday Night")
+        assert "alice & bob" in refused and "/fixtures withdraw" in refused, refused
+        assert "bob" in await public(fake, "carol", "league members", name="Friday Night")
+        assert "You sit down for F1" in await private(fake, "bob", "fixtures play", fixture="F1")
+        assert "You left the table" in await private(fake, "bob", "table leave")
+        assert "withdrew" in await private(fake, "bob", "fixtures withdraw", league="Friday Night")
+        await fake.wait_for(
+            lambda: next(iter(posted(fake, "by forfeit")), None), what="F1 forfeited"
+        )
+        assert "You left the league" in await private(
+            fake, "bob", "league leave", name="Friday Night"
+        )
+        assert not errors_of(bot)
