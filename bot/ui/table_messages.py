@@ -249,6 +249,9 @@ class TableMessages:
                     pending[shown] = drawing  # posted below instead
         for (match_no, deal), drawing in sorted(pending.items(), key=lambda kv: kv[0]):
             if (match_no, deal) in self._shown_finished.get(table.id, ()):
+                # Shown finished meanwhile by another change's bringing up to date, drawn
+                # again there without its lines (who won the game): they are posted here.
+                await self._lines(channel, drawing.lines)
                 continue
             message = await channel.send(
                 embed=drawing.embed, view=drawing.view, allowed_mentions=NO_MENTIONS

@@ -66,3 +66,26 @@ async def test_a_finished_deal_is_drawn_alike_as_it_ends_and_after_a_restart(
             Change(table, "action", deal=deal, match_no=match_no), []
         )
         assert await messages._finished_now(table, match_no, deal) is None
+
+
+async def test_a_games_result_is_posted_when_another_change_showed_its_last_deal_first() -> None:
+    # The change that ended the game keeps its last deal's drawing with the lines it posts
+    # (who won). Another change, bringing the channel up to date while this one waited for the
+    # table's lock, drew that deal finished first, without those lines: they are still
+    # posted, once. (Seen as a game that ended with no word of who won.)
+    table = _played_to_the_end_of_deal_1(None)
+    messages = _messages()
+    result = "North and South win the game!"
+    change = Change(table, "action", deal=1, match_no=table.match_no)
+    assert messages._keep_finished(change, [result])
+    messages._mark_shown(table, (table.match_no, 1))
+    table.message_id, table.message_deal, table.message_finished = 99, 1, True
+    sent: list[str] = []
+
+    async def send(content: str, **_: Any) -> None:
+        sent.append(content)
+
+    channel = SimpleNamespace(send=send)
+    await messages._show_finished(table, channel)  # type: ignore[arg-type]
+    await messages._show_finished(table, channel)  # type: ignore[arg-type]
+    assert sent == [result]
