@@ -78,8 +78,9 @@ class Decision:
     pairs: dict[int, Pair]
     how: str  # played, forfeit, double_forfeit, extended or not_counted
     closed: Change | None = None
-    match_id: int | None = None  # not_counted: the match that did not count
-    why: str = ""  # not_counted: why the league does not count it
+    # not_counted (or a deadline that fell while it was played): the match that did not count
+    match_id: int | None = None
+    why: str = ""  # and why the league does not count it
     withdrawn: frozenset[int] = frozenset()  # a forfeit for a withdrawal: the pairs that withdrew
 
 
@@ -319,6 +320,11 @@ class FixtureScheduler:
         assert reopened is not None
         pairs = await store.pairs_by_id(self.db, fixture.pairs)
         why = verdict.reasons[0] if verdict.reasons else "it does not count for the league"
+        if now >= reopened.closes_at:
+            # Its window ended while the match was played: it cannot be played again in it,
+            # so the deadline's rule applies now, not "play it again by" a time gone by.
+            await self._deadline(series, reopened, now, uncounted=(match.id, why), closed=closed)
+            return
         await self._tell(
             self.listener.fixture_decided(
                 Decision(series, reopened, pairs, "not_counted", closed, match.id, why)
@@ -348,8 +354,21 @@ class FixtureScheduler:
         await self._decide(series, fixture, state, winner, games, None, closed, frozenset(gone))
         return True
 
-    async def _deadline(self, series: Series, fixture: Fixture, now: int) -> None:
-        """The window ended before the fixture was played: the organiser's rule applies."""
+    async def _deadline(
+        self,
+        series: Series,
+        fixture: Fixture,
+        now: int,
+        uncounted: tuple[int, str] | None = None,
+        closed: Change | None = None,
+    ) -> None:
+        """The window ended before the fixture was played: the organiser's rule applies.
+
+        Args:
+            uncounted: the match played for it after all, that does not count, and why.
+            closed: its table, closed already.
+        """
+        match_id, why = uncounted if uncounted is not None else (None, "")
         if series.deadline == "extend" and not fixture.extended:
 
             async def work(db: Database) -> None:
@@ -360,7 +379,9 @@ class FixtureScheduler:
             assert extended is not None
             pairs = await store.pairs_by_id(self.db, fixture.pairs)
             await self._tell(
-                self.listener.fixture_decided(Decision(series, extended, pairs, "extended"))
+                self.listener.fixture_decided(
+                    Decision(series, extended, pairs, "extended", closed, match_id, why)
+                )
             )
             return
         assert fixture.second_pair is not None
@@ -373,9 +394,9 @@ class FixtureScheduler:
             state, winner = DOUBLE_FORFEIT, None
             if series.kind.endswith("elimination"):
                 winner = fixture.first_pair  # a bracket needs a winner: the higher seed goes on
-        closed = await self._close_table(fixture, f"F{fixture.id}'s window ended")
+        closed = await self._close_table(fixture, f"F{fixture.id}'s window ended") or closed
         games = (1, 0) if winner == fixture.first_pair else (0, 1) if winner else (0, 0)
-        await self._decide(series, fixture, state, winner, games, None, closed)
+        await self._decide(series, fixture, state, winner, games, None, closed, uncounted=uncounted)
 
     async def _showed(self, fixture: Fixture) -> list[int]:
         """The pairs that showed for a fixture: two of their players sat at its table (with
@@ -418,6 +439,7 @@ class FixtureScheduler:
         match_id: int | None,
         closed: Change | None = None,
         withdrawn: frozenset[int] = frozenset(),
+        uncounted: tuple[int, str] | None = None,
     ) -> None:
         now = self.now()
 
@@ -431,7 +453,16 @@ class FixtureScheduler:
         pairs = await store.pairs_by_id(self.db, fixture.pairs)
         await self._tell(
             self.listener.fixture_decided(
-                Decision(series, decided, pairs, state, closed, withdrawn=withdrawn)
+                Decision(
+                    series,
+                    decided,
+                    pairs,
+                    state,
+                    closed,
+                    match_id=uncounted[0] if uncounted else None,
+                    why=uncounted[1] if uncounted else "",
+                    withdrawn=withdrawn,
+                )
             )
         )
 

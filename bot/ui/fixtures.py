@@ -253,10 +253,16 @@ def decision_text(decision: Decision) -> str:
     fixture, pairs = decision.fixture, decision.pairs
     assert fixture.second_pair is not None
     match = f"**F{fixture.id}**, {pair_name(pairs, fixture.first_pair)} v {pair_name(pairs, fixture.second_pair)}"
+    # A match played for it that did not count, once its window had ended.
+    uncounted = (
+        f"its match M{decision.match_id} does not count for the league ({safe(decision.why)})"
+        " and its window has ended"
+        if decision.match_id is not None
+        else ""
+    )
     if decision.how == "extended":
-        return fit_content(
-            f"{match} was not played in its window: it is extended once, to {when(fixture.closes_at)}."
-        )
+        was = f": {uncounted}" if uncounted else " was not played in its window"
+        return fit_content(f"{match}{was}: it is extended once, to {when(fixture.closes_at)}.")
     if decision.how == PLAYED:
         return fit_content(f"{match}: {state_text(fixture, pairs)}.")
     if decision.how == "not_counted":
@@ -265,7 +271,9 @@ def decision_text(decision: Decision) -> str:
             f" ({safe(decision.why)}), so it is to be played again, by {when(fixture.closes_at)}:"
             " `/fixtures play` opens a new table."
         )
-    if decision.withdrawn:  # forfeited at once, its window still open: say why
+    if uncounted:
+        why = uncounted
+    elif decision.withdrawn:  # forfeited at once, its window still open: say why
         gone = " and ".join(safe(pairs[p].name) for p in sorted(decision.withdrawn) if p in pairs)
         why = f"{gone} withdrew" if len(decision.withdrawn) == 1 else f"both {gone} withdrew"
     else:

@@ -7,7 +7,7 @@ import discord
 
 from bot.storage import fixtures, league_results, leagues
 from bot.tables.fixtures import DAY
-from tests.bot.helpers import act_once, private, public, running_bot, table_of
+from tests.bot.helpers import act_once, eventually, private, public, running_bot, table_of
 from tests.bot.test_fixtures_e2e import Clock, errors_of, league_with_pairs, posted
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -161,4 +161,37 @@ async def test_a_partner_of_a_registered_pair_is_told_to_withdraw_it_before_leav
         assert "You left the league" in await private(
             fake, "bob", "league leave", name="Friday Night"
         )
+        assert not errors_of(bot)
+
+
+async def test_a_fixtures_match_abandoned_after_its_window_is_forfeited_not_replayed_by_a_past_time(
+    fake_discord, tmp_path
+):
+    """F1's match was still being played when its window ended; then its host closed the table,
+    so the match does not count. The channel was told F1 "is to be played again, by" the end of
+    a window already gone, and F1 stayed open for minutes, unplayable. Now the deadline's rule
+    applies at once: a double forfeit (both pairs showed), saying why."""
+    fake = fake_discord
+    clock = Clock()
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=clock) as bot:
+        await league_with_pairs(fake)
+        for name in ("alice", "carol", "bob", "dave"):
+            assert "You sit down" in await private(fake, name, "fixtures play", fixture="F1")
+        match_id = table_of(bot, fake).match_id
+        await act_once(bot, fake)
+        clock.now += 3 * DAY
+        asked = await (
+            await fake.slash(fake.member("alice"), fake.channel, "table close")
+        ).message()
+        await fake.click(fake.member("alice"), asked, label="Close the table")
+        await eventually(lambda: table_of(bot, fake) is None, what="the table closed")
+        bot.fixtures.wake()
+        result = await fake.wait_for(
+            lambda: next(iter(posted(fake, f"M{match_id} does not count")), None),
+            what="F1's abandoned match noticed",
+        )
+        assert "played again" not in result.text, result.text
+        assert "its window has ended; double forfeit" in result.text, result.text
+        listed = await public(fake, "bob", "fixtures list", league="Friday Night")
+        assert "double forfeit" in listed, listed
         assert not errors_of(bot)
