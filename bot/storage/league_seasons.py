@@ -506,8 +506,24 @@ async def ratings_page(
         listed = [(names[r.player], r) for r in order]
     pages = _pages(len(listed), page, "its ratings")
     start = (page - 1) * PAGE
+    places = _shared_places([rating for _, rating in listed])
     lines = tuple(
-        RatingLine(place, name, rating)
-        for place, (name, rating) in enumerate(listed[start : start + PAGE], start=start + 1)
+        RatingLine(places[index], name, rating)
+        for index, (name, rating) in enumerate(listed[start : start + PAGE], start=start)
     )
     return RatingsPage(found, lines, page, pages, len(listed), settings)
+
+
+def _shared_places(order: Sequence[PlayerRating]) -> list[int]:
+    """Each listed player's place, best first: players level on what orders the table (the
+    rating shown, then games) share a place, as tied rows of the standings share a rank.
+    Partners who have only ever played together have exactly the same rating."""
+    places: list[int] = []
+    for index, rating in enumerate(order):
+        level = index > 0 and _rank_key(order[index - 1]) == _rank_key(rating)
+        places.append(places[-1] if level else index + 1)
+    return places
+
+
+def _rank_key(rating: PlayerRating) -> tuple[float, int]:
+    return (rating.conservative, rating.games)

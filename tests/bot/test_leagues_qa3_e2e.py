@@ -9,6 +9,7 @@ from bot.storage import fixtures, league_results, leagues
 from bot.tables.fixtures import DAY
 from tests.bot.helpers import act_once, eventually, private, public, running_bot, table_of
 from tests.bot.test_fixtures_e2e import Clock, errors_of, league_with_pairs, posted
+from tests.bot.test_leagues_qa_e2e import quick_league, seat_league_table
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -32,9 +33,6 @@ async def test_a_withdrawal_announces_the_forfeit_as_a_withdrawal_not_a_missed_w
         assert not bot.handler_errors
 
 
-ORGANISER = discord.Permissions(manage_guild=True).value
-
-
 async def test_a_member_of_a_big_round_robin_finds_his_last_fixture_by_typing_its_id(
     fake_discord, tmp_path
 ):
@@ -42,7 +40,9 @@ async def test_a_member_of_a_big_round_robin_finds_his_last_fixture_by_typing_it
     /fixtures play offered nothing: the choices were the 25 soonest, filtered after. Now what
     she types finds it, and an empty box still offers at most Discord's 25."""
     fake = fake_discord
-    fake.add_member(fake.guild, "organiser", permissions=ORGANISER)
+    fake.add_member(
+        fake.guild, "organiser", permissions=discord.Permissions(manage_guild=True).value
+    )
     others = [fake.add_member(fake.guild, f"player{n}") for n in range(52)]
     alice, bob = fake.member("alice"), fake.member("bob")
     async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
@@ -195,3 +195,33 @@ async def test_a_fixtures_match_abandoned_after_its_window_is_forfeited_not_repl
         listed = await public(fake, "bob", "fixtures list", league="Friday Night")
         assert "double forfeit" in listed, listed
         assert not errors_of(bot)
+
+
+async def test_partners_level_on_rating_share_their_place_on_the_rating_table(
+    fake_discord, tmp_path
+):
+    """After one game, each pair of partners has exactly the same rating (and games), yet the
+    rating table listed them 1., 2., 3., 4. by member id, while the standings rank them as
+    tied. Partners level on the table now share a place, on its page and as a season ended."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        assert "has started" in await private(
+            fake, "organiser", "league season start", league="Quick"
+        )
+        table = await seat_league_table(bot, fake)
+        while table.playing:
+            await act_once(bot, fake)
+        await private(fake, "organiser", "league settings", league="Quick", min_games=1)
+        winners = [o.name for s, o in enumerate(table.seats) if s % 2 == table.match.winner]
+        assert "has ended" in await private(fake, "organiser", "league season end", league="Quick")
+        for season in (None, "1"):
+            options = {"season": season} if season else {}
+            shown = await public(fake, "bob", "league ratings", league="Quick", **options)
+            places = [line.split(". ")[0] for line in shown.split("\n") if ". " in line[:4]]
+            assert places == ["1", "1", "3", "3"], shown
+            top = {
+                line.split(". ")[1].split(":")[0] for line in shown.split("\n") if line[:3] == "1. "
+            }
+            assert top == set(winners), shown
+        assert not bot.handler_errors
