@@ -427,7 +427,10 @@ class Table:
             computer.held_for = None  # the computer plays on in the seat
             return seat
         if self.playing:
-            self.seats[seat] = bot_occupant(self.new_computer_id(), DEFAULT_LEVEL)
+            # The variants have no expert (an expert seat plays them at standard: see
+            # bot/tables/computer.py), so the seat is named for how it will play.
+            level = DEFAULT_LEVEL if self.variant is None else "standard"
+            self.seats[seat] = bot_occupant(self.new_computer_id(), level)
             self.flagged = True
             self.left_seats.add(seat)
         else:
@@ -902,7 +905,8 @@ class Table:
         seat = self.seat_for(user_id)
         if match.to_act != seat:
             if seat in match.deal.sitting_out:
-                raise TableError("your partner plays this deal alone: you sit it out")
+                plays = "defends" if match.deal.defender == (seat + 2) % 4 else "plays"
+                raise TableError(f"your partner {plays} this deal alone: you sit it out")
             raise TableError("it is not your turn")
         return len(match.deals), seat, match.view_for(seat)
 

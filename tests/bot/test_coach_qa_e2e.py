@@ -67,8 +67,9 @@ async def test_hints_through_a_deal_played_and_defended_alone(fake_discord, tmp_
             assert cards_shown(given.text) <= set(deal.hands[seat]) | {deal.turn_up}, given.text
             for other in set(range(4)) - {seat}:
                 refused = (await hint(fake, member_at(bot, fake, other))).text
+                plays = "defends" if deal.defender == (other + 2) % 4 else "plays"
                 out = other in deal.sitting_out
-                assert refused == ("Your partner plays this deal alone: you sit it out" if out
+                assert refused == (f"Your partner {plays} this deal alone: you sit it out" if out
                                    else "It is not your turn"), (other, refused)  # fmt: skip
             legal = match.view_for(seat).deal.legal
             # The eldest goes alone, his partner takes it from him, the first defender defends.

@@ -140,3 +140,16 @@ async def test_the_partner_of_a_lone_player_is_told_he_sits_out(manager):
     partner = table.seats[(maker + 2) % 4].user_id
     with pytest.raises(TableError, match="plays this deal alone: you sit it out"):
         await manager.hint_view(CHANNEL, partner)
+
+
+async def test_the_partner_of_a_lone_defender_is_told_his_partner_defends(manager):
+    table = await seated_table(manager, CHANNEL, defend_alone=True)
+    maker = table.match.to_act
+    await manager.act(CHANNEL, table.seats[maker].user_id, "order:alone")
+    while table.match.deal.phase != "defend_alone":
+        await act_randomly(manager, table, random.Random(5))  # the dealer's discard
+    defender = table.match.to_act
+    await manager.act(CHANNEL, table.seats[defender].user_id, "defend")
+    partner = table.seats[(defender + 2) % 4].user_id
+    with pytest.raises(TableError, match="your partner defends this deal alone: you sit it out"):
+        await manager.hint_view(CHANNEL, partner)

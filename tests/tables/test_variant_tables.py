@@ -233,6 +233,21 @@ async def test_closing_a_variant_table_mid_game_stores_it_abandoned(manager: Tab
     assert await manager.db.fetchval("SELECT COUNT(*) FROM variant_totals") == 0
 
 
+async def test_a_seat_left_mid_game_is_named_for_the_level_it_plays_at(manager: TableManager):
+    # The variants have no expert: the computer taking the seat plays it at standard, and is
+    # named so (it was "Computer (expert)").
+    host, bob = member(47, 1), member(47, 2)
+    await manager.create(GUILD, 47, host, "host", variant="two-handed", seats=2)
+    await manager.join(47, bob, "bob")
+    await manager.start(47, host)
+    table = manager.table_in(47)
+    seat = table.seat_of(bob)
+    await manager.leave(47, bob)
+    computer = table.seats[seat]
+    assert computer is not None and computer.is_bot
+    assert (computer.name, computer.level) == ("Computer (standard)", "standard")
+
+
 async def test_a_member_who_times_out_twice_has_a_computer_hold_the_seat(tmp_path: Path):
     db, manager, listener = await computer_manager(tmp_path / "euchre.db")
     try:
