@@ -531,8 +531,15 @@ async def review(
             else:
                 embed = review_embed(table, number, deal)
     if embed is None:
-        if table.match_no != match_no:
+        if table.match_no > match_no > 0:
             text = "That deal is from an earlier match at this table: /history and /record have it."
+        elif table.match_no != match_no:
+            text = (
+                f"This table has played no match {match_no}: the match now is match"
+                f" {table.match_no}."
+                if table.match_no
+                else f"This table has played no match {match_no}: none has started yet."
+            )
         elif deal is not None:
             text = "That deal is not over yet."
         elif dealt == 0:

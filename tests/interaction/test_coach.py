@@ -129,7 +129,10 @@ async def test_review_refuses_a_deal_not_over_and_bad_input(interactions):
     table = await start_four(h)
     assert "not over" in await refused(h, "alice", "review", deal="1")
     assert "table:match:deal" in await refused(h, "alice", "review", deal="first")
-    assert "earlier match" in await refused(h, "alice", "review", deal=f"{table.id}:99:1")
+    # A match not yet played is not called an earlier one.
+    later = await refused(h, "alice", "review", deal=f"{table.id}:99:1")
+    assert f"has played no match 99: the match now is match {table.match_no}" in later
+    assert "earlier" not in later
     # A deal never dealt is named as such, not as a deal still in play.
     for number in ("99", "0"):
         text = await refused(h, "alice", "review", deal=number)
