@@ -124,12 +124,16 @@ class Stats(commands.Cog):
                 self.db, guild_id, who.id, period, include_bots=include_bots
             )
         except NoGamesYet as error:
-            if not given:
-                raise
-            # The hints are counted from the first one, before any game is recorded.
-            await interaction.response.send_message(
-                no_games_text(str(error), given), ephemeral=True
+            # Asked of oneself, "that member" would be someone else.
+            reason = (
+                "You have no recorded games on this server yet."
+                if who.id == interaction.user.id
+                else str(error)
             )
+            if not given:
+                raise NoGamesYet(reason) from None
+            # The hints are counted from the first one, before any game is recorded.
+            await interaction.response.send_message(no_games_text(reason, given), ephemeral=True)
             return
         await interaction.response.send_message(
             embed=stats_embed(result, who.display_name, hints=given)

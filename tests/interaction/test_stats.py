@@ -157,12 +157,16 @@ async def test_stats_of_a_member_with_hints_but_no_game_yet_shows_the_hints(inte
         async with h.unchanged():
             exchange = await h.command(asker, "stats", member=member)
         assert exchange.ephemeral
+        whose = "You have" if asker == member.name else "That member has"
         assert exchange.text == (
-            "That member has no recorded games on this server yet. Hints asked for, all time: 2."
+            f"{whose} no recorded games on this server yet. Hints asked for, all time: 2."
         )
-    # Without a hint, the sentence alone, as before.
+    # Without a hint, the sentence alone, as before; of oneself, in the second person.
     assert (await h.command("alice", "stats", member=h.member("erin"))).text == (
         "That member has no recorded games on this server yet."
+    )
+    assert (await h.command("erin", "stats")).text == (
+        "You have no recorded games on this server yet."
     )
 
 
