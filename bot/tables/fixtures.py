@@ -370,20 +370,26 @@ class FixtureScheduler:
         """
         match_id, why = uncounted if uncounted is not None else (None, "")
         if series.deadline == "extend" and not fixture.extended:
+            closes = fixture.closes_at + series.window_seconds
 
             async def work(db: Database) -> None:
-                await store.extend(db, fixture.id, fixture.closes_at + series.window_seconds)
+                await store.extend(db, fixture.id, closes)
 
             await self.manager.writer.write(work)
             extended = await store.fixture_by_id(self.db, fixture.id)
             assert extended is not None
-            pairs = await store.pairs_by_id(self.db, fixture.pairs)
-            await self._tell(
-                self.listener.fixture_decided(
-                    Decision(series, extended, pairs, "extended", closed, match_id, why)
+            if now < closes:
+                pairs = await store.pairs_by_id(self.db, fixture.pairs)
+                await self._tell(
+                    self.listener.fixture_decided(
+                        Decision(series, extended, pairs, "extended", closed, match_id, why)
+                    )
                 )
-            )
-            return
+                return
+            # The extension has ended too (the bot was down over both ends, or the match that
+            # did not count was played past it): no window is left, so no extension to
+            # announce, and the forfeit rule applies now.
+            fixture = extended
         assert fixture.second_pair is not None
         showed = await self._showed(fixture)
         if series.deadline != "double_forfeit" and len(showed) == 1:

@@ -14,6 +14,29 @@ from tests.bot.test_leagues_qa_e2e import quick_league, seat_league_table
 pytest_plugins = ["tests.support.fixtures"]
 
 
+async def pairs_league(fake, deadline: str) -> None:
+    """`league_with_pairs`, its fixture's deadline rule `deadline`: Friday Night (a single
+    game to 1 point), alice & bob v carol & dave in F1, two days to play it."""
+    fake.add_member(
+        fake.guild, "organiser", permissions=discord.Permissions(manage_guild=True).value
+    )
+    assert "is open" in await private(
+        fake, "organiser", "league create", name="Friday Night", preset="modern", points=1,
+        match="game", format="fixtures",
+    )  # fmt: skip
+    for name in ("alice", "bob", "carol", "dave"):
+        assert "You joined" in await private(fake, name, "league join", name="Friday Night")
+    for first, second in (("alice", "bob"), ("carol", "dave")):
+        assert "are registered" in await private(
+            fake, first, "fixtures register", league="Friday Night", partner=fake.member(second)
+        )
+    made = await fake.slash(
+        fake.member("organiser"), fake.channel, "fixtures make", league="Friday Night",
+        kind="round_robin", window_days=2, deadline=deadline,
+    )  # fmt: skip
+    assert "F1" in (await made.message()).text
+
+
 async def test_a_withdrawal_announces_the_forfeit_as_a_withdrawal_not_a_missed_window(
     fake_discord, tmp_path
 ):
@@ -225,3 +248,28 @@ async def test_partners_level_on_rating_share_their_place_on_the_rating_table(
             }
             assert top == set(winners), shown
         assert not bot.handler_errors
+
+
+async def test_a_bot_down_past_a_fixtures_extension_forfeits_it_without_extending_to_a_past_time(
+    fake_discord, tmp_path
+):
+    """F1 (two days, extended once at its end) had carol & dave seated when the bot stopped;
+    it came back after both the window and its extension had ended. The channel was told F1
+    "is extended once, to" a time already gone, and F1 stayed open, unplayable, for minutes
+    before its forfeit. Now the forfeit is applied at once, with no extension announced."""
+    fake, db = fake_discord, tmp_path / "euchre.db"
+    clock = Clock()
+    async with running_bot(fake, db, fixture_clock=clock):
+        await pairs_league(fake, deadline="extend")
+        for name in ("carol", "dave"):
+            assert "You sit down" in await private(fake, name, "fixtures play", fixture="F1")
+    clock.now += 5 * DAY
+    async with running_bot(fake, db, fixture_clock=clock) as bot:
+        result = await fake.wait_for(
+            lambda: next(iter(posted(fake, "by forfeit")), None), what="F1 forfeited"
+        )
+        assert "won by carol & dave by forfeit" in result.text, result.text
+        assert not posted(fake, "it is extended once"), posted(fake, "it is extended once")[0].text
+        listed = await public(fake, "bob", "fixtures list", league="Friday Night")
+        assert "won by carol & dave by forfeit" in listed, listed
+        assert not errors_of(bot)
