@@ -87,6 +87,17 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
         await self._retry_warned(after.guild)
 
     @commands.Cog.listener()
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        # A league role deleted on Discord is forgotten now, not at the league's next result:
+        # until then /league roles list named a role that is gone, and it took one of the
+        # league's ten places for roles.
+        for league_id in await league_roles.leagues_with_roles(self.db, role.guild.id):
+            ranks = await league_roles.rank_roles(self.db, league_id)
+            league = await leagues.league_by_id(self.db, league_id)
+            if league is not None and any(r.role_id == role.id for r in ranks):
+                await self._forget(league, role.id)
+
+    @commands.Cog.listener()
     async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
         if self.bot.user is not None and after.id == self.bot.user.id:
             await self._retry_warned(after.guild)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import discord
 
-from bot.storage import fixtures, league_results, leagues
+from bot.storage import fixtures, league_results, league_roles, leagues
 from bot.tables.fixtures import DAY
+from cogs.league_roles import role_sync
 from tests.bot.helpers import act_once, eventually, private, public, running_bot, table_of
 from tests.bot.test_fixtures_e2e import Clock, errors_of, league_with_pairs, posted
 from tests.bot.test_leagues_qa_e2e import quick_league, seat_league_table
+from tests.bot.test_nights_e2e import eventually_async
+from tests.support.fake_discord import BOT_PERMISSIONS
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -273,3 +276,29 @@ async def test_a_bot_down_past_a_fixtures_extension_forfeits_it_without_extendin
         listed = await public(fake, "bob", "fixtures list", league="Friday Night")
         assert "won by carol & dave by forfeit" in listed, listed
         assert not errors_of(bot)
+
+
+async def test_a_league_role_deleted_on_discord_is_no_longer_listed(fake_discord, tmp_path):
+    """An organiser deleted the league's role in Discord: /league roles list still named it
+    (Discord shows "@deleted-role") until the league's next result. It is forgotten at once."""
+    fake = fake_discord
+    fake.bot_permissions = BOT_PERMISSIONS | discord.Permissions(manage_roles=True).value
+    fake.move_role(fake.guild, fake.bot_role(fake.guild), 50)
+    champions = fake.add_role(fake.guild, "Champions", position=10)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        added = await private(
+            fake, "organiser", "league roles add", league="Quick", role=champions, top=1
+        )
+        assert f"<@&{champions.id}>" in added
+        league = await leagues.find_league(bot.db, fake.guild.id, "Quick")
+        await eventually(lambda: role_sync(bot).settled(league.id), what="the roles' sync")
+        fake.delete_role(fake.guild, champions)
+
+        async def forgotten():
+            return await league_roles.rank_roles(bot.db, league.id) == []
+
+        await eventually_async(forgotten, "the deleted role forgotten")
+        listed = await private(fake, "bob", "league roles list", league="Quick")
+        assert "gives no roles" in listed and str(champions.id) not in listed, listed
+        assert not bot.handler_errors
