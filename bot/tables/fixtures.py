@@ -196,7 +196,9 @@ class FixtureScheduler:
             await woken(self._wake, min(max(wait, 0.0), LONGEST_SLEEP))
 
     async def _table_changed(self, change: Change) -> None:
-        if change.match_over:
+        # A match that ended, or one abandoned as its table closed, may decide a fixture (or
+        # leave it to be played again): looked at now, not at the next look minutes later.
+        if change.match_over or change.kind == "abandoned":
             self.wake()
 
     async def next_due(self) -> float | None:

@@ -302,3 +302,30 @@ async def test_a_league_role_deleted_on_discord_is_no_longer_listed(fake_discord
         listed = await private(fake, "bob", "league roles list", league="Quick")
         assert "gives no roles" in listed and str(champions.id) not in listed, listed
         assert not bot.handler_errors
+
+
+async def test_a_fixtures_match_abandoned_in_its_window_is_to_be_played_again_at_once(
+    fake_discord, tmp_path
+):
+    """The host closed F1's table mid-match, so its match does not count. The channel heard
+    nothing of it for minutes (the scheduler looked again only at its next round). It is now
+    told as the table closes that F1 is to be played again, and its players sit down at a new
+    table."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
+        await league_with_pairs(fake)
+        for name in ("alice", "carol", "bob", "dave"):
+            assert "You sit down" in await private(fake, name, "fixtures play", fixture="F1")
+        match_id = table_of(bot, fake).match_id
+        await act_once(bot, fake)
+        asked = await (
+            await fake.slash(fake.member("alice"), fake.channel, "table close")
+        ).message()
+        await fake.click(fake.member("alice"), asked, label="Close the table")
+        again = await fake.wait_for(
+            lambda: next(iter(posted(fake, f"M{match_id} does not count")), None),
+            what="F1 to be played again",
+        )
+        assert "to be played again" in again.text, again.text
+        assert "Its table is open" in await private(fake, "carol", "fixtures play", fixture="F1")
+        assert not errors_of(bot)
