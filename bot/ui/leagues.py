@@ -243,10 +243,16 @@ def standings_embed(league: League, page: StandingsPage) -> discord.Embed:
                 counts = f"{plural(t.points, 'point scored', 'points scored')} · {counts}"
         else:
             counted = STANDING_COUNTED[league.standing]
-            counts = (
-                f"{plural(getattr(t, league.standing), *counted)} · "
-                f"{plural(t.rubbers, 'rubber')}, {plural(t.games, 'game')}"
-            )
+            # Rubbers and games, but not again the one the standings rank by.
+            others = [
+                plural(count, word)
+                for metric, count, word in (
+                    ("rubbers", t.rubbers, "rubber"),
+                    ("games", t.games, "game"),
+                )
+                if metric != league.standing
+            ]
+            counts = " · ".join([plural(getattr(t, league.standing), *counted), ", ".join(others)])
         lines.append(
             f"{line.rank}. {safe(line.name)}: {counts}, {_difference(t.points_difference)} · "
             f"{plural(t.played, 'match', 'matches')} · *{placed}*"
@@ -259,7 +265,10 @@ def standings_embed(league: League, page: StandingsPage) -> discord.Embed:
         )
     else:
         metric = STANDING_WORDS[league.standing]
-        then = "rubbers, games, points difference"
+        breaks = [
+            w for key, w in (("rubbers", "rubbers"), ("games", "games")) if key != league.standing
+        ]
+        then = ", ".join([*breaks, "points difference"])
     embed.set_footer(
         text=f"Page {page.page} of {page.pages} · by {metric}, then {then} and head-to-head;"
         " in italics what placed each"

@@ -88,6 +88,22 @@ def test_standings_of_a_league_of_single_games_count_games_not_rubbers():
     assert "by rubber points, then rubbers, games" in rubbers.footer.text
 
 
+def test_standings_ranked_by_rubbers_or_games_say_that_count_once():
+    """A league of rubbers ranked by rubbers won read "1 rubber won · 1 rubber, 2 games" and
+    its footer "by rubbers won, then rubbers, games": the count it ranks by said twice, and a
+    tie-break that breaks nothing. Each is said once now."""
+    totals = Totals(rubber_points=3, rubbers=1, games=2, points=2, points_against=1, played=1)
+    page = StandingsPage(SEASON, (StandingLine(1, 1, "ann", totals, "rubbers"),), 1, 1, 1)
+    for standing, row, then in (
+        ("rubbers", "1. ann: 1 rubber won · 2 games, +1 point", "by rubbers won, then games,"),
+        ("games", "1. ann: 2 games won · 1 rubber, +1 point", "by games won, then rubbers, points"),
+    ):
+        league = League(1, 1, "Long", {"preset": "somerset"}, "ladder", standing, False, 1, "")
+        shown = standings_embed(league, page)
+        assert shown.description.startswith(row), shown.description
+        assert then in shown.footer.text, shown.footer.text
+
+
 def test_a_leagues_rules_count_the_joker_in_the_pack():
     assert rules_text({"preset": "modern", "joker": True}) == (
         "**modern** rules, 25 cards with the Joker, 10 points a game, single games."
