@@ -484,6 +484,23 @@ class EuchreBot(commands.AutoShardedBot):
             self._reporting = asyncio.create_task(self._keep_reporting(), name="report-status")
             log.info("ready as %s; %d open tables restored", self.user, len(tables))
 
+    # A table whose channel is gone is closed (bot/ui/table_messages.py: `tables_gone`).
+    # Members leaving the server are not seen (no members intent): their turns time out.
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._tables_gone([channel.id], "its channel was deleted")
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._tables_gone([payload.thread_id], "its thread was deleted")
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        tables = self._manager.tables.values() if self._manager is not None else ()
+        gone = [t.channel_id for t in tables if t.guild_id == guild.id]
+        await self._tables_gone(gone, "the bot was removed from the server")
+
+    async def _tables_gone(self, channel_ids: list[int], reason: str) -> None:
+        if self._manager is not None and channel_ids:
+            await self.table_messages.tables_gone(channel_ids, reason)
+
     async def on_shard_connect(self, shard_id: int) -> None:
         # After READY, which follows the ACKs of the heartbeats sent before the IDENTIFY: the
         # figure now is theirs, and is shown once another replaces it.

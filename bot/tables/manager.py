@@ -1536,6 +1536,27 @@ class TableManager:
             await asyncio.sleep(300)
             await self.close_idle()
 
+    async def close_gone(self, channel_ids: list[int], reason: str) -> list[Table]:
+        """Close the tables of channels Discord says are gone (deleted, or the bot removed
+        from their server): they could never be played or shown again, and an open table
+        would keep its members' seats, its timers and its computers playing to no one, and
+        be restored at every start. Unfinished play is recorded as abandoned."""
+        closed = []
+        for channel_id in channel_ids:
+            table = self.tables.get(channel_id)
+            if table is None:
+                continue
+            async with self.lock_for(table):
+                if table.status == CLOSED:
+                    continue
+                try:
+                    await self._close(table, reason)
+                except TableError:
+                    log.warning("table %s: storing its close (%s) failed", table.id, reason)
+                    continue
+            closed.append(table)
+        return closed
+
     async def close_idle(self) -> list[Table]:
         """Close tables idle for 24 hours (unfinished play is recorded as abandoned)."""
         now = self.clock()

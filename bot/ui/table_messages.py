@@ -107,8 +107,20 @@ class TableMessages:
         # buttons are then taken off. Kept in memory only: after a restart, a press of an old
         # offer's button is still refused, saying why.
         self._offers: dict[int, _Offer] = {}
+        # Channels Discord said were deleted (or whose server the bot left): nothing is
+        # fetched from, or sent to, them again.
+        self._gone: set[int] = set()
+
+    async def tables_gone(self, channel_ids: list[int], reason: str) -> None:
+        """The channels are gone: their tables are closed (`reason` says why) and their
+        members' open hands say so; nothing is posted where no one can read it."""
+        self._gone.update(channel_ids)
+        for table in await self.bot.manager.close_gone(channel_ids, reason):
+            await self.table_changed(Change(table, "closed", note=reason))
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        if channel_id in self._gone:
+            return None
         channel = self.bot.get_channel(channel_id)
         if channel is None:
             try:
