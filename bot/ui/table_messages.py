@@ -84,6 +84,8 @@ PING_WORDS = ", it is your turn"
 # How far back, and through how many messages, the channel is looked through for such a ping.
 LOOK_BACK_MS = 10_000
 LOOK_FOR = 100
+# Discord's code for a channel that does not exist (deleted).
+UNKNOWN_CHANNEL = 10003
 HAND_LOST = {"expired": HAND_EXPIRED, "restarted": HAND_RESTARTED}
 
 
@@ -125,8 +127,13 @@ class TableMessages:
         if channel is None:
             try:
                 channel = await self.bot.fetch_channel(channel_id)
-            except discord.HTTPException:
+            except discord.HTTPException as error:
                 log.warning("channel %s is gone; its table cannot be shown", channel_id)
+                if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+                    # Deleted while the bot was not told (it was down): the table is closed
+                    # as on the deletion's event, once the caller let go of its locks.
+                    gone = self.tables_gone([channel_id], "its channel was deleted")
+                    asyncio.ensure_future(gone).add_done_callback(log_task_end)
                 return None
         return channel  # type: ignore[return-value]
 

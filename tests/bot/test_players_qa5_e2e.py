@@ -46,3 +46,23 @@ async def test_a_table_whose_channel_is_deleted_or_whose_server_removed_the_bot_
     async with running_bot(fake, db) as bot:
         assert not bot.manager.tables
         assert not bot.handler_errors
+
+
+async def test_a_table_whose_channel_was_deleted_while_the_bot_was_down_is_closed_at_the_start(
+    fake_discord, tmp_path
+):
+    """The bot is down when the table's channel is deleted: at the start the table was
+    restored, found its channel gone, and stayed open (and restored at every start) with a
+    warning each time it had something to show. Now it is closed then, for good."""
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    channel = fake.channel
+    async with running_bot(fake, db) as bot:
+        await seat_and_start(fake, preset="modern")
+        await current_table_message(fake, table_of(bot, fake))
+    del fake.guild.channels[channel.id]
+    async with running_bot(fake, db) as bot:
+        await eventually(lambda: not bot.manager.tables, what="the table closed")
+        assert not bot.handler_errors
+    async with running_bot(fake, db) as bot:
+        assert not bot.manager.tables
