@@ -30,6 +30,13 @@ CANNOT_POST = (
     " to date: it needs **View Channel**, **Send Messages** and **Embed Links**. Ask a"
     " moderator to grant them."
 )
+# Discord's code for a channel that does not exist: deleted while a request was under way.
+UNKNOWN_CHANNEL = 10003
+# What a member is told then: what they did went through, but no table there can go on.
+CHANNEL_DELETED = (
+    "This channel was deleted while the bot answered, so the table here is closed. Open a new"
+    " one with /table create in another channel."
+)
 # Discord refuses a message of more content than this, and the member then sees "The
 # application did not respond" instead of the reason.
 CONTENT_LIMIT = 2000
@@ -52,6 +59,8 @@ def reason_of(error: BaseException) -> str | None:
         return "You are not allowed to use that command here."
     if _refused_here(error):
         return CANNOT_POST
+    if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+        return CHANNEL_DELETED
     return None
 
 
@@ -98,6 +107,8 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
     reason = reason_of(error)
     if reason == CANNOT_POST:
         log.warning("channel %s: the bot may not post there: %s", interaction.channel_id, error)
+    if reason == CHANNEL_DELETED:
+        log.warning("channel %s was deleted under a request: %s", interaction.channel_id, error)
     if reason is None:
         try:
             table = interaction.client.manager  # type: ignore[attr-defined]

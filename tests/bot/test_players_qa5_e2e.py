@@ -4,11 +4,38 @@ server), commands where they make no sense, admin rights, card pictures, help an
 
 from __future__ import annotations
 
-from tests.bot.helpers import current_table_message, eventually, running_bot, table_of
+from collections.abc import AsyncIterator
+
+import pytest_asyncio
+from aiohttp import web
+
+from tests.bot.helpers import NAMES, current_table_message, eventually, running_bot, table_of
 from tests.bot.test_table_life_e2e import open_hands, seat_and_start
-from tests.support.fake_discord import FakeDiscord
+from tests.support.fake_discord import FakeChannel, FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
+
+
+class DeletedAtPost(FakeDiscord):
+    """The fake Discord, where a moderator deletes ``doomed`` just as the bot posts in it (the
+    shared fake deletes channels only when the bot asks)."""
+
+    doomed: FakeChannel | None = None
+
+    async def _post_message(self, request: web.Request) -> web.StreamResponse:
+        channel = self.doomed
+        if channel is not None and int(request.match_info["channel_id"]) == channel.id:
+            self.doomed = None
+            del self.guilds[channel.guild_id].channels[channel.id]
+            await self.dispatch("CHANNEL_DELETE", channel.payload())
+        return await super()._post_message(request)
+
+
+@pytest_asyncio.fixture
+async def deleting_fake() -> AsyncIterator[DeletedAtPost]:
+    async with DeletedAtPost.serve() as fake:
+        fake.seed()
+        yield fake
 
 
 def requests_to(fake: FakeDiscord, channel_id: int, since: int) -> list[tuple[str, str]]:
@@ -66,3 +93,23 @@ async def test_a_table_whose_channel_was_deleted_while_the_bot_was_down_is_close
         assert not bot.handler_errors
     async with running_bot(fake, db) as bot:
         assert not bot.manager.tables
+
+
+async def test_a_start_whose_channel_is_deleted_as_it_deals_is_no_error(deleting_fake, tmp_path):
+    """The channel is deleted just as /table start posts the deal's table message: the bot
+    logged it as a bug ("command failed") and told the host "Sorry, something went wrong on
+    our side. Nothing was changed", though the cards were dealt. The host is told the channel
+    was deleted, and the table is closed."""
+    fake = deleting_fake
+    alice = fake.member("alice")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await (await fake.slash(alice, fake.channel, "table create")).response()
+        for name in NAMES[1:]:
+            await (await fake.slash(fake.member(name), fake.channel, "table join")).response()
+        fake.doomed = channel = fake.channel
+        started = await fake.slash(alice, channel, "table start")
+        told = await started.followup(0)
+        assert told.ephemeral and "channel was deleted" in told.text, told.text
+        assert "Nothing was changed" not in told.text
+        await eventually(lambda: not bot.manager.tables, what="the table closed")
+        assert not bot.handler_errors
