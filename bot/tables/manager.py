@@ -56,6 +56,8 @@ from bot.tables.table import (
 )
 
 log = logging.getLogger(__name__)
+# The HTTP status of a request Discord refuses the bot for want of a permission.
+FORBIDDEN = 403
 
 IDLE_CLOSE_SECONDS = 24 * 60 * 60
 DEFAULT_PING_AFTER = 30  # seconds a member may think before the bot pings them
@@ -1505,7 +1507,12 @@ class TableManager:
     async def _show(self, table: Table, change: Change) -> None:
         try:
             await self.listener.table_changed(change)
-        except Exception:
+        except Exception as error:
+            if getattr(error, "status", None) == FORBIDDEN:
+                # Discord refused the channel to the bot (its permissions were taken away):
+                # the game goes on, the members are told so when they act; not a bug.
+                log.warning("table %s: a computer's move not shown: %s", table.id, error)
+                return
             log.exception("table %s: showing a computer's move failed", table.id)
 
     async def _turn_timer(self, table: Table, seat: int, deadline: float, timeout: float) -> None:

@@ -6,12 +6,21 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+import discord
 import pytest_asyncio
 from aiohttp import web
 
-from tests.bot.helpers import NAMES, current_table_message, eventually, running_bot, table_of
+from bot.ui.errors import CANNOT_POST
+from tests.bot.helpers import (
+    NAMES,
+    current_table_message,
+    enabled_actions,
+    eventually,
+    running_bot,
+    table_of,
+)
 from tests.bot.test_table_life_e2e import open_hands, seat_and_start
-from tests.support.fake_discord import FakeChannel, FakeDiscord
+from tests.support.fake_discord import FakeChannel, FakeDiscord, FakeHTTPError
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -113,3 +122,64 @@ async def test_a_start_whose_channel_is_deleted_as_it_deals_is_no_error(deleting
         assert "Nothing was changed" not in told.text
         await eventually(lambda: not bot.manager.tables, what="the table closed")
         assert not bot.handler_errors
+
+
+SEND = discord.Permissions(send_messages=True).value
+
+
+class EditsChecked(FakeDiscord):
+    """The fake Discord, refusing the bot's posts and edits of channel messages once it may
+    not send messages there, as Discord does (the shared fake does not check permissions)."""
+
+    def _may_send(self, request: web.Request) -> None:
+        guild = self.guilds[self._channel(request).guild_id]
+        if not guild.permissions_of(self._bot_with_permissions()) & SEND:
+            raise FakeHTTPError(403, 50013, "Missing Permissions")
+
+    async def _post_message(self, request: web.Request) -> web.StreamResponse:
+        self._may_send(request)
+        return await super()._post_message(request)
+
+    async def _patch_message(self, request: web.Request) -> web.StreamResponse:
+        self._may_send(request)
+        return await super()._patch_message(request)
+
+
+@pytest_asyncio.fixture
+async def edits_checked() -> AsyncIterator[EditsChecked]:
+    async with EditsChecked.serve() as fake:
+        fake.seed()
+        yield fake
+
+
+async def test_computers_playing_on_once_the_bot_may_not_post_log_no_bug(edits_checked, tmp_path):
+    """Alice plays with three computers; the bot's Send Messages is taken away mid-deal. Her
+    move is made and she is told the table could not be brought up to date; each computer's
+    move after it was logged as a bug ("showing a computer's move failed", a traceback). Now
+    it is a warning, and the game goes on."""
+    fake = edits_checked
+    alice = fake.member("alice")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await (await fake.slash(alice, fake.channel, "table create", preset="modern")).response()
+        for _ in range(3):
+            await (await fake.slash(alice, fake.channel, "table addbot")).response()
+        await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+        table = table_of(bot, fake)
+        message = await current_table_message(fake, table)
+        await eventually(lambda: table.match.to_act == 0, what="alice's turn")
+        hand = await (await fake.click(alice, message, label="My hand")).message()
+        fake.guild.everyone_permissions &= ~SEND
+        fake.bot_permissions &= ~SEND
+        actions = len(table.actions)
+        clicked = await fake.click(alice, hand, enabled_actions(hand)[0])
+        assert (await clicked.followup(0)).text == CANNOT_POST
+        # The computers moved, and what each move showed is done with (`_showing`).
+        await eventually(
+            lambda: (
+                len(table.actions) > actions + 1
+                and not table.seats[table.match.to_act].is_bot
+                and not bot.manager._showing
+            ),
+            what="the computers to move and a member's turn",
+        )
+        assert not bot.handler_errors, bot.handler_errors
