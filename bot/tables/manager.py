@@ -313,8 +313,8 @@ class TableManager:
                 self._after_change(table)
             try:
                 await self.listener.table_restored(table)
-            except Exception:
-                log.exception("telling table %s's channel it was restored failed", table.id)
+            except Exception as error:
+                _not_shown(table, "telling the channel the table was restored", error)
         if self.timers_on and self._sweeper is None and not self._closed:
             self._sweeper = asyncio.create_task(self._sweep_idle(), name="euchre-idle-sweeper")
             self._sweeper.add_done_callback(log_task_end)
@@ -1508,12 +1508,7 @@ class TableManager:
         try:
             await self.listener.table_changed(change)
         except Exception as error:
-            if getattr(error, "status", None) == FORBIDDEN:
-                # Discord refused the channel to the bot (its permissions were taken away):
-                # the game goes on, the members are told so when they act; not a bug.
-                log.warning("table %s: a computer's move not shown: %s", table.id, error)
-                return
-            log.exception("table %s: showing a computer's move failed", table.id)
+            _not_shown(table, "showing a computer's move", error)
 
     async def _turn_timer(self, table: Table, seat: int, deadline: float, timeout: float) -> None:
         delay = self.ping_delay(table, seat, timeout)
@@ -1521,8 +1516,8 @@ class TableManager:
             await asyncio.sleep(max(0.0, deadline - timeout + delay - self.clock()))
             try:
                 await self.listener.turn_reminder(table, seat, deadline)
-            except Exception:
-                log.exception("table %s: the turn's ping failed", table.id)
+            except Exception as error:
+                _not_shown(table, "the turn's ping", error)
         await asyncio.sleep(max(0.0, deadline - self.clock()))
         # This task makes the move; it must not cancel itself when the move restarts timers.
         self._timers.pop(table.id, None)
@@ -1588,6 +1583,16 @@ class TableManager:
                 except Exception:
                     log.exception("table %s: announcing the idle close failed", table.id)
         return closed
+
+
+def _not_shown(table: Table, what: str, error: Exception) -> None:
+    """Log what the channel could not be shown (the game goes on without it)."""
+    if getattr(error, "status", None) == FORBIDDEN:
+        # Discord refused the channel to the bot (its permissions were taken away): the
+        # members are told so when they act; not a bug.
+        log.warning("table %s: %s was refused: %s", table.id, what, error)
+    else:
+        log.error("table %s: %s failed", table.id, what, exc_info=error)
 
 
 def _state_key(table: Table) -> tuple[Any, ...]:

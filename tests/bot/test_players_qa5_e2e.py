@@ -152,15 +152,23 @@ async def edits_checked() -> AsyncIterator[EditsChecked]:
         yield fake
 
 
-async def test_computers_playing_on_once_the_bot_may_not_post_log_no_bug(edits_checked, tmp_path):
+async def test_computers_playing_on_once_the_bot_may_not_post_log_no_bug(
+    edits_checked, tmp_path, caplog
+):
     """Alice plays with three computers; the bot's Send Messages is taken away mid-deal. Her
     move is made and she is told the table could not be brought up to date; each computer's
-    move after it was logged as a bug ("showing a computer's move failed", a traceback). Now
-    it is a warning, and the game goes on."""
+    move after it was logged as a bug ("showing a computer's move failed", a traceback), and
+    so were the restart's word to the channel and the turn's ping after it. Now each is a
+    warning, and the game goes on."""
     fake = edits_checked
     alice = fake.member("alice")
-    async with running_bot(fake, tmp_path / "euchre.db") as bot:
-        await (await fake.slash(alice, fake.channel, "table create", preset="modern")).response()
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await (
+            await fake.slash(
+                alice, fake.channel, "table create", preset="modern", ping="every turn"
+            )
+        ).response()
         for _ in range(3):
             await (await fake.slash(alice, fake.channel, "table addbot")).response()
         await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
@@ -181,5 +189,12 @@ async def test_computers_playing_on_once_the_bot_may_not_post_log_no_bug(edits_c
                 and not bot.manager._showing
             ),
             what="the computers to move and a member's turn",
+        )
+        assert not bot.handler_errors, bot.handler_errors
+    async with running_bot(fake, db, timers=True) as bot:
+        refused = ("telling the channel the table was restored was refused", "ping was refused")
+        await eventually(
+            lambda: all(any(r in m for m in caplog.messages) for r in refused),
+            what="the restart's word and the turn's ping refused",
         )
         assert not bot.handler_errors, bot.handler_errors
