@@ -54,11 +54,12 @@ def requests_to(fake: FakeDiscord, channel_id: int, since: int) -> list[tuple[st
 async def test_a_table_whose_channel_is_deleted_or_whose_server_removed_the_bot_is_closed(
     fake_discord, tmp_path
 ):
-    """A game is under way in #euchre and a table waits in #euchre-2. #euchre is deleted: its
-    table stayed open, its computers played on to no one, its members' seats and open hands
-    held, and it came back at every start. Now it is closed (the game recorded as abandoned),
-    the open hands say the table closed, and nothing more is sent to the channel. The bot is then removed
-    from the server: the other table closes too, and a restart brings back neither."""
+    """A game is under way in #euchre, a table waits in a thread of it and another in
+    #euchre-2. #euchre is deleted: its table (and its thread's) stayed open, its computers
+    played on to no one, its members' seats and open hands held, and it came back at every
+    start. Now they are closed (the game recorded as abandoned), the open hands say the
+    table closed, and nothing more is sent to the channel or the thread. The bot is then
+    removed from the server: the other table closes too, and a restart brings back none."""
     fake = fake_discord
     db = tmp_path / "euchre.db"
     channel, second = fake.channel, fake.add_channel(fake.guild, "euchre-2")
@@ -68,16 +69,24 @@ async def test_a_table_whose_channel_is_deleted_or_whose_server_removed_the_bot_
         await current_table_message(fake, table)
         hands = await open_hands(bot, fake)
         await (await fake.slash(fake.member("bob"), second, "table create")).response()
+        thread = fake.add_thread(channel, "side game")  # deleted with its channel
+        await (await fake.slash(fake.member("carol"), thread, "table create")).response()
+        await eventually(lambda: bot.manager.tables[thread.id].message_id, what="its message")
         since = len(fake.requests)
         del fake.guild.channels[channel.id]
+        del fake.guild.channels[thread.id]
         await fake.dispatch("CHANNEL_DELETE", channel.payload())
-        await eventually(lambda: channel.id not in bot.manager.tables, what="the table closed")
+        await eventually(
+            lambda: not {channel.id, thread.id} & set(bot.manager.tables),
+            what="the tables of the channel and its thread closed",
+        )
         hand = next(iter(hands.values()))
         await fake.wait_for(lambda: "This hand is closed" in fake.messages_by_id[hand.id].content)
         assert table.status == "closed"
         await fake.dispatch("GUILD_DELETE", {"id": str(fake.guild.id)})
         await eventually(lambda: not bot.manager.tables, what="the other table closed")
         assert not requests_to(fake, channel.id, since), fake.requests[since:]
+        assert not requests_to(fake, thread.id, since), fake.requests[since:]
         assert not bot.handler_errors
     async with running_bot(fake, db) as bot:
         assert not bot.manager.tables
