@@ -83,6 +83,10 @@ async def test_a_table_whose_channel_is_deleted_or_whose_server_removed_the_bot_
         hand = next(iter(hands.values()))
         await fake.wait_for(lambda: "This hand is closed" in fake.messages_by_id[hand.id].content)
         assert table.status == "closed"
+        # An outage is no removal: the table stays (the next command is read after the event).
+        await fake.dispatch("GUILD_DELETE", {"id": str(fake.guild.id), "unavailable": True})
+        await (await fake.slash(fake.member("dave"), second, "table join")).response()
+        assert second.id in bot.manager.tables
         await fake.dispatch("GUILD_DELETE", {"id": str(fake.guild.id)})
         await eventually(lambda: not bot.manager.tables, what="the other table closed")
         assert not requests_to(fake, channel.id, since), fake.requests[since:]
