@@ -18,7 +18,7 @@ from bot.leagues.night import LatePlace
 from bot.numbers import parse_whole
 from bot.storage.nights import Night, NightPlayer, Total
 from bot.ui.embeds import GOLD, plural, safe
-from bot.ui.errors import reply_error
+from bot.ui.errors import CONTENT_LIMIT, reply_error
 
 DESCRIPTION_LIMIT = 4096  # an embed's description
 FILE_PREFIX = "euchre-night"
@@ -240,10 +240,20 @@ def closed_text(night: Night, why: str, totals: Sequence[Total]) -> str:
     best = totals[0].points if totals else 0
     winners = [safe(t.name) for t in totals if t.points == best]
     text = f"**The euchre night is over** ({why})."
+    ending = " Final standings above; the night's record (EMN) is attached."
     if totals:
-        text += f" Top score, {plural(best, 'point')}: " + ", ".join(winners) + "."
-    text += " Final standings above; the night's record (EMN) is attached."
-    return text[:2000]
+        # Many tied at the top: the names that fit, whole, and how many more, so the message
+        # keeps its ending and cuts no escape in two.
+        lead = f" Top score, {plural(best, 'point')}: "
+        room = CONTENT_LIMIT - len(text) - len(lead) - len(ending) - len(" and 9999 more.")
+        shown: list[str] = []
+        for name in winners:
+            if len(", ".join([*shown, name])) > room:
+                break
+            shown.append(name)
+        more = len(winners) - len(shown)
+        text += lead + ", ".join(shown) + (f" and {more} more" if more else "") + "."
+    return (text + ending)[:CONTENT_LIMIT]
 
 
 class NightButton(

@@ -62,6 +62,19 @@ def test_the_round_and_closing_messages_fit_a_message():
     assert len(texts.closed_text(night("closed"), "its last round is over", totals)) <= 2000
 
 
+def test_the_closing_message_of_many_tied_winners_keeps_its_ending_and_whole_names():
+    # 200 tied at the top, names full of markdown: the names that fit, whole (no escape cut
+    # in two), how many more, and the sentence about the standings and the record.
+    name = "*_`|~>" * 5
+    totals = [Total(n, name, 3, 1, True) for n in range(200)]
+    text = texts.closed_text(night("closed"), "its last round is over", totals)
+    assert len(text) <= 2000
+    assert text.endswith(" Final standings above; the night's record (EMN) is attached.")
+    shown = text.split("Top score, 3 points: ")[1].split(" and ")[0].split(", ")
+    assert all(n == texts.safe(name) for n in shown)
+    assert f" and {200 - len(shown)} more." in text
+
+
 def test_my_place_tells_a_player_where_he_stands_among_200_with_the_places_around():
     totals = [Total(n, f"{LONG}{n}", 200 - n // 2, 30, True) for n in range(200)]
     text = texts.place_text(totals, 150)  # 150 and 151 share 125 points, places 151 and 152
