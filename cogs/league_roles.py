@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, cast
 import discord
 from discord.ext import commands
 
-from bot.leagues.roles import RankRole, RoleChange, differences, wanted_holders, why_not_manageable
+from bot.leagues.roles import (
+    RankRole,
+    RoleChange,
+    differences,
+    present_ranks,
+    wanted_holders,
+    why_not_manageable,
+)
 from bot.rerun import Rerun
 from bot.storage import league_roles, leagues
 from bot.storage.database import Database
@@ -51,6 +58,9 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
         self.bot = bot
         self._syncing: dict[int, Rerun] = {}
         self._stopped = False
+        # Members Discord said have left, by server: the bot has no members intent, so it
+        # learns of a leaver only when giving him a role fails (forgotten at a restart).
+        self._gone: dict[int, set[int]] = {}
 
     @property
     def db(self) -> Database:
@@ -153,14 +163,27 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
                 await self._warn(league, problem)
                 return
         ranks = await league_roles.current_ranks(self.db, league)
-        wanted = wanted_holders(ranks, [r for r, _ in roles])
         held = await league_roles.holders(self.db, league.id)
         tops = {r.role_id: r for r, _ in roles}
+        gone = self._gone.setdefault(guild.id, set())
         done: list[RoleChange] = []
         try:
-            for change in differences(wanted, held):
-                if await self._change(guild, league, tops[change.role_id], change):
-                    done.append(change)
+            # A member ranked for a role may have left the server: his place passes to the
+            # next (`present_ranks`), found out by giving the roles before taking any, so no
+            # holder loses a role to a member who is gone.
+            for _ in range(len(ranks) + 1):
+                wanted = wanted_holders(present_ranks(ranks, gone), [r for r, _ in roles])
+                changes = sorted(differences(wanted, held), key=lambda c: not c.add)
+                left = len(gone)
+                for change in changes:
+                    if await self._change(guild, league, tops[change.role_id], change):
+                        done.append(change)
+                        holders = held.setdefault(change.role_id, set())
+                        (holders.add if change.add else holders.discard)(change.user_id)
+                    if len(gone) > left:
+                        break  # the places move: work out who holds what again
+                else:
+                    break
         except discord.Forbidden:
             # Taken away between the check and the call: the next sync finds out why.
             await self._warn(league, "Discord refused to give or take its roles")
@@ -182,6 +205,8 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
         except discord.NotFound as error:
             if error.code == UNKNOWN_MEMBER:
                 # He left the server: nothing to give him, and nothing left to take back.
+                if change.add:
+                    self._gone.setdefault(guild.id, set()).add(change.user_id)
                 return not change.add
             log.info("league %s: role %s is gone (%s)", league.id, role.role_id, error)
             return False

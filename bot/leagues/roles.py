@@ -12,7 +12,7 @@ reads, so that the refusal at configuration and the warning after a result say t
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 TOP_LIMIT = 100  # a rank role covers at most the top hundred
@@ -81,6 +81,24 @@ def wanted_holders(
     """
     ranked = list(ranks)
     return {r.role_id: {user for rank, user in ranked if rank <= r.top} for r in roles}
+
+
+def present_ranks(ranks: Iterable[tuple[int, int]], gone: Collection[int]) -> list[tuple[int, int]]:
+    """The ranks among the members still in the server, for the rank roles: a member known to
+    have left keeps his place in the standings, but a role cannot be given to him, so each one
+    ranked below him moves up a place (ties still share one).
+
+    Args:
+        ranks: (rank, user id) as `wanted_holders` takes them.
+        gone: the members Discord said are no longer in the server.
+    """
+    ranked = list(ranks)
+    gone_ranks = sorted(rank for rank, user in ranked if user in gone)
+    return [
+        (rank - sum(1 for r in gone_ranks if r < rank), user)
+        for rank, user in ranked
+        if user not in gone
+    ]
 
 
 def differences(wanted: Mapping[int, set[int]], held: Mapping[int, set[int]]) -> list[RoleChange]:

@@ -226,3 +226,31 @@ async def test_a_role_deleted_on_discord_is_forgotten_at_the_next_result(fake_di
         assert await league_roles.rank_roles(bot.db, league_id) == []
         assert await league_roles.holders(bot.db, league_id) == {}
         assert warnings(fake) == [] and len(fake.role_edits) == 2
+
+
+async def test_a_leader_who_left_the_server_passes_his_place_to_the_next(fake_discord, tmp_path):
+    """He keeps his place in the standings, but Discord cannot give him the role: the members
+    still in the server move up a place. The winners share first place and the losers third;
+    with one winner gone, the top 2 is the other winner and the losers, tied second."""
+    fake = fake_discord
+    champions, _ = world(fake)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        match_id, winners, losers, _ = await play_league_game(bot, fake)
+        gone = min(winners)
+        del fake.guild.members[gone]  # he left the server (the bot hears nothing of it)
+        await private(fake, "organiser", "league roles add", league="Quick", role=champions, top=2)
+        here = (winners - {gone}) | losers
+        await fake.wait_for(lambda: champions.members == here, what="the role of those here")
+        await settled(bot)
+        # Corrections sync again: the role stays with the members still here.
+        await private(
+            fake, "organiser", "league void", league="Quick", match=f"M{match_id}", reason="test"
+        )
+        await private(
+            fake, "organiser", "league unvoid", league="Quick", match=f"M{match_id}", reason="test"
+        )
+        await settled(bot)
+        assert champions.members == here
+        assert gone not in {e.user_id for e in fake.role_edits}
+        assert warnings(fake) == []

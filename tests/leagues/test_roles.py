@@ -11,6 +11,7 @@ from bot.leagues.roles import (
     RoleFacts,
     check_top,
     differences,
+    present_ranks,
     wanted_holders,
     why_not_manageable,
 )
@@ -84,3 +85,13 @@ def test_everyone_cannot_be_a_league_role():
 def test_an_integrations_role_cannot_be_a_league_role():
     problem = why_not_manageable(True, RoleFacts("Server Booster", managed=True))
     assert problem is not None and "integration" in problem
+
+
+def test_members_who_left_give_up_their_places_to_those_ranked_below():
+    ranks = [(1, 10), (1, 20), (3, 30), (3, 40), (5, 50)]
+    assert present_ranks(ranks, set()) == ranks
+    # 10 left: 20 is first alone, 30 and 40 share second, 50 is fourth.
+    assert present_ranks(ranks, {10}) == [(1, 20), (2, 30), (2, 40), (4, 50)]
+    # A leader gone and one of a tie below: each below moves up once for each gone above.
+    assert present_ranks(ranks, {10, 30}) == [(1, 20), (2, 40), (3, 50)]
+    assert present_ranks(ranks, {50}) == ranks[:4]
