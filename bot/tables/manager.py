@@ -815,12 +815,7 @@ class TableManager:
             if task is None or task.done():
                 continue
             task.cancel()
-            timeout = table.turn_timeout or self.turn_timeout
-            task = asyncio.create_task(
-                self._turn_timer(table, match.to_act, deadline, timeout), name=f"timer-{table.id}"
-            )
-            self._timers[table.id] = task
-            task.add_done_callback(log_task_end)
+            self._start_timer(table, match.to_act, deadline)
 
     def _ping_setting(self, table: Table, seat: int) -> tuple[str, int | None] | None:
         """The ping mode and wait of the member at `seat`: the member's own setting, else the
@@ -1444,17 +1439,22 @@ class TableManager:
                 self._computer_turn(table, match.to_act), name=f"computer-{table.id}"
             )
             self._computer_tasks[table.id] = task
+            task.add_done_callback(log_task_end)
         elif self.timers_on:
-            timeout = table.turn_timeout or self.turn_timeout
-            deadline = self.clock() + timeout
+            deadline = self.clock() + (table.turn_timeout or self.turn_timeout)
             self.deadlines[table.id] = deadline
-            task = asyncio.create_task(
-                self._turn_timer(table, match.to_act, deadline, timeout), name=f"timer-{table.id}"
-            )
-            self._timers[table.id] = task
+            self._start_timer(table, match.to_act, deadline)
         else:
             return
         self._clocked[table.id] = key
+
+    def _start_timer(self, table: Table, seat: int, deadline: float) -> None:
+        """The turn's timer for `seat`: its ping, then the time-out move at `deadline`."""
+        timeout = table.turn_timeout or self.turn_timeout
+        task = asyncio.create_task(
+            self._turn_timer(table, seat, deadline, timeout), name=f"timer-{table.id}"
+        )
+        self._timers[table.id] = task
         task.add_done_callback(log_task_end)
 
     async def _computer_turn(self, table: Table, seat: int) -> None:

@@ -60,7 +60,7 @@ from bot.ui.embeds import (
     safe,
     table_embed,
 )
-from bot.ui.errors import fit_content
+from bot.ui.errors import UNKNOWN_CHANNEL, fit_content
 from bot.ui.views import deal_number, finished_view, substitute_view, table_view
 
 if TYPE_CHECKING:
@@ -84,8 +84,6 @@ PING_WORDS = ", it is your turn"
 # How far back, and through how many messages, the channel is looked through for such a ping.
 LOOK_BACK_MS = 10_000
 LOOK_FOR = 100
-# Discord's code for a channel that does not exist (deleted).
-UNKNOWN_CHANNEL = 10003
 HAND_LOST = {"expired": HAND_EXPIRED, "restarted": HAND_RESTARTED}
 
 
@@ -826,9 +824,10 @@ class TableMessages:
 
     async def table_restored(self, table: Table) -> None:
         """After a restart: the pings alive at the stop are deleted (the turn is pinged again when
-        due), but for the ping of the turn still to be played, which stands; a table in play is told so, and its members' open hands, which no longer follow
-        the game, are marked so each is told at their turn; the channel is brought up to date
-        (a deal that ended while its edit waited is shown as it ended)."""
+        due), but for the ping of the turn still to be played, which stands; a table in play is
+        told so, and its members' open hands, which no longer follow the game, are marked so
+        each is told at their turn; the channel is brought up to date (a deal that ended while
+        its edit waited is shown as it ended)."""
         # Before any wait: the turn's timer, started with the table, may ping at once.
         stale = list(table.pings)
         kept = table.turn_ping
