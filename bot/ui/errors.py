@@ -57,6 +57,13 @@ def reason_of(error: BaseException) -> str | None:
         return text[:1].upper() + text[1:] if text else "That is not allowed now."
     if isinstance(error, app_commands.CheckFailure):
         return "You are not allowed to use that command here."
+    if isinstance(error, app_commands.TransformerError) and isinstance(error.value, discord.User):
+        # A member option naming someone who left the server: Discord sends a user, and
+        # discord.py refuses it for a command that wants a member. A refusal, not a bug.
+        return QuotesNames(
+            "{} is not a member of this server (any more), so the command cannot name them",
+            error.value.display_name,
+        ).worded(safe)
     if _refused_here(error):
         return CANNOT_POST
     if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
