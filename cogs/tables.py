@@ -277,8 +277,12 @@ class Tables(commands.Cog):
 
     @table.command(name="kick")
     @app_commands.describe(member="the member to remove from the table")
-    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    async def kick(
+        self, interaction: discord.Interaction, member: discord.Member | discord.User
+    ) -> None:
         """Remove a member from the table (host only)."""
+        # A user, not a member, when they left the server: their seat is still theirs, and
+        # removing them is what the host then needs most.
         change = await self.manager.kick(
             interaction.channel_id, interaction.user.id, member.id, member.display_name
         )
@@ -295,10 +299,18 @@ class Tables(commands.Cog):
 
     @table.command(name="substitute")
     @app_commands.describe(member="who plays your seat for the rest of the rubber")
-    async def substitute(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    async def substitute(
+        self, interaction: discord.Interaction, member: discord.Member | discord.User
+    ) -> None:
         """Ask someone to play your seat for the rest of the rubber; they accept, the others consent."""
         if member.bot:
             raise TableError("name a member as substitute; for a computer, use /table leave")
+        if not isinstance(member, discord.Member):
+            # Discord sends a user, not a member, for someone who left the server.
+            raise NamingTableError(
+                "{} is not a member of this server, so cannot play here: name someone who is",
+                member.display_name,
+            )
         seen = member.resolved_permissions  # in this channel, as Discord resolved them
         if seen is not None and not seen.view_channel:
             # The offer is posted here: they would never see it, and the request would wait.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.interaction.helpers import start_four
 from tests.support.fake_discord import INTERACTION_COMMAND, FakeMember
 from tests.support.interactions import Exchange, InteractionHarness
 
@@ -23,6 +24,32 @@ async def naming_one_who_left(
     exchange = h._exchange(INTERACTION_COMMAND, member, h.channel, data)
     await h._run_tree(exchange)
     return exchange
+
+
+async def test_the_host_removes_a_player_who_left_the_server(interactions):
+    h = interactions
+    table = await start_four(h)
+    bob = h.member("bob")
+    seat = table.seat_of(bob.id)
+    exchange = await naming_one_who_left(h, "alice", "table kick", "member", bob)
+    assert exchange.ephemeral
+    assert "was removed from the table" in exchange.text, exchange.text
+    assert table.seat_of(bob.id) is None and table.seats[seat].is_bot
+    kicks = await h.bot.db.fetchval(
+        "SELECT COUNT(*) FROM table_events WHERE action = ?", (f"kick:{bob.id}",), 0
+    )
+    assert kicks == 1
+
+
+async def test_a_substitute_who_left_the_server_is_refused_saying_so(interactions):
+    h = interactions
+    await start_four(h)
+    async with h.unchanged():
+        exchange = await naming_one_who_left(
+            h, "bob", "table substitute", "member", h.member("erin")
+        )
+    assert "erin" in exchange.text and "not a member of this server" in exchange.text
+    assert "something went wrong" not in exchange.text.lower()
 
 
 async def test_any_member_option_naming_one_who_left_is_refused_not_logged_as_a_bug(interactions):
