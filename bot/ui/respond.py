@@ -495,8 +495,10 @@ def joined_text(table: Table, user_id: int) -> str:
         if seat is not None:
             return f"You sit at {table.seat_label(seat)}."
         return "The seats are full: you wait in line for the next game."
+    # A table of single games plays game after game: the line waits for the next game.
+    match = "rubber" if table.options.is_rubber else "game"
     if table.playing:
-        return "A rubber is being played: you wait in line and play from the next one (S.15)."
+        return f"A {match} is being played: you wait in line and play from the next one (S.15)."
     if members > 4:
         count = {5: "Five", 6: "Six"}.get(members, str(members))
         cut = (
@@ -508,7 +510,7 @@ def joined_text(table: Table, user_id: int) -> str:
         return f"The four seats are taken: you wait in line. {cut}"
     if seat is not None:
         return f"You sit at {SEAT_NAMES[seat]}."
-    return "The seats are full: you wait in line for the next rubber."
+    return f"The seats are full: you wait in line for the next {match}."
 
 
 async def review(
