@@ -10,13 +10,14 @@ leases, actions per second, Discord's 429s; which stopped, and when), from the r
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.command_sync import sync_commands
+from bot.engine.quoting import quoted
 from bot.storage import leases, processes
 from bot.ui.respond import answer
 from bot.ui.status import status_embed
@@ -45,10 +46,20 @@ class Admin(commands.Cog):
     @app_commands.describe(
         scope="global: every server (takes up to an hour); here: this server at once"
     )
-    async def sync(self, interaction: discord.Interaction, scope: str = "global") -> None:
+    async def sync(
+        self, interaction: discord.Interaction, scope: Literal["global", "here"] = "global"
+    ) -> None:
         """Sync the slash commands to Discord (bot owners only)."""
         if not self._is_owner(interaction.user.id):
             await answer(interaction, "Only the bot's owners (OWNER_IDS) can sync commands.")
+            return
+        if scope not in ("global", "here"):
+            # Discord offers the two choices only in its own client: a request may carry any
+            # text, and anything but "here" would publish to every server (up to an hour).
+            await answer(
+                interaction,
+                f"Unknown scope {quoted(scope)}: choose global or here. Nothing synced.",
+            )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         db = self.bot.db

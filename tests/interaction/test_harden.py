@@ -59,3 +59,16 @@ async def test_any_member_option_naming_one_who_left_is_refused_not_logged_as_a_
     )
     assert exchange.ephemeral
     assert exchange.text.startswith("“bob” is not a member of this server"), exchange.text
+
+
+async def test_admin_sync_of_a_scope_it_does_not_know_syncs_nothing_and_says_so(interactions):
+    """Discord offers global and here only in its own client: any other text (a typo, a long
+    paste) once published to every server, taking up to an hour, and echoed the text as typed."""
+    h = interactions
+    puts = sum(c.method == "PUT" for c in h.calls)
+    for scope in ("Here", " here", "@everyone **x**", "W" * 3000):
+        exchange = await h.command("owner", "admin sync", scope=scope)
+        assert exchange.ephemeral and len(exchange.text) <= 2000
+        assert exchange.text.startswith("Unknown scope"), exchange.text
+        assert "choose global or here" in exchange.text and "@everyone" not in exchange.text
+    assert sum(c.method == "PUT" for c in h.calls) == puts
