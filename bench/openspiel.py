@@ -7,16 +7,15 @@
 Every pair is one shuffle, dealt from 0-0 in a game to ten, played twice: the expert's side at
 seats 0 and 2, then at seats 1 and 3, so both sides hold the same cards over the pair. Each deal
 is played in the bot's engine (the `modern` preset with `discard_turn_up` off, OpenSpiel's rule:
-the dealer may not throw the turn-up) and in OpenSpiel's `euchre` (default rules) side by side.
-At every step the seat to act, the legal actions, every active seat's hand and the trump must
-agree, and so must the points at the end; any disagreement stops the run with the position.
+the dealer may not throw the turn-up) and in OpenSpiel's `euchre` (default rules) side by side,
+through the bridge the tests use (tests/support/openspiel.py): at every step the seat to act, the
+legal actions, every active seat's hand and the trump must agree, and so must the points at the
+end; any disagreement stops the run with the position.
 
-The two engines word a lone hand differently: the bot's engine takes "order alone" as one
-declaration, before the dealer's discard; OpenSpiel asks the maker "alone?" after it. So when
-ISMCTS makes the trump, it is asked the second question at once on a copy of the state (the
-discard, unseen by the maker, is any legal card there unless the maker is the dealer), and the
-answer is given to OpenSpiel when it asks. When a lone maker's partner deals, the bot's engine
-skips his discard (he sits out) and OpenSpiel is given any legal one.
+The bot's engine takes "order alone" as one declaration, before the dealer's discard; OpenSpiel
+asks the maker "alone?" after it. So when ISMCTS makes the trump, it is asked the second question
+at once on a copy of the state (the discard, unseen by the maker, is any legal card there unless
+the maker is the dealer), and the answer is given to OpenSpiel when it asks.
 
 ISMCTS is OpenSpiel's Python `ISMCTSBot` with a random-rollout evaluator, UCT constant 2, every
 generator seeded from `--seed` and the pair, so a run repeats. Its search nodes are keyed by the
@@ -53,35 +52,22 @@ from bot.engine.deal import (
     PLAY,
     ROUND_ONE,
     ROUND_TWO,
-    Deal,
 )
 from bot.engine.match import Match
-from bot.engine.rules import Options, build_options
-
-# OpenSpiel's euchre: card = rank * 4 + suit, then the bids and the lone-hand question.
-OS_SUITS = "CDHS"
-OS_RANKS = "9TJQKA"
-OS_PASS = 24
-OS_BID = 25  # + suit index: order up (round one) or name the suit (round two)
-OS_ALONE = 29
-OS_PARTNER = 30
-
-
-class Mismatch(Exception):
-    """The two engines disagree; the message gives the position."""
-
-
-def os_card(card: str) -> int:
-    return OS_RANKS.index(card[0]) * 4 + OS_SUITS.index(card[1])
-
-
-def our_card(action: int) -> str:
-    return OS_RANKS[action // 4] + OS_SUITS[action % 4]
-
-
-def options() -> Options:
-    """The `modern` preset with OpenSpiel's rule on the turn-up."""
-    return build_options("modern", discard_turn_up=False)
+from tests.support.openspiel import (
+    OS_ALONE,
+    OS_BID,
+    OS_PASS,
+    OS_SUITS,
+    Mismatch,
+    apply_both,
+    check,
+    check_result,
+    options,
+    os_deal,
+    our_card,
+    settle,
+)
 
 
 @dataclass
@@ -112,73 +98,6 @@ def _ismcts(game: Any, simulations: int, seed: int) -> Any:
     return bot
 
 
-def _os_deal(game: Any, deal: Deal) -> Any:
-    """OpenSpiel's state with the same dealer, hands and turn-up as the bot's deal."""
-    import pyspiel
-
-    state = game.new_initial_state()
-    state.apply_action(deal.dealer)
-    # OpenSpiel deals one card at a time round the table from the dealer.
-    for i in range(5):
-        for n in range(4):
-            seat = (deal.dealer + n) % 4
-            state.apply_action(os_card(deal.hands[seat][i]))
-    state.apply_action(os_card(deal.turn_up))
-    if state.current_phase() != pyspiel.euchre.Phase.BIDDING:
-        raise Mismatch(f"OpenSpiel not bidding after the deal:\n{state}")
-    return state
-
-
-def _legal_as_os(deal: Deal) -> set[int]:
-    out = set()
-    for action in deal.legal_actions():
-        out.add(_bid_or_card(deal, action))
-    return out
-
-
-def _bid_or_card(deal: Deal, action: str) -> int:
-    if action == PASS:
-        return OS_PASS
-    if action in (ORDER, ORDER_ALONE):
-        assert deal.turn_up_suit is not None
-        return OS_BID + OS_SUITS.index(deal.turn_up_suit)
-    if action.startswith(CALL):
-        return OS_BID + OS_SUITS.index(action.split(":")[1])
-    if deal.phase in (DISCARD, PLAY):
-        return os_card(action)
-    raise Mismatch(f"no OpenSpiel action for {action!r} in phase {deal.phase}")
-
-
-def _check(deal: Deal, state: Any, where: str) -> None:
-    """Stop with the position unless both engines agree on the turn, the actions, the hands."""
-    seat = deal.to_act
-    problems = []
-    if state.current_player() != seat:
-        problems.append(f"to act: ours {seat}, OpenSpiel {state.current_player()}")
-    ours, theirs = _legal_as_os(deal), set(state.legal_actions())
-    if ours != theirs:
-        problems.append(
-            f"legal: ours {sorted(deal.legal_actions())}, OpenSpiel "
-            f"{sorted(state.action_to_string(a) for a in theirs)}"
-        )
-    holder = state.card_holder()
-    seats = deal.active if deal.phase == PLAY else range(4)
-    for s in seats:
-        os_hand = sorted(our_card(c) for c in range(24) if holder[c] == s)
-        if deal.phase == DISCARD and s == deal.dealer:
-            continue  # the bot's engine puts the turn-up in the hand at the discard
-        if os_hand != sorted(deal.hands[s]):
-            problems.append(f"seat {s} holds {sorted(deal.hands[s])}, OpenSpiel {os_hand}")
-    if deal.trump is not None and deal.phase == PLAY:
-        os_trump = int(state.trump_suit())
-        if OS_SUITS[os_trump] != deal.trump:
-            problems.append(f"trump: ours {deal.trump}, OpenSpiel {OS_SUITS[os_trump]}")
-    if problems:
-        raise Mismatch(
-            f"{where}: " + "; ".join(problems) + f"\nhistory {deal.history}\nOpenSpiel:\n{state}"
-        )
-
-
 class DealPlay:
     """One deal played in both engines, the expert's side at `expert_side`."""
 
@@ -196,7 +115,7 @@ class DealPlay:
         self.phase = pyspiel.euchre.Phase
         self.match = match
         self.deal = match.deal
-        self.state = _os_deal(game, self.deal)
+        self.state = os_deal(game, self.deal)
         self.expert_side = expert_side
         self.experts = {
             s: make_player("expert", seed * 4 + s, budget) for s in range(4) if s % 2 == expert_side
@@ -211,8 +130,8 @@ class DealPlay:
         """Play the deal out; return the expert's side's points less the other side's."""
         deal, state = self.deal, self.state
         while deal.result is None:
-            self._settle()
-            _check(deal, state, f"step {len(deal.history)}")
+            settle(state, deal, self.alone)
+            check(deal, state, f"step {len(deal.history)}")
             seat = deal.to_act
             assert seat is not None
             if seat in self.experts:
@@ -223,37 +142,14 @@ class DealPlay:
                     self.expert_times.append(time.perf_counter() - start)
             else:
                 action = self._ismcts_choice(seat)
-            os_action = _bid_or_card(deal, action)
-            if action in (ORDER, ORDER_ALONE) or action.startswith(CALL):
-                self.alone[seat] = action.endswith("alone")
+            apply_both(deal, state, action, seat, self.alone)
             self.match.apply(action, seat)
-            state.apply_action(os_action)
-        self._settle()
+        settle(state, deal, self.alone)
+        check_result(deal, state)
         result = deal.result
-        if not state.is_terminal():
-            raise Mismatch(f"our deal is over ({result}), OpenSpiel's is not:\n{state}")
-        returns = state.returns()
-        if [round(returns[0]), round(returns[1])] != [
-            result.points[0] - result.points[1],
-            result.points[1] - result.points[0],
-        ]:
-            raise Mismatch(f"points: ours {result.points}, OpenSpiel {returns}:\n{state}")
+        assert result is not None
         mine = result.points[self.expert_side]
         return mine - result.points[1 - self.expert_side]
-
-    def _settle(self) -> None:
-        """Answer OpenSpiel's questions that the bot's engine has already settled."""
-        state, phase = self.state, self.phase
-        while not state.is_terminal():
-            now = state.current_phase()
-            player = state.current_player()
-            if now == phase.GO_ALONE and player in self.alone:
-                state.apply_action(OS_ALONE if self.alone[player] else OS_PARTNER)
-            elif now == phase.DISCARD and self.deal.phase != DISCARD:
-                # A lone maker's partner deals: he sits out, so his discard does not matter.
-                state.apply_action(state.legal_actions()[0])
-            else:
-                return
 
     def _step(self, state: Any) -> int:
         if len(state.legal_actions()) == 1:
