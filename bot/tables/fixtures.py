@@ -583,6 +583,10 @@ class FixtureScheduler:
             return ids
 
         ids = await self.manager.writer.write(work)
+        if new:
+            # Looked at in the next tick, now: a fixture made with a pair that withdrew is
+            # forfeited at once, not at its reminder a day later (and the bracket goes on).
+            self.wake()
         made = await self._made(series, ids)
         await self._tell(
             self.listener.fixtures_made(
