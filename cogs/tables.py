@@ -20,6 +20,7 @@ from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import league_choices
 from bot.ui.respond import STARTED, VARIANT_STARTED, answer, ask_to_close, guild_id_of, joined_text
 from bot.ui.variant_views import TITLES
+from bot.ui.views import match_word
 
 FOUR_HANDED = "four-handed"
 Game = Literal[
@@ -324,7 +325,7 @@ class Tables(commands.Cog):
         )
         # The request as stored: it is shown to the member named, who alone may accept it.
         asked = change.table.substitution
-        span = "rubber" if change.table.variant is None else "game"
+        span = match_word(change.table)
         consent = (
             "; the other players are asked to consent"
             if change.table.substitute_consenters()

@@ -31,7 +31,7 @@ from bot.ui import coach, variant_views
 from bot.ui.embeds import hand_embed, review_embed, safe, sits_out_text
 from bot.ui.errors import fit_content, reason_of
 from bot.ui.live_hands import state_key
-from bot.ui.views import close_view, deal_number, hand_view
+from bot.ui.views import close_view, deal_number, hand_view, match_word
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
@@ -426,7 +426,7 @@ async def substitute_answer(
     assert change.seat is not None
     async with manager.lock_for(table):  # drawn from stored state
         seat = table.seat_label(change.seat)
-        span = "rubber" if table.variant is None else "game"
+        span = match_word(table)
         occupant = table.seats[change.seat]
         at = safe(occupant.name) if occupant is not None else "a player"
     listener = _bot(interaction).table_messages
@@ -459,7 +459,7 @@ def consented_text(change: Change, holder: str) -> str:
     """What a member who consents to a substitute is told: to whom, for whose seat, and what
     the request waits for now (or that the substitute sits)."""
     table = change.table
-    span = "rubber" if table.variant is None else "game"
+    span = match_word(table)
     handed = change.handed
     if handed is not None:
         sub = table.seats[handed.seat]
@@ -495,8 +495,7 @@ def joined_text(table: Table, user_id: int) -> str:
         if seat is not None:
             return f"You sit at {table.seat_label(seat)}."
         return "The seats are full: you wait in line for the next game."
-    # A table of single games plays game after game: the line waits for the next game.
-    match = "rubber" if table.options.is_rubber else "game"
+    match = match_word(table)
     if table.playing:
         return f"A {match} is being played: you wait in line and play from the next one (S.15)."
     if members > 4:
@@ -577,9 +576,11 @@ async def _elsewhere(interaction: discord.Interaction, table_id: int) -> str:
 
 
 async def ask_to_close(interaction: discord.Interaction, table: Table) -> None:
-    """/table close: ask first, with a button, since closing ends the rubber for everyone."""
+    """/table close: ask first, with a button, since closing ends the match for everyone."""
     playing = (
-        " The rubber in play ends unfinished (recorded as abandoned)." if table.playing else ""
+        f" The {match_word(table)} in play ends unfinished (recorded as abandoned)."
+        if table.playing
+        else ""
     )
     await answer(
         interaction,

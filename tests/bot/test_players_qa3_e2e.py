@@ -258,5 +258,6 @@ async def test_an_offer_of_a_seat_loses_its_buttons_when_the_rubber_ends(fake_di
         hands = await open_hands(bot, fake)
         offer = await name_substitute(fake, fake.member("bob"), erin)
         await play_out(bot, fake, hands)
-        await offer_closed(fake, offer, "That rubber is over: this seat is no longer offered.")
+        # Modern plays single games: the offer was for the rest of the game.
+        await offer_closed(fake, offer, "That game is over: this seat is no longer offered.")
         assert not bot.handler_errors
