@@ -453,9 +453,12 @@ async def fixture_in_guild(db: Database, guild_id: int, fixture_id: int) -> tupl
 
 
 async def series_fixtures(db: Database, series_id: int) -> list[Fixture]:
-    """A series' fixtures, round by round."""
+    """A series' fixtures in the order they were made, which is the order they can be played:
+    round by round for a round robin or a Swiss event, and a bracket's matches as each pair
+    became known, the grand final last. (By the stored round, a double elimination's grand
+    final, a round 1 of its own, would come between its first and second rounds.)"""
     rows = await db.fetchall(
-        f"SELECT {_FIXTURE_COLUMNS} FROM fixtures WHERE series_id = ? ORDER BY round, id",
+        f"SELECT {_FIXTURE_COLUMNS} FROM fixtures WHERE series_id = ? ORDER BY id",
         (series_id,),
     )
     return [_fixture(r) for r in rows]
@@ -607,7 +610,7 @@ class FixturePage:
 
 
 async def fixture_page(db: Database, league: League, page: int = 1) -> FixturePage:
-    """One page of ten of the league's latest fixtures, round by round.
+    """One page of ten of the league's latest fixtures, in the order they were made.
 
     Raises:
         FixtureError: the league has no fixtures, or no such page.

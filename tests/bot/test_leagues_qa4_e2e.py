@@ -59,3 +59,30 @@ async def test_a_bracket_match_made_for_withdrawn_pairs_is_forfeited_at_once(
         listed = await public(fake, "ben", "fixtures list", league="Cup")
         assert "to play by" not in listed and "finished" in listed, listed
         assert not errors_of(bot)
+
+
+async def test_a_double_eliminations_fixtures_are_listed_in_the_order_they_are_played(
+    fake_discord, tmp_path
+):
+    """The same bracket, played out by withdrawals: /fixtures list (and the export) showed the
+    grand final second, between round 1 and round 2, as the grand final is stored as a round
+    1 of its own. Fixtures are now listed in the order they were made, which is the order
+    they can be played: the grand final last."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
+        await cup_of_three_pairs(fake, "double_elimination")
+        assert "withdrew" in await private(fake, "cat", "fixtures withdraw", league="Cup")
+        await fake.wait_for(lambda: posted(fake, "**F2** ·"), what="the winners' final made")
+        assert "withdrew" in await private(fake, "eve", "fixtures withdraw", league="Cup")
+        await fake.wait_for(lambda: posted(fake, "Won by **ann & ben**"), what="the title")
+        listed = await public(fake, "ben", "fixtures list", league="Cup")
+        rows = [line.split(" · ")[:2] for line in listed.split("\n") if line.startswith("**F")]
+        assert [f for f, _ in rows] == ["**F1**", "**F2**", "**F3**", "**F4**"], listed
+        assert rows[-1][1] == "the grand final", listed
+        exported = await (
+            await fake.slash(fake.member("ben"), fake.channel, "league export", league="Cup",
+                             what="fixtures")
+        ).message()  # fmt: skip
+        lines = exported.attachments[0].data.decode().splitlines()[1:]
+        assert [line.split(",")[0] for line in lines] == ["F1", "F2", "F3", "F4"], lines
+        assert not errors_of(bot)
