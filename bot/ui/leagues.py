@@ -89,7 +89,11 @@ def info_embed(league: League, members: int, season: Season | None = None) -> di
     embed = discord.Embed(title=f"League: {safe(league.name)}", colour=GOLD)
     embed.description = rules_text(league.options)
     embed.add_field(name="Format", value=FORMAT_WORDS[league.format], inline=False)
-    embed.add_field(name="Standings by", value=STANDING_WORDS[league.standing], inline=True)
+    # As the standings themselves say: in a league of single games, a match's rubber points
+    # and rubbers are its games won.
+    single = not options_from_dict(league.options).is_rubber
+    standing = "points" if league.standing == "points" else "games" if single else league.standing
+    embed.add_field(name="Standings by", value=STANDING_WORDS[standing], inline=True)
     embed.add_field(
         name="Substitutes",
         value="allowed"

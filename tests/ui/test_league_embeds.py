@@ -18,7 +18,7 @@ from bot.storage.league_seasons import (
     StandingsPage,
 )
 from bot.storage.leagues import League
-from bot.ui.leagues import audit_embed, ratings_embed, rules_text, standings_embed
+from bot.ui.leagues import audit_embed, info_embed, ratings_embed, rules_text, standings_embed
 
 LEAGUE = League(1, 1, "*" * 40, {"preset": "modern"}, "ladder", "rubber_points", False, 1, "")
 SEASON = Season(1, 1, 12, "_" * 40, "2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z")
@@ -109,3 +109,22 @@ def test_a_leagues_rules_count_the_joker_in_the_pack():
         "**modern** rules, 25 cards with the Joker, 10 points a game, single games."
     )
     assert rules_text({"preset": "modern"}).startswith("**modern** rules, 24 cards, ")
+
+
+def test_a_league_of_single_games_is_ranked_by_games_won_as_its_info_says():
+    """/league info of a league of single games said "Standings by: rubber points" while its
+    standings rank and count games won: it says games won now, as they do."""
+    for standing in ("rubber_points", "rubbers", "games"):
+        single = League(1, 1, "Q", {"preset": "modern", "match": "game"}, "ladder", standing,
+                        False, 1, "")  # fmt: skip
+        shown = {f.name: f.value for f in info_embed(single, 4).fields}
+        assert shown["Standings by"] == "games won", (standing, shown)
+    by_points = League(1, 1, "Q", {"preset": "modern", "match": "game"}, "ladder", "points",
+                       False, 1, "")  # fmt: skip
+    assert {f.name: f.value for f in info_embed(by_points, 4).fields}["Standings by"] == (
+        "points scored"
+    )
+    rubbers = League(1, 1, "Long", {"preset": "somerset"}, "ladder", "rubber_points", False, 1, "")
+    assert {f.name: f.value for f in info_embed(rubbers, 4).fields}["Standings by"] == (
+        "rubber points"
+    )
