@@ -211,7 +211,8 @@ def started_text(night: Night, players: int, repeated: int) -> str:
         " round 1 is being seated, each table in a thread of this channel."
     )
     if players % 4:
-        text += f" {plural(players % 4, 'player')} sit out each round, in turn."
+        out = players % 4
+        text += f" {plural(out, 'player')} {'sits' if out == 1 else 'sit'} out each round, in turn."
     if repeated:
         text += f" With {players} players the schedule repeats {plural(repeated, 'partnership')}."
     return text

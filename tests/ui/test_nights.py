@@ -110,3 +110,10 @@ def test_the_night_message_offers_my_place_from_the_start_and_join_until_the_clo
         for status in ("open", "playing", "closed")
     }
     assert labels == {"open": ["Join"], "playing": ["Join", "My place"], "closed": ["My place"]}
+
+
+def test_the_start_of_a_night_says_how_many_sit_out_in_good_english():
+    """A night of five was told "1 player sit out each round"."""
+    assert "1 player sits out each round, in turn." in texts.started_text(night(), 5, 0)
+    assert "3 players sit out each round, in turn." in texts.started_text(night(), 7, 0)
+    assert "sit out" not in texts.started_text(night(), 8, 0)
