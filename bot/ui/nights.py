@@ -242,7 +242,10 @@ def closed_text(night: Night, why: str, totals: Sequence[Total]) -> str:
     winners = [safe(t.name) for t in totals if t.points == best]
     text = f"**The euchre night is over** ({why})."
     ending = " Final standings above; the night's record (EMN) is attached."
-    if totals:
+    if not any(t.deals for t in totals):
+        # Closed before a deal was played (before it started, say): nobody topped anything.
+        text += " No deal was played, so nobody scored."
+    else:
         # Many tied at the top: the names that fit, whole, and how many more, so the message
         # keeps its ending and cuts no escape in two.
         lead = f" Top score, {plural(best, 'point')}: "

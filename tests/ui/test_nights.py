@@ -117,3 +117,14 @@ def test_the_start_of_a_night_says_how_many_sit_out_in_good_english():
     assert "1 player sits out each round, in turn." in texts.started_text(night(), 5, 0)
     assert "3 players sit out each round, in turn." in texts.started_text(night(), 7, 0)
     assert "sit out" not in texts.started_text(night(), 8, 0)
+
+
+def test_a_night_closed_before_any_deal_names_no_top_score():
+    """A night its organiser closed before it started announced "Top score, 0 points:" and
+    every player registered, as if all eight had won it."""
+    totals = [Total(n, f"p{n}", 0, 0, True) for n in range(8)]
+    text = texts.closed_text(night("closed"), "closed by the organiser", totals)
+    assert "Top score" not in text and "No deal was played, so nobody scored." in text, text
+    assert "nobody scored" in texts.closed_text(night("closed"), "closed by the organiser", [])
+    played = [Total(0, "p0", 2, 1, True), *totals[1:]]
+    assert "Top score, 2 points: p0." in texts.closed_text(night("closed"), "over", played)
