@@ -8,11 +8,13 @@ the maker: the maker's adversaries are one another's allies for the deal (K, "al
 players combine to defeat him").
 
 - `easy`: makes the trump or bids three with three trumps and a bower, leads its aces, takes a
-  trick as cheaply as it can unless an ally holds it, never throws up or declares.
+  trick as cheaply as it can unless an ally holds it, never declares (it throws up as
+  `standard` does).
 - `standard`: counts its hand in tricks (`bot.ai.common.strength`) and bids what it can make,
   with an allowance for a partner's help; leads trumps while it holds the best one left, keeps
   track of the cards played, takes a first trick where a trickless hand would be set back, and
-  in set-back throws up a hand with no trick in it.
+  in set-back throws up a hand with no trick in it, but never against a declaration of all
+  five.
 
 `expert` is not offered for the variants: its sampler models the four-handed deal's hidden
 cards (the turn-up, the discard, the partnerships), not these.
@@ -145,9 +147,15 @@ class VariantPlayer:
         """Set-back: throw up a hand that counts too little to take a trick. Every level does:
         with many players most hands kept take no trick and are set back one, and a game of
         five or six at which the easy computers kept every hand did not end in 400 deals,
-        even with a member who threw up his."""
+        even with a member who threw up his.
+
+        Never against a declaration of all five (K): a hand thrown up takes no trick, so with
+        every other hand thrown up the declarer would take all five unopposed and win the game
+        outright, where a single trick sets him back by his whole score."""
         trump = view.deal.trump
         assert trump is not None
+        if view.deal.declared:
+            return act.PASS
         below = _THROW_UP_BELOW.get(view.variant.players, _THROW_UP_BELOW_MANY)
         return act.THROW_UP if strength(hand, trump) < below else act.PASS
 

@@ -82,6 +82,30 @@ def test_every_level_throws_up_a_set_back_hand_with_no_trick_in_it() -> None:
     assert EasyVariantPlayer().choose(_view(deal, 2)) == "throw_up"
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_k_no_level_throws_up_its_hand_against_a_declaration_of_all_five(players: int) -> None:
+    """K: a player who declares all five and takes them wins the game outright. A hand thrown
+    up takes no trick, so were every other hand thrown up the declarer would take all five
+    unopposed: a computer keeps even a hopeless hand against a declaration, where one trick
+    sets the declarer back by his whole score."""
+    weak = {0: "9S 9C 8S 8C 7S"} | ({2: "7C 8D 7D TC QS"} if players == 3 else {})
+    deal = variant_deal(
+        "set-back",
+        {1: "JH JD AH KH QH", **weak},
+        players=players,
+        turn_up="TH",
+        declare_all=True,
+    )
+    deal.apply("order", 1)
+    deal.apply("9S", 0)  # the dealer's discard
+    deal.apply("declare", 1)
+    if players == 3:
+        deal.apply("throw_up", 2)
+    assert deal.to_act == 0
+    assert StandardVariantPlayer().choose(_view(deal, 0)) == "pass"
+    assert EasyVariantPlayer().choose(_view(deal, 0)) == "pass"
+
+
 def test_standard_maker_draws_trumps_with_the_best_one_left() -> None:
     deal = variant_deal("napoleon", {1: "JH JD AH 9S 9C"}, players=3)
     deal.apply("bid:3", 1)
