@@ -661,8 +661,9 @@ def _partner_alone(o: Options) -> str:
     return (
         "On here. When your partner makes the trump, alone or not, and you have not yet spoken "
         "at that trump, you are asked before the first lead whether you take it alone from him "
-        '("I take it from you", S.94): /alone or **Take it alone** in your hand, or /pass or '
-        "**Play with partner** to play with him. If you take it, your partner sits out. Once you have passed at that trump "
+        '("I take it from you", S.94): /alone or **Take it alone** in your hand, and your '
+        "partner sits out. Else /pass: **Play with partner** in your hand, or, when he made it "
+        "alone, **Let partner play alone**, and you sit out. Once you have passed at that trump "
         "you cannot (S.93, S.99)."
     )
 
