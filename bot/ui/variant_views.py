@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.engine import actions as act
-from bot.engine.cards import SUIT_NAMES, SUIT_SYMBOLS, card_name
+from bot.engine.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, card_name
 from bot.engine.commitment import commitment
 from bot.engine.scoring import EUCHRED, MARCH, PASSED
 from bot.engine.variants.deal import (
@@ -171,8 +171,8 @@ RULES = {
         "Each for himself, five cards each, dealt to the right. Each bids once, the dealer last,"
         " higher than any earlier bid; five (Napoleon) ends the bidding. The highest bidder names"
         " trump and leads. Made, each opponent pays him a chip a trick bid (ten each for"
-        " Napoleon); failed, he pays each the same. The deal ends as soon as the bid is made or"
-        " can no longer be made."
+        " Napoleon); failed, he pays each opponent a chip a trick bid (five for a failed"
+        " Napoleon). The deal ends as soon as the bid is made or can no longer be made."
     ),
     SIX_HANDED: (
         "Two partnerships of three in alternate seats; 30 cards (the black sevens out), all dealt."
@@ -188,10 +188,21 @@ RULES = {
 }
 
 
+def pack_words(variant: Variant) -> str:
+    """The pack in play: `24 cards, the nines up` (Napoleon's depends on the players, K)."""
+    lowest = max((card[0] for card in variant.pack), key=RANKS.index)
+    name = RANK_NAMES[lowest]
+    return f"{len(variant.pack)} cards, the {name + ('es' if name.endswith('x') else 's')} up"
+
+
 def rules_embed(variant: Variant) -> discord.Embed:
-    """/rules at a variant's table: the game in a line and its rules in a paragraph."""
+    """/rules at a variant's table: the game in a line and its rules in a paragraph
+    (Napoleon's with the pack its number of players plays with)."""
     embed = discord.Embed(title=f"Rules: {TITLES[variant.name]}", colour=GREY)
-    embed.description = f"{game_words(variant)}\n\n{RULES[variant.name]}"
+    rules = RULES[variant.name]
+    if variant.name == NAPOLEON:
+        rules = f"{pack_words(variant)}, for {variant.players} players. {rules}"
+    embed.description = f"{game_words(variant)}\n\n{rules}"
     return embed
 
 

@@ -162,3 +162,28 @@ def test_the_dealer_takes_it_up_and_the_others_order_it_up():
     assert vv.said_text(act.ORDER, TWO_HANDED, seat=1, dealer=1) == "took it up"
     assert vv.action_label(act.ORDER, TWO_HANDED, seat=0, dealer=1) == "Order up"
     assert vv.said_text(act.ORDER, TWO_HANDED, seat=0, dealer=1) == "ordered it up"
+
+
+@pytest.mark.parametrize(
+    ("players", "pack"),
+    [(3, "24 cards, the nines up"), (5, "32 cards, the sevens up"), (7, "36 cards, the sixes up")],
+)
+def test_k_napoleon_rules_say_the_pack_and_that_a_failed_napoleon_pays_five_each(players, pack):
+    """K: a made Napoleon collects ten from each opponent, but a failed bid pays each opponent
+    one chip a trick bid, so a failed Napoleon pays five each, as the engine scores it; and the
+    pack is 24 cards for four or fewer, with the sixes added for seven."""
+    from bot.engine.variants.rules import NAPOLEON
+    from tests.engine.variants.helpers import variant_deal
+
+    variant = make_variant(NAPOLEON, players)
+    text = vv.rules_embed(variant).description
+    assert f"{pack}, for {players} players." in text
+    assert "five for a failed Napoleon" in text and "pays each the same" not in text
+    # Seat 1, the eldest, goes Napoleon with no trump and loses the first trick.
+    deal = variant_deal(NAPOLEON, {1: "9S 9C TS TC 9D"}, players=players)
+    deal.apply("bid:5", 1)
+    deal.apply("call:H", 1)
+    while not deal.is_over:
+        deal.apply(min(deal.legal_actions()), deal.to_act)
+    assert deal.result.outcome == "euchred"
+    assert deal.result.points == tuple(-5 * (players - 1) if s == 1 else 5 for s in range(players))
