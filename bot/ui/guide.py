@@ -126,7 +126,8 @@ trump, then the other jack of the same colour (the *left bower*), which counts a
 
 **Scoring.** The side that made trump needs three of the five tricks: three or four score 1, \
 all five (a *march*) score 2. With fewer they are *euchred* and the other side scores 2. A lone \
-hand scores more. The first side to the table's points wins the game.
+hand that takes all five scores more (/rules topic *Lone hands* says how much at the table). The \
+first side to the table's points wins the game.
 
 Your hand and every refusal are shown to you alone. See /rules for this table's own rules, \
 topic by topic. The other games of the rule books (`/table create variant:`) have computers at \
