@@ -102,7 +102,7 @@ class Play(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(suit="the suit to make trump", alone="play it alone")
     async def call(self, interaction: discord.Interaction, suit: str, alone: bool = False) -> None:
-        """Second round: name a trump suit (not the one turned down)."""
+        """Name trump: in round two (not the suit turned down), for a turned-up Joker, or as top bidder."""
         named = parse_suit(suit)
         await respond.act(interaction, actions.call(named, alone))
 

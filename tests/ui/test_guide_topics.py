@@ -1,13 +1,19 @@
 """The guide says what the bot does: /rules' topics name the buttons the hand really shows
-(bot/ui/cards.py's labels), and /help's page on a deal claims only what every preset scores."""
+(bot/ui/cards.py's labels), /help's page on a deal claims only what every preset scores, and
+its line on /call names every part of a deal the bot sends players to /call in."""
 
 from __future__ import annotations
 
 from bot.engine.actions import ALONE, PASS
-from bot.engine.deal import PARTNER_ALONE
+from bot.engine.cards import JOKER, make_pack
+from bot.engine.deal import JOKER_SUIT, PARTNER_ALONE, Deal
 from bot.engine.rules import PRESETS, build_options
+from bot.engine.variants.deal import PLAY as VARIANT_PLAY
 from bot.ui.cards import action_label
 from bot.ui.guide import HOW_A_DEAL_GOES, TOPICS, rules_embed
+from bot.ui.respond import _commands_open
+from cogs.play import Play
+from tests.engine.variants.helpers import variant_deal
 
 
 def test_partner_alone_names_each_button_the_maker_s_partner_is_offered():
@@ -34,3 +40,21 @@ def test_how_a_deal_goes_says_of_lone_hands_only_what_every_preset_scores():
     for options in PRESETS.values():
         assert options.lone_march_points > options.march_points
     assert any(f"*{t.title}*" in HOW_A_DEAL_GOES for t in TOPICS if t.key == "alone")
+
+
+def test_help_on_call_names_each_part_of_a_deal_the_bot_sends_players_to_call():
+    """/call names a trump in the second round, and also the suit of a turned-up Joker and the
+    trump of the highest bidder (French euchre, Napoleon): in each the hand's refusals tell the
+    player to use /call. Its line in /help said only "Second round"."""
+    options = build_options("modern", joker=True)
+    deck = [c for c in make_pack("9", joker=True) if c != JOKER]
+    joker = Deal.from_deck(options, 0, deck[:20] + [JOKER] + deck[20:])
+    assert joker.phase == JOKER_SUIT and _commands_open(joker.legal_actions()) == "/call"
+    french = variant_deal("french", {})
+    while not any(a.startswith("call:") for a in french.legal_actions()):
+        assert french.phase != VARIANT_PLAY
+        french.apply("bid:5" if "bid:5" in french.legal_actions() else "pass")
+    assert _commands_open(french.legal_actions()) == "/call"
+    described = Play.call.description
+    assert "round two" in described and "Joker" in described and "bidder" in described
+    assert len(described) <= 100
