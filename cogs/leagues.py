@@ -464,8 +464,8 @@ class Leagues(commands.Cog):
     @app_commands.describe(
         league="the league",
         what="standings, ratings or fixtures (CSV), or every game (EGN files in a zip)",
-        season="a season's number or name (standings default to the running season's, ratings"
-        " to today's)",
+        season="a season's standings or ratings, by number or name (default: the running one's;"
+        " ratings: today's)",
     )
     async def export(
         self,
@@ -476,6 +476,13 @@ class Leagues(commands.Cog):
     ) -> None:
         """Standings, ratings, fixtures or games as a file."""
         found = await self._league(interaction, league)
+        if season is not None and what in ("fixtures", "games"):
+            # Not quietly ignored: a file of every fixture or game would pass for the season's.
+            raise LeagueError(
+                "the {} export holds every one the league made, whatever the season: leave the"
+                " season out (it picks the standings or ratings to export)",
+                what,
+            )
         if what == "standings":
             data = await league_exports.standings_csv(self.db, found, season)
             name, note = "standings.csv", "Standings as CSV."

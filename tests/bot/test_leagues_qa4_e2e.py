@@ -8,6 +8,7 @@ import discord
 
 from tests.bot.helpers import private, public, running_bot
 from tests.bot.test_fixtures_e2e import Clock, errors_of, posted
+from tests.bot.test_leagues_qa_e2e import quick_league
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -85,4 +86,32 @@ async def test_a_double_eliminations_fixtures_are_listed_in_the_order_they_are_p
         ).message()  # fmt: skip
         lines = exported.attachments[0].data.decode().splitlines()[1:]
         assert [line.split(",")[0] for line in lines] == ["F1", "F2", "F3", "F4"], lines
+        assert not errors_of(bot)
+
+
+async def test_an_export_of_every_fixture_or_game_refuses_a_season_rather_than_ignore_it(
+    fake_discord, tmp_path
+):
+    """/league export what:games season:1 (or what:fixtures) sent every game (fixture) the
+    league ever made as if it were the season's: the season was quietly ignored. It is now
+    refused privately, saying why, and the same export without it is sent as before."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        assert "has started" in await private(fake, "organiser", "league season start",
+                                              league="Quick")  # fmt: skip
+        for what in ("games", "fixtures"):
+            refused = await private(fake, "bob", "league export", league="Quick", what=what,
+                                    season="1")  # fmt: skip
+            assert "leave the season out" in refused and what in refused, refused
+        sent = await (
+            await fake.slash(fake.member("bob"), fake.channel, "league export", league="Quick",
+                             what="games")
+        ).message()  # fmt: skip
+        assert sent.text.startswith("0 games as EGN"), sent.text
+        standings = await (
+            await fake.slash(fake.member("bob"), fake.channel, "league export", league="Quick",
+                             what="standings", season="1")
+        ).message()  # fmt: skip
+        assert standings.attachments, standings.text
         assert not errors_of(bot)
