@@ -4,7 +4,7 @@ its line on /call names every part of a deal the bot sends players to /call in."
 
 from __future__ import annotations
 
-from bot.engine.actions import ALONE, PASS
+from bot.engine.actions import ALONE, PASS, is_call
 from bot.engine.cards import JOKER, make_pack
 from bot.engine.deal import JOKER_SUIT, PARTNER_ALONE, Deal
 from bot.engine.rules import PRESETS, build_options
@@ -43,9 +43,10 @@ def test_how_a_deal_goes_says_of_lone_hands_only_what_every_preset_scores():
 
 
 def test_help_on_call_names_each_part_of_a_deal_the_bot_sends_players_to_call():
-    """/call names a trump in the second round, and also the suit of a turned-up Joker and the
-    trump of the highest bidder (French euchre, Napoleon): in each the hand's refusals tell the
-    player to use /call. Its line in /help said only "Second round"."""
+    """/call names a trump in the second round, and also the suit of a turned-up Joker (the
+    hand's refusals then send the dealer to /call) and the trump of the highest bidder at French
+    euchre and Napoleon (the engine then asks only to "name the trump suit", every action open
+    being a call). Its line in /help said only "Second round", so they read it was not theirs."""
     options = build_options("modern", joker=True)
     deck = [c for c in make_pack("9", joker=True) if c != JOKER]
     joker = Deal.from_deck(options, 0, deck[:20] + [JOKER] + deck[20:])
@@ -54,7 +55,7 @@ def test_help_on_call_names_each_part_of_a_deal_the_bot_sends_players_to_call():
     while not any(a.startswith("call:") for a in french.legal_actions()):
         assert french.phase != VARIANT_PLAY
         french.apply("bid:5" if "bid:5" in french.legal_actions() else "pass")
-    assert _commands_open(french.legal_actions()) == "/call"
+    assert all(is_call(a) for a in french.legal_actions())
     described = Play.call.description
     assert "round two" in described and "Joker" in described and "bidder" in described
     assert len(described) <= 100
