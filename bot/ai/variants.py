@@ -51,6 +51,7 @@ from bot.engine.variants.deal import (
 )
 from bot.engine.variants.match import VariantMatchView
 from bot.engine.variants.rules import BID_SUIT, SET_BACK
+from bot.engine.variants.scoring import MARCH_POINTS
 
 VARIANT_LEVELS = ("easy", "standard")
 
@@ -276,8 +277,14 @@ class StandardVariantPlayer(VariantPlayer):
         return act.bid(tricks, best if view.variant.auction == BID_SUIT else None)
 
     def declare(self, view: VariantMatchView, hand: list[Card]) -> str:
-        trump = view.deal.trump
-        assert trump is not None
+        """Declare a hand that counts for all five, unless a plain march already wins: at two
+        or less a march deducts the whole score, and a declaration only adds the risk of being
+        set back by it (K)."""
+        deal = view.deal
+        trump = deal.trump
+        assert trump is not None and deal.seat is not None
+        if view.scores[deal.seat] <= MARCH_POINTS:
+            return act.PASS
         return act.DECLARE if strength(hand, trump) >= _DECLARE_ALL else act.PASS
 
     def card(self, view: VariantMatchView, hand: list[Card]) -> str:

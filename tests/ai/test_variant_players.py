@@ -106,6 +106,26 @@ def test_k_no_level_throws_up_its_hand_against_a_declaration_of_all_five(players
     assert EasyVariantPlayer().choose(_view(deal, 0)) == "pass"
 
 
+@pytest.mark.parametrize(
+    ("score", "choice"), [(5, "declare"), (3, "declare"), (2, "pass"), (1, "pass")]
+)
+def test_k_standard_declares_all_five_only_where_a_plain_march_would_not_win(
+    score: int, choice: str
+) -> None:
+    """K: a declaration of all five made wins the game outright; failed, the declarer is set
+    back by his whole score. A plain march deducts two, so at two or less it wins the game
+    already, and declaring would only risk the score."""
+    deal = variant_deal(
+        "set-back", {1: "JH JD AH KH QH"}, players=2, turn_up="TH", declare_all=True
+    )
+    deal.apply("order", 1)
+    deal.apply(deal.legal_actions()[0], 0)  # the dealer's discard
+    assert deal.to_act == 1 and "declare" in deal.legal_actions()
+    match = VariantMatch(deal.variant, deal.dealer, deal_factory=lambda v, d: deal)
+    match.scores[1] = score
+    assert StandardVariantPlayer().choose(match.view_for(1)) == choice
+
+
 def test_standard_maker_draws_trumps_with_the_best_one_left() -> None:
     deal = variant_deal("napoleon", {1: "JH JD AH 9S 9C"}, players=3)
     deal.apply("bid:3", 1)
