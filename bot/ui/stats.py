@@ -62,10 +62,27 @@ def leaderboard_embed(page: boards.LeaderboardPage) -> discord.Embed:
     embed = discord.Embed(title=_board_title(page), colour=BLUE)
     # Names as members typed them, escaped: none formats the board or links anywhere.
     lines = [f"**{row.rank}.** {safe(row.name)} — {_value(page.metric, row)}" for row in page.rows]
-    embed.description = "\n".join(lines) or "Nobody has played enough yet."
+    embed.description = "\n".join(lines) or empty_board_text(page.metric)
     note = "" if page.include_bots else " · rubbers with computers or substitutes not counted"
     embed.set_footer(text=f"Page {page.page} of {max(page.page_count, 1)}{note}")
     return embed
+
+
+# What a rate divides by, as a board with nobody on it names its minimum.
+RATE_BASES = {"rubbers_played": "rubbers", "makes": "makes of trump", "games_played": "games"}
+
+
+def empty_board_text(metric: boards.Metric) -> str:
+    """A board with nobody on it, saying who it lists: a count lists those with one at
+    least (a member who played but never won a rubber is not on Rubbers won), a rate those
+    who played enough. Single games count no rubber, so a rubber's board points to games won."""
+    if metric.is_rate:
+        base = RATE_BASES.get(metric.denominator, "times")
+        return f"Nobody is on it yet: it lists players with at least {metric.minimum} {base}."
+    text = "Nobody is on it yet: it lists players with at least one."
+    if metric.denominator == "rubbers_played":
+        text += " A single game counts no rubber: `metric: Games won` ranks those."
+    return text
 
 
 def own_rank(page: boards.LeaderboardPage) -> str:

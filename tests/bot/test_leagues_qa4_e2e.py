@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import discord
 
-from tests.bot.helpers import private, public, running_bot
+from tests.bot.helpers import act_once, private, public, running_bot, seat_four, start, table_of
 from tests.bot.test_fixtures_e2e import Clock, errors_of, posted
 from tests.bot.test_leagues_qa_e2e import quick_league
 from tests.support.fake_discord import FakeDiscord
@@ -114,4 +114,27 @@ async def test_an_export_of_every_fixture_or_game_refuses_a_season_rather_than_i
                              what="standings", season="1")
         ).message()  # fmt: skip
         assert standings.attachments, standings.text
+        assert not errors_of(bot)
+
+
+async def test_the_default_board_of_a_server_of_single_games_points_to_games_won(
+    fake_discord, tmp_path
+):
+    """Four members play a single game; /leaderboard (rubbers won by default) said "Nobody
+    has played enough yet", of members who had just played. A single game counts no rubber:
+    the empty board now says whom it lists and points to Games won, where they are."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake, points=1, match="game")
+        await start(fake)
+        table = table_of(bot, fake)
+        while table.playing:
+            await act_once(bot, fake)
+        board = await public(fake, "bob", "leaderboard")
+        assert "played enough" not in board, board
+        assert "at least one" in board and "`metric: Games won`" in board, board
+        rate = await public(fake, "bob", "leaderboard", metric="game_win_rate")
+        assert "at least 5 games" in rate, rate
+        games = await public(fake, "bob", "leaderboard", metric="games_won")
+        assert "**1.**" in games, games
         assert not errors_of(bot)

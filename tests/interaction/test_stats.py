@@ -126,7 +126,7 @@ async def test_leaderboard_options_and_refusals(interactions):
     assert "the last 7 days" in board.text and "(somerset)" in board.text
     assert mine.ephemeral and "You are not on" in mine.text and "(somerset)" in mine.text
     empty = (await h.command("erin", "leaderboard", preset="jerome")).messages[0]
-    assert "Nobody has played enough yet" in empty.text
+    assert "Nobody is on it yet" in empty.text
     assert "pages are numbered from 1" in await refused(h, "alice", "leaderboard", page=0)
     assert "page" in await refused(h, "alice", "leaderboard", page=9)
     assert "unknown leaderboard" in await refused(h, "alice", "leaderboard", metric="bogus")
