@@ -164,8 +164,9 @@ RULES = {
     FRENCH: (
         "24 cards, no turn-up. From the eldest, each bids once a number of tricks higher than"
         " every earlier bid, or passes; five ends the bidding. The highest bidder names trump and"
-        " the eldest leads. Each trick scores a point, never more than the bid; a side that fails"
-        " its bid is euchred and the adversaries score the bid."
+        " the eldest leads. A side that makes its bid scores a point a trick but never more"
+        " than the bid, so the bid, and its adversaries nothing; a side that fails its bid is"
+        " euchred and the adversaries score the bid."
     ),
     NAPOLEON: (
         "Each for himself, five cards each, dealt to the right. Each bids once, the dealer last,"
@@ -176,8 +177,9 @@ RULES = {
     ),
     SIX_HANDED: (
         "Two partnerships of three in alternate seats; 30 cards (the black sevens out), all dealt."
-        " Bidding as French euchre, but each bid names its trump suit. Tricks count at most the"
-        " bid; a side that fails scores nothing and the adversaries score the bid."
+        " Bidding as French euchre, but each bid names its trump suit. A side that makes its bid"
+        " scores the bid, never more, and its adversaries nothing; a side that fails scores"
+        " nothing and the adversaries score the bid."
     ),
     SETBACK: (
         "Each starts at 5 and the first down to 0 wins. The auction as two-handed; then each"

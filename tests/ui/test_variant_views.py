@@ -187,3 +187,27 @@ def test_k_napoleon_rules_say_the_pack_and_that_a_failed_napoleon_pays_five_each
         deal.apply(min(deal.legal_actions()), deal.to_act)
     assert deal.result.outcome == "euchred"
     assert deal.result.points == tuple(-5 * (players - 1) if s == 1 else 5 for s in range(players))
+
+
+@pytest.mark.parametrize("name", ["french", "six-handed"])
+def test_k_french_and_six_handed_rules_say_the_adversaries_of_a_made_bid_score_nothing(name):
+    """K: a side that makes its bid counts no trick beyond it, and a side that fails it gives
+    the adversaries the bid. The engine scores the adversaries of a made bid nothing for the
+    tricks they took, so /rules says so rather than "each trick scores a point"."""
+    from tests.engine.variants.helpers import variant_deal
+
+    text = vv.rules_embed(make_variant(name)).description
+    assert "Each trick scores a point" not in text
+    assert "its adversaries nothing" in text
+    # Seat 1 bids three with the three top hearts and takes three; its adversaries take two.
+    deal = variant_deal(name, {1: "JH JD AH 9S 9C"})
+    deal.apply("bid:3:H" if name == "six-handed" else "bid:3", 1)
+    while deal.phase == "bidding":
+        deal.apply("pass", deal.to_act)
+    if deal.phase == "trump":
+        deal.apply("call:H", 1)
+    while not deal.is_over:
+        deal.apply(max(deal.legal_actions()), deal.to_act)
+    taken = sum(deal.result.tricks[s] for s in range(1, deal.variant.players, 2))
+    assert taken >= 3 and taken < 5
+    assert deal.result.points == (0, 3)
