@@ -222,7 +222,11 @@ class Nights(commands.Cog):
             raise NightError("the night has not started: its standings begin with round 1")
         await answer(
             interaction,
-            texts.place_text(await nights.totals(self.db, night.id), interaction.user.id),
+            texts.place_text(
+                await nights.totals(self.db, night.id),
+                interaction.user.id,
+                closed=night.status == nights.CLOSED,
+            ),
         )
 
     @night.command(name="leave")

@@ -125,11 +125,14 @@ def night_view(night: Night) -> discord.ui.View:
 AROUND = 3
 
 
-def place_text(totals: Sequence[Total], user_id: int) -> str:
-    """A player's place in the night's standings, privately, with the places around it."""
+def place_text(totals: Sequence[Total], user_id: int, closed: bool = False) -> str:
+    """A player's place in the night's standings, privately, with the places around it
+    (`closed`: the night is over, so nobody may join it any more)."""
     lines = standings_lines(totals)
     mine = next((i for i, t in enumerate(totals) if t.user_id == user_id), None)
     if mine is None:
+        if closed:
+            return "You did not play in this euchre night: it is over."
         return "You are not registered for this euchre night: /night join or the Join button."
     total = totals[mine]
     place = lines[mine].split(".", 1)[0]

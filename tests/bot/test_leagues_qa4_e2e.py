@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.storage import nights
 from tests.bot.helpers import act_once, private, public, running_bot, seat_four, start, table_of
 from tests.bot.test_fixtures_e2e import Clock, errors_of, posted
 from tests.bot.test_leagues_qa_e2e import quick_league
+from tests.bot.test_nights_e2e import night_of, seated
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -137,4 +139,29 @@ async def test_the_default_board_of_a_server_of_single_games_points_to_games_won
         assert "at least 5 games" in rate, rate
         games = await public(fake, "bob", "leaderboard", metric="games_won")
         assert "**1.**" in games, games
+        assert not errors_of(bot)
+
+
+async def test_my_place_on_a_closed_night_does_not_invite_a_non_player_to_join(
+    fake_discord, tmp_path
+):
+    """After a night closed, a member who had not played pressed My place on its message and
+    was told to "/night join or the Join button": the message has no Join button any more,
+    and /night join answers that the night is over. He is now told he did not play in it."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        night = await night_of(fake, bot, ["ann", "ben", "cat", "dan"], deals_per_round=1)
+        assert "starts with 4 players" in await private(fake, "organiser", "night start")
+        await seated(bot, night.id, 1, 1)
+        assert "closed" in await private(fake, "organiser", "night close")
+        await fake.wait_for(lambda: posted(fake, "euchre night is over"), what="the close")
+        closed = await nights.night_by_id(bot.db, night.id)
+        message = fake.messages_by_id[closed.message_id]
+        assert [b["label"] for b in message.buttons] == ["My place"]
+        asked = await (await fake.click(fake.member("mod"), message, label="My place")).message()
+        assert (
+            asked.ephemeral and asked.text == "You did not play in this euchre night: it is over."
+        )
+        mine = await (await fake.click(fake.member("ann"), message, label="My place")).message()
+        assert mine.ephemeral and " of 4: " in mine.text, mine.text
         assert not errors_of(bot)
