@@ -505,6 +505,12 @@ class Table:
             The request, to be shown to the named member.
         """
         seat = self.seat_of(user_id)
+        if seat is None and self.held_seat_of(user_id) is not None:
+            # Still the seat's player (S.18 lets him name a substitute): he takes it back first.
+            raise TableError(
+                "a computer is holding your seat: take it back with /table back, then name"
+                " your substitute"
+            )
         if seat is None:
             raise TableError("only a seated player can name a substitute")
         if not self.playing:

@@ -288,6 +288,18 @@ def test_s18_a_member_whose_seat_a_computer_holds_cannot_be_a_substitute():
     assert table.substitution is None and table.seating_problem() is None
 
 
+def test_s18_a_member_whose_seat_a_computer_holds_is_told_to_take_it_back_to_name_one():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(12))
+    table.take_over(3)  # dan timed out twice: a computer holds west for him
+    with pytest.raises(TableError, match="a computer is holding your seat: take it back"):
+        table.request_substitute(4, 5, "eve")
+    assert table.substitution is None
+    table.back(4)
+    table.request_substitute(4, 5, "eve")
+    assert table.substitution is not None and table.substitution.seat == 3
+
+
 def test_back_is_refused_to_a_member_who_plays_another_seat():
     table = full_table()
     table.start(keep_seats=True, rng=random.Random(13))
