@@ -144,7 +144,7 @@ def options_words(variant: Variant) -> str:
         words += " The maker may declare all five: made, he wins the game; failed, he is set"
         words += " back by his score."
     if variant.euchre_deducts:
-        words += " A euchre also lets each adversary deduct 2."
+        words += " A euchre also lets each adversary deduct 2, unless he threw up his hand."
     return words
 
 

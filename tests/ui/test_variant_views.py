@@ -211,3 +211,26 @@ def test_k_french_and_six_handed_rules_say_the_adversaries_of_a_made_bid_score_n
     taken = sum(deal.result.tricks[s] for s in range(1, deal.variant.players, 2))
     assert taken >= 3 and taken < 5
     assert deal.result.points == (0, 3)
+
+
+def test_k_set_back_a_euchre_lets_only_the_adversaries_who_kept_their_hands_deduct_two():
+    """K's option: a euchre also lets the adversaries deduct two. A hand thrown up takes no
+    part in the deal (it is not set back for taking no trick), and the bot lets it deduct
+    nothing either: the table's words say so."""
+    from tests.engine.variants.helpers import act_all, variant_deal
+
+    variant = make_variant("set-back", 3, euchre_deducts=True)
+    assert "deduct 2, unless he threw up his hand." in vv.game_words(variant)
+    # Seat 1 orders up a weak hand; seat 2 throws up; seat 0, the dealer, keeps the top trumps.
+    deal = variant_deal(
+        "set-back",
+        {0: "JH JD AH KH QH", 1: "9H 9S 9C 8S 8C", 2: "7S 7C 8D 7D TC"},
+        players=3,
+        turn_up="TH",
+        euchre_deducts=True,
+    )
+    act_all(deal, (1, "order"), (0, "QH"), (2, "throw_up"), (0, "pass"))
+    while not deal.is_over:
+        deal.apply(max(deal.legal_actions()), deal.to_act)
+    assert deal.result.outcome == "euchred"
+    assert deal.result.points[2] == 0 and deal.result.points[0] == -2
