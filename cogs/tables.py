@@ -233,7 +233,7 @@ class Tables(commands.Cog):
 
     @table.command(name="leave")
     async def leave(self, interaction: discord.Interaction) -> None:
-        """Leave this channel's table (a computer takes your seat if a rubber is under way)."""
+        """Leave this channel's table (a computer takes your seat if a game is under way)."""
         change = await self.manager.leave(interaction.channel_id, interaction.user.id)
         await answer(interaction, "You left the table.")
         await self.messages.table_changed(change)
@@ -293,17 +293,17 @@ class Tables(commands.Cog):
     @table.command(name="start")
     @app_commands.describe(keep_seats="keep the seats as they are instead of cutting for partners")
     async def start(self, interaction: discord.Interaction, keep_seats: bool = False) -> None:
-        """Cut for partners and first deal, and deal (host only, four seated)."""
+        """Cut for partners and first deal (other games: draw the dealer) and deal; host only, all seats taken."""
         change = await self.manager.start(interaction.channel_id, interaction.user.id, keep_seats)
         await answer(interaction, STARTED if change.table.variant is None else VARIANT_STARTED)
         await self.messages.table_changed(change)
 
     @table.command(name="substitute")
-    @app_commands.describe(member="who plays your seat for the rest of the rubber")
+    @app_commands.describe(member="who plays your seat for the rest of the rubber or game")
     async def substitute(
         self, interaction: discord.Interaction, member: discord.Member | discord.User
     ) -> None:
-        """Ask someone to play your seat for the rest of the rubber; they accept, the others consent."""
+        """Ask someone to play your seat for the rest of the rubber or game; they accept, the others consent."""
         if member.bot:
             raise TableError("name a member as substitute; for a computer, use /table leave")
         if not isinstance(member, discord.Member):

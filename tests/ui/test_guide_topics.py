@@ -4,6 +4,8 @@ its line on /call names every part of a deal the bot sends players to /call in."
 
 from __future__ import annotations
 
+from discord import app_commands
+
 from bot.engine.actions import ALONE, PASS, is_call
 from bot.engine.cards import JOKER, make_pack
 from bot.engine.deal import JOKER_SUIT, PARTNER_ALONE, Deal
@@ -13,6 +15,7 @@ from bot.ui.cards import action_label
 from bot.ui.guide import HOW_A_DEAL_GOES, TOPICS, rules_embed
 from bot.ui.respond import _commands_open
 from cogs.play import Play
+from cogs.tables import Tables
 from tests.engine.variants.helpers import variant_deal
 
 
@@ -59,3 +62,20 @@ def test_help_on_call_names_each_part_of_a_deal_the_bot_sends_players_to_call():
     described = Play.call.description
     assert "round two" in described and "Joker" in described and "bidder" in described
     assert len(described) <= 100
+
+
+def test_help_on_the_table_commands_holds_at_tables_of_single_games_and_the_other_games():
+    """/help reads the commands' own descriptions. /table leave said a computer takes the seat
+    if a rubber is under way, /table substitute offered the seat for the rest of the rubber
+    and /table start needed four seated: at a table of single games (jerome, modern) there is
+    no rubber, and the other games seat two to seven."""
+    group = Tables.table
+    leave, substitute, start = (group.get_command(n) for n in ("leave", "substitute", "start"))
+    assert isinstance(leave, app_commands.Command) and "game is under way" in leave.description
+    assert isinstance(substitute, app_commands.Command)
+    assert "rest of the rubber or game" in substitute.description
+    assert "rest of the rubber or game" in substitute.parameters[0].description
+    assert isinstance(start, app_commands.Command) and "four" not in start.description
+    assert "all seats taken" in start.description
+    for command in (leave, substitute, start):
+        assert len(command.description) <= 100
