@@ -1469,16 +1469,21 @@ class TableManager:
         if match is None or match.to_act != seat:
             return None
         moves = len(table.actions)
+        player = _player_at(table, seat)
         view = match.view_for(seat)
         action = await self.computers.choose(table.id, level, view)
         async with self.lock_for(table):
             # Someone acted meanwhile (the same seat may be to act again: a dealer who took
             # it up discards, a trick's winner leads), or the table closed: the choice is stale.
+            # So it is when another sits at the seat now (the member whose turn timed out left
+            # or was removed, a substitute took the seat): a time-out would be counted, and
+            # announced, against whoever sits there now, who has a turn of his own to take.
             if (
                 table.any_match is not match
                 or match.to_act != seat
                 or len(table.actions) != moves
                 or table.status == CLOSED
+                or _player_at(table, seat) != player
             ):
                 return None
             if kind == "timeout":
@@ -1610,6 +1615,12 @@ def _is_open_table_conflict(error: Exception) -> bool:
 
 
 __all__ = ["Change", "TableListener", "TableManager", "PLAYING"]
+
+
+def _player_at(table: Table, seat: int) -> int | None:
+    """Who sits at `seat` (a member's id, or a computer's negative one), if anyone."""
+    occupant = table.seats[seat]
+    return occupant.user_id if occupant is not None else None
 
 
 def _name_at(table: Table, seat: int | None) -> str | None:

@@ -229,6 +229,40 @@ async def test_a_click_during_a_time_out_move_wins_and_the_stale_move_is_dropped
         await shut(db, manager)
 
 
+@pytest.mark.parametrize("gone", ["leave", "kick"])
+async def test_a_time_out_move_of_a_member_who_left_meanwhile_is_dropped(tmp_path, gone):
+    # The member to act, who timed out once already, leaves (or is removed) while the
+    # computer still chooses his timed-out move: the computer now in the seat plays its own
+    # move, and no time-out is counted, stored or announced against it ("Computer (expert)
+    # timed out twice: a computer holds the seat").
+    held = HeldPool()
+    db, manager = await open_manager(tmp_path / "euchre.db", computers=ComputerSeats(held.pool))
+    try:
+        table = await seated_table(manager, 34)
+        if to_act(table) == table.host_id:
+            await act(manager, table, "pass")  # the host may not be removed: the next one
+        seat, user = table.match.to_act, to_act(table)
+        table.timeouts[seat] = 1
+        moves = len(table.actions)
+        timing_out = asyncio.create_task(manager.time_out_now(table))
+        await eventually(lambda: held.waiting >= 1, what="the time-out move's choice")
+        if gone == "leave":
+            await manager.leave(34, user)
+        else:
+            await manager.kick(34, table.host_id, user)
+        assert table.seats[seat].is_bot and table.seats[seat].held_for is None
+        held.release()
+        assert await asyncio.wait_for(timing_out, 60) is None
+        await eventually(lambda: len(table.actions) == moves + 1, what="the computer's own move")
+        assert table.timeouts[seat] == 1  # nothing more counted
+        assert [a for *_, a in await events(manager.db, table.id, "table")][-1] == (
+            "leave" if gone == "leave" else f"kick:{user}"
+        )
+    finally:
+        held.close()
+        await shut(db, manager)
+
+
 async def test_a_click_just_after_a_time_out_move_is_refused(manager):
     table = await seated_table(manager, 32)
     seat, user = table.match.to_act, to_act(table)
