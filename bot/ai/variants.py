@@ -152,16 +152,29 @@ class VariantPlayer:
 
         Never against a declaration of all five (K): a hand thrown up takes no trick, so with
         every other hand thrown up the declarer would take all five unopposed and win the game
-        outright, where a single trick sets him back by his whole score."""
-        trump = view.deal.trump
-        assert trump is not None
-        if view.deal.declared:
+        outright, where a single trick sets him back by his whole score. Nor, for the same
+        reason, when a march would bring the maker to 0 and everyone before this seat threw
+        up: the last hand kept is all that stands between him and the game."""
+        deal = view.deal
+        trump = deal.trump
+        assert trump is not None and deal.maker is not None and deal.seat is not None
+        if deal.declared:
+            return act.PASS
+        if view.scores[deal.maker] <= MARCH_POINTS and _alone_against_maker(deal):
             return act.PASS
         below = _THROW_UP_BELOW.get(view.variant.players, _THROW_UP_BELOW_MANY)
         return act.THROW_UP if strength(hand, trump) < below else act.PASS
 
     def card(self, view: VariantMatchView, hand: list[Card]) -> str:
         raise NotImplementedError
+
+
+def _alone_against_maker(deal: VariantDealView) -> bool:
+    """Set-back's throw-ups: whether every other player who has spoken threw up his hand, so
+    that this seat's hand may be the last kept against the maker."""
+    order = [(deal.dealer + k) % deal.players for k in range(1, deal.players + 1)]
+    before = order[: order.index(deal.seat)] if deal.seat in order else []
+    return all(s in deal.thrown for s in before if s != deal.maker)
 
 
 def _after_pickup(deal: VariantDealView, hand: list[Card]) -> list[Card]:

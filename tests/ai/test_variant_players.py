@@ -106,6 +106,32 @@ def test_k_no_level_throws_up_its_hand_against_a_declaration_of_all_five(players
     assert EasyVariantPlayer().choose(_view(deal, 0)) == "pass"
 
 
+@pytest.mark.parametrize(("maker_score", "choice"), [(2, "pass"), (1, "pass"), (3, "throw_up")])
+def test_k_the_last_hand_against_a_maker_a_march_would_bring_to_zero_is_kept(
+    maker_score: int, choice: str
+) -> None:
+    """K: a march deducts two, and the first to reach 0 wins. With every other hand thrown up
+    the maker takes all five unopposed, so at two or less the last hand kept against him is
+    kept, hopeless or not: it costs at most one point, where throwing it up gives him the
+    game."""
+    hands = {1: "JH JD AH KH QH", 0: "9S 9C 8S 8C 7S", 2: "7C 8D 7D TC QS"}
+    deal = variant_deal("set-back", hands, players=3, turn_up="TH")
+    for seat, action in ((1, "order"), (0, "9S"), (2, "throw_up")):
+        deal.apply(action, seat)
+    assert deal.to_act == 0
+    match = VariantMatch(deal.variant, deal.dealer, deal_factory=lambda v, d: deal)
+    match.scores[1] = maker_score
+    assert StandardVariantPlayer().choose(match.view_for(0)) == choice
+    assert EasyVariantPlayer().choose(match.view_for(0)) == choice
+    # Where another kept his hand, the maker is not unopposed: a hopeless hand is thrown up.
+    kept = variant_deal("set-back", hands, players=3, turn_up="TH")
+    for seat, action in ((1, "order"), (0, "9S"), (2, "pass")):
+        kept.apply(action, seat)
+    match = VariantMatch(kept.variant, kept.dealer, deal_factory=lambda v, d: kept)
+    match.scores[1] = maker_score
+    assert StandardVariantPlayer().choose(match.view_for(0)) == "throw_up"
+
+
 @pytest.mark.parametrize(
     ("score", "choice"), [(5, "declare"), (3, "declare"), (2, "pass"), (1, "pass")]
 )
