@@ -531,9 +531,10 @@ class Table:
         if sub_id == user_id or self.seat_of(sub_id) is not None:
             raise TableError("the substitute must be someone not already playing")
         if self.held_seat_of(sub_id) is not None:
-            raise TableError(
-                f"a computer is holding {sub_name}'s own seat: {sub_name} can take it back with"
-                " /table back, but cannot play a second seat"
+            raise NamingTableError(
+                "a computer is holding {}'s own seat: they can take it back with /table back,"
+                " but cannot play a second seat",
+                sub_name,
             )
 
     def substitute_consenters(self) -> list[int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.interaction.helpers import start_four
+from tests.interaction.test_tables import hold_seat
 from tests.support.fake_discord import INTERACTION_COMMAND, FakeMember
 from tests.support.interactions import Exchange, InteractionHarness
 
@@ -72,3 +73,18 @@ async def test_admin_sync_of_a_scope_it_does_not_know_syncs_nothing_and_says_so(
         assert exchange.text.startswith("Unknown scope"), exchange.text
         assert "choose global or here" in exchange.text and "@everyone" not in exchange.text
     assert sum(c.method == "PUT" for c in h.calls) == puts
+
+
+async def test_naming_a_member_whose_seat_a_computer_holds_quotes_his_name_escaped(interactions):
+    h = interactions
+    marked = h.world.add_member(h.world.guild, "__dan__ <#1>")
+    await h.command("alice", "table create", preset="modern")
+    for who in ("bob", "carol", marked):
+        await h.command(who, "table join")
+    await h.command("alice", "table start", keep_seats=True)
+    table = h.table()
+    await hold_seat(h, table, 3)
+    async with h.unchanged():
+        exchange = await h.command("bob", "table substitute", member=marked)
+    assert "computer is holding" in exchange.text, exchange.text
+    assert "\\_\\_dan\\_\\_" in exchange.text and "<#1>" not in exchange.text

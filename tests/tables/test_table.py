@@ -283,7 +283,7 @@ def test_s18_a_member_whose_seat_a_computer_holds_cannot_be_a_substitute():
     table = full_table()
     table.start(keep_seats=True, rng=random.Random(12))
     table.take_over(3)  # dan timed out twice: a computer holds west for him
-    with pytest.raises(TableError, match="holding dan's own seat"):
+    with pytest.raises(TableError, match="holding “dan”'s own seat"):
         table.request_substitute(2, 4, "dan")
     assert table.substitution is None and table.seating_problem() is None
 
