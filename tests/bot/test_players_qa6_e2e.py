@@ -1,12 +1,23 @@
 """The four-handed table as players live it, through the real bot and the fake Discord (round
 6): a table of single games (the jerome and modern presets) named as such to the members who
-join it, hand their seat over or close it, not as a rubber."""
+join it, hand their seat over or close it, not as a rubber; and hands opened once that show,
+through a whole game with the Joker and every kind of lone hand, their holder's cards and
+exactly the actions open."""
 
 from __future__ import annotations
 
-from tests.bot.helpers import current_table_message, eventually, running_bot, table_of
+import random
+
+from tests.bot.helpers import (
+    current_table_message,
+    enabled_actions,
+    eventually,
+    member_at,
+    running_bot,
+    table_of,
+)
 from tests.bot.test_players_qa2_e2e import at_the_table, offer_to
-from tests.bot.test_table_life_e2e import seat_and_start
+from tests.bot.test_table_life_e2e import hand_buttons, live, open_hands, seat_and_start
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -58,4 +69,63 @@ async def test_a_table_of_single_games_says_game_not_rubber(fake_discord, tmp_pa
             assert "rubber" not in text, text
         assert "for the rest of the game" in said[0] and "for the rest of the game" in said[-2]
         assert "The game in play ends unfinished" in said[-1], said[-1]
+        assert not bot.handler_errors
+
+
+def _hand_problems(table, seat: int, message) -> list[str]:
+    """What a live hand shows wrong for `seat`: other cards than its holder's, a button
+    enabled that is not a legal action of the turn, or a legal one missing."""
+    _, view = table.view_for(table.seats[seat].user_id)
+    deal = view.deal
+    if view.over:
+        return [] if not enabled_actions(message) else ["buttons once the match is over"]
+    codes = [b["custom_id"].split(":", 5)[5] for b in message.buttons]
+    problems = []
+    if sorted(c for c in codes if c in (deal.hand or ())) != sorted(deal.hand or ()):
+        problems.append(f"cards {codes}, hand {deal.hand}")
+    enabled = sorted(a.split(":", 5)[5] for a in hand_buttons(message, table))
+    wanted = sorted(deal.legal) if deal.to_act == seat else []
+    if enabled != wanted:
+        problems.append(f"enabled {enabled}, legal {wanted}")
+    if ("Your turn" in message.text) != (deal.to_act == seat):
+        problems.append("the turn shown wrong")
+    return problems
+
+
+async def test_hands_opened_once_show_their_holders_cards_and_the_legal_buttons_throughout(
+    fake_discord, tmp_path
+):
+    """A game with the Joker, lone hands taken from a partner and defended alone, played from
+    hands each member opened once, choosing at random: once the hands are drawn after each
+    action, every one shows its holder's cards alone and, to the member to act, exactly the
+    actions open (none to the others)."""
+    fake = fake_discord
+    rng = random.Random(1)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(
+            fake, preset="modern", points=5, joker=True, partner_alone=True, defend_alone=True
+        )
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+
+        def drawn():
+            return all(
+                bot.live_hands.shows_now(table, table.seats[s].user_id, hands[s].id)
+                for s in range(4)
+            )
+
+        actions = 0
+        while table.playing:
+            await eventually(drawn, what="every hand drawn for the table as it stands")
+            for seat, message in hands.items():
+                shown = live(fake, message)
+                assert not _hand_problems(table, seat, shown), (seat, shown.text)
+            seat = table.match.to_act
+            hand = live(fake, hands[seat])
+            clicked = await fake.click(
+                member_at(bot, fake, seat), hand, rng.choice(hand_buttons(hand, table))
+            )
+            await clicked.response()
+            actions += 1
+            assert actions < 1000
         assert not bot.handler_errors
