@@ -279,6 +279,8 @@ class Nights:
         rows = await nights.tables_of(self.db, night_id, night.round)
         if len(rows) < len(rnd.tables):  # seating was cut short (a restart): seat the rest
             await self._seat_tables(night, rnd, len(rows))
+            # The channel is told once the round is seated, and it was not before the stop.
+            await self.listener.round_seated(night, rnd.number, await self._byes(night, rnd))
             rows = await nights.tables_of(self.db, night_id, night.round)
         if rnd.deadline is not None and not rnd.time_up and self.clock() >= rnd.deadline:
             await self._time_up(night, rows)

@@ -4,14 +4,16 @@ by a test."""
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 
 from bot.storage import nights
 from tests.bot.helpers import act_once, private, public, running_bot, seat_four, start, table_of
 from tests.bot.test_fixtures_e2e import Clock, errors_of, posted
 from tests.bot.test_leagues_qa_e2e import quick_league
-from tests.bot.test_nights_e2e import night_of, seated
-from tests.support.fake_discord import FakeDiscord
+from tests.bot.test_nights_e2e import night_of, play_deal, seated
+from tests.support.fake_discord import WAIT, FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -164,4 +166,42 @@ async def test_my_place_on_a_closed_night_does_not_invite_a_non_player_to_join(
         )
         mine = await (await fake.click(fake.member("ann"), message, label="My place")).message()
         assert mine.ephemeral and " of 4: " in mine.text, mine.text
+        assert not errors_of(bot)
+
+
+async def test_a_round_whose_seating_a_restart_cut_short_is_announced_once_seated(
+    fake_discord, tmp_path
+):
+    """The bot stopped while it opened round 2's second table. After the restart it seated
+    that table, but the channel was never told that round 2 was seated (nor where its tables
+    were, nor who sat out): the message is sent once the last table is seated, and that was
+    after the stop. It is now sent when the restart finishes the seating."""
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    members = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy"]
+    async with running_bot(fake, db) as bot:
+        night = await night_of(fake, bot, members, rounds=2, deals_per_round=1)
+        for name in members[4:]:
+            assert "registered" in await private(fake, name, "night join")
+        assert "9 players" in await private(fake, "organiser", "night start")
+        first_round = await seated(bot, night.id, 1, 2)
+        cog = bot.get_cog("Nights")
+        real, cut = cog.open_thread, asyncio.Event()
+
+        async def stops_at_round_2_table_2(night, number, position):
+            if (number, position) == (2, 2):
+                cut.set()
+                await asyncio.Event().wait()  # the bot stops meanwhile
+            return await real(night, number, position)
+
+        cog.open_thread = stops_at_round_2_table_2
+        for table in first_round:
+            await play_deal(bot, fake, table)
+        await asyncio.wait_for(cut.wait(), WAIT)
+    async with running_bot(fake, db) as bot:
+        told = await fake.wait_for(lambda: posted(fake, "**Round 2 of 2** is seated"), what="it")
+        second_round = await seated(bot, night.id, 2, 2)
+        assert len(told) == 1, told
+        assert all(f"<#{t.channel_id}>" in told[0].text for t in second_round), told[0].text
+        assert "Sitting out: " in told[0].text, told[0].text
         assert not errors_of(bot)
