@@ -516,6 +516,18 @@ class Table:
         if not self.playing:
             raise TableError("between rubbers, simply /table leave and let another join")
         self._check_substitute(sub_id, sub_name, user_id)
+        waiting = self.substitution
+        if waiting is not None and waiting.seat == seat and waiting.user_id == sub_id:
+            # Asked again, the member would be pinged again (as often as the player liked),
+            # and the consents already given would be set aside for a request the same.
+            wants = [] if waiting.accepted else ["their answer on the offer in this channel"]
+            if self.substitute_consenters():
+                wants.append("the other players' consent")
+            raise NamingTableError(
+                "you have asked {} already, and the request still waits for "
+                + " and ".join(wants or ["the table"]),
+                waiting.name,
+            )
         self.substitutions_asked += 1
         asking = self.seats[seat]
         self.substitution = Substitution(

@@ -88,3 +88,24 @@ async def test_naming_a_member_whose_seat_a_computer_holds_quotes_his_name_escap
         exchange = await h.command("bob", "table substitute", member=marked)
     assert "computer is holding" in exchange.text, exchange.text
     assert "\\_\\_dan\\_\\_" in exchange.text and "<#1>" not in exchange.text
+
+
+async def test_asking_the_same_substitute_again_pings_no_one_and_keeps_the_consents(interactions):
+    """A request the same as the one waiting once posted a new offer, pinging the member named
+    again (as often as the player liked), and set aside the consents given."""
+    h = interactions
+    table = await start_four(h)
+    erin = h.member("erin")
+    await h.command("bob", "table substitute", member=erin)
+    await h.click("alice", f"euchre:table:{table.id}:consent")
+    pings = [m for m in h.public_messages() if f"<@{erin.id}>" in m.text]
+    assert len(pings) == 1
+    async with h.unchanged():
+        exchange = await h.command("bob", "table substitute", member=erin)
+    assert exchange.text == (
+        "You have asked “erin” already, and the request still waits for their answer on the"
+        " offer in this channel and the other players' consent"
+    )
+    assert table.substitution.approvals == {h.member("alice").id}
+    # Someone else may still be asked instead.
+    assert "frank" in (await h.command("bob", "table substitute", member=h.member("frank"))).text

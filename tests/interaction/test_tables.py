@@ -497,8 +497,9 @@ async def test_stale_take_the_seat_buttons_get_a_clear_answer_and_change_nothing
     await h.command("bob", "table substitute", member=erin)
     first, old_take, _ = asking(h, "erin")
     first = copy.deepcopy(first)  # as a client that missed its edits sees it
-    # Replaced by a newer request (Bob names Erin again): the first message's button is stale
-    # (the offer loses its buttons, but a client may press before it sees that).
+    # Replaced by a newer request (Bob names Frank, then Erin again): the first message's
+    # button is stale (the offer loses its buttons, but a client may press before it sees that).
+    await h.command("bob", "table substitute", member=h.member("frank"))
     await h.command("bob", "table substitute", member=erin)
     second, take, _ = asking(h, "erin")
     assert second.id != first.id and take != old_take
