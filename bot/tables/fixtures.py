@@ -655,6 +655,20 @@ class FixtureScheduler:
                         f"F{fixture.id} is played at its table in <#{fixture.channel_id}>: run"
                         " /fixtures play there"
                     )
+                # The pair's two seats held already (an alternate in one): the table's own
+                # refusal would name a seat, or offer its waiting line, to no purpose.
+                mates = [
+                    o
+                    for o in table.seats
+                    if o is not None and o.user_id in mine.players and o.user_id != user_id
+                ]
+                if len(mates) >= 2:
+                    raise FixtureError(
+                        f"the two seats of {{}} at F{fixture.id} are taken: {{}} and {{}} play it",
+                        mine.name,
+                        mates[0].name,
+                        mates[1].name,
+                    )
                 changes.append(await self.manager.join(channel_id, user_id, name))
 
             async def sat(db: Database) -> None:

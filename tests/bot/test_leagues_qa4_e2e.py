@@ -205,3 +205,47 @@ async def test_a_round_whose_seating_a_restart_cut_short_is_announced_once_seate
         assert all(f"<#{t.channel_id}>" in told[0].text for t in second_round), told[0].text
         assert "Sitting out: " in told[0].text, told[0].text
         assert not errors_of(bot)
+
+
+async def test_a_player_whose_pair_is_seated_by_its_alternate_is_told_who_plays(
+    fake_discord, tmp_path
+):
+    """erin is alice & bob's alternate, and she and alice sat down for F1. bob, running
+    /fixtures play after them, was told "North is taken by “erin”" (and a fourth player of a
+    full pair "join without a seat to wait in line"): words of the table, naming a seat or a
+    waiting line that mean nothing for a fixture. He is now told that his pair's two seats are
+    taken and by whom; the table is as it was, and the match starts with carol and dave."""
+    fake = fake_discord
+    fake.add_member(fake.guild, "organiser", permissions=ORGANISER)
+    fake.add_member(fake.guild, "erin")
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
+        assert "is open" in await private(
+            fake, "organiser", "league create", name="Cup", preset="modern", points=1,
+            match="game", format="fixtures",
+        )  # fmt: skip
+        for name in ("alice", "bob", "carol", "dave", "erin"):
+            assert "You joined" in await private(fake, name, "league join", name="Cup")
+        assert "with erin as alternate" in await private(
+            fake, "alice", "fixtures register", league="Cup", partner=fake.member("bob"),
+            alternate=fake.member("erin"),
+        )  # fmt: skip
+        assert "are registered" in await private(
+            fake, "carol", "fixtures register", league="Cup", partner=fake.member("dave")
+        )
+        assert "F1" in await public(
+            fake, "organiser", "fixtures make", league="Cup", kind="round_robin", window_days=1,
+            deadline="forfeit",
+        )  # fmt: skip
+        for name in ("erin", "alice"):
+            assert "You sit down for F1" in await private(fake, name, "fixtures play", fixture="F1")
+        table = table_of(bot, fake)
+        before = [o.name if o else None for o in table.seats]
+        refused = await private(fake, "bob", "fixtures play", fixture="F1")
+        assert refused == (
+            "The two seats of “alice & bob” at F1 are taken: “erin” and “alice” play it"
+        ), refused
+        assert [o.name if o else None for o in table.seats] == before
+        for name in ("carol", "dave"):
+            assert "You sit down for F1" in await private(fake, name, "fixtures play", fixture="F1")
+        assert table.playing
+        assert not errors_of(bot)
