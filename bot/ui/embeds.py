@@ -277,11 +277,19 @@ def declarations_text(said: list[str], deal: DealView | Deal, most: int | None =
     return _clip("\n".join([*head, *cut, *shown]))
 
 
-def phase_words(deal: DealView | Deal) -> str:
+def phase_words(deal: DealView | Deal, options: Options | None = None) -> str:
     """What the seat to act decides now. To a maker alone his partner does not "play with
-    partner": a pass sits him out (RULES §4), so the choice is worded as it is."""
+    partner": a pass sits him out (RULES §4), so the choice is worded as it is; nor may a
+    dealer stuck with stick the dealer (the table's `options`) pass in the second round."""
     if deal.phase == PARTNER_ALONE and deal.alone is not None:
         return "the maker plays alone: his partner takes it from him alone, or lets him play alone"
+    if (
+        deal.phase == ROUND_TWO
+        and options is not None
+        and options.stick_the_dealer
+        and deal.to_act == deal.dealer
+    ):
+        return "second round: the dealer must name a suit (stick the dealer)"
     return PHASE_WORDS[deal.phase]
 
 
@@ -399,7 +407,7 @@ def table_embed(
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""
         embed.add_field(
             name="Turn",
-            value=f"{seat_mention(table, deal.to_act)}: {phase_words(deal)}{due}",
+            value=f"{seat_mention(table, deal.to_act)}: {phase_words(deal, table.options)}{due}",
             inline=False,
         )
     if committed:
@@ -526,7 +534,7 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
     elif seat in deal.sitting_out:
         embed.add_field(name="This hand", value=sits_out_text(deal, seat), inline=False)
     elif deal.to_act == seat:
-        embed.add_field(name="Your turn", value=_your_turn(deal), inline=False)
+        embed.add_field(name="Your turn", value=_your_turn(deal, table.options), inline=False)
     elif deal.to_act is not None:
         embed.add_field(name="Waiting for", value=seat_name(table, deal.to_act), inline=False)
     embed.add_field(name="Score", value=score_text(view), inline=False)
@@ -544,9 +552,9 @@ def sits_out_text(deal: DealView | Deal, seat: int) -> str:
     return f"{why}: you sit this hand out."
 
 
-def _your_turn(deal: DealView) -> str:
+def _your_turn(deal: DealView, options: Options) -> str:
     """What to do now, and why some of the cards are greyed out."""
-    words = phase_words(deal)
+    words = phase_words(deal, options)
     hand = deal.hand or ()
     if deal.phase == PLAY and deal.trick and len(deal.legal) < len(hand):
         # The suit the led card stands for: a led bower or Joker is a trump.

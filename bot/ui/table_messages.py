@@ -677,7 +677,7 @@ class TableMessages:
             return
         deal = table.match.deal if table.match else None
         deadline = self.bot.manager.deadlines.get(table.id)
-        what = phase_words(deal) if deal else "your move"
+        what = phase_words(deal, table.options) if deal else "your move"
         if table.variant_match is not None:
             what = variant_views.phase_words(table.variant_match.deal)
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""

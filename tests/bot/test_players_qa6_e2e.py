@@ -129,3 +129,56 @@ async def test_hands_opened_once_show_their_holders_cards_and_the_legal_buttons_
             actions += 1
             assert actions < 1000
         assert not bot.handler_errors
+
+
+async def test_a_dealer_stuck_in_the_second_round_is_told_to_name_a_suit_not_to_pass(
+    fake_discord, tmp_path
+):
+    """Modern sticks the dealer: when the other three pass in the second round he must name a
+    suit, and his hand offers no Pass. His hand, the table message's turn and his ping all
+    said "second round: name a suit or pass"; /pass then told him he could not."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", timers=True) as bot:
+        await seat_and_start(fake, preset="modern", ping="every turn")
+        table = table_of(bot, fake)
+        hands = await open_hands(bot, fake)
+        for _ in range(7):  # everyone passes in the first round, and all but the dealer next
+            seat = table.match.to_act
+            hand = await eventually(
+                lambda seat=seat: (
+                    hand_buttons(live(fake, hands[seat]), table) and live(fake, hands[seat])
+                ),
+                what="the hand of the member to act",
+            )
+            passing = next(b for b in hand_buttons(hand, table) if b.endswith(":pass"))
+            await (await fake.click(member_at(bot, fake, seat), hand, passing)).response()
+        assert table.match.to_act == table.match.deal.dealer
+        dealer = member_at(bot, fake, table.match.deal.dealer)
+        hand = await eventually(
+            lambda: (
+                "Your turn" in live(fake, hands[table.match.deal.dealer]).text
+                and live(fake, hands[table.match.deal.dealer])
+            ),
+            what="the dealer's hand to show his turn",
+        )
+        assert "pass" not in [b.split(":", 5)[5] for b in hand_buttons(hand, table)]
+        stuck = "second round: the dealer must name a suit (stick the dealer)"
+        assert stuck in hand.text and "name a suit or pass" not in hand.text, hand.text
+        message = await eventually(
+            lambda: stuck in (m := fake.messages_by_id[table.message_id]).text and m,
+            what="the table message's turn line",
+        )
+        assert "name a suit or pass" not in message.text
+        ping = await eventually(
+            lambda: next(
+                (
+                    m
+                    for m in fake.public_messages(fake.channel)
+                    if f"<@{dealer.id}>, it is your turn" in m.content and not m.deleted
+                ),
+                None,
+            ),
+            what="the dealer's ping",
+        )
+        assert stuck in ping.content, ping.content
+        assert not bot.handler_errors
