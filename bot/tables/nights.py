@@ -340,6 +340,10 @@ class Nights:
             await self._close(night.id, "its last round is over")
             return None
         present = [p.user_id for p in await nights.players(self.db, night.id) if p.present]
+        if not present:
+            # Computers would play each round on for nobody: the night is over.
+            await self._close(night.id, "every player has left")
+            return None
         plan = dict(night.plan or await _drawn(plans.new_plan, present))
         seated = await self._round_by_movement(night, plan, number)
         if night.late == plans.COMPUTER:

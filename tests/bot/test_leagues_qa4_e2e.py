@@ -249,3 +249,24 @@ async def test_a_player_whose_pair_is_seated_by_its_alternate_is_told_who_plays(
             assert "You sit down for F1" in await private(fake, name, "fixtures play", fixture="F1")
         assert table.playing
         assert not errors_of(bot)
+
+
+async def test_a_night_that_every_player_left_closes_instead_of_seating_empty_rounds(
+    fake_discord, tmp_path
+):
+    """All four players of a night (late:computer) left during round 1. The night went on
+    seating its rounds for nobody, telling the channel "**Round 2 of 3** is seated (1 deal a
+    round): ." and then round 3 the same, before it closed as if its last round were over.
+    It now closes as soon as round 1 is done, saying every player has left."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        members = ["ann", "ben", "cat", "dan"]
+        night = await night_of(fake, bot, members, rounds=3, deals_per_round=1)
+        assert "starts with 4 players" in await private(fake, "organiser", "night start")
+        await seated(bot, night.id, 1, 1)
+        for name in members:
+            assert "You left the euchre night" in await private(fake, name, "night leave")
+        over = await fake.wait_for(lambda: posted(fake, "euchre night is over"), what="the end")
+        assert "(every player has left)" in over[0].text, over[0].text
+        assert not posted(fake, "**Round 2 of 3**"), fake.describe()
+        assert not errors_of(bot)
