@@ -225,6 +225,8 @@ def round_text(night: Night, number: int, threads: Sequence[int], byes: Sequence
     """What the channel is told when a round is seated."""
     tables = ", ".join(f"<#{t}>" for t in threads)
     text = f"**Round {number} of {night.rounds}** is seated ({round_length(night)}): {tables}."
+    if not threads:  # everyone due to play it has left; those sitting it out are still in
+        text = f"**Round {number} of {night.rounds}** has no table: all due to play it have left."
     if byes:
         text += " Sitting out: " + ", ".join(safe(b) for b in byes) + "."
     return text[:2000]

@@ -128,3 +128,10 @@ def test_a_night_closed_before_any_deal_names_no_top_score():
     assert "nobody scored" in texts.closed_text(night("closed"), "closed by the organiser", [])
     played = [Total(0, "p0", 2, 1, True), *totals[1:]]
     assert "Top score, 2 points: p0." in texts.closed_text(night("closed"), "over", played)
+
+
+def test_a_round_with_no_table_left_says_so_rather_than_list_none():
+    """A round whose players had all left but the one sitting it out read "**Round 2 of 15**
+    is seated (2 deals a round): ." with no table after the colon."""
+    text = texts.round_text(night(), 2, [], ["eve"])
+    assert text == "**Round 2 of 15** has no table: all due to play it have left. Sitting out: eve."
