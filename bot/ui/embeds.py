@@ -580,12 +580,13 @@ def cut_text(table: Table, cut: list[list[tuple[str, str]]]) -> str:
     )
     if table.match is not None:
         lines.append(f"{seat_name(table, table.first_dealer)} deals first.")
+    match = "rubber" if table.options.is_rubber else "game"  # a table of single games: game
     for out in table.sat_out:
         why = (
             "cut lowest of everyone at the table (S.11)"
             if out.why == CUT_LOWEST
-            else "has played the most rubbers in a row, so makes room (S.15)"
+            else f"has played the most {match}s in a row, so makes room (S.15)"
         )
         host = " (still the host)" if out.user_id == table.host_id else ""
-        lines.append(f"{safe(out.name)}{host} sits out this rubber: {why}.")
+        lines.append(f"{safe(out.name)}{host} sits out this {match}: {why}.")
     return "\n".join(lines)

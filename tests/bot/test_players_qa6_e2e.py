@@ -182,3 +182,39 @@ async def test_a_dealer_stuck_in_the_second_round_is_told_to_name_a_suit_not_to_
         )
         assert stuck in ping.content, ping.content
         assert not bot.handler_errors
+
+
+async def test_a_member_making_room_at_a_table_of_single_games_sits_out_a_game(
+    fake_discord, tmp_path
+):
+    """Five belong to a table of single games: at the next game the one who played the most
+    in a row makes room (S.15). The cut said they sat out this rubber, having played the most
+    rubbers in a row: there are none at this table."""
+    fake = fake_discord
+    rng = random.Random(2)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_and_start(fake, preset="modern", points=1)
+        table = table_of(bot, fake)
+        await (
+            await fake.slash(fake.add_member(fake.guild, "erin"), fake.channel, "table join")
+        ).response()
+        hands = await open_hands(bot, fake)
+        while table.playing:
+            seat = table.match.to_act
+            hand = await eventually(
+                lambda seat=seat: (
+                    hand_buttons(live(fake, hands[seat]), table) and live(fake, hands[seat])
+                ),
+                what="the hand of the member to act",
+            )
+            choice = rng.choice(hand_buttons(hand, table))
+            await (await fake.click(member_at(bot, fake, seat), hand, choice)).response()
+        await (await fake.slash(fake.member("alice"), fake.channel, "table start")).response()
+        cut = await fake.wait_for(
+            lambda: next(
+                (m for m in fake.public_messages(fake.channel) if "sits out this" in m.text), None
+            )
+        )
+        assert "sits out this game: has played the most games in a row" in cut.text, cut.text
+        assert "rubber" not in cut.text
+        assert not bot.handler_errors
