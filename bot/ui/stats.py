@@ -257,7 +257,22 @@ def stats_embed(stats: PlayerStats, name: str, hints: int = 0) -> discord.Embed:
         # whole lines, as many as fit, and how many more.
         embed.add_field(name="Against", value=clipped(lines, FIELD), inline=False)
     if not stats.include_bots and any(stats.excluded.as_tuple()):
-        embed.set_footer(text="Rubbers where computers or substitutes played are not counted.")
+        # What was left out, apart, and how to count it: "not counted" alone read as if a
+        # member who played only with computers had played nothing.
+        out = stats.excluded
+        left = [
+            plural(count, unit)
+            for count, unit in (
+                (out.rubbers_played, "rubber"),
+                (out.games_played, "game"),
+                (out.hands_played, "hand"),
+            )
+            if count
+        ]
+        embed.set_footer(
+            text=f"Not counted, as computers or substitutes played: {', '.join(left)}"
+            " (include_bots:True counts them)."
+        )
     return embed
 
 

@@ -200,8 +200,10 @@ async def test_stats_with_computers_counted_when_asked(interactions):
     await won_today(h, players)
     without = (await h.command("alice", "stats")).reply.text
     counted = (await h.command("alice", "stats", include_bots=True)).reply.text
-    assert "0 won of 0" in without and "not counted" in without
-    assert "1 won of 1" in counted and "not counted" not in counted
+    assert "0 won of 0" in without and "Not counted" in without
+    # What was left out is shown apart, with how to count it.
+    assert "played: 1 rubber, 2 games" in without and "include_bots:True" in without, without
+    assert "1 won of 1" in counted and "Not counted" not in counted
     assert "leave out the period" in await refused(
         h, "alice", "stats", variant="napoleon", period="7d"
     )
