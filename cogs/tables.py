@@ -127,6 +127,8 @@ class Tables(commands.Cog):
         euchre_deducts: bool | None = None,
     ) -> None:
         """Open a Euchre table in this channel and sit at it as its host."""
+        # A client with the commands of an older sync may still send it from a DM.
+        guild_id = guild_id_of(interaction)
         if variant is not None and variant != FOUR_HANDED and variant not in VARIANT_NAMES:
             raise TableError(
                 f"unknown game {quoted(variant)}: choose {FOUR_HANDED}, {', '.join(VARIANT_NAMES)}"
@@ -160,12 +162,12 @@ class Tables(commands.Cog):
         given: dict[str, Any] = {k: v for k, v in rules.items() if v is not None}
         playing_for = None
         if league is not None:
-            playing_for = await leagues.find_league(self.bot.db, guild_id_of(interaction), league)
+            playing_for = await leagues.find_league(self.bot.db, guild_id, league)
             self._check_league_rules(playing_for, given)
             # The league's rules, every one of them: they are the table's whatever was given.
             given = dict(playing_for.options)
         change = await self.manager.create(
-            interaction.guild_id,
+            guild_id,
             interaction.channel_id,
             interaction.user.id,
             interaction.user.display_name,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from tests.interaction.helpers import start_four
 from tests.interaction.test_tables import hold_seat
 from tests.support.fake_discord import INTERACTION_COMMAND, FakeMember
@@ -109,3 +111,34 @@ async def test_asking_the_same_substitute_again_pings_no_one_and_keeps_the_conse
     assert table.substitution.approvals == {h.member("alice").id}
     # Someone else may still be asked instead.
     assert "frank" in (await h.command("bob", "table substitute", member=h.member("frank"))).text
+
+
+async def command_in_a_dm(h: InteractionHarness, who: str, name: str, **options: Any) -> Exchange:
+    """``who`` runs ``/name`` in a DM with the bot, as a client with the commands of an older
+    sync could: no server, no member, the bot allowed to post."""
+    member = h.member(who)
+    data = h.world._command_data(member, h.channel, name, options, focused=None)
+    data.pop("guild_id", None)
+    exchange = h._exchange(INTERACTION_COMMAND, member, h.channel, data)
+    payload = exchange.payload
+    user = payload.pop("member")["user"]
+    for key in ("guild_id", "guild"):
+        payload.pop(key)
+    payload.update(
+        user=user,
+        channel_id="999",
+        channel={"id": "999", "type": 1, "recipients": [user]},
+        app_permissions=str(
+            discord.Permissions.text().value | discord.Permissions(view_channel=True).value
+        ),
+        context=1,
+    )
+    await h._run_tree(exchange)
+    return exchange
+
+
+async def test_a_table_create_sent_from_a_dm_is_refused_saying_where_it_works(interactions):
+    h = interactions
+    async with h.unchanged():
+        exchange = await command_in_a_dm(h, "alice", "table create")
+    assert exchange.text == "This works in a server, not in direct messages"
