@@ -1,8 +1,9 @@
 """The four-handed table as players live it, through the real bot and the fake Discord (round
 6): a table of single games (the jerome and modern presets) named as such to the members who
-join it, hand their seat over or close it, not as a rubber; and hands opened once that show,
-through a whole game with the Joker and every kind of lone hand, their holder's cards and
-exactly the actions open."""
+join it, hand their seat over, make room at the next game or close it, not as a rubber; a
+dealer stuck with stick the dealer told to name a suit, not to pass; and hands opened once
+that show, through a whole game with the Joker and every kind of lone hand, their holder's
+cards and exactly the actions open."""
 
 from __future__ import annotations
 
