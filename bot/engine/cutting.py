@@ -1,7 +1,8 @@
 """Forming a table by cutting cards (S.11-S.15, J.3): who plays, who partners whom, who deals.
 
-Every cut is a card drawn from a freshly shuffled pack; jack is high, then A K Q 10 9 8 7, and
-suits do not rank (RULES.md §2). Where a tie decides nothing (the two lowest, or the two
+Every cut is a card drawn from a freshly shuffled pack, the table's own (S.9: "every one must
+cut from the same pack"; the 24-card pack has no 8 or 7 to cut, and a Joker, which has no rank
+in the cut, is left out); jack is high, then A K Q 10 9 8 7, and suits do not rank (RULES.md §2). Where a tie decides nothing (the two lowest, or the two
 highest, when only partnerships are at stake) it stands; where it does, the tied players cut
 again among themselves (S.13, S.14). Every round of cards cut is returned, so the bot can show
 them.
@@ -40,14 +41,18 @@ class TableCut:
     cuts: tuple[Cut, ...]
 
 
-def _cut(players: Sequence[Player], rng: random.Random) -> Cut:
-    pack = make_pack("7")
+def _cut(players: Sequence[Player], rng: random.Random, lowest: str) -> Cut:
+    pack = make_pack(lowest)
     rng.shuffle(pack)
     return Cut(tuple(zip(players, pack, strict=False)))
 
 
 def rank_by_cut(
-    players: Sequence[Player], rng: random.Random, boundaries: Sequence[int], cuts: list[Cut]
+    players: Sequence[Player],
+    rng: random.Random,
+    boundaries: Sequence[int],
+    cuts: list[Cut],
+    lowest: str = "7",
 ) -> list[Player]:
     """Order players from highest cut to lowest, cutting again only where a tie matters.
 
@@ -55,7 +60,7 @@ def rank_by_cut(
     order: 1 separates the dealer from the rest, 2 the two highest from the two lowest, 4
     those who play from those who wait). Rounds cut are appended to `cuts`.
     """
-    cut = _cut(players, rng)
+    cut = _cut(players, rng, lowest)
     cuts.append(cut)
     value = {p: cut_value(c) for p, c in cut.cards}
     order = sorted(players, key=lambda p: -value[p])
@@ -68,14 +73,14 @@ def rank_by_cut(
         group = order[i:j]
         inner = [b - i for b in boundaries if i < b < j]
         if len(group) > 1 and inner:
-            group = rank_by_cut(group, rng, inner, cuts)
+            group = rank_by_cut(group, rng, inner, cuts, lowest)
         result.extend(group)
         i = j
     return result
 
 
 def cut_for_table(
-    players: Sequence[Player], rng: random.Random | None = None
+    players: Sequence[Player], rng: random.Random | None = None, lowest: str = "7"
 ) -> tuple[list[Player], list[Player], list[Cut]]:
     """Choose the four who play from more than four candidates (S.11, S.12).
 
@@ -89,11 +94,13 @@ def cut_for_table(
     cuts: list[Cut] = []
     if len(players) <= 4:
         return list(players), [], cuts
-    order = rank_by_cut(players, rng, [b for b in (4, 5, 6) if b < len(players)], cuts)
+    order = rank_by_cut(players, rng, [b for b in (4, 5, 6) if b < len(players)], cuts, lowest)
     return order[:4], order[4:], cuts
 
 
-def cut_for_partners(players: Sequence[Player], rng: random.Random | None = None) -> TableCut:
+def cut_for_partners(
+    players: Sequence[Player], rng: random.Random | None = None, lowest: str = "7"
+) -> TableCut:
     """Cut for partners and first deal among four players (S.11, S.13, S.14).
 
     The two highest play against the two lowest; the highest deals first (S.11). The highest
@@ -104,7 +111,7 @@ def cut_for_partners(players: Sequence[Player], rng: random.Random | None = None
         raise ValueError("cutting for partners needs four players")
     rng = rng or random.SystemRandom()
     cuts: list[Cut] = []
-    order = rank_by_cut(players, rng, [1, 2], cuts)
+    order = rank_by_cut(players, rng, [1, 2], cuts, lowest)
     high, second, third, low = order
     # The dealer sits at seat 0 with his partner opposite; the others between them.
     seats = (high, third, second, low)
@@ -112,7 +119,10 @@ def cut_for_partners(players: Sequence[Player], rng: random.Random | None = None
 
 
 def who_goes_out(
-    consecutive: dict[Player, int], count: int, rng: random.Random | None = None
+    consecutive: dict[Player, int],
+    count: int,
+    rng: random.Random | None = None,
+    lowest: str = "7",
 ) -> tuple[list[Player], list[Cut]]:
     """Who leaves the table at a rubber's end when candidates wait (S.15).
 
@@ -122,6 +132,7 @@ def who_goes_out(
     Args:
         consecutive: each player's number of consecutive rubbers played.
         count: how many must go out (one per waiting candidate, at most four).
+        lowest: the lowest rank of the table's pack, which is cut from ("9" for 24 cards).
     """
     rng = rng or random.SystemRandom()
     cuts: list[Cut] = []
@@ -137,7 +148,7 @@ def who_goes_out(
             out.extend(group)
         else:
             # Lowest cut goes out: rank them and take from the bottom.
-            ranked = rank_by_cut(group, rng, [len(group) - need], cuts)
+            ranked = rank_by_cut(group, rng, [len(group) - need], cuts, lowest)
             out.extend(ranked[len(group) - need :])
         i += len(group)
     return out, cuts

@@ -690,7 +690,7 @@ class Table:
             cuts.extend(self._cut_out(rng))
         if not keep_seats:
             by_id = {o.user_id: o for o in self.seats if o}
-            table_cut = cut_for_partners(list(by_id), rng)
+            table_cut = cut_for_partners(list(by_id), rng, self.options.lowest_rank)
             self.seats = [by_id[cast(int, user_id)] for user_id in table_cut.seats]
             cuts.extend(table_cut.cuts)
             first_dealer = table_cut.dealer
@@ -734,11 +734,13 @@ class Table:
         seated = [o for o in self.seats if o is not None]
         if not any(self.consecutive.get(o.user_id, 0) for o in seated + self.waiting):
             by_id = {o.user_id: o for o in seated + self.waiting}
-            _, out, cuts = cut_for_table(list(by_id), rng)
+            _, out, cuts = cut_for_table(list(by_id), rng, self.options.lowest_rank)
             why = CUT_LOWEST
         else:
             counts = {o.user_id: self.consecutive.get(o.user_id, 0) for o in seated}
-            out, cuts = who_goes_out(cast(dict[Hashable, int], counts), len(self.waiting), rng)
+            out, cuts = who_goes_out(
+                cast(dict[Hashable, int], counts), len(self.waiting), rng, self.options.lowest_rank
+            )
             why = MOST_RUBBERS
         coming = [o for o in self.waiting if o.user_id not in out]
         going = [o for o in seated if o.user_id in out]

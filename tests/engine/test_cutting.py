@@ -218,3 +218,18 @@ def test_s12_fifth_and_sixth_highest_belong_to_the_table_in_order():
                 later = [values(c) for c in cuts[1:] if above in values(c) and below in values(c)]
                 assert later, f"seed {seed}: a tie at place {line} was not cut again"
     assert recuts > 0
+
+
+@pytest.mark.parametrize(("lowest", "ranks"), [("9", set("9TJQKA")), ("7", set("789TJQKA"))])
+def test_s9_every_one_cuts_from_the_tables_pack(lowest: str, ranks: set[str]):
+    """S.9: every one cuts from the same pack, the table's own: a 24-card table's cuts show no
+    8 or 7, a 32-card table's show them all in time. Going out (S.15) cuts from it too."""
+    cut_ranks: set[str] = set()
+    six = (*PLAYERS, "eve", "fay")
+    for seed in range(200):
+        rng = random.Random(seed)
+        rounds = list(cut_for_partners(PLAYERS, rng, lowest).cuts)
+        rounds += cut_for_table(six, rng, lowest)[2]
+        rounds += who_goes_out(dict.fromkeys(PLAYERS, 1), 2, rng, lowest)[1]
+        cut_ranks |= {card[:-1].replace("10", "T") for cut in rounds for _, card in cut.cards}
+    assert cut_ranks == ranks

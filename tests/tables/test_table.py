@@ -399,3 +399,13 @@ def test_parse_seat_takes_numbered_seats_at_a_table_not_of_four():
             parse_seat(wrong, 6)
     with pytest.raises(TableError, match="choose north, east, south or west"):
         parse_seat("seat 1")
+
+
+def test_s9_a_24_card_table_cuts_for_partners_from_its_own_pack():
+    """S.9: the players of a modern table (24 cards) cut from its pack: no 8 or 7 is shown."""
+    shown = set()
+    for seed in range(40):
+        table = full_table(preset="modern")
+        table.start(rng=random.Random(seed))
+        shown |= {card for cut in table.last_cut for _, card in cut}
+    assert shown and not any(card[:-1] in ("7", "8") for card in shown)
