@@ -82,6 +82,9 @@ class Decision:
     match_id: int | None = None
     why: str = ""  # and why the league does not count it
     withdrawn: frozenset[int] = frozenset()  # a forfeit for a withdrawal: the pairs that withdrew
+    # A forfeit its match counts as (the league's rule for a leaver, an organiser's award):
+    # the match, the correction (forfeit or award) and its reason.
+    counted_as: tuple[int, str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -308,7 +311,11 @@ class FixtureScheduler:
             first_won = (verdict.winner == 0) == ns_first
             winner = fixture.first_pair if first_won else fixture.second_pair
             games = (1, 0) if first_won else (0, 1)
-            await self._decide(series, fixture, FORFEIT, winner, games, match.id)
+            why = verdict.reasons[0] if verdict.reasons else ""
+            counted_as = (match.id, verdict.correction, why)
+            await self._decide(
+                series, fixture, FORFEIT, winner, games, match.id, counted_as=counted_as
+            )
             return
         closed = await self._close_table(
             fixture, f"F{fixture.id}'s match does not count: it is played again at a new table"
@@ -448,6 +455,7 @@ class FixtureScheduler:
         closed: Change | None = None,
         withdrawn: frozenset[int] = frozenset(),
         uncounted: tuple[int, str] | None = None,
+        counted_as: tuple[int, str, str] | None = None,
     ) -> None:
         now = self.now()
 
@@ -470,6 +478,7 @@ class FixtureScheduler:
                     match_id=uncounted[0] if uncounted else None,
                     why=uncounted[1] if uncounted else "",
                     withdrawn=withdrawn,
+                    counted_as=counted_as,
                 )
             )
         )

@@ -273,6 +273,14 @@ def decision_text(decision: Decision) -> str:
         )
     if uncounted:
         why = uncounted
+    elif decision.counted_as is not None:  # played in its window, and counted as a forfeit
+        match_id, correction, reason = decision.counted_as
+        how = (
+            "was awarded by an organiser"
+            if correction == "award"
+            else ("counts as a forfeit by the league's rule for leavers")
+        )
+        why = f"its match M{match_id} {how}" + (f" ({safe(reason)})" if reason else "")
     elif decision.withdrawn:  # forfeited at once, its window still open: say why
         gone = " and ".join(safe(pairs[p].name) for p in sorted(decision.withdrawn) if p in pairs)
         why = f"{gone} withdrew" if len(decision.withdrawn) == 1 else f"both {gone} withdrew"

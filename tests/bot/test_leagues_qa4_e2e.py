@@ -9,8 +9,17 @@ import asyncio
 import discord
 
 from bot.storage import nights
-from tests.bot.helpers import act_once, private, public, running_bot, seat_four, start, table_of
-from tests.bot.test_fixtures_e2e import Clock, errors_of, posted
+from tests.bot.helpers import (
+    act_once,
+    eventually,
+    private,
+    public,
+    running_bot,
+    seat_four,
+    start,
+    table_of,
+)
+from tests.bot.test_fixtures_e2e import Clock, errors_of, league_with_pairs, posted
 from tests.bot.test_leagues_qa_e2e import quick_league
 from tests.bot.test_nights_e2e import night_of, play_deal, seated
 from tests.support.fake_discord import WAIT, FakeDiscord
@@ -269,4 +278,38 @@ async def test_a_night_that_every_player_left_closes_instead_of_seating_empty_ro
         over = await fake.wait_for(lambda: posted(fake, "euchre night is over"), what="the end")
         assert "(every player has left)" in over[0].text, over[0].text
         assert not posted(fake, "**Round 2 of 3**"), fake.describe()
+        assert not errors_of(bot)
+
+
+async def test_a_fixture_won_by_a_leavers_forfeit_is_announced_as_that_not_a_missed_window(
+    fake_discord, tmp_path
+):
+    """In a league whose rule makes a leaver's match a forfeit, bob left F1's table mid-match
+    and a computer finished his seat: the match counts as north-south's forfeit, and F1 is
+    carol & dave's. The channel was told F1's "window ended before it was played", with two
+    days of its window left and the match played. It now names the match and the rule."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
+        await league_with_pairs(fake)
+        assert "a forfeit by that side" in await private(
+            fake, "organiser", "league settings", league="Friday Night", leaver="forfeit"
+        )
+        for name in ("alice", "carol", "bob", "dave"):
+            assert "You sit down for F1" in await private(fake, name, "fixtures play", fixture="F1")
+        table = table_of(bot, fake)
+        await act_once(bot, fake)
+        assert "You left the table" in await private(fake, "bob", "table leave")
+        while table.playing:
+            if table.seats[table.match.to_act].is_bot:
+                moves = len(table.actions)
+                await eventually(lambda m=moves: len(table.actions) > m or not table.playing)
+            else:
+                await act_once(bot, fake)
+        (result,) = await fake.wait_for(lambda: posted(fake, "**F1**, "), what="F1 decided")
+        assert "window" not in result.text, result.text
+        assert (
+            f"its match M{table.match_id} counts as a forfeit by the league's rule for leavers"
+            in result.text
+        ), result.text
+        assert "won by carol & dave by forfeit" in result.text, result.text
         assert not errors_of(bot)
