@@ -286,7 +286,11 @@ def history_embed(page: HistoryPage, name: str) -> discord.Embed:
     lines = []
     for entry in page.entries:
         result = {True: "won", False: "lost", None: entry.status}[entry.won]
-        games = ", ".join(f"{g.record_id} {g.score[0]}–{g.score[1]}" for g in entry.games)
+        # A match abandoned before its first game ended has no game to list.
+        games = (
+            ", ".join(f"{g.record_id} {g.score[0]}–{g.score[1]}" for g in entry.games)
+            or "no game finished"
+        )
         flag = " (computers/substitutes)" if entry.flagged else ""
         partners = ", ".join(safe(n) for n in entry.partners) or "—"
         opponents = ", ".join(safe(n) for n in entry.opponents) or "—"
