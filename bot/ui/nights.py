@@ -39,7 +39,8 @@ def round_length(night: Night) -> str:
     if night.deals_per_round is not None:
         return plural(night.deals_per_round, "deal") + " a round"
     minutes = plural(night.minutes_per_round or 0, "minute")
-    return f"{minutes} a round (the deal in play is finished)"
+    # Said without brackets: the round's message puts the length in brackets of its own.
+    return f"{minutes} a round, the deal in play finished"
 
 
 def _rounds(night: Night) -> str:

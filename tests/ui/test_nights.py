@@ -135,3 +135,12 @@ def test_a_round_with_no_table_left_says_so_rather_than_list_none():
     is seated (2 deals a round): ." with no table after the colon."""
     text = texts.round_text(night(), 2, [], ["eve"])
     assert text == "**Round 2 of 15** has no table: all due to play it have left. Sitting out: eve."
+
+
+def test_a_round_of_minutes_is_announced_without_brackets_in_brackets():
+    """A round of minutes was announced "is seated (5 minutes a round (the deal in play is
+    finished)): ..."."""
+    timed = night(deals_per_round=None, minutes_per_round=5)
+    text = texts.round_text(timed, 2, [10**17], [])
+    assert "((" not in text and "))" not in text, text
+    assert "(5 minutes a round, the deal in play finished)" in text, text
