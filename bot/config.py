@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import load_dotenv
 
@@ -159,14 +161,44 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
         log_level=level,
         default_preset=preset,
         turn_timeout=timeout,
-        api_base=(env.get("DISCORD_API_BASE", "").strip() or DISCORD_API_BASE).rstrip("/"),
-        gateway_url=env.get("DISCORD_GATEWAY_URL", "").strip() or DISCORD_GATEWAY_URL,
+        api_base=_address(
+            "DISCORD_API_BASE", env.get("DISCORD_API_BASE", ""), DISCORD_API_BASE, ("http", "https")
+        ).rstrip("/"),
+        gateway_url=_address(
+            "DISCORD_GATEWAY_URL",
+            env.get("DISCORD_GATEWAY_URL", ""),
+            DISCORD_GATEWAY_URL,
+            ("ws", "wss"),
+        ),
         shard_count=shard_count,
         shard_ids=shard_ids,
         metrics_port=metrics_port,
         rest_budget=float(budget),
         metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
+
+
+def _address(name: str, value: str, default: str, schemes: tuple[str, ...]) -> str:
+    """DISCORD_API_BASE or DISCORD_GATEWAY_URL: a URL of one of `schemes` naming a host.
+
+    Anything else (a missing scheme, ftp://, a typo) would only fail once the bot tries to
+    reach Discord, after opening the database, and as "could not reach Discord" (exit 1, which
+    the service manager restarts forever): a setting no restart mends is refused here instead.
+    """
+    text = value.strip() or default
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - reading it is the check: a port that is no number raises
+        usable = parts.scheme.lower() in schemes and bool(parts.hostname)
+    except ValueError:  # an unclosed IPv6 bracket, a port that is no number
+        usable = False
+    if not usable:
+        shown = re.sub(r"(//[^:/@]*:)[^@/]*@", r"\1***@", text)  # never a password
+        raise ConfigError(
+            f"{name} must be a URL beginning {' or '.join(s + '://' for s in schemes)} and"
+            f" naming a host (empty: {default}), not {shown!r}"
+        )
+    return text
 
 
 def _database(env: dict[str, str]) -> tuple[Path, str]:

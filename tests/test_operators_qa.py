@@ -1,0 +1,76 @@
+"""Settings and command-line tools as an operator meets them: a setting no restart mends is
+refused in one line with exit code 2 (which the README's units do not restart), before anything
+is created."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def settings(**env: str):
+    return load_settings({"DISCORD_TOKEN": "t", **env}, dotenv=False)
+
+
+def python_m_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`python -m bot` in `cwd` with only the given settings (no .env, never Discord's address)."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    base.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN="fake-token.for-tests.only", **env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=cwd,
+        env=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "problem"),
+    [
+        ({"DISCORD_API_BASE": "ftp://127.0.0.1:9/api"}, "DISCORD_API_BASE must be a URL beginning"),
+        ({"DISCORD_API_BASE": "127.0.0.1:8080/api/v10"}, "DISCORD_API_BASE must be"),
+        ({"DISCORD_API_BASE": "http:///api/v10"}, "DISCORD_API_BASE must be"),
+        ({"DISCORD_API_BASE": "http://127.0.0.1:80a/api"}, "DISCORD_API_BASE must be"),
+        ({"DISCORD_GATEWAY_URL": "https://gateway.discord.gg/"}, "DISCORD_GATEWAY_URL must be"),
+        ({"DISCORD_GATEWAY_URL": "gateway.discord.gg"}, "DISCORD_GATEWAY_URL must be"),
+    ],
+)
+def test_a_discord_address_that_is_no_url_of_its_kind_is_refused(env, problem):
+    with pytest.raises(ConfigError, match=problem):
+        settings(**env)
+
+
+def test_discord_addresses_of_the_readme_and_the_defaults_are_taken():
+    assert settings().api_base == "https://discord.com/api/v10"
+    assert settings().gateway_url == "wss://gateway.discord.gg/"
+    proxy = settings(
+        DISCORD_API_BASE="http://127.0.0.1:8080/api/v10/", DISCORD_GATEWAY_URL="ws://[::1]:7878/"
+    )
+    assert proxy.api_base == "http://127.0.0.1:8080/api/v10"
+    assert proxy.gateway_url == "ws://[::1]:7878/"
+
+
+def test_a_proxy_password_in_a_refused_address_is_not_shown():
+    with pytest.raises(ConfigError) as refused:
+        settings(DISCORD_API_BASE="ftp://user:hunter2@proxy:8080/api")
+    assert "hunter2" not in str(refused.value) and "user:***@" in str(refused.value)
+
+
+def test_a_bad_discord_address_exits_2_in_one_line_and_creates_no_database(tmp_path):
+    done = python_m_bot(
+        tmp_path, DATABASE_URL="sqlite:///euchre.db", DISCORD_API_BASE="discord.com/api/v10"
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("euchre-bot: DISCORD_API_BASE must be a URL beginning http://")
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
