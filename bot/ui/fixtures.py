@@ -172,14 +172,36 @@ def fixtures_embed(league: League, page: FixturePage) -> discord.Embed:
     return embed
 
 
+SHARED_SHOWN = 4  # pairs named in a shared title's line
+
+
+def _counts(row: SwissRow) -> tuple[Fraction, Fraction, Fraction]:
+    return (row.match_points, row.opponents_match_share, row.game_share)
+
+
 def standings_lines(rows: Sequence[SwissRow], pairs: dict[int, Pair]) -> list[str]:
-    """`1. alice & bob: 2½ match points · opponents 50% · games 67%`, in the table's order."""
-    return [
-        f"{place}. {pair_name(pairs, row.entrant)}: {_points(row.match_points)} match"
-        f" point{'' if row.match_points == 1 else 's'} · opponents"
-        f" {_share(row.opponents_match_share)} · games {_share(row.game_share)}"
-        for place, row in enumerate(rows, start=1)
-    ]
+    """`1. alice & bob: 2½ match points · opponents 50% · games 67%`, in the table's order;
+    pairs level on every count share a place (1, 1, 3), as the title they would share."""
+    lines = []
+    place = 0
+    for position, row in enumerate(rows, start=1):
+        if position == 1 or _counts(row) != _counts(rows[position - 2]):
+            place = position
+        lines.append(
+            f"{place}. {pair_name(pairs, row.entrant)}: {_points(row.match_points)} match"
+            f" point{'' if row.match_points == 1 else 's'} · opponents"
+            f" {_share(row.opponents_match_share)} · games {_share(row.game_share)}"
+        )
+    return lines
+
+
+def shared_title(rows: Sequence[SwissRow], pairs: dict[int, Pair]) -> str:
+    """The line of a finished event whose top pairs are level on every count: who share it."""
+    level = [pair_name(pairs, r.entrant) for r in rows if _counts(r) == _counts(rows[0])]
+    if len(level) > SHARED_SHOWN:  # a line, not a table: the table follows
+        level = [*level[: SHARED_SHOWN - 1], f"{len(level) - SHARED_SHOWN + 1} more pairs"]
+    names = ", ".join(level[:-1]) + " and " + level[-1] if len(level) > 1 else "".join(level)
+    return f"🏆 Level at the top on every count: {names} share the title."
 
 
 def _points(value: Fraction) -> str:
@@ -221,7 +243,7 @@ def made_embed(league_name: str, made: Made) -> discord.Embed:
     if made.champion is not None:
         lines.append(f"🏆 Won by **{pair_name(made.pairs, made.champion)}**.")
     elif made.finished and made.standings:
-        lines.append("🏆 Level at the top on every count: the title is shared.")
+        lines.append(shared_title(made.standings, made.pairs))
     elif made.finished:
         lines.append("Every fixture is decided: `/fixtures list` shows the results.")
     if made.standings:

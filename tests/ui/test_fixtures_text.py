@@ -9,7 +9,7 @@ from bot.leagues.fixtures import SwissRow
 from bot.storage.fixtures import Pair
 from bot.storage.leagues import League
 from bot.tables.fixtures import winner_of
-from bot.ui.fixtures import DESCRIPTION_LIMIT, pairs_embed, standings_lines
+from bot.ui.fixtures import DESCRIPTION_LIMIT, pairs_embed, shared_title, standings_lines
 
 LONG = "_*" * 16  # 32 characters, each escaped: the longest a shown name gets
 
@@ -43,3 +43,22 @@ def test_the_winner_is_the_top_row_unless_the_next_is_level_on_every_count():
     assert winner_of([top, SwissRow(2, Fraction(2), Fraction(1, 2), Fraction(1, 2))]) == 1
     assert winner_of([top, SwissRow(2, Fraction(2), Fraction(1, 2), Fraction(3, 4))]) is None
     assert winner_of([]) is None
+
+
+def test_pairs_level_on_every_count_share_a_place_and_the_title_names_them():
+    """Two pairs of a round robin whose one fixture was a double forfeit: the title was
+    "shared" with no names, and the table still placed them 1. and 2. They share place 1
+    now, and the line names who share the title (four at most, then how many more)."""
+    pairs = {i: Pair(i, 1, (2 * i, f"a{i}"), (2 * i + 1, f"b{i}"), None, False) for i in range(8)}
+    level = [SwissRow(i, Fraction(1, 2), Fraction(1, 2), Fraction(0)) for i in range(2)]
+    below = SwissRow(2, Fraction(0), Fraction(1, 2), Fraction(0))
+    lines = standings_lines([*level, below], pairs)
+    assert [line.split(" ")[0] for line in lines] == ["1.", "1.", "3."], lines
+    assert shared_title(level, pairs) == (
+        "🏆 Level at the top on every count: a0 & b0 and a1 & b1 share the title."
+    )
+    many = [SwissRow(i, Fraction(1), Fraction(1, 2), Fraction(0)) for i in range(7)]
+    assert shared_title(many, pairs) == (
+        "🏆 Level at the top on every count: a0 & b0, a1 & b1, a2 & b2 and 4 more pairs share"
+        " the title."
+    )
