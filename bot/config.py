@@ -209,6 +209,14 @@ def _database(env: dict[str, str]) -> tuple[Path, str]:
     if url and path:
         raise ConfigError("set DATABASE_URL or DATABASE_PATH, not both (DATABASE_URL is the newer)")
     if not url:
+        if "://" in path:
+            # Read as a file, it would name a directory "postgresql:" that does not exist, and
+            # the error would show the URL, password and all.
+            scheme = path.split("://", 1)[0]
+            raise ConfigError(
+                f"DATABASE_PATH is a file's path, not a {scheme}:// URL: put the URL in"
+                " DATABASE_URL instead (and leave DATABASE_PATH empty)"
+            )
         return Path(path or "euchre.db"), ""
     try:
         parsed = DatabaseUrl.parse(url)

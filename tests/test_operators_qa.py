@@ -74,3 +74,13 @@ def test_a_bad_discord_address_exits_2_in_one_line_and_creates_no_database(tmp_p
     assert done.stderr.startswith("euchre-bot: DISCORD_API_BASE must be a URL beginning http://")
     assert len(done.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "url", ["postgresql://bot:hunter2@localhost/euchre", "sqlite:///euchre.db"]
+)
+def test_a_url_in_database_path_is_sent_to_database_url_without_showing_it(url):
+    with pytest.raises(ConfigError, match="DATABASE_PATH is a file's path") as refused:
+        settings(DATABASE_PATH=url)
+    assert "DATABASE_URL" in str(refused.value) and "hunter2" not in str(refused.value)
+    assert settings(DATABASE_PATH="data/euchre.db").database_path == Path("data/euchre.db")
