@@ -712,11 +712,13 @@ class TableManager:
         # No one sits yet: the named member is asked (`answer_substitute`), stored first.
         return Change(table, "substitute", note="asked", who=who, replaced=waiting)
 
-    async def consent(self, channel_id: int, user_id: int) -> Change:
+    async def consent(self, channel_id: int, user_id: int, number: int | None = None) -> Change:
+        """A player consents to the substitute asked for (`number`: the request the member
+        saw; a request that replaced it since is not consented to)."""
         table = self.table_in(channel_id)
         async with self._hold(table):
             handing = _handing(table)
-            done = table.consent_substitute(user_id)
+            done = table.consent_substitute(user_id, number)
             await self._save(table, "table", table.seat_of(user_id), user_id, "consent")
         if done:
             self._after_change(table)

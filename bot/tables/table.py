@@ -560,11 +560,23 @@ class Table:
             if o and not o.is_bot and s != sub.seat and o.user_id not in sub.approvals
         ]
 
-    def consent_substitute(self, user_id: int) -> bool:
-        """One of the other three agrees; returns True when the substitute takes the seat."""
+    def consent_substitute(self, user_id: int, number: int | None = None) -> bool:
+        """One of the other three agrees; returns True when the substitute takes the seat.
+
+        Args:
+            number: the request the member's button was drawn for (None: whichever waits).
+        """
         sub = self.substitution
         if sub is None:
             raise TableError("there is no substitution waiting for consent")
+        if number is not None and number != sub.number:
+            # Replaced since the member saw it: the consent was for someone else.
+            raise NamingTableError(
+                "that button was drawn for an earlier request, replaced since: {} is asked now"
+                " to take {}'s seat. Press Consent to substitute again to consent to that",
+                sub.name,
+                sub.asked_by or "a player",
+            )
         seat = self.seat_of(user_id)
         if seat is None or seat == sub.seat:
             raise TableError("only the other three players can consent to a substitute")

@@ -356,8 +356,11 @@ def _discard_made(table: Table) -> bool:
     return match is not None and table.playing and match.deal.phase != DISCARD
 
 
-async def table_button(interaction: discord.Interaction, table_id: int, what: str) -> None:
-    """Clicks on the public table message's buttons."""
+async def table_button(
+    interaction: discord.Interaction, table_id: int, what: str, number: int | None = None
+) -> None:
+    """Clicks on the public table message's buttons (`number`: the substitute's request a
+    Consent to substitute button was drawn for)."""
     manager = manager_of(interaction)
     table = manager.tables.get(channel_id_of(interaction))
     if table is None or table.id != table_id:
@@ -391,7 +394,7 @@ async def table_button(interaction: discord.Interaction, table_id: int, what: st
         holder = safe(
             (asked.asked_by if asked else None) or (holding.name if holding else "a player")
         )
-        change = await manager.consent(channel_id_of(interaction), interaction.user.id)
+        change = await manager.consent(channel_id_of(interaction), interaction.user.id, number)
         async with manager.lock_for(table):  # drawn from stored state
             text = consented_text(change, holder)
         await answer(interaction, text)

@@ -207,9 +207,13 @@ class OldHandButton(
 class TableButton(
     Requesting,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:table:(?P<table>[0-9]+):(?P<what>hand|join|start|consent)",
+    template=r"euchre:table:(?P<table>[0-9]+):(?P<what>hand|join|start|consent)(?::(?P<number>[0-9]+))?",
 ):
-    """A button on the public table message. It carries no hidden information."""
+    """A button on the public table message. It carries no hidden information.
+
+    Consent to substitute names the request it was drawn for: a request may replace it before
+    a member's click arrives, and the consent is to the member the player saw named (one
+    drawn before it named them carries no number and consents to the request waiting)."""
 
     LABELS = {
         "hand": "My hand",
@@ -224,27 +228,29 @@ class TableButton(
         "consent": discord.ButtonStyle.success,
     }
 
-    def __init__(self, table_id: int, what: str) -> None:
+    def __init__(self, table_id: int, what: str, number: int | None = None) -> None:
+        suffix = f":{number}" if number is not None else ""
         super().__init__(
             discord.ui.Button(
                 label=self.LABELS[what],
                 style=self.STYLES[what],
-                custom_id=f"euchre:table:{table_id}:{what}",
+                custom_id=f"euchre:table:{table_id}:{what}{suffix}",
             )
         )
-        self.table_id, self.what = table_id, what
+        self.table_id, self.what, self.number = table_id, what, number
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TableButton:
-        return cls(int(match["table"]), match["what"])
+        number = match["number"]
+        return cls(int(match["table"]), match["what"], int(number) if number else None)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         from bot.ui import respond
 
         try:
-            await respond.table_button(interaction, self.table_id, self.what)
+            await respond.table_button(interaction, self.table_id, self.what, self.number)
         except Exception as error:  # every click gets an answer
             await answer_failed(interaction, error)
 
@@ -390,7 +396,8 @@ def table_view(table: Table) -> Buttons:
         view.add_item(TableButton(table.id, "join"))
         view.add_item(TableButton(table.id, "start"))
     if table.substitute_consenters():
-        view.add_item(TableButton(table.id, "consent"))
+        assert table.substitution is not None  # consenters are of the request waiting
+        view.add_item(TableButton(table.id, "consent", table.substitution.number))
     return view
 
 

@@ -225,7 +225,7 @@ async def test_a_substitute_is_graded_on_his_own_moves_and_the_player_he_replace
     assert table.match.deal is deal
     await h.command("alice", "table substitute", member=erin)
     for name in ("bob", "carol", "dave"):
-        await h.click(name, f"euchre:table:{table.id}:consent")
+        await h.click(name, f"euchre:table:{table.id}:consent:{table.substitution.number}")
     sub = table.substitution
     await h.click(erin, f"euchre:sub:{table.id}:{table.match_no}:{sub.number}:{erin.id}:take")
     assert table.seat_of(erin.id) == 0

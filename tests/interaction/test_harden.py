@@ -4,6 +4,7 @@ nothing it should not."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import discord
@@ -99,7 +100,7 @@ async def test_asking_the_same_substitute_again_pings_no_one_and_keeps_the_conse
     table = await start_four(h)
     erin = h.member("erin")
     await h.command("bob", "table substitute", member=erin)
-    await h.click("alice", f"euchre:table:{table.id}:consent")
+    await h.click("alice", f"euchre:table:{table.id}:consent:{table.substitution.number}")
     pings = [m for m in h.public_messages() if f"<@{erin.id}>" in m.text]
     assert len(pings) == 1
     async with h.unchanged():
@@ -142,3 +143,30 @@ async def test_a_table_create_sent_from_a_dm_is_refused_saying_where_it_works(in
     async with h.unchanged():
         exchange = await command_in_a_dm(h, "alice", "table create")
     assert exchange.text == "This works in a server, not in direct messages"
+
+
+async def test_a_consent_drawn_for_a_request_replaced_since_consents_to_no_one(interactions):
+    """Bob asks for Erin, then for Frank instead: Alice's Consent to substitute, pressed on the
+    message as she saw it (naming Erin), once counted for Frank, whom she never saw named."""
+    h = interactions
+    table = await start_four(h)
+    await h.command("bob", "table substitute", member=h.member("erin"))
+    seen = copy.deepcopy(h.table_message())  # as a client that missed the next edit sees it
+    for_erin = f"euchre:table:{table.id}:consent:{table.substitution.number}"
+    await h.command("bob", "table substitute", member=h.member("frank"))
+    async with h.unchanged():
+        exchange = await h.click("alice", for_erin, message=seen)
+    assert exchange.text.startswith("That button was drawn for an earlier request"), exchange.text
+    assert "“frank” is asked now to take “bob”'s seat" in exchange.text
+    assert table.substitution.approvals == set()
+    # The button as drawn now consents to Frank; one drawn before buttons named their request
+    # consents to the request waiting, as it always did.
+    now = f"euchre:table:{table.id}:consent:{table.substitution.number}"
+    assert "frank" in (await h.click("alice", now)).text
+    old = copy.deepcopy(h.table_message())
+    for component in old.all_components():
+        if component.get("custom_id") == now:
+            component["custom_id"] = f"euchre:table:{table.id}:consent"  # type: ignore[index]
+    exchange = await h.click("carol", f"euchre:table:{table.id}:consent", message=old)
+    assert "frank" in exchange.text
+    assert table.substitution.approvals == {h.member("alice").id, h.member("carol").id}

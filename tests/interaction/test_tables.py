@@ -398,7 +398,7 @@ async def test_substitute_with_the_consent_of_the_other_three(interactions):
     sent = next(c for c in h.calls if c.method == "POST" and f"<@{erin.id}>" in c.content)
     allowed = sent.message_data["allowed_mentions"]
     assert [int(u) for u in allowed["users"]] == [erin.id] and allowed["parse"] == []
-    consent = f"euchre:table:{table.id}:consent"
+    consent = f"euchre:table:{table.id}:consent:{table.substitution.number}"
     asked = copy.deepcopy(h.table_message())  # as a client that missed the next edit sees it
     assert consent in enabled_ids(asked)
     assert "other three" in await refused_click(h, "alice", consent)
@@ -449,9 +449,9 @@ async def test_a_substitute_who_accepts_first_sits_with_the_last_consent(interac
     assert "once the other players consent" in exchange.text and table.seat_of(erin.id) is None
     assert table.substitution.accepted
     for name in ("alice", "carol"):
-        await h.click(name, f"euchre:table:{table.id}:consent")
+        await h.click(name, f"euchre:table:{table.id}:consent:{table.substitution.number}")
     assert table.seat_of(erin.id) is None
-    await h.click("dave", f"euchre:table:{table.id}:consent")
+    await h.click("dave", f"euchre:table:{table.id}:consent:{table.substitution.number}")
     assert table.seat_of(erin.id) == 1 and table.seats[1].substitute
 
 
@@ -463,7 +463,7 @@ async def test_a_substitute_who_declines_is_not_seated_and_the_table_is_told(int
     message, take, decline = asking(h, "erin")
     shown = copy.deepcopy(message)  # as a client that misses the next edit sees it
     for name in ("alice", "carol", "dave"):
-        await h.click(name, f"euchre:table:{table.id}:consent")
+        await h.click(name, f"euchre:table:{table.id}:consent:{table.substitution.number}")
     await h.click("erin", decline)
     assert table.seat_of(erin.id) is None and table.seat_of(h.member("bob").id) == 1
     assert table.substitution is None and not table.flagged
@@ -471,7 +471,7 @@ async def test_a_substitute_who_declines_is_not_seated_and_the_table_is_told(int
     assert not told.ephemeral and "erin declined to take bob's seat (east)" in told.text
     assert not enabled_ids(told, "euchre:sub:")
     assert "erin declined" in h.table_message().text
-    assert f"euchre:table:{table.id}:consent" not in enabled_ids(h.table_message())
+    assert not enabled_ids(h.table_message(), f"euchre:table:{table.id}:consent")
     # Her button, as a client that missed the edit still shows it: stale, changes nothing.
     assert "no longer open" in await refused_click(h, "erin", take, message=shown)
 
@@ -506,7 +506,7 @@ async def test_stale_take_the_seat_buttons_get_a_clear_answer_and_change_nothing
     assert not enabled_ids(h.messages[first.id], "euchre:sub:")
     assert "replaced by a newer one" in await refused_click(h, "erin", old_take, message=first)
     for name in ("alice", "carol", "dave"):
-        await h.click(name, f"euchre:table:{table.id}:consent")
+        await h.click(name, f"euchre:table:{table.id}:consent:{table.substitution.number}")
     await h.click("erin", take)
     assert table.seat_of(erin.id) == 1
     # The seat is hers now.
