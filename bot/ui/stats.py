@@ -211,7 +211,14 @@ def stats_embed(stats: PlayerStats, name: str, hints: int = 0) -> discord.Embed:
     """One player's totals, partners and record against opponent pairs, and the hints they
     were given (counted over all time)."""
     t = stats.totals
-    embed = discord.Embed(title=f"{safe(name)} — {PERIOD_WORDS[stats.period]}", colour=BLUE)
+    # The season by its name, as the leaderboard titles it ("2026 Q4"): "this season" could
+    # be taken for a league's season, which a server's season is not.
+    period = (
+        safe(stats.season_name)
+        if stats.period == "season" and stats.season_name
+        else PERIOD_WORDS[stats.period]
+    )
+    embed = discord.Embed(title=f"{safe(name)} — {period}", colour=BLUE)
     embed.add_field(
         name="Rubbers",
         value=f"{t.rubbers_won} won of {t.rubbers_played} ({_rate(t.rubber_win_rate)}); {plural(t.rubber_points, 'rubber point')}",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.storage.history import HistoryEntry, HistoryGame, HistoryPage
-from bot.ui.stats import history_embed
+from bot.storage.player_stats import PlayerStats, Totals
+from bot.ui.stats import history_embed, stats_embed
 
 WHEN = datetime(2026, 12, 4, 1, 0, tzinfo=UTC)
 
@@ -26,3 +27,15 @@ def test_a_match_abandoned_before_any_game_ended_says_so_in_the_history():
     assert "; ;" not in line and "with dan v ben, cat; no game finished; <t:" in line, line
     played = HistoryPage(1, 2, "ann", 1, 1, 1, (entry((HistoryGame("G1", 0, (5, 3), True, 1),)),))
     assert "; G1 5–3; <t:" in history_embed(played, "ann").description
+
+
+def test_stats_of_a_season_name_it_as_the_leaderboard_does():
+    """/stats period:season was titled "ann — this season" while /leaderboard period:season
+    names the same span "2026 Q4"; in a server whose leagues have seasons of their own, "this
+    season" read as the league's. It is titled by the season's name now."""
+    stats = PlayerStats(
+        1, 2, "ann", "season", None, False, Totals(), Totals(), None, None, (), "2026 Q4"
+    )
+    assert stats_embed(stats, "ann").title == "ann — 2026 Q4"
+    every = PlayerStats(1, 2, "ann", "all", None, False, Totals(), Totals(), None, None, ())
+    assert stats_embed(every, "ann").title == "ann — all time"
