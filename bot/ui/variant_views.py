@@ -267,6 +267,26 @@ def said_text(
     }.get(parsed.kind, "discarded" if action == act.HIDDEN_DISCARD else action)
 
 
+def auction_lines(
+    table: Table, deal: VariantDealView | VariantDeal, name: Callable[[Table, int], str]
+) -> list[str]:
+    """The auction as the table heard it, a line a declaration, each pass worded by where it
+    falls: after the trump is made, the maker's pass means he did not declare all five, and an
+    adversary's (set-back) that he kept his hand to play it rather than throw it up."""
+    lines = []
+    made = False
+    game = _game(table)
+    for seat, action in deal.declarations:
+        kind = act.parse(action).kind
+        if made and kind == act.KIND_PASS:
+            words = "did not declare all five" if seat == deal.maker else "kept the hand to play"
+        else:
+            words = said_text(action, game, seat, deal.dealer)
+        made = made or kind in (act.KIND_ORDER, act.KIND_CALL)
+        lines.append(f"{name(table, seat)} {words}")
+    return lines
+
+
 def action_label(
     action: str, game: str = "", seat: int | None = None, dealer: int | None = None
 ) -> str:
@@ -346,10 +366,7 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: VariantDealView) -> N
         )
     if deal.trump:
         embed.add_field(name="Trump", value=trump_text(table, deal))
-    said = [
-        f"{seat_name(table, s)} {said_text(a, _game(table), s, deal.dealer)}"
-        for s, a in deal.declarations
-    ]
+    said = auction_lines(table, deal, seat_name)
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
     if deal.trick:
@@ -527,10 +544,7 @@ def _review_embed(
     proof = deal_proof(deal)
     if proof:
         embed.add_field(name="Seed", value=_clip(proof), inline=False)
-    said = [
-        f"{name(table, s)} {said_text(a, _game(table), s, deal.dealer)}"
-        for s, a in deal.declarations
-    ]
+    said = auction_lines(table, deal, name)
     if said:
         embed.add_field(name="Auction", value=_clip("\n".join(said)), inline=False)
     for i, (winner, trick) in enumerate(deal.tricks, start=1):
@@ -550,10 +564,7 @@ def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed
         embed.add_field(name="Turn-up", value=card_text(deal.turn_up))
     if deal.discard:
         embed.add_field(name="You discarded", value=card_text(deal.discard))
-    said = [
-        f"{seat_name(table, s)} {said_text(a, _game(table), s, deal.dealer)}"
-        for s, a in deal.declarations
-    ]
+    said = auction_lines(table, deal, seat_name)
     if said and deal.phase != PLAY:
         embed.add_field(name="Auction", value=_clip("\n".join(said[-10:])), inline=False)
     if deal.trick:

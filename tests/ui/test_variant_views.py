@@ -234,3 +234,31 @@ def test_k_set_back_a_euchre_lets_only_the_adversaries_who_kept_their_hands_dedu
         deal.apply(max(deal.legal_actions()), deal.to_act)
     assert deal.result.outcome == "euchred"
     assert deal.result.points[2] == 0 and deal.result.points[0] == -2
+
+
+def test_k_set_back_auction_words_each_pass_by_where_it_falls():
+    """K's set-back: after the trump is made, the maker's pass is his not declaring all five,
+    and an adversary's his keeping the hand to play it. "alice passed" right after "alice
+    ordered it up" read as though she had gone back on her order."""
+    from tests.engine.variants.helpers import act_all, variant_deal
+
+    deal = variant_deal(
+        "set-back",
+        {0: "JH JD AH KH QH", 1: "9H 9S 9C 8S 8C", 2: "7S 7C 8D 7D TC"},
+        players=3,
+        turn_up="TH",
+        declare_all=True,
+    )
+    act_all(deal, (1, "pass"), (2, "order"), (0, "QH"), (2, "pass"), (1, "throw_up"), (0, "pass"))
+    host = Occupant(1, "alice")
+    table = Table(9, 1, 1, host, build_options("modern"), make_variant("set-back", 3))
+    table.seats[1], table.seats[2] = Occupant(2, "bob"), Occupant(3, "carol")
+    alice, bob, carol = (vv.seat_name(table, seat) for seat in range(3))
+    assert vv.auction_lines(table, deal.view_for(1), vv.seat_name) == [
+        f"{bob} passed",
+        f"{carol} ordered it up",
+        f"{alice} discarded",
+        f"{carol} did not declare all five",
+        f"{bob} threw up the hand",
+        f"{alice} kept the hand to play",
+    ]
