@@ -4,14 +4,19 @@ is created."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import asyncpg
 import pytest
 
+from bot.cli import main
 from bot.config import ConfigError, load_settings
+from bot.storage.database import Database
+from tests.support.postgres import postgres_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,3 +89,30 @@ def test_a_url_in_database_path_is_sent_to_database_url_without_showing_it(url):
         settings(DATABASE_PATH=url)
     assert "DATABASE_URL" in str(refused.value) and "hunter2" not in str(refused.value)
     assert settings(DATABASE_PATH="data/euchre.db").database_path == Path("data/euchre.db")
+
+
+async def test_db_copy_creates_nothing_in_another_programs_postgresql_database(
+    tmp_path, capsys
+) -> None:
+    """An empty PostgreSQL database is the README's target; one holding another program's
+    tables is refused before the copy migrates the bot's tables into it."""
+    source = tmp_path / "euchre.db"
+    await (await Database.open(source)).close()
+    foreign = await postgres_server().empty_database(str(tmp_path / "foreign"))
+    conn = await asyncpg.connect(foreign)
+    try:
+        await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        await conn.execute("CREATE TABLE invoices (id integer PRIMARY KEY)")
+        code = await asyncio.to_thread(main, ["db", "copy", "--from", str(source), "--to", foreign])
+        err = capsys.readouterr().err
+        assert code == 2 and "not a database of this bot" in err and "invoices" in err, err
+        tables = await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+        )
+        assert [t["tablename"] for t in tables] == ["invoices"]
+        # Emptied, it is a fine target.
+        await conn.execute("DROP TABLE invoices")
+        code = await asyncio.to_thread(main, ["db", "copy", "--from", str(source), "--to", foreign])
+        assert code == 0, capsys.readouterr()
+    finally:
+        await conn.close()

@@ -241,9 +241,10 @@ async def _open(target: str | Path) -> Database:
         raise BadDatabase(said if url.display in said else f"{url.display}: {said}") from None
 
 
-async def _check_server(url: DatabaseUrl) -> None:
+async def _check_server(url: DatabaseUrl, *, empty_ok: bool = False) -> None:
     """Refuse a PostgreSQL database that is not this bot's (empty, or another program's),
-    before opening it: opening would create the bot's tables in it."""
+    before opening it: opening would create the bot's tables in it. `empty_ok`: an empty one
+    (no table in its schema) is taken, as `db copy`'s new target."""
     assert url.dsn is not None
     try:
         conn = await asyncpg.connect(url.dsn)
@@ -251,9 +252,20 @@ async def _check_server(url: DatabaseUrl) -> None:
         raise BadDatabase(f"{url.display} cannot be opened: {error}") from None
     try:
         ours = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+        others = await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            " ORDER BY tablename LIMIT 4"
+        )
     finally:
         await conn.close()
-    if not ours:
+    if not ours and empty_ok and others:
+        names = ", ".join(row["tablename"] for row in others[:3])
+        raise BadDatabase(
+            f"{url.display} is not a database of this bot (it has no schema_migrations table,"
+            f" but has tables {names}{', ...' if len(others) > 3 else ''}): copy into an"
+            " empty database or one of this bot's"
+        )
+    if not ours and not empty_ok:
         raise BadDatabase(
             f"{url.display} is not a database of this bot (it has no schema_migrations table)"
         )
@@ -400,6 +412,8 @@ async def _copy_async(source: str, target: str) -> tuple[list[Copied], list[str]
         # Opening migrates: never write the bot's tables into another program's file. A
         # database of this bot is a fine target (the copy can run again).
         _check_file(url.path)
+    elif url.dsn is not None:
+        await _check_server(url, empty_ok=True)  # nor into another program's database
     origin = await _open(source)
     try:
         try:
