@@ -74,11 +74,11 @@ async def change_settings(
         LeagueError: a value out of its range, or an unknown leaver rule.
     """
     if min_games is not None and not 1 <= min_games <= MIN_GAMES_LIMIT:
-        raise LeagueError(f"min_games is 1 to {MIN_GAMES_LIMIT:,}, not {min_games}")
+        raise LeagueError(f"`min_games` is 1 to {MIN_GAMES_LIMIT:,}, not {min_games}")
     if hide_after_days is not None and not 1 <= hide_after_days <= HIDE_DAYS_LIMIT:
-        raise LeagueError(f"hide_after_days is 1 to {HIDE_DAYS_LIMIT:,}, not {hide_after_days}")
+        raise LeagueError(f"`hide_after_days` is 1 to {HIDE_DAYS_LIMIT:,}, not {hide_after_days}")
     if leaver is not None and leaver not in LEAVER_RULES:
-        raise LeagueError("leaver is forfeit or no_contest, not {}", leaver)
+        raise LeagueError("`leaver` is forfeit or no_contest, not {}", leaver)
     old = await league_settings(db, league.id)
     new = LeagueSettings(
         old.min_games if min_games is None else min_games,

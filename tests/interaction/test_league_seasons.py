@@ -200,7 +200,7 @@ async def test_ratings_show_mu_and_sigma_and_list_after_the_leagues_minimum(inte
 
 @pytest.mark.parametrize(
     ("options", "words"),
-    [({"min_games": 0}, "min_games is 1"), ({"hide_after_days": 0}, "hide_after_days is 1")],
+    [({"min_games": 0}, "`min_games` is 1"), ({"hide_after_days": 0}, "`hide_after_days` is 1")],
 )
 async def test_settings_out_of_range_are_refused(interactions, options, words):
     h = interactions

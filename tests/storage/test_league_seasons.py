@@ -286,7 +286,7 @@ async def test_settings_are_kept_and_checked(db):
     assert await league_seasons.league_settings(db, league.id) == league_seasons.LeagueSettings(
         3, 30, "no_contest"
     )
-    with pytest.raises(LeagueError, match="leaver is forfeit or no_contest"):
+    with pytest.raises(LeagueError, match="`leaver` is forfeit or no_contest"):
         async with db.transaction():
             await league_seasons.change_settings(db, league, leaver="draw")
 
