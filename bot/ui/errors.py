@@ -37,6 +37,11 @@ CHANNEL_DELETED = (
     "This channel was deleted while the bot answered, so the table here is closed. Open a new"
     " one with /table create in another channel."
 )
+# What a member is told who used a command Discord still shows but the bot no longer has.
+STALE_COMMAND = (
+    "The bot has no such command now: Discord may show a command it had before for a while."
+    " /help lists the commands it has."
+)
 # Discord refuses a message of more content than this, and the member then sees "The
 # application did not respond" instead of the reason.
 CONTENT_LIMIT = 2000
@@ -57,6 +62,10 @@ def reason_of(error: BaseException) -> str | None:
         return text[:1].upper() + text[1:] if text else "That is not allowed now."
     if isinstance(error, app_commands.CheckFailure):
         return "You are not allowed to use that command here."
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        # Discord still offers a command the bot dropped or changed (a client's list of an
+        # older sync, a server's copy left by `/admin sync here`): nothing of the bot's failed.
+        return STALE_COMMAND
     if isinstance(error, app_commands.TransformerError) and isinstance(error.value, discord.User):
         # A member option naming someone who left the server: Discord sends a user, and
         # discord.py refuses it for a command that wants a member. A refusal, not a bug.
@@ -116,6 +125,8 @@ async def reply_error(interaction: discord.Interaction, error: BaseException) ->
         log.warning("channel %s: the bot may not post there: %s", interaction.channel_id, error)
     if reason == CHANNEL_DELETED:
         log.warning("channel %s was deleted under a request: %s", interaction.channel_id, error)
+    if reason == STALE_COMMAND:
+        log.warning("a command the bot does not have now was used: %s", error)
     if reason is None:
         try:
             table = interaction.client.manager  # type: ignore[attr-defined]

@@ -170,3 +170,20 @@ async def test_a_consent_drawn_for_a_request_replaced_since_consents_to_no_one(i
     exchange = await h.click("carol", f"euchre:table:{table.id}:consent", message=old)
     assert "frank" in exchange.text
     assert table.substitution.approvals == {h.member("alice").id, h.member("carol").id}
+
+
+async def test_a_command_discord_still_shows_but_the_bot_dropped_is_answered_not_logged(
+    interactions,
+):
+    h = interactions
+    member = h.member("alice")
+    for renamed in ("name", "subcommand"):
+        data = h.world._command_data(member, h.channel, "table join", {}, focused=None)
+        if renamed == "name":
+            data.update(name="euchre", id="12345")
+        else:
+            data["options"][0]["name"] = "sit"
+        exchange = h._exchange(INTERACTION_COMMAND, member, h.channel, data)
+        async with h.unchanged():
+            await h._run_tree(exchange)
+        assert exchange.ephemeral and exchange.text.startswith("The bot has no such command now")
