@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import asyncpg
@@ -15,6 +17,7 @@ import pytest
 
 from bot.cli import main
 from bot.config import ConfigError, load_settings
+from bot.storage import processes
 from bot.storage.database import Database
 from tests.support.postgres import postgres_server
 
@@ -116,3 +119,39 @@ async def test_db_copy_creates_nothing_in_another_programs_postgresql_database(
         assert code == 0, capsys.readouterr()
     finally:
         await conn.close()
+
+
+async def test_db_copy_refuses_a_target_a_running_bot_uses(tmp_path, capsys) -> None:
+    """A process of the bot beating on the target would have the rows of the tables it plays
+    replaced under it; one stopped cleanly or silent for longer than a lease is no obstacle."""
+    source, target = tmp_path / "new.db", tmp_path / "euchre.db"
+    await (await Database.open(source)).close()
+    db = await Database.open(target)
+    start = processes.Start(
+        name="host-a:4242",
+        incarnation="i1",
+        scope=(2, (0,)),
+        lease_owner="shards 0 of 2",
+        started_at=time.time(),
+        beat_at=time.time(),
+    )
+    try:
+        await processes.register(db, start)
+        await db.execute("INSERT INTO bot_state VALUES ('kept', 'yes', 'now')")
+    finally:
+        await db.close()
+
+    code = await asyncio.to_thread(main, ["db", "copy", "--from", str(source), "--to", str(target)])
+    err = capsys.readouterr().err
+    assert code == 2 and "the bot runs on the target: host-a:4242" in err, err
+    assert len(err.strip().splitlines()) == 1
+    with sqlite3.connect(target) as conn:
+        assert conn.execute("SELECT value FROM bot_state WHERE key = 'kept'").fetchone() == ("yes",)
+
+    db = await Database.open(target)
+    try:
+        await processes.stopped(db, start, time.time())
+    finally:
+        await db.close()
+    code = await asyncio.to_thread(main, ["db", "copy", "--from", str(source), "--to", str(target)])
+    assert code == 0, capsys.readouterr()

@@ -23,6 +23,7 @@ import logging
 import sqlite3
 import struct
 import sys
+import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +33,7 @@ import asyncpg
 
 from bot.engine.quoting import shown
 from bot.numbers import SQLITE_MAX, parse_whole
+from bot.storage import processes
 from bot.storage.copy import Copied, CopyError, copy, differences
 from bot.storage.database import Database
 from bot.storage.errors import StorageError
@@ -422,12 +424,33 @@ async def _copy_async(source: str, target: str) -> tuple[list[Copied], list[str]
         except (sqlite3.Error, StorageError) as error:
             raise BadDatabase(f"{url.display}: {error}") from None
         try:
+            await _refuse_a_running_bot(destination, "target")
             copied = await copy(origin, destination)
             return copied, await differences(origin, destination)
         finally:
             await destination.close()
     finally:
         await origin.close()
+
+
+# A process of the bot beats every third of a lease (bot/shard_guard.py); one whose last beat is
+# older than a lease (bot/tables/manager.py's LEASE_SECONDS) has stopped without a word.
+RUNNING_BEAT = 6.0
+
+
+async def _refuse_a_running_bot(db: Database, role: str) -> None:
+    """Refuse a database a process of the bot runs on: a copy into it would replace the rows of
+    the tables it is playing under it (the README says to stop the bot first)."""
+    now = time.time()
+    live = [start for start in await processes.running(db) if now - start.beat_at < RUNNING_BEAT]
+    if live:
+        first = live[0]
+        more = f" and {len(live) - 1} more" if len(live) > 1 else ""
+        raise BadDatabase(
+            f"the bot runs on the {role}: {first.name}{more} (its last heartbeat"
+            f" {max(0.0, now - first.beat_at):.0f} s ago); stop every process of the bot"
+            " before copying"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
