@@ -323,7 +323,11 @@ class Tables(commands.Cog):
                 member.display_name,
             )
         change = await self.manager.substitute(
-            interaction.channel_id, interaction.user.id, member.id, member.display_name
+            interaction.channel_id,
+            interaction.user.id,
+            member.id,
+            member.display_name,
+            shown=self.messages.offer_shown,
         )
         # The request as stored: it is shown to the member named, who alone may accept it.
         asked = change.table.substitution

@@ -699,13 +699,24 @@ class TableManager:
         self._after_change(table)
         return Change(table, "started", cut=cut)
 
-    async def substitute(self, channel_id: int, user_id: int, sub_id: int, sub_name: str) -> Change:
+    async def substitute(
+        self,
+        channel_id: int,
+        user_id: int,
+        sub_id: int,
+        sub_name: str,
+        shown: Callable[[Table, int], bool] | None = None,
+    ) -> Change:
+        """A player asks for a substitute; `shown(table, number)` says whether the offer of
+        request `number` is shown in the channel (a request the same as one whose offer is
+        not, it failed or the bot restarted since, is made again, to be offered again)."""
         table = self.table_in(channel_id)
         async with self._hold(table):
             await self._check_league_member(table, sub_id, "be a substitute")
             who = _name_at(table, table.seat_of(user_id))
             waiting = table.substitution
-            table.request_substitute(user_id, sub_id, sub_name)
+            again = waiting is not None and shown is not None and not shown(table, waiting.number)
+            table.request_substitute(user_id, sub_id, sub_name, again)
             await self._save(
                 table, "table", table.seat_of(user_id), user_id, f"substitute:{sub_id}"
             )

@@ -494,12 +494,15 @@ class Table:
 
     # -- substitutes and computers holding seats ------------------------------------------
 
-    def request_substitute(self, user_id: int, sub_id: int, sub_name: str) -> Substitution:
+    def request_substitute(
+        self, user_id: int, sub_id: int, sub_name: str, again: bool = False
+    ) -> Substitution:
         """A seated player names a substitute for the rest of the rubber (S.18).
 
         The substitute sits once the named member accepts and the other human players
         consent (`answer_substitute`, `consent_substitute`); a request replaces any other
-        waiting.
+        waiting, but not one the same (that seat, that member) unless asked `again` (its
+        offer was never shown: the Discord layer knows).
 
         Returns:
             The request, to be shown to the named member.
@@ -517,7 +520,7 @@ class Table:
             raise TableError("between rubbers, simply /table leave and let another join")
         self._check_substitute(sub_id, sub_name, user_id)
         waiting = self.substitution
-        if waiting is not None and waiting.seat == seat and waiting.user_id == sub_id:
+        if waiting is not None and waiting.seat == seat and waiting.user_id == sub_id and not again:
             # Asked again, the member would be pinged again (as often as the player liked),
             # and the consents already given would be set aside for a request the same.
             wants = [] if waiting.accepted else ["their answer on the offer in this channel"]

@@ -410,6 +410,12 @@ class TableMessages:
             # Answered or replaced while it was on its way: its buttons go at once.
             await self._close_offer(table)
 
+    def offer_shown(self, table: Table, number: int) -> bool:
+        """Whether the offer of request `number` is in the channel with its buttons (not when
+        posting it failed, nor since a restart, which keeps no offer)."""
+        offer = self._offers.get(table.id)
+        return offer is not None and offer.asked.number == number
+
     def offer_answered(self, table: Table, message_id: int | None) -> None:
         """The member asked answered on the offer's message, which that answer redrew: the
         offer is done with, nothing more to take off it."""

@@ -11,7 +11,7 @@ import discord
 
 from tests.interaction.helpers import start_four
 from tests.interaction.test_tables import hold_seat
-from tests.support.fake_discord import INTERACTION_COMMAND, FakeMember
+from tests.support.fake_discord import INTERACTION_COMMAND, FakeHTTPError, FakeMember
 from tests.support.interactions import Exchange, InteractionHarness
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -187,3 +187,32 @@ async def test_a_command_discord_still_shows_but_the_bot_dropped_is_answered_not
         async with h.unchanged():
             await h._run_tree(exchange)
         assert exchange.ephemeral and exchange.text.startswith("The bot has no such command now")
+
+
+async def test_the_same_substitute_is_asked_again_when_the_offer_could_not_be_posted(interactions):
+    """An offer Discord refused to post (or one from before a restart, which keeps no offer in
+    mind) is not in the channel: asking the same member again posts it, rather than pointing
+    to an offer nobody can see."""
+    h = interactions
+    table = await start_four(h)
+    erin = h.member("erin")
+    answer_http = h._answer_http
+
+    def refuse_the_offer(method: str, path: str, body: Any, files: Any) -> Any:
+        if method == "POST" and f"<@{erin.id}>" in str((body or {}).get("content")):
+            raise FakeHTTPError(500, 0, "Internal Server Error")
+        return answer_http(method, path, body, files)
+
+    h._answer_http = refuse_the_offer  # type: ignore[method-assign]
+    await h.command("bob", "table substitute", member=erin)
+    h._answer_http = answer_http  # type: ignore[method-assign]
+    assert table.substitution is not None and not h.bot.table_messages.offer_shown(
+        table, table.substitution.number
+    )
+    h.errors.clear()
+    h.logged_errors.clear()
+    exchange = await h.command("bob", "table substitute", member=erin)
+    assert "is asked to take your seat" in exchange.text, exchange.text
+    assert [m for m in h.public_messages() if f"<@{erin.id}>" in m.text]
+    # Shown now: asking once more is refused, as it pings her again.
+    assert "asked “erin” already" in (await h.command("bob", "table substitute", member=erin)).text
