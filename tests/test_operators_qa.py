@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -155,3 +156,55 @@ async def test_db_copy_refuses_a_target_a_running_bot_uses(tmp_path, capsys) -> 
         await db.close()
     code = await asyncio.to_thread(main, ["db", "copy", "--from", str(source), "--to", str(target)])
     assert code == 0, capsys.readouterr()
+
+
+def copy_holds_the_lock(target: Path) -> bool:
+    """Whether a writer (the copy's transaction) holds the target's write lock now."""
+    conn = sqlite3.connect(target, timeout=0, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+        return False
+    except sqlite3.OperationalError:
+        return True
+    finally:
+        conn.close()
+
+
+async def test_a_copy_stopped_with_ctrl_c_says_so_and_leaves_the_target_as_it_was(
+    tmp_path,
+) -> None:
+    source, target = tmp_path / "big.db", tmp_path / "euchre.db"
+    for path in (source, target):
+        await (await Database.open(path)).close()
+    with sqlite3.connect(source) as conn:  # enough rows to be copying for a while
+        conn.executemany(
+            "INSERT INTO player_names VALUES (7, ?, ?)", ((i, f"n{i}") for i in range(300_000))
+        )
+    with sqlite3.connect(target) as conn:
+        conn.execute("INSERT INTO bot_state VALUES ('kept', 'yes', 'now')")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "db", "copy", "--from", str(source), "--to", str(target)],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        for _ in range(6000):  # up to a minute for the copy to begin
+            if copy_holds_the_lock(target) or process.poll() is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert process.poll() is None, "the copy ended before it could be stopped"
+        process.send_signal(signal.SIGINT)
+        _, err = await asyncio.to_thread(process.communicate, timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, err
+    assert err.strip() == "interrupted: nothing was copied; the target's rows are as they were"
+    with sqlite3.connect(target) as conn:
+        assert conn.execute("SELECT value FROM bot_state WHERE key = 'kept'").fetchone() == ("yes",)
+        assert conn.execute("SELECT COUNT(*) FROM player_names").fetchone() == (0,)

@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 EXIT_OK = 0
 EXIT_DIFFERENCES = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 _PERIOD_NAMES = {
     "all": "all time",
@@ -386,10 +387,21 @@ async def _verify_async(path: str | Path, guild_id: int | None) -> list[str]:
 
 
 def _copy(args: argparse.Namespace) -> int:
+    made: list[bool] = []  # set once the copy's transaction is committed
     try:
-        copied, problems = asyncio.run(_copy_async(args.source, args.target))
+        copied, problems = asyncio.run(_copy_async(args.source, args.target, made))
     except (BadDatabase, CopyError) as error:
         return _fail(str(error))
+    except KeyboardInterrupt:
+        # Ctrl-C (SIGINT): the copy is one transaction, rolled back unless it was committed.
+        print(
+            "interrupted while comparing the two databases: the copy was made; run db verify"
+            " on the target, or db copy again"
+            if made
+            else "interrupted: nothing was copied; the target's rows are as they were",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     for each in copied:
         print(f"{each.table}: {each.rows} row{'s' if each.rows != 1 else ''}")
     total = sum(each.rows for each in copied)
@@ -403,7 +415,9 @@ def _copy(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-async def _copy_async(source: str, target: str) -> tuple[list[Copied], list[str]]:
+async def _copy_async(
+    source: str, target: str, made: list[bool] | None = None
+) -> tuple[list[Copied], list[str]]:
     try:
         url, origin_url = DatabaseUrl.parse(target), DatabaseUrl.parse(source)
     except StorageError as error:
@@ -426,6 +440,8 @@ async def _copy_async(source: str, target: str) -> tuple[list[Copied], list[str]
         try:
             await _refuse_a_running_bot(destination, "target")
             copied = await copy(origin, destination)
+            if made is not None:
+                made.append(True)
             return copied, await differences(origin, destination)
         finally:
             await destination.close()
