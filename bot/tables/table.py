@@ -96,6 +96,10 @@ class Occupant:
         return self.name if self.is_bot else f"<@{self.user_id}>"
 
 
+# How many other players a table has, in words (a table seats 2 to 7).
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
 def seat_label(seat: int, seats: int = SEATS) -> str:
     """A seat's name: north, east, south, west at a table of four, else `seat 1` to `seat 7`."""
     return SEAT_NAMES[seat] if seats == SEATS else f"seat {seat + 1}"
@@ -582,7 +586,9 @@ class Table:
             )
         seat = self.seat_of(user_id)
         if seat is None or seat == sub.seat:
-            raise TableError("only the other three players can consent to a substitute")
+            others = self.seat_count - 1
+            players = "player" if others == 1 else f"{_NUMBER_WORDS.get(others, others)} players"
+            raise TableError(f"only the other {players} can consent to a substitute")
         if user_id in sub.approvals:
             if sub.accepted:
                 raise TableError("you have consented already: waiting for the other players")

@@ -176,6 +176,24 @@ async def test_a_variant_table_seats_exactly_its_players_named_by_number(manager
     assert (await manager.join(43, member(43, 9), "m9")).note == "waiting"
 
 
+@pytest.mark.parametrize(
+    ("variant", "seats", "others"), [("napoleon", 6, "five players"), ("two-handed", 2, "player")]
+)
+async def test_a_consent_by_one_not_seated_names_how_many_other_players_consent(
+    manager: TableManager, variant: str, seats: int, others: str
+):
+    channel = 45 if seats == 6 else 46
+    host = member(channel, 1)
+    table = (await manager.create(GUILD, channel, host, "host", variant=variant, seats=seats)).table
+    for k in range(2, seats + 1):
+        await manager.join(channel, member(channel, k), f"m{k}")
+    await manager.start(channel, host)
+    await manager.substitute(channel, host, member(channel, 9), "sub")
+    with pytest.raises(TableError, match=f"^only the other {others} can consent"):
+        await manager.consent(channel, member(channel, 8))
+    assert table.substitution is not None and table.substitution.approvals == set()
+
+
 async def test_starting_with_seats_short_is_refused(manager: TableManager):
     host = member(44, 1)
     await manager.create(GUILD, 44, host, "host", variant="three-handed", seats=3)
