@@ -577,6 +577,7 @@ async def correct(
     result = counted(played, new, new_winner, league.options)
     fixture = await fixture_store.fixture_of_match(db, match_id)
     if fixture is not None:  # its fixture follows, if it still can: refused before any change
+        fixture = await _with_sides_of(db, fixture, match_id)
         await _check_fixture_follows(db, fixture, match_id, result)
     await db.execute(
         "UPDATE league_results SET correction = ?, counts = ?, winner = ?, games_0 = ?,"
@@ -603,6 +604,24 @@ async def correct(
         moment = fixture_now if fixture_now is not None else int(time.time())
         followed = await _fixture_follows(db, fixture, match_id, new, result, played, moment)
     return Corrected(match_id, action, result, pending, followed)
+
+
+async def _with_sides_of(
+    db: Database, fixture: fixture_store.Fixture, match_id: int
+) -> fixture_store.Fixture:
+    """The fixture with the pair that sat north and south in the match: a fixture opened
+    again (its match voided) has forgotten its last table's sides, which an award or an
+    un-void of that match decides it by."""
+    if fixture.north_south is not None and fixture.match_id == match_id:
+        return fixture
+    north_south = await db.fetchval(
+        "SELECT user_id FROM match_players WHERE match_id = ? AND seat IN (0, 2) AND is_bot = 0"
+        " ORDER BY seat LIMIT 1",
+        (match_id,),
+    )
+    pairs = await fixture_store.pairs_by_id(db, fixture.pairs)
+    found = next((p.id for p in pairs.values() if north_south in p.players), None)
+    return fixture if found is None else replace(fixture, north_south=found)
 
 
 def _pair_of_side(fixture: fixture_store.Fixture, side: int) -> int:

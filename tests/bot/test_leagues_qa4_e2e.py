@@ -8,7 +8,8 @@ import asyncio
 
 import discord
 
-from bot.storage import nights
+from bot.storage import fixtures as fixture_store
+from bot.storage import league_results, nights
 from tests.bot.helpers import (
     act_once,
     eventually,
@@ -312,4 +313,46 @@ async def test_a_fixture_won_by_a_leavers_forfeit_is_announced_as_that_not_a_mis
             in result.text
         ), result.text
         assert "won by carol & dave by forfeit" in result.text, result.text
+        assert not errors_of(bot)
+
+
+async def test_an_award_or_unvoid_of_a_voided_fixtures_match_decides_the_fixture_again(
+    fake_discord, tmp_path
+):
+    """A round robin of three pairs: F1 is played, then its match voided, so F1 is open
+    again. Un-voiding the match, or awarding it to a side, failed with "something went wrong
+    on our side": the fixture, opened again, had forgotten which pair sat north and south,
+    which the correction decides it by. Both now decide F1 by the match's own seats."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
+        await cup_of_three_pairs(fake, "round_robin")
+        first, second = await bot.db.fetchone(
+            "SELECT first_pair, second_pair FROM fixtures WHERE id = 1"
+        )
+        pairs = await fixture_store.pairs_by_id(bot.db, [first, second])
+        north, south = (fake.guild.members[uid].name for uid in pairs[first].players)
+        east, west = (fake.guild.members[uid].name for uid in pairs[second].players)
+        for name in (north, east, south, west):
+            assert "You sit down for F1" in await private(fake, name, "fixtures play", fixture="F1")
+        table = table_of(bot, fake)
+        while table.playing:
+            await act_once(bot, fake)
+        await fake.wait_for(lambda: posted(fake, "**F1**, "), what="F1 decided")
+        match = f"M{table.match_id}"
+        asked = await (await fake.slash(fake.member(north), fake.channel, "table close")).message()
+        await (await fake.click(fake.member(north), asked, label="Close the table")).response()
+        correct = {"league": "Cup", "match": match, "reason": "misdeal"}
+        assert "F1 is to be played again" in await private(
+            fake, "organiser", "league void", **correct
+        )
+        unvoided = await private(fake, "organiser", "league unvoid", **correct)
+        assert "un-voided" in unvoided and "F1 follows: won" in unvoided, unvoided
+        assert "F1 is to be played again" in await private(
+            fake, "organiser", "league void", **correct
+        )
+        awarded = await private(fake, "organiser", "league award", side="east-west", **correct)
+        assert "F1 follows: awarded" in awarded, awarded
+        listed = await public(fake, "ann", "fixtures list", league="Cup")
+        assert f"won by {pairs[second].name} by forfeit" in listed, listed
+        assert await league_results.check_league(bot.db, table.league_id) == []
         assert not errors_of(bot)
