@@ -136,7 +136,9 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
     preset = env.get("DEFAULT_PRESET", "somerset").strip().lower() or "somerset"
     if preset not in PRESETS:
         raise ConfigError(f"DEFAULT_PRESET must be one of {', '.join(PRESETS)}, not {preset!r}")
-    timeout = _int("TURN_TIMEOUT", env.get("TURN_TIMEOUT", str(DEFAULT_TURN_TIMEOUT)))
+    # Empty, as every other setting, means the default (.env.example: "Default: 120").
+    timeout_text = env.get("TURN_TIMEOUT", "").strip()
+    timeout = _int("TURN_TIMEOUT", timeout_text) if timeout_text else DEFAULT_TURN_TIMEOUT
     if not 10 <= timeout <= 86_400:
         raise ConfigError("TURN_TIMEOUT must be from 10 to 86400 seconds")
     level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"

@@ -208,3 +208,14 @@ async def test_a_copy_stopped_with_ctrl_c_says_so_and_leaves_the_target_as_it_wa
     with sqlite3.connect(target) as conn:
         assert conn.execute("SELECT value FROM bot_state WHERE key = 'kept'").fetchone() == ("yes",)
         assert conn.execute("SELECT COUNT(*) FROM player_names").fetchone() == (0,)
+
+
+def test_every_setting_left_empty_takes_its_default():
+    """.env.example's lines may be emptied: each then means its default, TURN_TIMEOUT too."""
+    names = [
+        "DATABASE_URL", "DATABASE_PATH", "DEV_GUILD_ID", "OWNER_IDS", "LOG_LEVEL",
+        "DEFAULT_PRESET", "TURN_TIMEOUT", "DISCORD_API_BASE", "DISCORD_GATEWAY_URL",
+        "SHARD_COUNT", "SHARD_IDS", "REST_BUDGET", "METRICS_PORT", "METRICS_HOST",
+    ]  # fmt: skip
+    assert settings(**dict.fromkeys(names, " ")) == settings()
+    assert settings().turn_timeout == 120
