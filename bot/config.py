@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from bot.engine.errors import OptionsError
 from bot.engine.rules import PRESETS
@@ -126,7 +126,7 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
     """
     if env is None:
         if dotenv:
-            load_dotenv(override=False)
+            _load_dotenv()
         env = dict(os.environ)
     token = env.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -178,6 +178,18 @@ def load_settings(env: dict[str, str] | None = None, dotenv: bool = True) -> Set
         rest_budget=float(budget),
         metrics_host=env.get("METRICS_HOST", "").strip() or "127.0.0.1",
     )
+
+
+def _load_dotenv() -> None:
+    """The `.env` of the working directory, or else the one beside the bot's code.
+
+    python-dotenv alone looks beside the code (and in the folders above it) only: a bot run
+    from a folder of its own, with its own `.env` there (a second bot, a package installed
+    without -e), ignored that file and could start with another bot's token and database.
+    Only one file is read, never a mix of two. The environment's own values win over either.
+    """
+    here = Path.cwd() / ".env"
+    load_dotenv(here if here.is_file() else find_dotenv(), override=False)
 
 
 def _address(name: str, value: str, default: str, schemes: tuple[str, ...]) -> str:

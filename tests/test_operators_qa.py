@@ -219,3 +219,22 @@ def test_every_setting_left_empty_takes_its_default():
     ]  # fmt: skip
     assert settings(**dict.fromkeys(names, " ")) == settings()
     assert settings().turn_timeout == 120
+
+
+def test_the_env_file_of_the_working_directory_is_read(tmp_path):
+    """A bot run from a folder of its own reads that folder's .env (python-dotenv alone looks
+    beside the code only, and found none here, or another bot's)."""
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=from-this-folder\nDISCORD_API_BASE=ftp://told-by-this-env/api\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "ftp://told-by-this-env/api" in done.stderr, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".env"]
