@@ -238,3 +238,12 @@ def test_the_env_file_of_the_working_directory_is_read(tmp_path):
     )
     assert done.returncode == 2 and "ftp://told-by-this-env/api" in done.stderr, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == [".env"]
+
+
+async def test_a_copy_into_a_missing_directory_names_the_file_once(tmp_path, capsys) -> None:
+    source, target = tmp_path / "euchre.db", tmp_path / "missing" / "copy.db"
+    await (await Database.open(source)).close()
+    code = await asyncio.to_thread(main, ["db", "copy", "--from", str(source), "--to", str(target)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count(str(target)) == 1 and "does not exist" in err, err
+    assert not target.parent.exists()

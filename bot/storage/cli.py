@@ -436,7 +436,8 @@ async def _copy_async(
             # The target may be new (a file, or an empty PostgreSQL database): opening migrates it.
             destination = await Database.open(url)
         except (sqlite3.Error, StorageError) as error:
-            raise BadDatabase(f"{url.display}: {error}") from None
+            said = str(error)
+            raise BadDatabase(said if url.display in said else f"{url.display}: {said}") from None
         try:
             await _refuse_a_running_bot(destination, "target")
             copied = await copy(origin, destination)
