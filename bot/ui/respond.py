@@ -578,22 +578,25 @@ async def _elsewhere(interaction: discord.Interaction, table_id: int) -> str:
     )
 
 
-async def ask_to_close(interaction: discord.Interaction, table: Table) -> None:
-    """/table close: ask first, with a button, since closing ends the match for everyone."""
+def _close_question(table: Table) -> str:
     playing = (
         f" The {match_word(table)} in play ends unfinished (recorded as abandoned)."
         if table.playing
         else ""
     )
-    await answer(
-        interaction,
-        f"Close the table in this channel?{playing}",
-        view=close_view(table),
-    )
+    return f"Close the table in this channel?{playing}"
 
 
-async def close_answer(interaction: discord.Interaction, table_id: int, yes: bool) -> None:
-    """The answer to the close confirmation."""
+async def ask_to_close(interaction: discord.Interaction, table: Table) -> None:
+    """/table close: ask first, with a button, since closing ends the match for everyone."""
+    await answer(interaction, _close_question(table), view=close_view(table))
+
+
+async def close_answer(
+    interaction: discord.Interaction, table_id: int, yes: bool, asked: int | None = None
+) -> None:
+    """The answer to the close confirmation (`asked`: the match in play when it was asked,
+    0 for none; None from a button drawn before it said)."""
     manager = manager_of(interaction)
     table = manager.tables.get(channel_id_of(interaction))
     if table is None or table.id != table_id:
@@ -603,6 +606,15 @@ async def close_answer(interaction: discord.Interaction, table_id: int, yes: boo
         return
     if not yes:
         await interaction.response.edit_message(content="The table stays open.", view=None)
+        return
+    in_play = table.match_no if table.playing else 0
+    if asked is not None and in_play and in_play != asked:
+        # A match began since the question, which warned of none (or of an earlier one):
+        # closing would end it unfinished without a word. Ask again, as things are now.
+        await interaction.response.edit_message(
+            content=f"A {match_word(table)} has begun since you asked. {_close_question(table)}",
+            view=close_view(table),
+        )
         return
     may_manage = interaction.guild_id is not None and interaction.permissions.manage_channels
     change = await manager.close_table(channel_id_of(interaction), interaction.user.id, may_manage)

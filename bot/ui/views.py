@@ -289,32 +289,39 @@ class ReviewButton(
 class CloseButton(
     Requesting,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"euchre:close:(?P<table>[0-9]+):(?P<answer>yes|no)",
+    template=r"euchre:close:(?P<table>[0-9]+):(?:(?P<match>[0-9]+):)?(?P<answer>yes|no)",
 ):
-    """The confirmation of /table close: close it, or keep playing."""
+    """The confirmation of /table close: close it, or keep playing.
 
-    def __init__(self, table_id: int, answer: str) -> None:
+    It names the match in play when it was asked (0: none), which its warning spoke of: a
+    match begun since is not ended without a word (one drawn before it named it: no number)."""
+
+    def __init__(self, table_id: int, answer: str, match_no: int | None = None) -> None:
         yes = answer == "yes"
+        asked = f"{match_no}:" if match_no is not None else ""
         super().__init__(
             discord.ui.Button(
                 label="Close the table" if yes else "Keep it open",
                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
-                custom_id=f"euchre:close:{table_id}:{answer}",
+                custom_id=f"euchre:close:{table_id}:{asked}{answer}",
             )
         )
-        self.table_id, self.answer = table_id, answer
+        self.table_id, self.answer, self.match_no = table_id, answer, match_no
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CloseButton:
-        return cls(int(match["table"]), match["answer"])
+        asked = match["match"]
+        return cls(int(match["table"]), match["answer"], int(asked) if asked else None)
 
     async def callback(self, interaction: discord.Interaction) -> Any:
         from bot.ui import respond
 
         try:
-            await respond.close_answer(interaction, self.table_id, self.answer == "yes")
+            await respond.close_answer(
+                interaction, self.table_id, self.answer == "yes", self.match_no
+            )
         except Exception as error:  # every click gets an answer
             await answer_failed(interaction, error)
 
@@ -380,8 +387,9 @@ def substitute_view(table: Table) -> Buttons:
 
 def close_view(table: Table) -> Buttons:
     view = Buttons()
-    view.add_item(CloseButton(table.id, "yes"))
-    view.add_item(CloseButton(table.id, "no"))
+    in_play = table.match_no if table.playing else 0
+    view.add_item(CloseButton(table.id, "yes", in_play))
+    view.add_item(CloseButton(table.id, "no", in_play))
     return view
 
 

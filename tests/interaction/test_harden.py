@@ -9,10 +9,10 @@ from typing import Any
 
 import discord
 
-from tests.interaction.helpers import start_four
+from tests.interaction.helpers import seat_four, start_four
 from tests.interaction.test_tables import hold_seat
 from tests.support.fake_discord import INTERACTION_COMMAND, FakeHTTPError, FakeMember
-from tests.support.interactions import Exchange, InteractionHarness
+from tests.support.interactions import Exchange, InteractionHarness, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -216,3 +216,24 @@ async def test_the_same_substitute_is_asked_again_when_the_offer_could_not_be_po
     assert [m for m in h.public_messages() if f"<@{erin.id}>" in m.text]
     # Shown now: asking once more is refused, as it pings her again.
     assert "asked “erin” already" in (await h.command("bob", "table substitute", member=erin)).text
+
+
+async def test_closing_with_a_question_asked_before_the_rubber_began_asks_again(interactions):
+    """The question asked while seating warns of no game in play; pressed once one is, it once
+    ended that game unfinished without a word."""
+    h = interactions
+    table = await seat_four(h)
+    asked = await h.command("alice", "table close")
+    assert "ends unfinished" not in asked.text
+    yes = next(c for c in enabled_ids(asked.reply, "euchre:close:") if c.endswith(":yes"))
+    await h.command("alice", "table start", keep_seats=True)
+    assert table.playing
+    async with h.unchanged():
+        again = await h.click("alice", yes, message=asked.reply.id)
+    text = h.messages[asked.reply.id].text
+    assert again.ephemeral and text.startswith("A game has begun since you asked."), text
+    assert "The game in play ends unfinished" in text
+    now = next(c for c in enabled_ids(h.messages[asked.reply.id], "euchre:close:") if "yes" in c)
+    assert now != yes
+    await h.click("alice", now, message=asked.reply.id)
+    assert h.table() is None
