@@ -647,7 +647,18 @@ async def _check_fixture_follows(
             f" no match (its new window ended, or a pair withdrew): the forfeit stands, so"
             f" M{match_id} cannot change"
         )
-    if fixture.match_id != match_id and not (fixture.state == "open" and fixture.table_id is None):
+    table_open = fixture.table_id is not None and (
+        await db.fetchval("SELECT status FROM tables WHERE id = ?", (fixture.table_id,)) == "open"
+    )
+    if fixture.match_id != match_id and fixture.state == "open" and table_open:
+        # Not "played again since": its new table is open, and its match not over.
+        raise LeagueError(
+            f"F{fixture.id}, which M{match_id} was played for, is being played again at a new"
+            " table: correct its new match once it ends instead"
+        )
+    # Open with no table in play (none yet, or one closed before a match was over), the
+    # correction decides it, or opens it again.
+    if fixture.match_id != match_id and fixture.state != "open":
         raise LeagueError(
             f"F{fixture.id}, which M{match_id} was played for, has been played again since:"
             " correct its new match instead"

@@ -350,6 +350,13 @@ async def test_an_award_or_unvoid_of_a_voided_fixtures_match_decides_the_fixture
         assert "F1 is to be played again" in await private(
             fake, "organiser", "league void", **correct
         )
+        # While F1 is played again at a new table, its old match is not "played again since".
+        assert "You sit down for F1" in await private(fake, north, "fixtures play", fixture="F1")
+        refused = await private(fake, "organiser", "league unvoid", **correct)
+        assert "is being played again at a new table" in refused, refused
+        asked = await (await fake.slash(fake.member(north), fake.channel, "table close")).message()
+        await (await fake.click(fake.member(north), asked, label="Close the table")).response()
+        await eventually(lambda: table_of(bot, fake) is None, what="the new table closed")
         awarded = await private(fake, "organiser", "league award", side="east-west", **correct)
         assert "F1 follows: awarded" in awarded, awarded
         listed = await public(fake, "ann", "fixtures list", league="Cup")
