@@ -322,7 +322,9 @@ async def test_an_award_or_unvoid_of_a_voided_fixtures_match_decides_the_fixture
     """A round robin of three pairs: F1 is played, then its match voided, so F1 is open
     again. Un-voiding the match, or awarding it to a side, failed with "something went wrong
     on our side": the fixture, opened again, had forgotten which pair sat north and south,
-    which the correction decides it by. Both now decide F1 by the match's own seats."""
+    which the correction decides it by. Both now decide F1 by the match's own seats. While F1
+    is played again at a new table, a correction of the old match is refused as being played
+    again (not "played again since"); once that table closed with no match over, it is not."""
     fake = fake_discord
     async with running_bot(fake, tmp_path / "euchre.db", fixture_clock=Clock()) as bot:
         await cup_of_three_pairs(fake, "round_robin")
