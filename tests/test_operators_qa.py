@@ -20,6 +20,7 @@ from bot.cli import main
 from bot.config import ConfigError, load_settings
 from bot.storage import processes
 from bot.storage.database import Database
+from bot.storage.errors import DatabaseFileError
 from tests.support.postgres import postgres_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -247,3 +248,35 @@ async def test_a_copy_into_a_missing_directory_names_the_file_once(tmp_path, cap
     err = capsys.readouterr().err
     assert code == 2 and err.count(str(target)) == 1 and "does not exist" in err, err
     assert not target.parent.exists()
+
+
+async def test_the_bot_creates_no_table_in_another_programs_database(tmp_path) -> None:
+    """DATABASE_URL or DATABASE_PATH naming another program's database (a typo, a shared
+    server) is refused untouched, on either backend; a new or empty one is the bot's to fill."""
+    foreign = tmp_path / "other.db"
+    with sqlite3.connect(foreign) as conn:
+        conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY)")
+    before = foreign.read_bytes()
+    done = python_m_bot(tmp_path, DATABASE_PATH=str(foreign))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"euchre-bot: {foreign} is not a database of this bot (it has tables invoices and none"
+        " of the bot's migrations): give the bot its own database, or a new or empty one"
+    ]
+    assert foreign.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
+
+    url = await postgres_server().empty_database(str(tmp_path / "foreign"))
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        await conn.execute("CREATE TABLE invoices (id integer PRIMARY KEY)")
+        with pytest.raises(DatabaseFileError, match="not a database of this bot"):
+            await Database.open(url)
+        listed = "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+        assert [t["tablename"] for t in await conn.fetch(listed)] == ["invoices"]
+        await conn.execute("DROP TABLE invoices")
+        await (await Database.open(url)).close()  # empty: migrated as a new one
+        assert "schema_migrations" in [t["tablename"] for t in await conn.fetch(listed)]
+    finally:
+        await conn.close()

@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.storage.errors import MigrationError
+from bot.storage.errors import DatabaseFileError, MigrationError
 from bot.storage.url import DatabaseUrl
 
 log = logging.getLogger(__name__)
@@ -361,12 +361,24 @@ class Database:
         raise NotImplementedError
 
     async def _check_version(self, migrations: list[Migration]) -> None:
+        # The tables first: a migration another process committed since (shards opening a new
+        # database together) is then seen in the version read after them.
+        tables = [t for t in await self.tables() if t != "schema_migrations"]
         current = await self.schema_version()
         latest = migrations[-1].number if migrations else 0
         if current > latest:
             raise MigrationError(
                 f"The database {self.url.display} is at schema {current}, newer than this bot's "
                 f"{latest}; update the bot before opening it."
+            )
+        if current == 0 and tables:
+            # No migration of the bot's was ever applied, yet it has tables: another
+            # program's database, which the bot's tables must not be created in.
+            names = ", ".join(tables[:3]) + (", ..." if len(tables) > 3 else "")
+            raise DatabaseFileError(
+                f"{self.url.display} is not a database of this bot (it has tables {names}"
+                " and none of the bot's migrations): give the bot its own database, or a"
+                " new or empty one"
             )
 
 
