@@ -19,7 +19,7 @@ import pytest
 from bot.cli import main
 from bot.config import ConfigError, load_settings
 from bot.storage import processes
-from bot.storage.database import Database
+from bot.storage.database import Database, load_migrations
 from bot.storage.errors import DatabaseFileError
 from tests.support.postgres import postgres_server
 
@@ -280,3 +280,36 @@ async def test_the_bot_creates_no_table_in_another_programs_database(tmp_path) -
         assert "schema_migrations" in [t["tablename"] for t in await conn.fetch(listed)]
     finally:
         await conn.close()
+
+
+async def test_the_reading_commands_leave_an_older_database_for_the_bot_to_upgrade(
+    tmp_path, capsys
+) -> None:
+    """db verify and leaderboard read; a database at an older schema (a bot of the older
+    version perhaps still running on it) is refused untouched, on either backend, and reads
+    once the bot of this version has opened it."""
+    known = load_migrations()
+    earlier = tmp_path / "migrations"
+    earlier.mkdir()
+    for migration in known[:-1]:
+        (earlier / migration.name).write_text(migration.sql, encoding="utf-8")
+    sqlite_file = tmp_path / "old.db"
+    server = await postgres_server().empty_database(str(tmp_path / "old"))
+    for where in (str(sqlite_file), server):
+        await (await Database.open(where, migrations=earlier)).close()
+        for command in (
+            ["db", "verify", "--db", where],
+            ["leaderboard", "--db", where, "--guild", "1"],
+        ):
+            code = await asyncio.to_thread(main, command)
+            err = capsys.readouterr().err
+            assert code == 2, err
+            assert f"is at schema {known[-2].number}, older than this bot's" in err, err
+        db = await Database.open(where, migrations=earlier)
+        try:
+            assert await db.schema_version() == known[-2].number  # nothing was migrated
+        finally:
+            await db.close()
+        await (await Database.open(where)).close()  # the bot of this version starts on it
+        assert await asyncio.to_thread(main, ["db", "verify", "--db", where]) == 0
+        capsys.readouterr()

@@ -35,7 +35,7 @@ from bot.engine.quoting import shown
 from bot.numbers import SQLITE_MAX, parse_whole
 from bot.storage import processes
 from bot.storage.copy import Copied, CopyError, copy, differences
-from bot.storage.database import Database
+from bot.storage.database import Database, load_migrations
 from bot.storage.errors import StorageError
 from bot.storage.leaderboard import METRICS, leaderboard, leaderboard_rows
 from bot.storage.seasons import PERIODS
@@ -203,8 +203,9 @@ def _check_wal(path: Path, header: bytes) -> None:
         )
 
 
-def _check_file(path: Path) -> None:
-    """Refuse what is not this bot's database, before opening it (opening creates files)."""
+def _check_file(path: Path) -> int:
+    """Refuse what is not this bot's database, before opening it (opening creates files);
+    return its schema version."""
     if not path.is_file():
         raise BadDatabase(f"{path} does not exist or is not a file")
     try:
@@ -225,18 +226,33 @@ def _check_file(path: Path) -> None:
         raise BadDatabase(f"{path} cannot be read as a database: {error}") from None
     if version == 0:
         raise BadDatabase(f"{path} is not a database of this bot (it has no schema version)")
+    return int(version)
 
 
-async def _open(target: str | Path) -> Database:
-    """The bot's database at `target` (a file or a URL), refused with a message if it is not one."""
+async def _open(target: str | Path, *, upgrade: bool = True) -> Database:
+    """The bot's database at `target` (a file or a URL), refused with a message if it is not one.
+
+    `upgrade` False (the commands that only read): one at an older schema than this bot's is
+    refused rather than migrated, since a bot of the older version may still be running on it
+    (the code updated, the bot not yet restarted): migrating under it would leave what it
+    writes from then on out of the new tables (board_counts, say) for good.
+    """
     try:
         url = DatabaseUrl.parse(target)
     except StorageError as error:
         raise BadDatabase(str(error)) from None
     if url.path is not None:
-        _check_file(url.path)
+        version = _check_file(url.path)
     else:
-        await _check_server(url)
+        version = await _check_server(url)
+    latest = max((m.number for m in load_migrations()), default=0)
+    if not upgrade and version < latest:
+        raise BadDatabase(
+            f"{url.display} is at schema {version}, older than this bot's {latest}: reading it"
+            " would upgrade it, under a bot of the older version if one still runs on it. Start"
+            " the bot of this version on it first (it upgrades the database), or read a copy"
+            " (db copy --from it --to a new file)"
+        )
     try:
         return await Database.open(url)
     except (sqlite3.Error, StorageError) as error:
@@ -244,7 +260,7 @@ async def _open(target: str | Path) -> Database:
         raise BadDatabase(said if url.display in said else f"{url.display}: {said}") from None
 
 
-async def _check_server(url: DatabaseUrl, *, empty_ok: bool = False) -> None:
+async def _check_server(url: DatabaseUrl, *, empty_ok: bool = False) -> int:
     """Refuse a PostgreSQL database that is not this bot's (empty, or another program's),
     before opening it: opening would create the bot's tables in it. `empty_ok`: an empty one
     (no table in its schema) is taken, as `db copy`'s new target."""
@@ -255,6 +271,11 @@ async def _check_server(url: DatabaseUrl, *, empty_ok: bool = False) -> None:
         raise BadDatabase(f"{url.display} cannot be opened: {error}") from None
     try:
         ours = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+        version = (
+            await conn.fetchval("SELECT COALESCE(MAX(number), 0) FROM schema_migrations")
+            if ours
+            else 0
+        )
         others = await conn.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
             " ORDER BY tablename LIMIT 4"
@@ -272,6 +293,7 @@ async def _check_server(url: DatabaseUrl, *, empty_ok: bool = False) -> None:
         raise BadDatabase(
             f"{url.display} is not a database of this bot (it has no schema_migrations table)"
         )
+    return int(version)
 
 
 DB_HELP = "the bot's database: its file, or a URL (sqlite:///euchre.db, postgresql://...)"
@@ -299,7 +321,7 @@ def _value(value: float | int, is_rate: bool) -> str:
 
 
 async def _leaderboard_async(args: argparse.Namespace) -> int:
-    db = await _open(args.db)
+    db = await _open(args.db, upgrade=False)
     try:
         if args.csv:
             metric, rows = await leaderboard_rows(
@@ -376,7 +398,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 async def _verify_async(path: str | Path, guild_id: int | None) -> list[str]:
-    db = await _open(path)
+    db = await _open(path, upgrade=False)
     try:
         return await verify(db, guild_id)
     finally:
