@@ -15,6 +15,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from dotenv import dotenv_values
 
 from bot.cli import main
 from bot.config import ConfigError, load_settings
@@ -313,3 +314,10 @@ async def test_the_reading_commands_leave_an_older_database_for_the_bot_to_upgra
         await (await Database.open(where)).close()  # the bot of this version starts on it
         assert await asyncio.to_thread(main, ["db", "verify", "--db", where]) == 0
         capsys.readouterr()
+
+
+def test_env_example_as_it_is_gives_the_defaults():
+    """Copied to .env with only the token filled in, .env.example starts the default bot."""
+    values = {k: v or "" for k, v in dotenv_values(ROOT / ".env.example").items()}
+    assert set(values) >= {"DISCORD_TOKEN", "TURN_TIMEOUT", "METRICS_HOST", "SHARD_IDS"}
+    assert settings(**{**values, "DISCORD_TOKEN": "t"}) == settings()
