@@ -585,6 +585,12 @@ class Table:
                 sub.asked_by or "a player",
             )
         seat = self.seat_of(user_id)
+        if seat is None and self.held_seat_of(user_id) is not None:
+            # A seat a computer holds gives no consent: the request does not wait for it.
+            raise TableError(
+                "a computer is holding your seat, so the request does not wait for your"
+                " consent: take your seat back with /table back to have a say"
+            )
         if seat is None or seat == sub.seat:
             others = self.seat_count - 1
             players = "player" if others == 1 else f"{_NUMBER_WORDS.get(others, others)} players"

@@ -300,6 +300,19 @@ def test_s18_a_member_whose_seat_a_computer_holds_is_told_to_take_it_back_to_nam
     assert table.substitution is not None and table.substitution.seat == 3
 
 
+def test_s18_a_member_whose_seat_a_computer_holds_is_told_his_consent_is_not_awaited():
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(12))
+    table.take_over(3)  # dan timed out twice: a computer holds west for him
+    table.request_substitute(2, 5, "eve")
+    with pytest.raises(TableError, match="does not wait for your consent: take your seat back"):
+        table.consent_substitute(4)
+    assert 4 not in table.substitute_consenters() and table.substitution.approvals == set()
+    table.back(4)
+    assert 4 in table.substitute_consenters()
+    assert table.consent_substitute(4) is False and table.substitution.approvals == {4}
+
+
 def test_back_is_refused_to_a_member_who_plays_another_seat():
     table = full_table()
     table.start(keep_seats=True, rng=random.Random(13))
