@@ -1,6 +1,11 @@
-"""Settings and command-line tools as an operator meets them: a setting no restart mends is
-refused in one line with exit code 2 (which the README's units do not restart), before anything
-is created."""
+"""Settings, databases and the command line as an operator meets them.
+
+A setting no restart mends is refused in one line with exit code 2 (which the README's units do
+not restart), before anything is created; an empty one is its default; the working directory's
+.env is read. The bot and db copy create nothing in another program's database; db copy refuses
+a target a bot still runs on, and says what a Ctrl-C left; the reading commands leave an older
+database for the bot to upgrade. Real SQLite files, a real PostgreSQL, real `python -m bot`
+processes where the exit code and standard error are what is checked."""
 
 from __future__ import annotations
 
