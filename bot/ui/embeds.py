@@ -200,17 +200,19 @@ def game_text(game: GameResult, number: int) -> str:
     )
 
 
-def match_text(table: Table, view: MatchView) -> str:
+def match_text(table: Table, view: MatchView, named: bool = True) -> str:
+    """Who won the match; `named` False leaves out the winners' names: the seats of a table
+    between matches may be others' by now (a member left, a computer or one waiting sat)."""
     if view.winner is None:
         return "The match is over."
+    winners = SIDE_NAMES[view.winner]
+    if named:
+        winners += f" ({side_players(table, view.winner)})"
     if view.is_rubber:
         a, b = view.rubber_points
         mine, theirs = (a, b) if view.winner == 0 else (b, a)
-        return (
-            f"{SIDE_NAMES[view.winner]} ({side_players(table, view.winner)}) win the rubber, "
-            f"{mine} rubber points to {theirs}!"
-        )
-    return f"{SIDE_NAMES[view.winner]} ({side_players(table, view.winner)}) win the game!"
+        return f"{winners} win the rubber, {mine} rubber points to {theirs}!"
+    return f"{winners} win the game!"
 
 
 def _seats_field(table: Table, deal: DealView | None) -> str:
@@ -387,23 +389,36 @@ def table_embed(
     if table.league_name is not None:
         embed.description += f" Plays for the league **{safe(table.league_name)}**."
     deal = view.deal if view else None
+    # Between matches the seats are the table as it stands for the next one: who sits where
+    # may have changed since the last deal (a member left, a computer or one waiting sat), so
+    # that deal's dealer, what was said and the last trick are not drawn against them. The
+    # deal's own message, kept in the channel, shows it as it was played, by who played it.
+    over = view is not None and view.over
     embed.add_field(
-        name="Seats (North–South v East–West)", value=_seats_field(table, deal), inline=False
+        name="Seats (North–South v East–West)",
+        value=_seats_field(table, None if over else deal),
+        inline=False,
     )
     if notes:
         embed.add_field(name="At the table", value=_clip("\n".join(notes[-5:])), inline=False)
-    if view is None or deal is None:
+    if view is None or deal is None or over:
+        if view is not None and over:
+            embed.add_field(
+                name=f"Last {'rubber' if view.is_rubber else 'game'}",
+                value=f"{score_text(view)}\n{match_text(table, view, named=False)}",
+                inline=False,
+            )
         embed.add_field(
             name="Status",
             value="Seating: /table join, then the host runs /table start.",
             inline=False,
         )
+        if over:
+            embed.set_footer(text=_footer(table))
         return embed
     embed.add_field(name="Score", value=score_text(view), inline=False)
     _deal_fields(embed, table, deal)
-    if view.over:
-        embed.add_field(name="Result", value=match_text(table, view), inline=False)
-    elif deal.to_act is not None:
+    if deal.to_act is not None:
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""
         embed.add_field(
             name="Turn",
@@ -414,8 +429,12 @@ def table_embed(
         embed.add_field(
             name="Commitment to this deal's cards", value=f"`{committed}`", inline=False
         )
-    embed.set_footer(text=f"Table {table.id} · deal {len(table.match.deals) if table.match else 0}")
+    embed.set_footer(text=_footer(table))
     return embed
+
+
+def _footer(table: Table) -> str:
+    return f"Table {table.id} · deal {len(table.match.deals) if table.match else 0}"
 
 
 def proof_text(seed: str, committed: str, deal_id: str) -> str:

@@ -1,0 +1,65 @@
+"""The four-handed table as players live it, through the real bot and the fake Discord (round
+7): a long evening at one table, rubber after rubber, with members leaving and computers
+sitting between them; and a newcomer's first evening, from /help to the first deal."""
+
+from __future__ import annotations
+
+from tests.bot.helpers import current_table_message, eventually, running_bot, seat_four, table_of
+from tests.bot.test_table_life_e2e import open_hands, play_from_hand
+
+pytest_plugins = ["tests.support.fixtures"]
+
+
+async def play_the_match(bot, fake) -> None:
+    table = table_of(bot, fake)
+    hands = await open_hands(bot, fake)
+    actions = 0
+    while table.playing:
+        await play_from_hand(bot, fake, hands)
+        actions += 1
+        assert actions < 1000
+
+
+async def test_the_table_message_between_rubbers_names_no_one_for_a_deal_they_did_not_play(
+    fake_discord, tmp_path
+):
+    """Dave leaves once the rubber is won, and the host seats a computer in his place. The
+    table message went on drawing the rubber's last deal against the seats as they stood
+    now: the computer had discarded and played dave's card to the last trick, the dealer's
+    mark stayed on a seat the next cut gives anew, and the winners named were whoever sat at
+    their seats by then. Between rubbers it shows the table as it stands and the last
+    rubber's result; the last deal's own message keeps it as dave played it."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake, preset="modern", match="rubber", points=1)
+        alice = fake.member("alice")
+        await (await fake.slash(alice, fake.channel, "table start", keep_seats=True)).response()
+        table = table_of(bot, fake)
+        await play_the_match(bot, fake)
+        await (await fake.slash(fake.member("dave"), fake.channel, "table leave")).response()
+        await (await fake.slash(alice, fake.channel, "table addbot")).response()
+
+        def between_rubbers():
+            message = fake.messages_by_id.get(table.message_id)
+            return (
+                message and "Computer" in message.text and "dave left" in message.text and message
+            )
+
+        shown = await eventually(between_rubbers, what="the table message with the computer")
+        text = shown.text
+        assert "**West**: Computer (expert)\n" in text, text
+        for stale in ("(dealer)", "Declarations", "Last trick", "discarded", "won by"):
+            assert stale not in text, (stale, text)
+        assert "win the rubber" in text and "(alice and carol)" not in text, text
+        assert "the host runs /table start" in text, text
+        assert [b["label"] for b in shown.buttons] == ["Join", "Start"]
+        last_deal = [m for m in fake.public_messages(fake.channel) if "Review" in str(m.buttons)][
+            -1
+        ]
+        assert "**West**: dave" in last_deal.text, last_deal.text
+        # The next rubber's table message is a deal's again, with its dealer and turn.
+        await (await fake.slash(alice, fake.channel, "table start")).response()
+        message = await current_table_message(fake, table)
+        assert "(dealer)" in message.text and "Turn" in message.text, message.text
+        assert "Last rubber" not in message.text
+        assert not bot.handler_errors
