@@ -164,26 +164,48 @@ async def test_db_copy_refuses_a_target_a_running_bot_uses(tmp_path, capsys) -> 
     assert code == 0, capsys.readouterr()
 
 
-# `python -m bot db copy` whose copy gets a real Ctrl-C (SIGINT to itself) as it starts reading
-# one table: after it has emptied the target's tables and filled some, before it commits. A
-# signal sent from outside at a moment seen from outside could land after the copy had ended.
+# `python -m bot db copy` whose copy gets a real Ctrl-C (SIGINT to itself) at a set point: as it
+# starts reading player_names (after emptying the target's tables and filling some, before it
+# commits), or once every row is written, as it commits. A signal sent from outside at a moment
+# seen from outside could land after the copy had ended.
 INTERRUPTED_COPY = """
 import os, signal, sys
-from bot.storage import copy
-rows = copy._rows
-async def interrupted(db, table, columns, ordered):
+from bot.storage import cli, copy
+def interrupt():
+    os.kill(os.getpid(), signal.SIGINT)
+rows, whole = copy._rows, cli.copy
+async def reading(db, table, columns, ordered):
     if table == "player_names":
-        os.kill(os.getpid(), signal.SIGINT)
+        interrupt()
     return await rows(db, table, columns, ordered)
-copy._rows = interrupted
+async def committing(source, target, committing):
+    return await whole(source, target, lambda: (committing(), interrupt()))
+if os.environ["INTERRUPT"] == "reading":
+    copy._rows = reading
+else:
+    cli.copy = committing
 from bot.cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
 
-async def test_a_copy_stopped_with_ctrl_c_says_so_and_leaves_the_target_as_it_was(
-    tmp_path,
+@pytest.mark.parametrize(
+    ("when", "said", "copied"),
+    [
+        ("reading", "interrupted: nothing was copied; the target's rows are as they were", 0),
+        (
+            "committing",
+            "interrupted as the copy was being committed: run db verify on the target to see"
+            " whether it was made, or db copy again",
+            1000,
+        ),
+    ],
+)
+async def test_a_copy_stopped_with_ctrl_c_says_what_it_left(
+    tmp_path, when: str, said: str, copied: int
 ) -> None:
+    """Before its commit the copy is rolled back, and says so; during it, the commit goes on in
+    the database whether or not the copy waits, so it says to check rather than "nothing"."""
     source, target = tmp_path / "big.db", tmp_path / "euchre.db"
     for path in (source, target):
         await (await Database.open(path)).close()
@@ -198,18 +220,17 @@ async def test_a_copy_stopped_with_ctrl_c_says_so_and_leaves_the_target_as_it_wa
         subprocess.run,
         [sys.executable, "-c", INTERRUPTED_COPY, "db", "copy", "--from", str(source), "--to", str(target)],
         cwd=tmp_path,
-        env={**env, "PYTHONPATH": str(ROOT)},
+        env={**env, "PYTHONPATH": str(ROOT), "INTERRUPT": when},
         capture_output=True,
         text=True,
         timeout=120,
     )  # fmt: skip
     assert done.returncode == 130, done.stderr
-    assert (
-        done.stderr.strip() == "interrupted: nothing was copied; the target's rows are as they were"
-    )
+    assert done.stderr.strip() == said
     with sqlite3.connect(target) as conn:
-        assert conn.execute("SELECT value FROM bot_state WHERE key = 'kept'").fetchone() == ("yes",)
-        assert conn.execute("SELECT COUNT(*) FROM player_names").fetchone() == (0,)
+        kept = conn.execute("SELECT value FROM bot_state WHERE key = 'kept'").fetchone()
+        assert kept == (None if copied else ("yes",))
+        assert conn.execute("SELECT COUNT(*) FROM player_names").fetchone() == (copied,)
 
 
 def test_every_setting_left_empty_takes_its_default():

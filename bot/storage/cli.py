@@ -409,20 +409,27 @@ async def _verify_async(path: str | Path, guild_id: int | None) -> list[str]:
 
 
 def _copy(args: argparse.Namespace) -> int:
-    made: list[bool] = []  # set once the copy's transaction is committed
+    made: list[str] = []  # how far the copy's transaction got: "committing", then "made"
     try:
         copied, problems = asyncio.run(_copy_async(args.source, args.target, made))
     except (BadDatabase, CopyError) as error:
         return _fail(str(error))
     except KeyboardInterrupt:
         # Ctrl-C (SIGINT): the copy is one transaction, rolled back unless it was committed.
-        print(
-            "interrupted while comparing the two databases: the copy was made; run db verify"
-            " on the target, or db copy again"
-            if made
-            else "interrupted: nothing was copied; the target's rows are as they were",
-            file=sys.stderr,
-        )
+        if "made" in made:
+            said = (
+                "interrupted while comparing the two databases: the copy was made; run db verify"
+                " on the target, or db copy again"
+            )
+        elif made:
+            # The commit goes on in the database even when the copy stops waiting for it.
+            said = (
+                "interrupted as the copy was being committed: run db verify on the target to"
+                " see whether it was made, or db copy again"
+            )
+        else:
+            said = "interrupted: nothing was copied; the target's rows are as they were"
+        print(said, file=sys.stderr)
         return EXIT_INTERRUPTED
     for each in copied:
         print(f"{each.table}: {each.rows} row{'s' if each.rows != 1 else ''}")
@@ -438,7 +445,7 @@ def _copy(args: argparse.Namespace) -> int:
 
 
 async def _copy_async(
-    source: str, target: str, made: list[bool] | None = None
+    source: str, target: str, made: list[str] | None = None
 ) -> tuple[list[Copied], list[str]]:
     try:
         url, origin_url = DatabaseUrl.parse(target), DatabaseUrl.parse(source)
@@ -462,9 +469,9 @@ async def _copy_async(
             raise BadDatabase(said if url.display in said else f"{url.display}: {said}") from None
         try:
             await _refuse_a_running_bot(destination, "target")
-            copied = await copy(origin, destination)
-            if made is not None:
-                made.append(True)
+            stage = made if made is not None else []
+            copied = await copy(origin, destination, lambda: stage.append("committing"))
+            stage.append("made")
             return copied, await differences(origin, destination)
         finally:
             await destination.close()

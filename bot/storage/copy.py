@@ -11,6 +11,7 @@ are still listed in the order they joined.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,8 +82,15 @@ async def _rows(db: Database, table: str, columns: list[str], ordered: bool) -> 
     return await db.fetchall(f"SELECT {', '.join(columns)} FROM {table}{order}")
 
 
-async def copy(source: Database, target: Database) -> list[Copied]:
+async def copy(
+    source: Database, target: Database, committing: Callable[[], None] | None = None
+) -> list[Copied]:
     """Replace every row of the target's tables by the source's.
+
+    Args:
+        committing: called once every row is written, just before the commit: a copy
+            interrupted from then on may have been committed (the commit goes on in the
+            database whether or not its caller waits for it).
 
     Returns:
         How many rows each table got, in the order they were written.
@@ -107,6 +115,8 @@ async def copy(source: Database, target: Database) -> list[Copied]:
                 await target.executemany(insert, rows[start : start + CHUNK])
             await target.ids_restart(table)
             copied.append(Copied(table, len(rows)))
+        if committing is not None:
+            committing()
     return copied
 
 
