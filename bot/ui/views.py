@@ -425,8 +425,10 @@ def hand_view(table: Table, seat: int, view: MatchView) -> Buttons:
         return items
     legal = set(deal.legal)
     cards_act = deal.phase in (PLAY, DISCARD) and deal.to_act == seat
+    # Only the dealer discards: the others' cards, not theirs to discard, do not say Discard.
+    discards = deal.phase == DISCARD and deal.to_act == seat
     for i, card in enumerate(deal.hand or ()):
-        label, emoji = card_button(card, DISCARD_VERB if deal.phase == DISCARD else None)
+        label, emoji = card_button(card, DISCARD_VERB if discards else None)
         items.add_item(
             HandButton(
                 table.id,
