@@ -341,6 +341,12 @@ class Table:
     def playing(self) -> bool:
         return self.status == PLAYING
 
+    @property
+    def match_word(self) -> str:
+        """What the table's match is called: a rubber of three games, or a single game (a
+        variant's, or a four-handed table of single games: the jerome and modern presets)."""
+        return "rubber" if self.variant is None and self.options.is_rubber else "game"
+
     def member_name(self, user_id: int) -> str | None:
         """The name of a member of the table: seated, waiting, or whose seat a computer holds."""
         for occupant in self.members:
@@ -450,7 +456,9 @@ class Table:
     def add_bot(self, seat: int | None, level: str = DEFAULT_LEVEL) -> int:
         """Seat a computer player at the given free seat, or the first free one."""
         if self.playing:
-            raise TableError("computer players join between rubbers; a game is being played")
+            raise TableError(
+                f"computer players join between {self.match_word}s; a game is being played"
+            )
         if self.reserved:
             raise TableError("this table's seats are kept for the players of a fixture")
         if seat is None:
@@ -479,7 +487,9 @@ class Table:
         for seat, occupant in enumerate(self.seats):
             if occupant and occupant.is_bot and occupant.user_id == user_id:
                 if self.playing:
-                    raise TableError("a computer player stays in its seat until the rubber ends")
+                    raise TableError(
+                        f"a computer player stays in its seat until the {self.match_word} ends"
+                    )
                 self.seats[seat] = None
                 return seat
         if not any(o.user_id == user_id for o in self.members) and (
@@ -521,7 +531,9 @@ class Table:
         if seat is None:
             raise TableError("only a seated player can name a substitute")
         if not self.playing:
-            raise TableError("between rubbers, simply /table leave and let another join")
+            raise TableError(
+                f"between {self.match_word}s, simply /table leave and let another join"
+            )
         self._check_substitute(sub_id, sub_name, user_id)
         waiting = self.substitution
         if waiting is not None and waiting.seat == seat and waiting.user_id == sub_id and not again:
@@ -619,7 +631,7 @@ class Table:
         """
         sub = self.substitution
         if match_no != self.match_no or not self.playing:
-            raise TableError("that rubber is over, so the seat is no longer offered")
+            raise TableError(f"that {self.match_word} is over, so the seat is no longer offered")
         if sub is None or sub.number != number:
             seat = self.seat_of(user_id)
             if seat is not None:

@@ -511,13 +511,13 @@ async def test_stale_take_the_seat_buttons_get_a_clear_answer_and_change_nothing
     assert table.seat_of(erin.id) == 1
     # The seat is hers now.
     assert "already play east" in await refused_click(h, "erin", old_take, message=first)
-    # A rubber over: a request of it is no longer open.
+    # The game over (a modern table plays single games): a request of it is no longer open.
     await h.command("erin", "table substitute", member=h.member("frank"))
     of_rubber, frank_take, _ = asking(h, "frank")
     of_rubber = copy.deepcopy(of_rubber)  # as a client that missed its edits sees it
     await play_match(h)
     assert not table.playing
-    assert "rubber is over" in await refused_click(h, "frank", frank_take, message=of_rubber)
+    assert "game is over" in await refused_click(h, "frank", frank_take, message=of_rubber)
     # The table gone.
     await close_table(h, "alice")
     assert "table has closed" in await refused_click(h, "frank", frank_take, message=of_rubber)
@@ -526,7 +526,7 @@ async def test_stale_take_the_seat_buttons_get_a_clear_answer_and_change_nothing
 async def test_substitute_refusals(interactions):
     h = interactions
     await seat_four(h)
-    assert "between rubbers" in await refused(
+    assert "between games" in await refused(
         h, "alice", "table substitute", member=h.member("erin")
     )
     await h.command("alice", "table start", keep_seats=True)

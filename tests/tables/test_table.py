@@ -422,3 +422,20 @@ def test_s9_a_24_card_table_cuts_for_partners_from_its_own_pack():
         table.start(rng=random.Random(seed))
         shown |= {card for cut in table.last_cut for _, card in cut}
     assert shown and not any(card[:-1] in ("7", "8") for card in shown)
+
+
+@pytest.mark.parametrize(("preset", "word"), [("somerset", "rubber"), ("modern", "game")])
+def test_refusals_name_the_tables_match_a_rubber_or_a_single_game(preset: str, word: str):
+    """A table of single games (jerome, modern) plays no rubber: its refusals say game."""
+    table = full_table(preset=preset)
+    assert table.match_word == word
+    with pytest.raises(TableError, match=f"^between {word}s, simply /table leave"):
+        table.request_substitute(2, 9, "zed")
+    table.kick(4)
+    table.add_bot(None)
+    table.start(rng=random.Random(1))
+    with pytest.raises(TableError, match=f"^computer players join between {word}s"):
+        table.add_bot(None)
+    computer = next(o for o in table.seats if o and o.is_bot)
+    with pytest.raises(TableError, match=f"until the {word} ends$"):
+        table.kick(computer.user_id)
