@@ -12,12 +12,13 @@ from bot.engine.quoting import quoted
 from bot.engine.rules import PRESETS
 from bot.engine.variants import VARIANT_NAMES
 from bot.leagues.counting import option_differences
-from bot.storage import leagues
+from bot.storage import leagues, nights
 from bot.storage.leagues import LeagueError
 from bot.tables.table import SEATS, NamingTableError, TableError, parse_seat, seat_label
 from bot.ui.embeds import safe
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import league_choices
+from bot.ui.nights import left_table_text
 from bot.ui.respond import STARTED, VARIANT_STARTED, answer, ask_to_close, guild_id_of, joined_text
 from bot.ui.variant_views import TITLES
 from bot.ui.views import match_word
@@ -237,8 +238,20 @@ class Tables(commands.Cog):
     async def leave(self, interaction: discord.Interaction) -> None:
         """Leave this channel's table (a computer takes your seat if a game is under way)."""
         change = await self.manager.leave(interaction.channel_id, interaction.user.id)
-        await answer(interaction, "You left the table.")
+        await answer(interaction, await self._left_text(change.table.id, interaction.user.id))
         await self.messages.table_changed(change)
+
+    async def _left_text(self, table_id: int, user_id: int) -> str:
+        """What a member who left a table is told: at a euchre night's table, a registered
+        player leaves the table but not the night, and is seated again next round."""
+        db = self.manager.db
+        night_id = await nights.night_of_table(db, table_id)
+        night = await nights.night_by_id(db, night_id) if night_id is not None else None
+        if night is not None and night.status == nights.PLAYING:
+            players = await nights.players(db, night.id)
+            if any(p.user_id == user_id and p.left_round is None for p in players):
+                return left_table_text(night)
+        return "You left the table."
 
     @table.command(name="addbot")
     @app_commands.describe(

@@ -209,6 +209,15 @@ def left_text(night: Night) -> str:
     return f"You left the euchre night: {instead}. Your points so far stay in the standings."
 
 
+def left_table_text(night: Night) -> str:
+    """To a registered player who left his table of a night in play: the night goes on for him."""
+    return (
+        "You left the table. You are still registered for the euchre night in"
+        f" <#{night.channel_id}>, so you are seated again next round: to leave the night, use"
+        " /night leave there."
+    )
+
+
 def started_text(night: Night, players: int, repeated: int) -> str:
     text = (
         f"The euchre night starts with {players} players over {plural(night.rounds or 0, 'round')}:"

@@ -365,3 +365,25 @@ async def test_an_award_or_unvoid_of_a_voided_fixtures_match_decides_the_fixture
         assert f"won by {pairs[second].name} by forfeit" in listed, listed
         assert await league_results.check_league(bot.db, table.league_id) == []
         assert not errors_of(bot)
+
+
+async def test_a_night_player_leaving_his_table_is_told_he_still_plays_the_night(
+    fake_discord, tmp_path
+):
+    """/table leave at a euchre night's table leaves the table, not the night: the player is
+    seated again next round. He was told only "You left the table."; now he is told that,
+    where the night is, and that /night leave there leaves the night."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        night = await night_of(fake, bot, ["ann", "ben", "cat", "dan"], rounds=2, deals_per_round=3)
+        assert "starts with 4 players" in await private(fake, "organiser", "night start")
+        (table,) = await seated(bot, night.id, 1, 1)
+        player = fake.guild.members[table.seats[1].user_id]
+        thread = fake.find_channel(table.channel_id)
+        left = await (await fake.slash(player, thread, "table leave")).message()
+        assert left.ephemeral
+        assert left.text.startswith("You left the table. You are still registered")
+        assert f"<#{night.channel_id}>" in left.text and "/night leave there" in left.text
+        players = await nights.players(bot.db, night.id)
+        assert all(p.left_round is None for p in players)
+        assert not errors_of(bot)
