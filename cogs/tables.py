@@ -19,7 +19,7 @@ from bot.ui.embeds import safe
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
 from bot.ui.leagues import league_choices
 from bot.ui.nights import left_table_text
-from bot.ui.respond import STARTED, VARIANT_STARTED, answer, ask_to_close, guild_id_of, joined_text
+from bot.ui.respond import answer, ask_to_close, guild_id_of, joined_text, started_text
 from bot.ui.variant_views import TITLES
 from bot.ui.views import match_word
 
@@ -310,7 +310,7 @@ class Tables(commands.Cog):
     async def start(self, interaction: discord.Interaction, keep_seats: bool = False) -> None:
         """Cut for partners and first deal (other games: draw the dealer) and deal; host only, all seats taken."""
         change = await self.manager.start(interaction.channel_id, interaction.user.id, keep_seats)
-        await answer(interaction, STARTED if change.table.variant is None else VARIANT_STARTED)
+        await answer(interaction, started_text(change.table))
         await self.messages.table_changed(change)
 
     @table.command(name="substitute")

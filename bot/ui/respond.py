@@ -384,7 +384,7 @@ async def table_button(
         await listener.table_changed(change)
     elif what == "start":
         change = await manager.start(channel_id_of(interaction), interaction.user.id)
-        await answer(interaction, STARTED if change.table.variant is None else VARIANT_STARTED)
+        await answer(interaction, started_text(change.table))
         await listener.table_changed(change)
     elif what == "consent":
         # Named in the answer: the button does not say which request it consents to, and a
@@ -482,10 +482,11 @@ def consented_text(change: Change, holder: str) -> str:
     )
 
 
-STARTED = "The cards are cut and dealt. Press My hand (or use /hand) to see yours: it then follows the game."
-VARIANT_STARTED = (
-    "The cards are dealt. Press My hand (or use /hand) to see yours: it then follows the game."
-)
+def started_text(table: Table) -> str:
+    """To the host who started: whether cards were cut (for partners, or for who plays), and
+    where to see one's hand. Seats kept as they are, and the other games, cut nothing."""
+    done = "The cards are cut and dealt." if table.last_cut else "The cards are dealt."
+    return done + " Press My hand (or use /hand) to see yours: it then follows the game."
 
 
 def joined_text(table: Table, user_id: int) -> str:

@@ -286,6 +286,15 @@ async def test_start_is_for_the_host_with_four_seated(interactions):
     )
 
 
+async def test_a_start_keeping_the_seats_says_the_cards_are_dealt_not_cut(interactions):
+    """keep_seats: nobody cuts for partners, so the host is not told the cards were cut."""
+    h = interactions
+    table = await seat_four(h)
+    exchange = await h.command("alice", "table start", keep_seats=True)
+    assert exchange.ephemeral and exchange.text.startswith("The cards are dealt. Press My hand")
+    assert table.playing and table.last_cut == []
+
+
 async def test_start_button_deals_for_the_host(interactions):
     h = interactions
     table = await seat_four(h)
