@@ -188,7 +188,14 @@ def outcome_text(table: Table, result: HandResult) -> str:
 def trump_text(table: Table, deal: DealView | Deal) -> str:
     if deal.trump is None or deal.maker is None:
         return "—"
-    return f"{suit_text(deal.trump)}, made by {seat_name(table, deal.maker)}"
+    text = f"{suit_text(deal.trump)}, made by {seat_name(table, deal.maker)}"
+    # A lone hand is said where trump is: a hand in play shows no declarations, and a member
+    # who went alone (or is played against alone) is told it there too.
+    if deal.alone is not None:
+        text += f"; {seat_name(table, deal.alone)} plays alone"
+    if deal.defender is not None:
+        text += f"; {seat_name(table, deal.defender)} defends alone"
+    return text
 
 
 def score_text(view: MatchView) -> str:
