@@ -81,7 +81,12 @@ class Admin(commands.Cog):
         reports = await processes.reports(self.bot.db)
         held = await leases.held(self.bot.db)
         embed = status_embed(
-            reports, time.time(), self.bot.process_name, held, self.bot.manager.lease_seconds
+            reports,
+            time.time(),
+            self.bot.process_name,
+            held,
+            self.bot.manager.lease_seconds,
+            self.bot.shard_count,
         )
         await interaction.followup.send(embed=embed, ephemeral=True)
 

@@ -92,12 +92,29 @@ def process_lines(report: ProcessReport, now: float, leases: str | None = None) 
     )
 
 
+def unserved_shards(
+    reports: list[ProcessReport], now: float, shard_count: int | None
+) -> tuple[int, ...]:
+    """The shards of `shard_count` that no running process serves (none stopped or silent):
+    their servers' tables are played nowhere, and their members' commands go unanswered."""
+    if not shard_count:
+        return ()
+    served = {
+        shard
+        for r in reports
+        if r.stopped_at is None and not _is_silent(r, now)
+        for shard in r.figures.shards
+    }
+    return tuple(shard for shard in range(shard_count) if shard not in served)
+
+
 def status_embed(
     reports: list[ProcessReport],
     now: float,
     this_process: str,
     leases: dict[str, tuple[int, float]] | None = None,
     lease_seconds: float = 6.0,
+    shard_count: int | None = None,
 ) -> discord.Embed:
     """Every process's last report. One that stopped cleanly is marked stopped (with when); one
     silent for a minute without a word (killed, hung) is marked silent, not shown as idle.
@@ -106,18 +123,29 @@ def status_embed(
         leases: each lease holder's leases (`bot.storage.leases.held`): how many tables, and
             when the soonest runs out; shown for the latest process of each holder's name.
         lease_seconds: how long a lease lasts, to tell when it was renewed.
+        shard_count: the bot's shards in all (`SHARD_COUNT`): any that no running process
+            serves (a process that was never started, or is down) are named.
     """
     silent = [r for r in reports if _is_silent(r, now)]
     stopped = [r for r in reports if r.stopped_at is not None]
     running = len(reports) - len(silent) - len(stopped)
+    unserved = unserved_shards(reports, now, shard_count)
+    nobody = (
+        f"\n**No running process serves {'shard' if len(unserved) == 1 else 'shards'}"
+        f" {_shards(unserved)} of {shard_count}**: their servers' tables are not played and"
+        " their commands go unanswered. Start the process that serves them."
+        if unserved
+        else ""
+    )
     embed = discord.Embed(
         title="Bot status",
-        colour=GREY if silent else GOLD,
+        colour=GREY if silent or unserved else GOLD,
         description=(
             f"{running} running {'process' if running == 1 else 'processes'}"
             + (f", {len(stopped)} stopped" if stopped else "")
             + (f", {len(silent)} silent for over a minute" if silent else "")
             + ". Figures are from each process's last report (every 15 s)."
+            + nobody
         ),
     )
     shown = 0

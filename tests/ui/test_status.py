@@ -41,3 +41,20 @@ def test_many_processes_with_long_names_and_scattered_shards_fit_one_embed():
     assert all(len(f.value or "") <= 1024 and len(f.name or "") <= 256 for f in embed.fields)
     shown = len(embed.fields)
     assert embed.footer.text == f"and {len(reports) - shown} more not shown"
+
+
+def test_shards_no_running_process_serves_are_named():
+    """Four shards over two processes, one of which was killed a while ago (silent) and one
+    never started: the shards left without a process are named, not just the processes."""
+    now = 1_800_000_000.0
+    alive = report("host-a:1", (0, 1), now)
+    killed = report("host-b:2", (2, 3), now)
+    killed = ProcessReport(name=killed.name, figures=killed.figures, reported_at=now - 600)
+    embed = status_embed([alive, killed], now, alive.name, shard_count=6)
+    assert "No running process serves shards 2–5 of 6" in (embed.description or "")
+    every = status_embed(
+        [alive, report("host-c:3", (2, 3, 4, 5), now)], now, alive.name, None, 6.0, 6
+    )
+    assert "No running process" not in (every.description or "")
+    # Without SHARD_COUNT known (the default single process), nothing is said.
+    assert "No running process" not in (status_embed([alive], now, alive.name).description or "")
