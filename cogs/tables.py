@@ -193,7 +193,8 @@ class Tables(commands.Cog):
         await answer(
             interaction,
             f"Your table is open{where} and you sit at {table.seat_label(0)}. Others join with"
-            " /table join; add computers with /table addbot.",
+            " /table join (or Join on the table message); add computers with /table addbot."
+            " Once every seat is taken, start with /table start.",
         )
         await self.messages.render(change.table, fresh=True)
 
