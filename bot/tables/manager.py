@@ -1447,7 +1447,10 @@ class TableManager:
         if table.id in self.last_deals and self.round_over(table):
             return  # the last deal is over: no clock, no computer's move
         occupant = table.seats[match.to_act]
-        if occupant is not None and occupant.is_bot:
+        # A set-back maker left alone (every other hand thrown up) takes every trick whatever
+        # he plays: his cards are played for him, as a computer's are, not five clicks apiece.
+        unopposed = table.variant_match is not None and table.variant_match.deal.unopposed
+        if occupant is not None and (occupant.is_bot or unopposed):
             task = asyncio.create_task(
                 self._computer_turn(table, match.to_act), name=f"computer-{table.id}"
             )
@@ -1474,7 +1477,9 @@ class TableManager:
         await asyncio.sleep(self.computer_delay)
         occupant = table.seats[seat]
         if occupant is not None:  # else the seat was emptied meanwhile: nothing to play
-            await self._computer_move(table, seat, occupant.level, kind="action")
+            # A member's is an unopposed maker's card: any wins, so the cheapest level picks.
+            level = occupant.level if occupant.is_bot else "easy"
+            await self._computer_move(table, seat, level, kind="action")
 
     async def _computer_move(self, table: Table, seat: int, level: str, kind: str) -> Change | None:
         """Choose and make one move for `seat` (a computer's, or a timed-out member's)."""

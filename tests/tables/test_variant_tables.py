@@ -291,3 +291,49 @@ async def test_a_member_who_times_out_twice_has_a_computer_hold_the_seat(tmp_pat
         assert table.flagged
     finally:
         await shut(db, manager)
+
+
+async def test_k_a_set_back_maker_every_other_player_left_alone_has_his_cards_played(
+    tmp_path: Path,
+):
+    """K: a player may throw up his hand. When every other player has, the maker plays the deal
+    out alone and takes every trick whatever he plays: his cards are played for him, stored as
+    moves of his seat, and the deal ends in his march, without five clicks to nobody."""
+    db, manager, listener = await computer_manager(tmp_path / "euchre.db")
+    try:
+        channel = 48
+        host = member(channel, 1)
+        table = (
+            await manager.create(GUILD, channel, host, "host", variant="set-back", seats=3)
+        ).table
+        for k in (2, 3):
+            await manager.join(channel, member(channel, k), f"member {k}")
+        await manager.start(channel, host)
+        match = table.variant_match
+        deal = match.deal
+        maker = table.seat_of(host)
+        while not deal.unopposed:
+            seat = match.to_act
+            legal = match.legal_actions()
+            if deal.phase == PLAY:
+                raise AssertionError("the others threw up their hands: no card is asked for")
+            if seat == maker:  # the host makes trump at his first turn, never passes it
+                action = next((a for a in legal if a != "pass"), legal[0])
+            elif "throw_up" in legal:
+                action = "throw_up"
+            else:  # the others pass in the auction; the dealer discards his first card
+                action = "pass" if "pass" in legal else legal[0]
+            await manager.act(channel, table.seats[seat].user_id, action)
+        assert deal.maker == maker and deal.to_act == maker
+        await listener.wait_for(lambda: deal.is_over, 30)
+        assert deal.result is not None and deal.result.outcome == "march"
+        assert deal.result.tricks[maker] == 5
+        plays = await db.fetchall(
+            "SELECT user_id FROM table_events WHERE table_id = ? AND kind = 'game'"
+            " ORDER BY seq DESC LIMIT 5",
+            (table.id,),
+        )
+        assert [r["user_id"] for r in plays] == [None] * 5  # played for him, by the bot
+        assert table.seats[maker].user_id == host and not table.seats[maker].is_bot
+    finally:
+        await shut(db, manager)

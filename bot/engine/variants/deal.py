@@ -239,6 +239,12 @@ class VariantDeal(TrickPlay):
     def players(self) -> int:
         return self.variant.players
 
+    @property
+    def unopposed(self) -> bool:
+        """Set-back: every other player threw up his hand (K), so the maker plays the deal out
+        alone, and every trick is his whatever he plays."""
+        return self.phase == PLAY and len(self.active) == 1
+
     def adversaries(self) -> tuple[int, ...]:
         """The seats playing against the maker: the other partnership, or everyone else."""
         maker = self.maker
