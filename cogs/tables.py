@@ -297,11 +297,15 @@ class Tables(commands.Cog):
     async def kick(
         self, interaction: discord.Interaction, member: discord.Member | discord.User
     ) -> None:
-        """Remove a member from the table (host only)."""
+        """Remove a member from the table (the host, or Manage Channels)."""
         # A user, not a member, when they left the server: their seat is still theirs, and
         # removing them is what the host then needs most.
         change = await self.manager.kick(
-            interaction.channel_id, interaction.user.id, member.id, member.display_name
+            interaction.channel_id,
+            interaction.user.id,
+            member.id,
+            member.display_name,
+            _may_manage(interaction),
         )
         await answer(interaction, f"{safe(member.display_name)} was removed from the table.")
         await self.messages.table_changed(change)

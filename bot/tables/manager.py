@@ -112,6 +112,8 @@ class Change:
         replaced: a substitute asked for: the request still waiting that it replaced.
         new_host: the name of the member who became the host with this change (the host
             left), if one did.
+        by_moderator: a member who may manage the channel, not the host, made the change (a
+            removal).
     """
 
     table: Table
@@ -133,6 +135,7 @@ class Change:
     withdrawn: Handover | None = None
     replaced: Substitution | None = None
     new_host: str | None = None
+    by_moderator: bool = False
 
 
 class Handover(NamedTuple):
@@ -660,13 +663,19 @@ class TableManager:
         return Change(table, "seating", seat=seat)
 
     async def kick(
-        self, channel_id: int, user_id: int, target_id: int, target_name: str | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        target_id: int,
+        target_name: str | None = None,
+        may_manage: bool = False,
     ) -> Change:
         """The host removes a member (`target_name`: how the member is called, for a member
-        whose seat a computer holds, whom the table knows by id only)."""
+        whose seat a computer holds, whom the table knows by id only), or a member who may
+        manage the channel does (a moderator, who may also close the table)."""
         table = self.table_in(channel_id)
         async with self._hold(table):
-            table.require_host(user_id)
+            table.require_host(user_id, may_manage)
             who = next((o.name for o in table.members if o.user_id == target_id), target_name)
             handing = _handing(table)
             named = table.substitution is not None and table.substitution.user_id == target_id
@@ -681,6 +690,7 @@ class TableManager:
             who=who,
             handed=handed,
             withdrawn=handing if named else None,
+            by_moderator=user_id != table.host_id,
         )
 
     async def start(self, channel_id: int, user_id: int, keep_seats: bool = False) -> Change:

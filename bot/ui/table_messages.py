@@ -478,7 +478,8 @@ class TableMessages:
         occupant = table.seats[change.seat] if change.seat is not None else None
         span = match_word(table)
         if change.kind in ("left", "kicked"):
-            how = "left" if change.kind == "left" else "was removed by the host"
+            by = "a moderator" if change.by_moderator else "the host"
+            how = "left" if change.kind == "left" else f"was removed by {by}"
             # The last consent a substitute waited for was theirs: the substitute sits now.
             handed = f" {_handed_line(table, change.handed)}" if change.handed else ""
             if change.new_host is not None:  # the host left: the table starts the next rubber

@@ -351,6 +351,28 @@ async def test_close_by_someone_who_may_manage_channels(interactions):
     )
 
 
+async def test_a_member_who_may_manage_channels_removes_a_player_and_the_table_says_so(
+    interactions,
+):
+    """A moderator, who may close the whole table, may also remove a disruptive player from
+    it; others who are not the host are still refused, and the host still cannot be removed."""
+    h = interactions
+    await seat_four(h)
+    table = h.table()
+    base = h.world.guild.permissions_of(h.member("erin"))
+    with_manage = base | discord.Permissions(manage_channels=True).value
+    assert "host" in await refused(h, "bob", "table kick", member=h.member("carol"))
+    assert "host cannot be kicked" in await refused(
+        h, "mod", "table kick", member=h.member("alice")
+    )
+    exchange = await h.command(
+        "erin", "table kick", member=h.member("carol"), channel_permissions=with_manage
+    )
+    assert exchange.ephemeral and "carol was removed" in exchange.text
+    assert table.seat_of(h.member("carol").id) is None
+    assert "carol was removed by a moderator." in h.table_message().text
+
+
 async def test_close_follows_the_channels_permissions_not_only_the_roles(interactions):
     # Discord resolves a member's permissions in the channel (overwrites included) and sends
     # them with the interaction: Manage Channels granted on this channel only is enough, and
@@ -535,9 +557,7 @@ async def test_stale_take_the_seat_buttons_get_a_clear_answer_and_change_nothing
 async def test_substitute_refusals(interactions):
     h = interactions
     await seat_four(h)
-    assert "between games" in await refused(
-        h, "alice", "table substitute", member=h.member("erin")
-    )
+    assert "between games" in await refused(h, "alice", "table substitute", member=h.member("erin"))
     await h.command("alice", "table start", keep_seats=True)
     assert "only a seated player" in await refused(
         h, "erin", "table substitute", member=h.member("frank")
