@@ -872,7 +872,16 @@ class Table:
             return seat
         if self.held_seat_of(user_id) is not None:
             raise TableError("a computer is holding your seat: use /table back first")
+        if self.is_waiting(user_id):
+            raise TableError(self.waiting_words())
         raise NotAtThisTable("you are not seated at this table")
+
+    def waiting_words(self) -> str:
+        """What a member waiting in line is told when asking for a hand or a turn."""
+        word = self.match_word
+        return (
+            f"you wait in line, so you have no hand in this {word}: you play from the next {word}"
+        )
 
     def act_for_seat(
         self, seat: int, action: str, by_player: bool = False
@@ -916,6 +925,8 @@ class Table:
             raise TableError("this table plays a variant: its hands are drawn as such")
         match = self.match
         seat = self.seat_of(user_id)
+        if seat is None and match is not None and self.is_waiting(user_id):
+            raise TableError(self.waiting_words())
         if seat is None or match is None:
             raise TableError(
                 "you are not seated at a game here"
@@ -928,6 +939,8 @@ class Table:
         """The seat and its view for a member's own hand at a variant's table."""
         match = self.variant_match
         seat = self.seat_of(user_id)
+        if seat is None and match is not None and self.is_waiting(user_id):
+            raise TableError(self.waiting_words())
         if seat is None or match is None:
             raise TableError(
                 "you are not seated at a game here"

@@ -370,10 +370,11 @@ async def table_button(
     if what == "hand":
         if table.seat_of(interaction.user.id) is None:
             held = table.held_seat_of(interaction.user.id) is not None
-            await answer(
-                interaction,
-                HELD if held else "Only the players seated at this table have a hand to see.",
-            )
+            said = "Only the players seated at this table have a hand to see."
+            if table.is_waiting(interaction.user.id):
+                words = table.waiting_words()
+                said = words[:1].upper() + words[1:] + "."
+            await answer(interaction, HELD if held else said)
             return
         await show_hand(interaction, table)
     elif what == "join":

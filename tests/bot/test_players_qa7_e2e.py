@@ -79,3 +79,25 @@ async def test_a_newcomer_opening_a_table_is_told_how_to_start_it(fake_discord, 
         started = await (await fake.slash(alice, fake.channel, "table start")).message()
         assert "dealt" in started.text, started.text
         assert not bot.handler_errors
+
+
+async def test_a_member_waiting_in_line_is_told_so_when_asking_for_a_hand(fake_discord, tmp_path):
+    """Five belong to the table, and the cut leaves one waiting. Pressing My hand he read
+    "Only the players seated at this table have a hand to see", and /hand or /pass told
+    him he was not seated: as to a stranger, nothing said he is in line for the next
+    rubber. Each now says so."""
+    fake = fake_discord
+    erin = fake.add_member(fake.guild, "erin")
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await seat_four(fake, preset="somerset")
+        await (await fake.slash(erin, fake.channel, "table join")).response()
+        await (await fake.slash(fake.member("alice"), fake.channel, "table start")).response()
+        table = table_of(bot, fake)
+        waiting = fake.member(table.waiting[0].name)
+        message = await current_table_message(fake, table)
+        said = [(await (await fake.click(waiting, message, label="My hand")).message()).text]
+        for command in ("hand", "pass"):
+            said.append((await (await fake.slash(waiting, fake.channel, command)).message()).text)
+        for text in said:
+            assert "wait in line" in text and "from the next rubber" in text, text
+        assert not bot.handler_errors

@@ -357,9 +357,10 @@ async def test_a_member_not_seated_is_refused(manager):
     table = await seated_table(manager, 45)
     await manager.join(45, member(45, 5), "waiting member")  # waits in line: a game is on
     assert table.is_waiting(member(45, 5))
-    for user in (member(45, 5), 999):
-        await refused(manager, table, lambda user=user: manager.act(45, user, "pass"), "not seated")
-        await refused(manager, table, lambda user=user: manager.view(45, user), "not seated")
+    # The one waiting is told he is in line; a stranger, that he is not seated.
+    for user, said in ((member(45, 5), "wait in line"), (999, "not seated")):
+        await refused(manager, table, lambda user=user: manager.act(45, user, "pass"), said)
+        await refused(manager, table, lambda user=user: manager.view(45, user), said)
 
 
 async def test_a_second_table_in_the_channel_is_refused(manager):
