@@ -93,6 +93,23 @@ def _clip(text: str, limit: int = FIELD) -> str:
 
 
 def seat_name(table: Table, seat: int) -> str:
+    """Who sits at `seat`, by name. Computers are named by their level, so two or more of
+    the same level are told apart by their seats: "Computer (standard) at seat 5" bid, played
+    a card or is waited for, not one of five "Computer (standard)"."""
+    occupant = table.seats[seat]
+    if occupant is None:
+        return "(empty)"
+    name = safe(occupant.name)
+    if occupant.is_bot and any(
+        other is not None and other is not occupant and other.is_bot and other.name == occupant.name
+        for other in table.seats
+    ):
+        name += f" at {table.seat_label(seat)}"
+    return name
+
+
+def _occupant_name(table: Table, seat: int) -> str:
+    """Who sits at `seat`, on a line that names the seat already."""
     occupant = table.seats[seat]
     return safe(occupant.name) if occupant else "(empty)"
 
@@ -331,7 +348,8 @@ def seats_text(table: Table, deal: VariantDealView | None) -> str:
     for seat in range(table.seat_count):
         turn = "▶ " if deal and deal.to_act == seat else ""
         marks = _marks(table, deal, seat) if deal else ""
-        lines.append(f"{turn}**{_seat_title(table, seat)}**: {seat_name(table, seat)}{marks}")
+        name = _occupant_name(table, seat)  # the line names the seat already
+        lines.append(f"{turn}**{_seat_title(table, seat)}**: {name}{marks}")
     if table.waiting:
         lines.append("Waiting: " + ", ".join(safe(o.name) for o in table.waiting))
     return _clip("\n".join(lines))
@@ -382,7 +400,7 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: VariantDealView) -> N
         )
     if deal.phase in (PLAY, OVER) and deal.trump:
         won = [
-            f"{seat_name(table, s)} {n}"
+            f"{seat_name(table, s)}: {n}"  # "Computer (standard) at seat 5: 3", not "… 5 3"
             for s, n in enumerate(deal.tricks_won)
             if n or s not in deal.thrown
         ]
@@ -432,7 +450,7 @@ def table_embed(
         if occupant is None:
             who = table.seat_label(deal.to_act)
         else:
-            who = safe(occupant.name) if occupant.is_bot else f"<@{occupant.user_id}>"
+            who = seat_name(table, deal.to_act) if occupant.is_bot else f"<@{occupant.user_id}>"
         embed.add_field(name="Turn", value=f"{who}: {phase_words(deal)}{due}", inline=False)
     if committed:
         embed.add_field(
@@ -533,7 +551,7 @@ def _review_embed(
     for seat in range(table.seat_count):
         marks = " (dealer)" if seat == deal.dealer else ""
         embed.add_field(
-            name=f"{_seat_title(table, seat)}: {seat_name(table, seat)}{marks}"[:256],
+            name=f"{_seat_title(table, seat)}: {_occupant_name(table, seat)}{marks}"[:256],
             value=cards_text(list(deal.dealt[seat])),
         )
     if deal.turn_up is not None:

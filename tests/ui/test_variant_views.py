@@ -262,3 +262,40 @@ def test_k_set_back_auction_words_each_pass_by_where_it_falls():
         f"{bob} threw up the hand",
         f"{alice} kept the hand to play",
     ]
+
+
+def test_computers_of_one_level_are_told_apart_by_their_seats_where_they_act():
+    """alice played six-handed with five standard computers: her hand said "Waiting for
+    Computer (standard)", tricks showed "Computer (standard)" five times over, and the game
+    began "Computer (standard) deals first": her partners could not be told from the other
+    side. Where a computer acts it is named with its seat; the seats' lines, which name the
+    seat already, stay as they were, as does a lone computer."""
+    from bot.tables.table import bot_occupant
+
+    table = Table(
+        9, 1, 1, Occupant(1, "alice"), build_options("modern"), make_variant("six-handed", 6)
+    )
+    for seat in range(1, 6):
+        table.seats[seat] = bot_occupant(-seat, "standard")
+    table._rng = random.Random(5)
+    table.start()
+    match = table.variant_match
+    assert match is not None
+    dealer = table.first_dealer
+    assert f"Computer (standard) at seat {dealer + 1} deals first." in vv.started_text(table)
+    while match.to_act != 0:
+        seat = match.to_act
+        fields = {f.name: f.value for f in vv.hand_embed(table, 0, match.view_for(0)).fields}
+        assert fields["Waiting for"] == f"Computer (standard) at seat {seat + 1}"
+        drawn = {f.name: f.value for f in vv.table_embed(table, match.public_view()).fields}
+        assert drawn["Turn"].startswith(f"Computer (standard) at seat {seat + 1}: ")
+        table.act_for_seat(seat, match.legal_actions()[0])
+    said = [line for line in vv.auction_lines(table, match.deal, vv.seat_name)]
+    assert said and all(" at seat " in line for line in said), said
+    seats = {f.name: f.value for f in vv.table_embed(table, match.public_view()).fields}
+    assert "**Seat 2**: Computer (standard)" in seats["Seats (seats 1, 3, 5 v seats 2, 4, 6)"]
+    assert " at seat" not in seats["Seats (seats 1, 3, 5 v seats 2, 4, 6)"]
+    # One computer among members needs no seat to be told apart.
+    for seat in range(2, 6):
+        table.seats[seat] = Occupant(seat + 1, f"p{seat}")
+    assert "at seat" not in vv.seat_name(table, 1)
