@@ -201,7 +201,9 @@ async def act_by_command(bot, fake: FakeDiscord) -> None:
         return
     before = len(table.actions)
     await private(fake, member, command, **options)
-    assert len(table.actions) == before + 1, (command, options)
+    # More than one when the command leaves a set-back maker unopposed: his cards are then
+    # played for him.
+    assert len(table.actions) > before, (command, options)
 
 
 # Seeded deals, each game short: Napoleon at five (a 32-card pack) has a deal ended early and
