@@ -277,21 +277,25 @@ async def find_season(db: Database, league: League, text: str) -> Season:
 
 
 async def player_names(db: Database, league: League, user_ids: Sequence[int]) -> dict[int, str]:
-    """Each player's name: as he joined the league, else as the server last saw him play."""
+    """Each player's name: as the server last saw him play, else as he joined the league.
+
+    A player on the standings or ratings played for the league since he joined it, so the
+    name he played under last is the newer one: a member who renamed himself after joining
+    is shown by his new name, as `/leaderboard` shows him, not by the one he joined with."""
     names: dict[int, str] = {}
     wanted = list(dict.fromkeys(user_ids))
     for start in range(0, len(wanted), 500):  # SQLite's bound on a statement's parameters
         chunk = wanted[start : start + 500]
         marks = ", ".join("?" * len(chunk))
         for r in await db.fetchall(
-            f"SELECT user_id, name FROM player_names WHERE guild_id = ? AND user_id IN ({marks})",
-            (league.guild_id, *chunk),
-        ):
-            names[r["user_id"]] = r["name"]
-        for r in await db.fetchall(
             f"SELECT user_id, name FROM league_members WHERE league_id = ?"
             f" AND user_id IN ({marks})",
             (league.id, *chunk),
+        ):
+            names[r["user_id"]] = r["name"]
+        for r in await db.fetchall(
+            f"SELECT user_id, name FROM player_names WHERE guild_id = ? AND user_id IN ({marks})",
+            (league.guild_id, *chunk),
         ):
             names[r["user_id"]] = r["name"]
     return {u: names.get(u, f"player {u}") for u in wanted}
