@@ -574,7 +574,8 @@ def hand_embed(table: Table, seat: int, view: MatchView) -> discord.Embed:
             inline=False,
         )
     if view.over:
-        embed.add_field(name="The match is over", value=match_text(table, view), inline=False)
+        over = f"The {'rubber' if view.is_rubber else 'game'} is over"  # as the table names it
+        embed.add_field(name=over, value=match_text(table, view), inline=False)
     elif seat in deal.sitting_out:
         embed.add_field(name="This hand", value=sits_out_text(deal, seat), inline=False)
     elif deal.to_act == seat:
