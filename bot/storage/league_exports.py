@@ -42,9 +42,12 @@ def _utc(seconds: int | None) -> str:
 
 
 def _csv(header: list[str], rows: list[list[object]]) -> bytes:
+    """The rows as CSV in UTF-8 with a byte-order mark: without one, Excel opens the file in
+    the computer's own code page, and a name like `Zoë 🃏` reads `ZoÃ« ðŸƒ`. LibreOffice and
+    Google Sheets read it either way and drop the mark."""
     out = io.StringIO()
     write_rows(out, header, rows)
-    return out.getvalue().encode()
+    return out.getvalue().encode("utf-8-sig")
 
 
 async def standings_csv(db: Database, league: League, season: str | None = None) -> bytes:

@@ -68,3 +68,58 @@ async def test_a_member_renamed_since_he_joined_is_shown_by_the_name_he_plays_un
             names = {row["player"] for row in rows_of(exported)}
             assert names == {"alice", "bob", "carol", "Dave Smith"}, names
         assert not bot.handler_errors
+
+
+async def test_exports_read_in_a_spreadsheet_keep_names_as_typed_and_formulas_as_text(
+    fake_discord, tmp_path
+):
+    """Members named like formulas (`=HYPERLINK("x")`, `-2+3`, `@me`), with a comma and
+    quotes, or in accents and emoji play a game. Every export reads back as the names typed,
+    each formula one cell of text behind an apostrophe, quotes and commas kept inside the
+    cell. The files carried no byte-order mark, so Excel opened them in the computer's code
+    page and showed `Zoë 🃏` as `ZoÃ« ðŸƒ`; they now start with one, which spreadsheets drop.
+    An empty league's exports are a header alone."""
+    fake = fake_discord
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        organiser = fake.add_member(fake.guild, "organiser", permissions=ORGANISER)
+        assert "is open" in (
+            await say(fake, organiser, "league create", name="Quick", preset="modern", points=1,
+                      match="game", format="fixtures")
+        ).text  # fmt: skip
+        for what in ("standings", "ratings", "fixtures"):
+            exported = await say(fake, organiser, "league export", league="Quick", what=what)
+            data = exported.attachments[0].data
+            assert data.startswith(b"\xef\xbb\xbf") and data.count(b"\n") == 1, data
+        members = [fake.member(n) for n in NAMES]
+        typed = ['=HYPERLINK("x")', 'Zoë 🃏, "the" best', "-2+3", "@me"]
+        for member, name in zip(members, typed, strict=True):
+            member.name = name
+            assert "You joined" in (await say(fake, member, "league join", name="Quick")).text
+        assert (
+            "registered"
+            in (
+                await say(fake, members[0], "fixtures register", league="Quick", partner=members[2])
+            ).text
+        )
+        assert (
+            "registered"
+            in (
+                await say(fake, members[1], "fixtures register", league="Quick", partner=members[3])
+            ).text
+        )
+        await play_a_game(bot, fake, members, "Quick")
+        shown = {'\'=HYPERLINK("x")', 'Zoë 🃏, "the" best', "'-2+3", "'@me"}
+        for what in ("standings", "ratings"):
+            exported = await say(fake, organiser, "league export", league="Quick", what=what)
+            assert exported.attachments[0].data.startswith(b"\xef\xbb\xbf")
+            assert {row["player"] for row in rows_of(exported)} == shown
+        assert "F1" in (
+            await say(fake, organiser, "fixtures make", league="Quick", kind="round_robin",
+                      window_days=1, deadline="forfeit")
+        ).text  # fmt: skip
+        exported = await say(fake, organiser, "league export", league="Quick", what="fixtures")
+        assert exported.attachments[0].data.startswith(b"\xef\xbb\xbf")
+        [fixture] = rows_of(exported)
+        assert fixture["first_pair"] == '\'=HYPERLINK("x") & -2+3', fixture
+        assert fixture["second_pair"] == 'Zoë 🃏, "the" best & @me', fixture
+        assert not bot.handler_errors

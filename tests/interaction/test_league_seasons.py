@@ -497,17 +497,21 @@ async def test_exports_are_csv_and_egn_files(interactions):
     match_id = await played(h)
     exchange = await h.command("bob", "league export", league=LEAGUE, what="standings")
     assert exchange.ephemeral and exchange.reply.attachments
-    rows = list(csv.DictReader(io.StringIO(exchange.reply.attachments[0].data.decode())))
+    rows = list(csv.DictReader(io.StringIO(exchange.reply.attachments[0].data.decode("utf-8-sig"))))
     assert sorted(r["player"] for r in rows) == sorted(PLAYERS)
     assert {r["rank"] for r in rows} <= {"1", "2", "3", "4"}
     exchange = await h.command("bob", "league export", league=LEAGUE, what="ratings")
-    rows = list(csv.DictReader(io.StringIO(exchange.reply.attachments[0].data.decode())))
+    rows = list(csv.DictReader(io.StringIO(exchange.reply.attachments[0].data.decode("utf-8-sig"))))
     assert len(rows) == 4 and all(
         float(r["mu"]) - 3 * float(r["sigma"]) == pytest.approx(float(r["rating"])) for r in rows
     )
     exchange = await h.command("bob", "league export", league=LEAGUE, what="fixtures")
     assert exchange.ephemeral and exchange.reply.attachments[0].filename.endswith("fixtures.csv")
-    assert exchange.reply.attachments[0].data.decode().startswith("fixture,series,format,round")
+    assert (
+        exchange.reply.attachments[0]
+        .data.decode("utf-8-sig")
+        .startswith("fixture,series,format,round")
+    )
     exchange = await h.command("bob", "league export", league=LEAGUE, what="games")
     archive = zipfile.ZipFile(io.BytesIO(exchange.reply.attachments[0].data))
     names = archive.namelist()
@@ -558,8 +562,8 @@ async def test_an_ended_seasons_ratings_export_is_as_it_ended(interactions):
     await played(h)
     again = await h.command("bob", "league export", league=LEAGUE, what="ratings", season="1")
     assert again.reply.attachments[0].data == before
-    rows = list(csv.DictReader(io.StringIO(before.decode())))
+    rows = list(csv.DictReader(io.StringIO(before.decode("utf-8-sig"))))
     assert {r["games"] for r in rows} == {"1"}
     now = await h.command("bob", "league export", league=LEAGUE, what="ratings")
-    rows = list(csv.DictReader(io.StringIO(now.reply.attachments[0].data.decode())))
+    rows = list(csv.DictReader(io.StringIO(now.reply.attachments[0].data.decode("utf-8-sig"))))
     assert {r["games"] for r in rows} == {"2"}

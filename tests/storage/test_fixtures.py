@@ -207,7 +207,7 @@ async def test_the_fixtures_export_lists_every_fixture_with_its_window_and_resul
         )
         assert await store.decide(db, played, "played", b.id, (1, 2), 7, NOW + 60)
         await store.withdraw_pair(db, league, 5, NOW + 120)  # its fixtures still name it
-    lines = (await fixtures_csv(db, league)).decode().splitlines()
+    lines = (await fixtures_csv(db, league)).decode("utf-8-sig").splitlines()
     assert lines[0].startswith("fixture,series,format,round,bracket_slot,first_pair,second_pair")
     assert lines[1:] == [
         f"F{played},{series.id},round_robin,1,,m1 & m2,m3 & m4,2023-11-14T22:13:20+00:00,"
@@ -223,4 +223,4 @@ async def test_a_league_without_fixtures_exports_the_header_alone(db):
     from bot.storage.league_exports import fixtures_csv
 
     league = await league_with(db, 1, 2)
-    assert (await fixtures_csv(db, league)).decode().count("\n") == 1
+    assert (await fixtures_csv(db, league)).decode("utf-8-sig").count("\n") == 1
