@@ -411,7 +411,12 @@ def match_text(table: Table, view: VariantMatchView) -> str:
     """Who won the game."""
     v = view.variant
     if view.winner is None:
-        return "The game is over with no single winner (a tie at the top)."
+        # Napoleon's chips alone can tie at the top: who tied, and on how many.
+        best = max(view.scores)
+        tied = [seat_name(table, s) for s, score in enumerate(view.scores) if score == best]
+        who = ", ".join(tied[:-1]) + f" and {tied[-1]}" if len(tied) > 1 else "".join(tied)
+        chips = f"{best:+d} {'chip' if abs(best) == 1 else 'chips'}"
+        return f"The game is over with no single winner: {who} tie at the top on {chips} each."
     if v.partners:
         return f"{side_name(table, view.winner)} ({side_players(table, view.winner)}) win the game!"
     return f"{seat_name(table, view.winner)} wins the game!"

@@ -299,3 +299,43 @@ def test_computers_of_one_level_are_told_apart_by_their_seats_where_they_act():
     for seat in range(2, 6):
         table.seats[seat] = Occupant(seat + 1, f"p{seat}")
     assert "at seat" not in vv.seat_name(table, 1)
+
+
+def test_a_tie_at_napoleon_names_who_tied_at_the_top_and_on_how_many_chips():
+    """Napoleon's last deal left alice and carol on +5 chips each: the table message said
+    only "no single winner (a tie at the top)", and the players had to work out from the
+    scores who had tied. It names them and their chips."""
+    from bot.engine.variants.match import VariantMatchView
+
+    table = Table(
+        9, 1, 1, Occupant(1, "alice"), build_options("modern"), make_variant("napoleon", 4)
+    )
+    for seat, name in enumerate(("bob", "*carol*", "dave"), start=1):
+        table.seats[seat] = Occupant(seat + 1, name)
+    table._rng = random.Random(5)
+    table.start()
+    assert table.variant_match is not None
+    deal = table.variant_match.public_view().deal
+    over = VariantMatchView(
+        deal=deal,
+        variant=table.variant,
+        scores=(5, -7, 5, -3),
+        deal_number=4,
+        over=True,
+        winner=None,
+    )
+    assert vv.match_text(table, over) == (
+        "The game is over with no single winner: alice and \\*carol\\* tie at the top on"
+        " +5 chips each."
+    )
+    three = VariantMatchView(
+        deal=deal,
+        variant=table.variant,
+        scores=(1, 1, 1, -3),
+        deal_number=4,
+        over=True,
+        winner=None,
+    )
+    assert "alice, bob and \\*carol\\* tie at the top on +1 chip each." in vv.match_text(
+        table, three
+    )
