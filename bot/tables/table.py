@@ -362,7 +362,7 @@ class Table:
             host = self.member_name(self.host_id)
             if host is None:
                 raise TableError("only the table's host can do that")
-            raise NamingTableError("only the table's host, {}, can do that", host)
+            raise NamingTableError("only the table's host, {}, can do that: ask them", host)
 
     # -- seating --------------------------------------------------------------------------
 

@@ -68,13 +68,21 @@ async def test_the_table_message_between_rubbers_names_no_one_for_a_deal_they_di
 async def test_a_newcomer_opening_a_table_is_told_how_to_start_it(fake_discord, tmp_path):
     """Alice, new to the bot, opens a table: the answer told her how others join and how to
     add computers, never how the game begins, and the Start button she then saw was named
-    nowhere. It names /table start; once three computers sit, /table start deals."""
+    nowhere. It names /table start. Bob, joining, presses Start: he read only that the host
+    could do that, not to ask her. Once two computers sit, /table start deals."""
     fake = fake_discord
-    alice = fake.member("alice")
+    alice, bob = fake.member("alice"), fake.member("bob")
     async with running_bot(fake, tmp_path / "euchre.db") as bot:
         opened = await (await fake.slash(alice, fake.channel, "table create")).message()
         assert opened.ephemeral and "/table start" in opened.text, opened.text
-        for _ in range(3):
+        table = table_of(bot, fake)
+        message = await eventually(
+            lambda: fake.messages_by_id.get(table.message_id), what="the table message"
+        )
+        await (await fake.click(bob, message, label="Join")).response()
+        refused = await (await fake.click(bob, message, label="Start")).message()
+        assert refused.ephemeral and "“alice”, can do that: ask them" in refused.text, refused.text
+        for _ in range(2):
             await (await fake.slash(alice, fake.channel, "table addbot")).response()
         started = await (await fake.slash(alice, fake.channel, "table start")).message()
         assert "dealt" in started.text, started.text
