@@ -6,6 +6,7 @@ Every name here was typed by a member (the league's, its members'), so each is e
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -318,16 +319,24 @@ def rating_embed(
     rating: PlayerRating | None,
     history: list[HistoryEntry],
     settings: LeagueSettings,
+    now: datetime | None = None,
 ) -> discord.Embed:
-    """A member's rating in a league and how it moved over his latest games."""
+    """A member's rating in a league and how it moved over his latest games, and why the
+    rating table does not list him when it does not."""
     embed = discord.Embed(title=f"{safe(name)} in {safe(league.name)}", colour=GOLD)
     if rating is None:
         embed.description = "No rated game yet."
         return embed
     embed.description = f"{rating_line(rating)} after {plural(rating.games, 'rated game')}."
+    since = (now or datetime.now(UTC)) - timedelta(days=settings.hide_after_days)
     if rating.games < settings.min_games:
         embed.description += (
             f" Listed on `/league ratings` after {plural(settings.min_games, 'rated game')}."
+        )
+    elif rating.last_played is not None and rating.last_played < since:
+        embed.description += (
+            f" Hidden from `/league ratings`: no rated game in the last"
+            f" {plural(settings.hide_after_days, 'day')}; the next one lists the rating again."
         )
     lines = [
         f"G{entry.game_id} {'won' if entry.won else 'lost'} → {rating_line(entry.rating)}"

@@ -3,7 +3,7 @@ character one that escaping doubles."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.leagues.ratings import PlayerRating
 from bot.leagues.standings import Totals
@@ -18,7 +18,14 @@ from bot.storage.league_seasons import (
     StandingsPage,
 )
 from bot.storage.leagues import League
-from bot.ui.leagues import audit_embed, info_embed, ratings_embed, rules_text, standings_embed
+from bot.ui.leagues import (
+    audit_embed,
+    info_embed,
+    rating_embed,
+    ratings_embed,
+    rules_text,
+    standings_embed,
+)
 
 LEAGUE = League(1, 1, "*" * 40, {"preset": "modern"}, "ladder", "rubber_points", False, 1, "")
 SEASON = Season(1, 1, 12, "_" * 40, "2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z")
@@ -128,3 +135,19 @@ def test_a_league_of_single_games_is_ranked_by_games_won_as_its_info_says():
     assert {f.name: f.value for f in info_embed(rubbers, 4).fields}["Standings by"] == (
         "rubber points"
     )
+
+
+def test_a_rating_the_table_hides_for_want_of_a_recent_game_says_so():
+    """A member with enough rated games who last played fifteen days ago is not on the rating
+    table (hidden after 14 days): his own /league rating said nothing of it, and he could not
+    tell why he was missing. It says he is hidden, why, and that his next game lists him."""
+    now = datetime(2025, 3, 1, tzinfo=UTC)
+    settings = LeagueSettings(10, 14)
+    for days, hidden in ((15, True), (14, False), (1, False)):
+        rating = PlayerRating(1, 30.0, 2.0, 12, now - timedelta(days=days))
+        shown = rating_embed(LEAGUE, "ann", rating, [], settings, now=now).description
+        assert ("Hidden from `/league ratings`" in shown) is hidden, shown
+        assert ("in the last 14 days" in shown) is hidden, shown
+    few = PlayerRating(1, 30.0, 2.0, 3, now - timedelta(days=30))
+    shown = rating_embed(LEAGUE, "ann", few, [], settings, now=now).description
+    assert "Listed on `/league ratings` after 10 rated games." in shown and "Hidden" not in shown
