@@ -1628,6 +1628,28 @@ def match_to_egn(
     ]
 
 
+def game_to_egn(
+    match: Match,
+    game: int,
+    players: Sequence[str] | None = None,
+    title: str | None = None,
+    hints: Mapping[int, Collection[int]] | None = None,
+) -> dict[str, Any]:
+    """Game `game` (from 0) of a match as one EGN 1.4 document, as `match_to_egn` writes it.
+
+    Only that game's deals need be ones EGN can say: a rubber whose other game had a partner
+    taking it alone still gives this game as EGN.
+
+    Raises:
+        RecordError: the match has no such game to write, or something of this game EGN cannot
+            say (see `match_to_egn`).
+    """
+    egn_ruleset(match.options)
+    if game not in _games_to_write(match):
+        raise RecordError(f"the match has no game {game + 1} to write")
+    return _game_document(match, game, players, title, hints or {})
+
+
 def _games_to_write(match: Match) -> range:
     """Every finished game, and the game in play once something has happened in it."""
     in_play = len(match.games)

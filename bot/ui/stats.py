@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot.engine.egn import match_to_egn
+from bot.engine.egn import game_to_egn
 from bot.engine.errors import RecordError
 from bot.engine.records import match_from_record, record_hints
 from bot.storage import leaderboard as boards
@@ -319,17 +319,29 @@ def record_file(stored: StoredRecord, whole: StoredRecord | None = None) -> tupl
     """The file /record attaches and a line about it.
 
     A game is written as EGN when its rubber has finished (EGN needs the game's deals replayed
-    in their match); a rubber, a game EGN cannot hold (a partner taking it alone, a turned-up
-    Joker) or a game of a rubber still in play is written in the bot's own JSON format.
+    in their match); a rubber, or a game of a rubber still in play, is written in the bot's own
+    JSON format. For a game EGN cannot hold (a partner taking it alone, a turned-up Joker in
+    that game), the file is its whole rubber's own record, which `python -m bot replay` reads.
     """
     if stored.kind == "game" and whole is not None:
         match = match_from_record(whole.record)
+        game = stored.record["game_number"]
         try:
-            document = match_to_egn(
-                match, players=whole.record.get("players"), hints=record_hints(whole.record)
-            )[stored.record["game_number"]]
+            document = game_to_egn(
+                match, game, players=whole.record.get("players"), hints=record_hints(whole.record)
+            )
         except RecordError as error:
-            note = f"EGN cannot hold this game ({error}), so here is the bot's own record of it."
+            kind = "rubber" if match.options.is_rubber else "match"
+            note = (
+                f"EGN cannot hold this game ({error}), so here is the bot's own record of its"
+                f" {kind}, {whole.record_id}, in which it is game {game + 1}"
+                " (`python -m bot replay` replays it)."
+            )
+            return (
+                f"euchre-{whole.record_id}.json",
+                json.dumps(whole.record, indent=2).encode(),
+                note,
+            )
         else:
             return (
                 f"euchre-{stored.record_id}.egn",

@@ -1,0 +1,93 @@
+"""The records /record attaches for a game, as the members who download them use them: each is
+a file the command line reads (`python -m bot replay`) and, for the bot's own record, checks
+(`verify-deal`)."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import UTC, datetime
+
+import jsonschema
+
+from bot import cli
+from bot.engine.egn import import_egn
+from bot.engine.match import Match
+from bot.engine.records import match_to_record
+from bot.engine.rules import build_options
+from bot.storage.records import StoredRecord
+from bot.ui.stats import record_file
+from tests.engine.test_records import SCHEMA
+
+
+def _rubber_with_a_partner_alone_after_game_one() -> Match:
+    """A somerset rubber played at random, in which no partner took it alone in its first game
+    and one did in a later game."""
+    for seed in range(500):
+        rng = random.Random(seed)
+        match = Match(build_options("somerset"), rng.randrange(4), rng=rng)
+        while not match.over:
+            match.apply(rng.choice(list(match.legal_actions())), match.to_act)
+        partner = [
+            g for d, g in zip(match.deals, match.game_of_deal, strict=True)
+            if d.alone is not None and d.alone != d.maker
+        ]  # fmt: skip
+        if partner and 0 not in partner:
+            return match
+    raise AssertionError("no such rubber among the seeds")
+
+
+def _stored(kind: str, record_id: str, record: dict, deals: tuple = ()) -> StoredRecord:
+    return StoredRecord(
+        kind=kind,
+        record_id=record_id,
+        match_id=7,
+        game_id=None,
+        preset="somerset",
+        options={},
+        played_at=datetime(2026, 1, 1, tzinfo=UTC),
+        record=record,
+        deals=deals,
+    )
+
+
+def test_a_game_egn_cannot_hold_attaches_a_record_that_replays(tmp_path, capsys):
+    """A rubber in which a partner took it alone in game 2: /record of each of its games said
+    "EGN cannot hold this game (deal N: the maker's partner took it alone ...)", game 1 too,
+    where no partner had, and attached a JSON file that `python -m bot replay` refused ("not a
+    game record"). Game 1 is EGN, and a game EGN cannot hold comes as its rubber's own record,
+    which replays."""
+    match = _rubber_with_a_partner_alone_after_game_one()
+    names = ["Ann", "Bob", "Cy", "Di"]
+    whole = _stored("match", "M7", match_to_record(match, players=names))
+    partner_game = next(
+        g for d, g in zip(match.deals, match.game_of_deal, strict=True)
+        if d.alone is not None and d.alone != d.maker
+    )  # fmt: skip
+    for game in range(len(match.games)):
+        game_record = {"match_id": 7, "game_number": game, "scores": list(match.games[game].scores)}
+        name, data, note = record_file(_stored("game", f"G{game + 1}", game_record), whole)
+        path = tmp_path / name
+        path.write_bytes(data)
+        if game == partner_game:
+            assert name == "euchre-M7.json", (game, name, note)
+            assert note.startswith("EGN cannot hold this game (deal "), note
+            assert f"record of its rubber, M7, in which it is game {game + 1}" in note, note
+        elif any(
+            d.alone is not None and d.alone != d.maker
+            for d, g in zip(match.deals, match.game_of_deal, strict=True)
+            if g == game
+        ):
+            continue  # another game with a partner alone: told as above
+        else:
+            assert name.endswith(".egn"), (game, name, note)
+            document = json.loads(data)
+            jsonschema.validate(document, SCHEMA)
+            assert import_egn(document).final_score == match.games[game].scores
+        capsys.readouterr()
+        assert cli.main(["replay", "--json", str(path)]) == 0, capsys.readouterr().err
+        replayed = json.loads(capsys.readouterr().out)
+        if name.endswith(".json"):
+            assert [g["scores"] for g in replayed["games"]] == [list(g.scores) for g in match.games]
+        else:
+            assert replayed["final_score"] == list(match.games[game].scores)
