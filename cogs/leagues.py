@@ -374,7 +374,9 @@ class Leagues(commands.Cog):
             )
 
         changed = await self.bot.manager.writer.write(work)
-        await answer(interaction, settings_text(found, changed, changed=True))
+        await answer(
+            interaction, settings_text(found, changed, changed=True, leaver_set=leaver is not None)
+        )
 
     # -- corrections ----------------------------------------------------------------------
 

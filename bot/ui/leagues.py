@@ -349,8 +349,11 @@ def rating_embed(
     return embed
 
 
-def settings_text(league: League, settings: LeagueSettings, changed: bool) -> str:
-    """A league's settings, after a change or when asked."""
+def settings_text(
+    league: League, settings: LeagueSettings, changed: bool, leaver_set: bool = False
+) -> str:
+    """A league's settings, after a change or when asked; `leaver_set`: the change named the
+    rule for leavers, which each match takes as it ends, so one already counted keeps its."""
     leaver = {
         "forfeit": "a forfeit by that side",
         "no_contest": "no contest",
@@ -360,7 +363,13 @@ def settings_text(league: League, settings: LeagueSettings, changed: bool) -> st
         f"{head} **{safe(league.name)}**: a player is listed on the ratings after "
         f"{plural(settings.min_games, 'rated game')} and hidden after "
         f"{plural(settings.hide_after_days, 'day')} without one; a match a player left or timed"
-        f" out of repeatedly counts as {leaver}."
+        f" out of repeatedly counts as {leaver}"
+        + (
+            " from the next such match that ends: those already counted keep theirs"
+            " (`/league void`, `/league award` correct one)."
+            if leaver_set
+            else "."
+        )
     )
 
 

@@ -389,6 +389,24 @@ async def test_a_leaver_forfeits_when_the_league_says_so(interactions):
     assert (await h.command("bob", "league match", id=f"M{match_id}")).text == said
 
 
+async def test_a_change_of_the_leaver_rule_says_matches_counted_keep_theirs(interactions):
+    """A match dave left counted as no contest; the organiser then set leaver:forfeit and was
+    told "a match a player left ... counts as a forfeit by that side", as if of every such
+    match, while the one already counted stays no contest (each match takes the rule as it
+    ends). The answer says the rule holds from the next such match, those counted keep
+    theirs, and how to correct one; a change of other settings says nothing of it."""
+    h = interactions
+    match_id = await leaver_match(h, "no_contest")
+    before = (await h.command("bob", "league match", id=f"M{match_id}")).text
+    assert "no contest" in before, before
+    said = (await h.command("owner", "league settings", league=LEAGUE, leaver="forfeit")).text
+    assert "counts as a forfeit by that side from the next such match that ends" in said, said
+    assert "those already counted keep theirs" in said and "`/league award`" in said, said
+    assert (await h.command("bob", "league match", id=f"M{match_id}")).text == before
+    said = (await h.command("owner", "league settings", league=LEAGUE, min_games=3)).text
+    assert "already counted" not in said and said.endswith("a forfeit by that side."), said
+
+
 async def test_a_table_closed_with_nobody_gone_is_no_leaver_and_no_correction(interactions):
     """The host closes the table mid-match with all four still seated: the rule for leavers
     has nothing to decide, so the audit stays empty and /league match says why it does not
