@@ -126,6 +126,11 @@ def side_name(table: Table, side: int) -> str:
     return "seats " + ", ".join(str(s + 1) for s in seats)
 
 
+def _capital(words: str) -> str:
+    """A side's name opening a sentence: `Seats 1, 3, 5 win the game!`."""
+    return words[:1].upper() + words[1:]
+
+
 def side_players(table: Table, side: int) -> str:
     seats = range(side, table.seat_count, 2)
     return ", ".join(seat_name(table, s) for s in seats)
@@ -418,7 +423,8 @@ def match_text(table: Table, view: VariantMatchView) -> str:
         chips = f"{best:+d} {'chip' if abs(best) == 1 else 'chips'}"
         return f"The game is over with no single winner: {who} tie at the top on {chips} each."
     if v.partners:
-        return f"{side_name(table, view.winner)} ({side_players(table, view.winner)}) win the game!"
+        side = _capital(side_name(table, view.winner))
+        return f"{side} ({side_players(table, view.winner)}) win the game!"
     return f"{seat_name(table, view.winner)} wins the game!"
 
 
@@ -473,7 +479,7 @@ def result_text(table: Table, result: VariantResult) -> str:
     assert variant is not None
     maker = seat_name(table, result.maker)
     if variant.partners:
-        maker = f"{side_name(table, variant.side_of(result.maker))} (bid by {maker})"
+        maker = f"{_capital(side_name(table, variant.side_of(result.maker)))} (bid by {maker})"
     taken = sum(
         t
         for s, t in enumerate(result.tricks)
@@ -716,7 +722,7 @@ def started_text(table: Table) -> str:
     lines = [game_words(variant)]
     if variant.partners:
         lines.append(
-            f"{side_name(table, 0)}: {side_players(table, 0)}; "
+            f"{_capital(side_name(table, 0))}: {side_players(table, 0)}; "
             f"{side_name(table, 1)}: {side_players(table, 1)}."
         )
     lines.append(f"{seat_name(table, table.first_dealer)} deals first.")

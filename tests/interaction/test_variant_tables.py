@@ -169,7 +169,7 @@ async def test_six_handed_partnerships_alternate_round_the_table(interactions):
     h = interactions
     await start(h, "six-handed", 6)
     text = "\n".join(m.text for m in h.public_messages())
-    assert "seats 1, 3, 5: alice, carol, erin" in text and "seats 2, 4, 6: bob, dave, frank" in text
+    assert "Seats 1, 3, 5: alice, carol, erin" in text and "seats 2, 4, 6: bob, dave, frank" in text
 
 
 # -- bids as buttons and a select menu -------------------------------------------------------

@@ -339,3 +339,28 @@ def test_a_tie_at_napoleon_names_who_tied_at_the_top_and_on_how_many_chips():
     assert "alice, bob and \\*carol\\* tie at the top on +1 chip each." in vv.match_text(
         table, three
     )
+
+
+def test_six_handeds_sides_open_their_sentences_with_a_capital():
+    """A six-handed game began "seats 1, 3, 5: alice, ...", its deals ended "**seats 1, 3, 5
+    (bid by alice)** bid three" and the game "seats 1, 3, 5 (alice, ...) win the game!": each
+    sentence opened in lower case. The side's name opens them with a capital."""
+    table = Table(
+        9, 1, 1, Occupant(1, "alice"), build_options("modern"), make_variant("six-handed", 6)
+    )
+    for seat in range(1, 6):
+        table.seats[seat] = Occupant(seat + 1, f"p{seat}")
+    table._rng = random.Random(5)
+    table.start()
+    match = table.variant_match
+    assert match is not None
+    assert (
+        vv.started_text(table).splitlines()[1].startswith("Seats 1, 3, 5: alice, p2, p4; seats 2,")
+    )
+    player = make_variant_player("standard", seed=1)
+    while not match.over:
+        deal = match.deal
+        table.act_for_seat(match.to_act, player.choose(match.view_for(match.to_act)))
+        if deal.result is not None and deal.result.maker is not None:
+            assert vv.result_text(table, deal.result).startswith("**Seats "), deal.result
+    assert vv.match_text(table, match.public_view()).startswith("Seats ")
