@@ -136,7 +136,9 @@ def grades_embed(
         return embed
     if not mistakes:
         embed.description = (
-            f"All {len(grades)} of your decisions were as good as the expert's choice."
+            "Your one decision was as good as the expert's choice."
+            if len(grades) == 1
+            else f"All {len(grades)} of your decisions were as good as the expert's choice."
         )
         return embed
     lines = []
@@ -153,7 +155,12 @@ def grades_embed(
             line += f" You played {said} the book: “{s.quote}” ({s.chapter}, p. {s.page})"
         lines.append(line)
     good = len(grades) - len(mistakes)
-    tail = f"\n{good} other decision{'s' if good != 1 else ''} as good as the expert's."
+    # Every decision listed: no line says that none other was as good.
+    tail = (
+        f"\n{good} other decision{'s' if good != 1 else ''} as good as the expert's."
+        if good
+        else ""
+    )
     body = "\n".join(lines)
     embed.description = clip(body, DESCRIPTION_LIMIT - len(tail)) + tail
     return embed

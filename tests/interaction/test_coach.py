@@ -184,6 +184,8 @@ def graded(text: str) -> int:
     every = re.search(r"All (\d+) of your decisions", text)
     if every:
         return int(every.group(1))
+    if "Your one decision was" in text:
+        return 1
     others = re.search(r"(\d+) other decisions? as good", text)
     return listed + (int(others.group(1)) if others else 0)
 
