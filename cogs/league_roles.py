@@ -59,7 +59,8 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
         self._syncing: dict[int, Rerun] = {}
         self._stopped = False
         # Members Discord said have left, by server: the bot has no members intent, so it
-        # learns of a leaver only when giving him a role fails (forgotten at a restart).
+        # learns of a leaver only when giving him a role fails, and that he is back when he
+        # plays a league match to its end (all forgotten at a restart).
         self._gone: dict[int, set[int]] = {}
 
     @property
@@ -88,6 +89,11 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
     async def _table_changed(self, change: Change) -> None:
         league_id = change.table.league_id
         if league_id is not None and (change.match_over or change.kind == "abandoned"):
+            # Those seated to the end are in the server: one Discord once said had left is
+            # back, and his place is his again.
+            gone = self._gone.get(change.table.guild_id)
+            if gone:
+                gone.difference_update(o.user_id for o in change.table.seats if o and not o.is_bot)
             self.request(league_id)
 
     @commands.Cog.listener()

@@ -9,7 +9,9 @@ import io
 
 import discord
 
-from tests.bot.helpers import NAMES, act_once, eventually, running_bot, table_of
+from tests.bot.helpers import NAMES, act_once, eventually, private, running_bot, table_of
+from tests.bot.test_league_roles_e2e import play_league_game, settled, world
+from tests.bot.test_league_roles_e2e import quick_league as roles_league
 from tests.support.fake_discord import FakeDiscord, FakeMember
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -122,4 +124,37 @@ async def test_exports_read_in_a_spreadsheet_keep_names_as_typed_and_formulas_as
         [fixture] = rows_of(exported)
         assert fixture["first_pair"] == '\'=HYPERLINK("x") & -2+3', fixture
         assert fixture["second_pair"] == 'Zoë 🃏, "the" best & @me', fixture
+        assert not bot.handler_errors
+
+
+async def test_a_leader_back_in_the_server_gets_the_leagues_role_when_he_plays_again(
+    fake_discord, tmp_path
+):
+    """A member of the league left the server, so Discord refused him its role (top 4: all
+    four players) and the bot passed him over. He came back and played again, yet the role
+    went on passing him over until the bot restarted: it remembered him as gone. Playing at
+    the league's table shows he is back: the next sync gives him the role."""
+    fake = fake_discord
+    champions, _ = world(fake)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await roles_league(fake)
+        _, winners, losers, _ = await play_league_game(bot, fake)
+        gone = min(winners)
+        name = fake.guild.members[gone].name
+        del fake.guild.members[gone]  # he left the server (the bot hears nothing of it)
+        assert "top 4" in await private(
+            fake, "organiser", "league roles add", league="Quick", role=champions, top=4
+        )
+        others = (winners | losers) - {gone}
+        await fake.wait_for(lambda: champions.members == others, what="the role of those here")
+        await settled(bot)
+        fake.add_member(fake.guild, name, id=gone)  # back, and a member of the league still
+        assert "dealt" in await private(fake, "alice", "table start")  # the same four again
+        table = await eventually(lambda: table_of(bot, fake), what="the league's table")
+        await eventually(lambda: table.playing, what="the second match")
+        while table.playing:
+            await act_once(bot, fake)
+        await fake.wait_for(
+            lambda: champions.members == winners | losers, what="the role of all four again"
+        )
         assert not bot.handler_errors
