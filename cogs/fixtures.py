@@ -99,12 +99,12 @@ class Fixtures(commands.Cog):
         await answer(interaction, withdrawn_text(found, pair))
 
     @fixtures.command(name="pairs")
-    @app_commands.describe(league="the league")
-    async def pairs(self, interaction: discord.Interaction, league: str) -> None:
+    @app_commands.describe(league="the league", page="page of fifteen, in their seeding order")
+    async def pairs(self, interaction: discord.Interaction, league: str, page: int = 1) -> None:
         """A league's registered pairs."""
         found = await self._league(interaction, league)
         registered = await store.league_pairs(self.db, found.id)
-        await interaction.response.send_message(embed=pairs_embed(found, registered))
+        await interaction.response.send_message(embed=pairs_embed(found, registered, page))
 
     @fixtures.command(name="make")
     @app_commands.describe(
@@ -142,8 +142,8 @@ class Fixtures(commands.Cog):
         await interaction.response.send_message(embed=fixtures_embed(found, shown))
 
     @fixtures.command(name="standings")
-    @app_commands.describe(league="the league")
-    async def standings(self, interaction: discord.Interaction, league: str) -> None:
+    @app_commands.describe(league="the league", page="page of fifteen pairs")
+    async def standings(self, interaction: discord.Interaction, league: str, page: int = 1) -> None:
         """The table of a league's round robin or Swiss event: match points and tie-breaks."""
         found = await self._league(interaction, league)
         series = await store.latest_series(self.db, found.id)
@@ -158,7 +158,8 @@ class Fixtures(commands.Cog):
         every = await store.series_fixtures(self.db, series.id)
         rows = series_standings(series, every)
         pairs = await store.pairs_by_id(self.db, series.entrants)
-        await interaction.response.send_message(embed=standings_embed(found, series, rows, pairs))
+        embed = standings_embed(found, series, rows, pairs, page)
+        await interaction.response.send_message(embed=embed)
 
     @fixtures.command(name="play")
     @app_commands.describe(fixture="the fixture, like F12 (/fixtures list shows them)")

@@ -27,11 +27,12 @@ from bot.storage.fixtures import (
     OPEN,
     PLAYED,
     Fixture,
+    FixtureError,
     FixturePage,
     Pair,
     Series,
 )
-from bot.storage.leagues import CHOICES_LIMIT, League, league_by_id
+from bot.storage.leagues import CHOICES_LIMIT, League, league_by_id, pages_text
 from bot.tables.fixtures import Decision, Made, Played, Reminder
 from bot.ui.embeds import GOLD, plural, safe
 from bot.ui.errors import fit_content
@@ -52,7 +53,9 @@ DEADLINE_WORDS = {
     "double_forfeit": "both sides forfeit",
     "extend": "the window is extended once",
 }
-PAIRS_SHOWN = 50
+# Pairs (or rows of an event's table) a page: fifteen of the longest names, an alternate's
+# too, fill some 3,300 of an embed's 4,096 characters.
+PAIRS_PAGE = 15
 DESCRIPTION_LIMIT = 4096
 NEW_SHOWN = 15  # fixtures listed in an announcement; /fixtures list shows the rest
 
@@ -136,17 +139,35 @@ def withdrawn_text(league: League, pair: Pair) -> str:
     )
 
 
-def pairs_embed(league: League, pairs: list[Pair]) -> discord.Embed:
-    """A league's registered pairs, in the order they registered (their seeding)."""
+def page_bounds(count: int, page: int, what: str) -> tuple[int, int]:
+    """Where a page of `PAIRS_PAGE` rows starts among `count`, and how many pages they fill.
+
+    Raises:
+        FixtureError: a page before the first or after the last.
+    """
+    pages = max(1, -(-count // PAIRS_PAGE))
+    if not 1 <= page <= pages:
+        raise FixtureError(f"page {page} does not exist: {what} fill {pages_text(pages)}")
+    return (page - 1) * PAIRS_PAGE, pages
+
+
+def pairs_embed(league: League, pairs: list[Pair], page: int = 1) -> discord.Embed:
+    """A page of a league's registered pairs, in the order they registered (their seeding).
+
+    Raises:
+        FixtureError: no such page.
+    """
+    start, pages = page_bounds(len(pairs), page, "the league's pairs")
     embed = discord.Embed(title=f"Pairs of {safe(league.name)}", colour=GOLD)
     lines = []
-    for number, pair in enumerate(pairs[:PAIRS_SHOWN], start=1):
+    for number, pair in enumerate(pairs[start : start + PAIRS_PAGE], start=start + 1):
         alternate = f" (alternate: {safe(pair.alternate[1])})" if pair.alternate else ""
         lines.append(f"{number}. {safe(pair.name)}{alternate}")
-    if len(pairs) > PAIRS_SHOWN:
-        lines.append(f"…and {len(pairs) - PAIRS_SHOWN} more")
     embed.description = _fit(lines) or "No pair yet: `/fixtures register` with a partner."
-    embed.set_footer(text=f"{plural(len(pairs), 'pair')} · seeded in the order they registered")
+    embed.set_footer(
+        text=f"Page {page} of {pages} · {plural(len(pairs), 'pair')} · seeded in the order they"
+        " registered"
+    )
     return embed
 
 
@@ -214,16 +235,27 @@ def _share(value: Fraction) -> str:
 
 
 def standings_embed(
-    league: League, series: Series, rows: Sequence[SwissRow], pairs: dict[int, Pair]
+    league: League,
+    series: Series,
+    rows: Sequence[SwissRow],
+    pairs: dict[int, Pair],
+    page: int = 1,
 ) -> discord.Embed:
-    """A round robin's or Swiss event's table as the decided fixtures make it."""
+    """A page of a round robin's or Swiss event's table as the decided fixtures make it.
+
+    Raises:
+        FixtureError: no such page.
+    """
+    start, pages = page_bounds(len(rows), page, "the event's table's rows")
     done = "final table" if series.finished_at is not None else "table so far"
     embed = discord.Embed(title=f"Fixtures of {safe(league.name)}: {done}", colour=GOLD)
-    lines = [series_words(series) + "."] + standings_lines(rows, pairs)
-    embed.description = _fit(lines)
+    # Places are counted over the whole table, so a page's first row shares a place with
+    # the last of the page before when they are level.
+    shown = standings_lines(rows, pairs)[start : start + PAIRS_PAGE]
+    embed.description = _fit([series_words(series) + ".", *shown])
     embed.set_footer(
-        text="By match points (a win 1, a draw ½, a bye 1), then the opponents' match-win share,"
-        " then the game-win share"
+        text=f"Page {page} of {pages} · by match points (a win 1, a draw ½, a bye 1), then the"
+        " opponents' match-win share, then the game-win share"
     )
     return embed
 
