@@ -85,7 +85,15 @@ def phase_words(deal: Any) -> str:
     it up (RULES §7)."""
     if deal.phase == ROUND_ONE and deal.to_act is not None and deal.to_act == deal.dealer:
         return "take up the turn-up, or pass"
+    if unopposed(deal):
+        return "every other hand was thrown up: the maker's cards are played for him"
     return PHASE_WORDS[deal.phase]
+
+
+def unopposed(deal: VariantDealView) -> bool:
+    """Set-back: every other player threw up his hand, so the maker takes every trick
+    whatever he plays, and the bot plays his cards for him (bot/tables/manager.py)."""
+    return deal.phase == PLAY and deal.players - len(deal.thrown) == 1
 
 
 def _clip(text: str, limit: int = FIELD) -> str:
@@ -604,6 +612,13 @@ def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed
         embed.add_field(name="The game is over", value=match_text(table, view), inline=False)
     elif seat in deal.thrown and deal.phase == PLAY:
         embed.add_field(name="This deal", value="You threw up your hand.", inline=False)
+    elif unopposed(deal):
+        embed.add_field(
+            name="This deal",
+            value="Every other player threw up his hand: every trick is yours, and your cards"
+            " are played for you.",
+            inline=False,
+        )
     elif deal.to_act == seat:
         embed.add_field(name="Your turn", value=phase_words(deal), inline=False)
     elif deal.to_act is not None:
@@ -673,7 +688,8 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
         return items
     legal = set(deal.legal)
     mine = deal.to_act == seat
-    cards_act = deal.phase in (PLAY, DISCARD) and mine
+    # An unopposed maker's cards are played for him: a click would race the bot's.
+    cards_act = deal.phase in (PLAY, DISCARD) and mine and not unopposed(deal)
     for i, card in enumerate(deal.hand or ()):
         label, emoji = card_button(card, DISCARD_VERB if deal.phase == DISCARD else None)
         items.add_item(
@@ -689,7 +705,7 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
                 row=i // 5,
             )
         )
-    if not mine or cards_act:
+    if not mine or cards_act or unopposed(deal):
         return items
     if len(deal.legal) <= MAX_BUTTONS:
         for i, action in enumerate(deal.legal):

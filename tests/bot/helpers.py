@@ -188,8 +188,15 @@ VARIANT_ADVISER = make_variant_player("standard", seed=1)
 
 
 async def variant_act_once(bot, fake: FakeDiscord) -> None:
-    """The member to act opens the hand (My hand) and takes an action by button or select."""
+    """The member to act opens the hand (My hand) and takes an action by button or select.
+
+    A set-back maker every other player left alone has no action to take: the bot plays his
+    cards for him, and this waits for the deal to end instead."""
     table = table_of(bot, fake)
+    deal = table.variant_match.deal
+    if deal.unopposed:
+        await fake.wait_for(lambda: deal.is_over, what="the unopposed maker's cards")
+        return
     seat = table.variant_match.to_act
     member = member_at(bot, fake, seat)
     wanted = VARIANT_ADVISER.choose(table.variant_match.view_for(seat))

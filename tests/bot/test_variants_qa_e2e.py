@@ -236,7 +236,8 @@ async def test_bad_input_at_each_variant_is_refused_privately_and_changes_nothin
         # On to the play: a card the member does not hold is refused there too.
         while table.playing and match.deal.phase != "play":
             await act_once(bot, fake)
-        if table.playing and match.deal.phase == "play":
+        # (Unless every other hand was thrown up at set-back: the bot plays the maker's cards.)
+        if table.playing and match.deal.phase == "play" and not match.deal.unopposed:
             seat = match.to_act
             player = member_at(bot, fake, seat)
             text = await refused_unchanged(bot, fake, player, "play", card=not_held(table, seat))

@@ -80,8 +80,14 @@ async def play_host_until(
     """The host plays random legal actions on his turns (computers play theirs) until `done()`."""
     host = table.host_id
     while not done():
+        # A set-back maker left alone has his cards played for him: the host waits then too.
         await listener.wait_for(
-            lambda: done() or table.variant_match.to_act == table.seat_of(host), 60
+            lambda: (
+                done()
+                or table.variant_match.to_act == table.seat_of(host)
+                and not table.variant_match.deal.unopposed
+            ),
+            60,
         )
         if done():
             return

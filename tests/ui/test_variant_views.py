@@ -116,7 +116,9 @@ def play_whole_games(variant: str, name: str, player: VariantPlayer | None = Non
         assert seat is not None
         view = match.view_for(seat)
         check_embed(vv.hand_embed(table, seat, view))
-        check_hand(vv.hand_view(table, seat, view), tuple(view.deal.legal), view.deal.phase)
+        # An unopposed set-back maker is offered no card: the bot plays his for him.
+        offered = () if vv.unopposed(view.deal) else tuple(view.deal.legal)
+        check_hand(vv.hand_view(table, seat, view), offered, view.deal.phase)
         deal = match.deal
         legal = match.legal_actions()
         chosen = player.choose(view) if player else legal[rng.randrange(len(legal))]
@@ -364,3 +366,37 @@ def test_six_handeds_sides_open_their_sentences_with_a_capital():
         if deal.result is not None and deal.result.maker is not None:
             assert vv.result_text(table, deal.result).startswith("**Seats "), deal.result
     assert vv.match_text(table, match.public_view()).startswith("Seats ")
+
+
+def test_a_set_back_maker_left_alone_is_told_his_cards_are_played_for_him():
+    """bob and carol threw up their hands against alice's trump. The bot plays her cards
+    for her (every trick is hers), yet her hand said "Your turn: play" with her cards to
+    click, a click racing the bot's own. Her hand says her cards are played for her and
+    offers none; the table message says so too."""
+    table = Table(
+        9, 1, 1, Occupant(1, "alice"), build_options("modern"), make_variant("set-back", 3)
+    )
+    table.seats[1], table.seats[2] = Occupant(2, "bob"), Occupant(3, "carol")
+    table._rng = random.Random(5)
+    table.start()
+    match = table.variant_match
+    assert match is not None
+    deal = match.deal
+    while not deal.unopposed:
+        seat, legal = match.to_act, match.legal_actions()
+        assert deal.phase != "play"
+        if seat == 0:  # alice makes trump at her first turn
+            action = next((a for a in legal if a != "pass"), legal[0])
+        elif "throw_up" in legal:
+            action = "throw_up"
+        else:
+            action = "pass" if "pass" in legal else legal[0]
+        table.act_for_seat(seat, action)
+    assert match.to_act == 0
+    view = match.view_for(0)
+    fields = {f.name: f.value for f in vv.hand_embed(table, 0, view).fields}
+    assert "Your turn" not in fields and "played for you" in fields["This deal"], fields
+    items = [getattr(c, "item", c) for c in vv.hand_view(table, 0, view).children]
+    assert items and all(getattr(i, "disabled", False) for i in items), items
+    drawn = {f.name: f.value for f in vv.table_embed(table, match.public_view()).fields}
+    assert "played for him" in drawn["Turn"], drawn["Turn"]
