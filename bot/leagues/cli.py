@@ -40,7 +40,14 @@ def _whole(text: str) -> int:
     # ASCII digits only: int() also reads "1_2" and "١٢". A minus sign is kept, so that "-4"
     # is told the range rather than that it is no number.
     negative = text.strip().startswith("-")
-    value = parse_whole(text.strip()[1:] if negative else text)
+    digits = text.strip()[1:] if negative else text.strip()
+    value = parse_whole(digits)
+    if value is None and digits.isascii() and digits.isdigit():
+        # A whole number too long to read is told the range as well, not that it is none.
+        shown = digits if len(digits) <= 20 else digits[:20] + "…"
+        raise argparse.ArgumentTypeError(
+            f"a schedule needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {'-' * negative}{shown}"
+        )
     if value is None:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
     return -value if negative else value

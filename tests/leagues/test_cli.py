@@ -61,6 +61,17 @@ def test_schedule_refuses_a_number_out_of_range(capsys, players):
     assert "4 to 200 players" in err
 
 
+@pytest.mark.parametrize("players", ["9" * 30, "-" + "1" * 5000])
+def test_schedule_tells_a_number_too_long_to_read_the_range(capsys, players):
+    """`--players 999…9` (30 digits) was told "'999…' is not a whole number", which it is; it
+    is told the range, as 201 is, its digits cut short."""
+    with pytest.raises(SystemExit) as stopped:
+        run(capsys, "league", "schedule", "--players", players)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "a schedule needs 4 to 200 players, not " in err, err
+    assert "whole number" not in err and len(err) < 400, err
+
+
 @pytest.mark.parametrize("players", ["٤", "1_2", "１２", "12.0"])
 def test_schedule_reads_ascii_digits_only(capsys, players):
     with pytest.raises(SystemExit) as stopped:
