@@ -21,7 +21,6 @@ from bot.ui.leagues import league_choices
 from bot.ui.nights import left_table_text
 from bot.ui.respond import answer, ask_to_close, guild_id_of, joined_text, started_text
 from bot.ui.variant_views import TITLES
-from bot.ui.views import match_word
 
 FOUR_HANDED = "four-handed"
 Game = Literal[
@@ -349,7 +348,7 @@ class Tables(commands.Cog):
         )
         # The request as stored: it is shown to the member named, who alone may accept it.
         asked = change.table.substitution
-        span = match_word(change.table)
+        span = change.table.match_word
         consent = (
             "; the other players are asked to consent"
             if change.table.substitute_consenters()

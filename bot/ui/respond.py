@@ -31,7 +31,7 @@ from bot.ui import coach, variant_views
 from bot.ui.embeds import hand_embed, review_embed, safe, sits_out_text
 from bot.ui.errors import fit_content, reason_of
 from bot.ui.live_hands import state_key
-from bot.ui.views import close_view, deal_number, hand_view, match_word
+from bot.ui.views import close_view, deal_number, hand_view
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
@@ -430,7 +430,7 @@ async def substitute_answer(
     assert change.seat is not None
     async with manager.lock_for(table):  # drawn from stored state
         seat = table.seat_label(change.seat)
-        span = match_word(table)
+        span = table.match_word
         occupant = table.seats[change.seat]
         at = safe(occupant.name) if occupant is not None else "a player"
     listener = _bot(interaction).table_messages
@@ -463,7 +463,7 @@ def consented_text(change: Change, holder: str) -> str:
     """What a member who consents to a substitute is told: to whom, for whose seat, and what
     the request waits for now (or that the substitute sits)."""
     table = change.table
-    span = match_word(table)
+    span = table.match_word
     handed = change.handed
     if handed is not None:
         sub = table.seats[handed.seat]
@@ -500,7 +500,7 @@ def joined_text(table: Table, user_id: int) -> str:
         if seat is not None:
             return f"You sit at {table.seat_label(seat)}."
         return "The seats are full: you wait in line for the next game."
-    match = match_word(table)
+    match = table.match_word
     if table.playing:
         return f"A {match} is being played: you wait in line and play from the next one (S.15)."
     if members > 4:
@@ -582,7 +582,7 @@ async def _elsewhere(interaction: discord.Interaction, table_id: int) -> str:
 
 def _close_question(table: Table) -> str:
     playing = (
-        f" The {match_word(table)} in play ends unfinished (recorded as abandoned)."
+        f" The {table.match_word} in play ends unfinished (recorded as abandoned)."
         if table.playing
         else ""
     )
@@ -614,7 +614,7 @@ async def close_answer(
         # A match began since the question, which warned of none (or of an earlier one):
         # closing would end it unfinished without a word. Ask again, as things are now.
         await interaction.response.edit_message(
-            content=f"A {match_word(table)} has begun since you asked. {_close_question(table)}",
+            content=f"A {table.match_word} has begun since you asked. {_close_question(table)}",
             view=close_view(table),
         )
         return

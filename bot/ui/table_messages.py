@@ -61,7 +61,7 @@ from bot.ui.embeds import (
     table_embed,
 )
 from bot.ui.errors import UNKNOWN_CHANNEL, fit_content
-from bot.ui.views import deal_number, finished_view, match_word, substitute_view, table_view
+from bot.ui.views import deal_number, finished_view, substitute_view, table_view
 
 if TYPE_CHECKING:
     from bot.client import EuchreBot
@@ -384,7 +384,7 @@ class TableMessages:
                     return
                 occupant = table.seats[asked.seat]
                 holder = safe(occupant.name) if occupant else "A player"
-                span = match_word(table)
+                span = table.match_word
                 consent = (
                     " The other players consent with **Consent to substitute** on the table"
                     " message."
@@ -449,7 +449,7 @@ class TableMessages:
             elif change is not None and change.note == "declined":
                 why = f"{safe(asked.name)} declined."
             elif not table.playing or table.match_no != offer.match_no:
-                span = match_word(table)
+                span = table.match_word
                 why = f"That {span} is over: this seat is no longer offered."
             else:
                 why = "This request is no longer open."
@@ -476,7 +476,7 @@ class TableMessages:
         table, who = change.table, safe(change.who or "a player")
         seat = table.seat_label(change.seat) if change.seat is not None else None
         occupant = table.seats[change.seat] if change.seat is not None else None
-        span = match_word(table)
+        span = table.match_word
         if change.kind in ("left", "kicked"):
             by = "a moderator" if change.by_moderator else "the host"
             how = "left" if change.kind == "left" else f"was removed by {by}"
@@ -876,7 +876,7 @@ def _handed_line(table: Table, handed: Handover) -> str:
     name = safe(sub.name) if sub is not None else "a substitute"
     if table.variant is not None:
         return f"{who} handed the seat to {name} for the rest of the game."
-    return f"{who} handed the seat to {name} for the rest of the {match_word(table)} (S.18)."
+    return f"{who} handed the seat to {name} for the rest of the {table.match_word} (S.18)."
 
 
 def _in_play(table: Table) -> int | None:

@@ -111,12 +111,6 @@ async def answer_failed(interaction: discord.Interaction, error: BaseException) 
     await reply_error(interaction, error)
 
 
-def match_word(table: Table) -> str:
-    """What the table's match is called: a rubber of three games, or a single game (a
-    variant's, or a four-handed table of single games: the jerome and modern presets)."""
-    return "rubber" if table.variant is None and table.options.is_rubber else "game"
-
-
 def deal_number(table: Table) -> int:
     """The number of the deal being played (0 before any), as written into button ids."""
     match = table.any_match
