@@ -187,13 +187,25 @@ async def register_pair(
     if alternate and alternate[0] in (member[0], partner[0]):
         raise FixtureError("the alternate must be a third member, not one of the pair")
     for user_id, name in people:
+        yourself = user_id == member[0]  # the one registering is told of himself as "you"
         if not await leagues.is_member(db, league.id, user_id):
+            if yourself:
+                raise FixtureError(
+                    "you are not a member of the league {}: join it first with /league join",
+                    league.name,
+                )
             raise FixtureError(
                 "{} is not a member of the league {}: they join it first with /league join",
                 name,
                 league.name,
             )
         taken = await pair_of(db, league.id, user_id)
+        if taken is not None and yourself:
+            raise FixtureError(
+                "you are already in the pair {} of the league {}: a member plays for one pair",
+                taken.name,
+                league.name,
+            )
         if taken is not None:
             raise FixtureError(
                 "{} is already in the pair {} of the league {}: a member plays for one pair",

@@ -64,6 +64,21 @@ async def test_registering_a_non_member_is_refused_and_stores_nothing(db):
     assert await rows(db, "fixture_pairs") == []
 
 
+async def test_the_member_registering_is_told_of_himself_as_you(db):
+    """A member who had left the league ran /fixtures register: he was told "“m9” is not a
+    member of the league: they join it first", of himself. He is told "you", and so is one
+    already in a pair; the partner is still named."""
+    league = await league_with(db, 1, 2, 3)
+    with pytest.raises(FixtureError, match="^you are not a member of the league “Friday Night”"):
+        await register(db, league, 9, 1)
+    await register(db, league, 1, 2)
+    with pytest.raises(FixtureError, match="^you are already in the pair “m1 & m2”"):
+        await register(db, league, 1, 3)
+    with pytest.raises(FixtureError, match="^“m2” is already in the pair “m1 & m2”"):
+        await register(db, league, 3, 2)
+    assert len(await rows(db, "fixture_pairs")) == 1
+
+
 async def test_registering_with_oneself_is_refused(db):
     league = await league_with(db, 1, 2)
     with pytest.raises(FixtureError, match="partner must be someone else"):
@@ -78,7 +93,7 @@ async def test_a_member_already_in_a_pair_is_refused(db, again):
     league = await league_with(db, 1, 2, 3, 4, 5)
     await register(db, league, 1, 2, 3)
     before = await rows(db, "fixture_pairs")
-    with pytest.raises(FixtureError, match="is already in the pair “m1 & m2”"):
+    with pytest.raises(FixtureError, match="already in the pair “m1 & m2”"):
         await register(db, league, *again)
     assert await rows(db, "fixture_pairs") == before
 
