@@ -144,9 +144,11 @@ def side_players(table: Table, side: int) -> str:
     return ", ".join(seat_name(table, s) for s in seats)
 
 
-def scorer_name(table: Table, variant: Variant, side: int) -> str:
-    """Who a score belongs to: a partnership, or a player."""
-    return side_name(table, side) if variant.partners else seat_name(table, side)
+def scorer_name(table: Table, variant: Variant, side: int, named: bool = True) -> str:
+    """Who a score belongs to: a partnership, or a player (`named` False: his seat)."""
+    if variant.partners:
+        return side_name(table, side)
+    return seat_name(table, side) if named else _seat_title(table, side)
 
 
 def game_words(variant: Variant) -> str:
@@ -238,14 +240,16 @@ def rules_embed(variant: Variant) -> discord.Embed:
     return embed
 
 
-def score_text(table: Table, view: VariantMatchView) -> str:
-    """The scores in the variant's own unit."""
+def score_text(table: Table, view: VariantMatchView, named: bool = True) -> str:
+    """The scores in the variant's own unit; `named` False gives a player's by his seat."""
     v = view.variant
     if v.scoring == CHIPS:
-        parts = [f"{scorer_name(table, v, s)}: {score:+d}" for s, score in enumerate(view.scores)]
+        parts = [
+            f"{scorer_name(table, v, s, named)}: {score:+d}" for s, score in enumerate(view.scores)
+        ]
         deals = v.rounds * v.players
         return f"Chips: {' · '.join(parts)} (deal {min(view.deal_number, deals)} of {deals})"
-    parts = [f"{scorer_name(table, v, s)}: {score}" for s, score in enumerate(view.scores)]
+    parts = [f"{scorer_name(table, v, s, named)}: {score}" for s, score in enumerate(view.scores)]
     if v.scoring == SET_BACK:
         return f"Counting down to 0: {' · '.join(parts)}"
     return f"{' · '.join(parts)} ({plural(v.game, 'point')} a game)"
@@ -420,20 +424,23 @@ def _deal_fields(embed: discord.Embed, table: Table, deal: VariantDealView) -> N
         embed.add_field(name="Tricks", value=_clip(", ".join(won)), inline=False)
 
 
-def match_text(table: Table, view: VariantMatchView) -> str:
-    """Who won the game."""
+def match_text(table: Table, view: VariantMatchView, named: bool = True) -> str:
+    """Who won the game; `named` False names seats, not players: the seats of a table between
+    games may be others' by now (a player left or was removed, one waiting sat)."""
     v = view.variant
+    name = seat_name if named else _seat_title
     if view.winner is None:
         # Napoleon's chips alone can tie at the top: who tied, and on how many.
         best = max(view.scores)
-        tied = [seat_name(table, s) for s, score in enumerate(view.scores) if score == best]
+        tied = [name(table, s) for s, score in enumerate(view.scores) if score == best]
         who = ", ".join(tied[:-1]) + f" and {tied[-1]}" if len(tied) > 1 else "".join(tied)
         chips = f"{best:+d} {'chip' if abs(best) == 1 else 'chips'}"
         return f"The game is over with no single winner: {who} tie at the top on {chips} each."
     if v.partners:
         side = _capital(side_name(table, view.winner))
-        return f"{side} ({side_players(table, view.winner)}) win the game!"
-    return f"{seat_name(table, view.winner)} wins the game!"
+        players = f" ({side_players(table, view.winner)})" if named else ""
+        return f"{side}{players} win the game!"
+    return f"{name(table, view.winner)} wins the game!"
 
 
 def table_embed(
@@ -449,21 +456,37 @@ def table_embed(
     embed = discord.Embed(title=f"Euchre table: {TITLES[table.variant.name]}", colour=GREEN)
     embed.description = game_words(table.variant)
     deal = view.deal if view else None
-    embed.add_field(name=_seats_heading(table), value=seats_text(table, deal), inline=False)
+    # Between games the seats are the table as it stands for the next one: who sits where may
+    # have changed since the last deal (a player left or was removed, one waiting sat), so that
+    # deal is not drawn against them, nor its winners named by them. The deal's own message
+    # and the game's end line, kept in the channel, name who played.
+    over = view is not None and view.over
+    embed.add_field(
+        name=_seats_heading(table), value=seats_text(table, None if over else deal), inline=False
+    )
     if notes:
         embed.add_field(name="At the table", value=_clip("\n".join(notes[-5:])), inline=False)
-    if view is None or deal is None or not table.playing and not view.over:
+    if view is None or deal is None or over or not table.playing:
+        if view is not None and over:
+            embed.add_field(
+                name="Last game",
+                value=_clip(
+                    f"{score_text(table, view, named=False)}\n"
+                    f"{match_text(table, view, named=False)}"
+                ),
+                inline=False,
+            )
         embed.add_field(
             name="Status",
             value="Seating: /table join, then the host runs /table start.",
             inline=False,
         )
+        if over:
+            embed.set_footer(text=f"Table {table.id}")
         return embed
     embed.add_field(name="Score", value=_clip(score_text(table, view)), inline=False)
     _deal_fields(embed, table, deal)
-    if view.over:
-        embed.add_field(name="Result", value=match_text(table, view), inline=False)
-    elif deal.to_act is not None:
+    if deal.to_act is not None:
         due = f" — due <t:{int(deadline)}:R>" if deadline else ""
         occupant = table.seats[deal.to_act]
         if occupant is None:

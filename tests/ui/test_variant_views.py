@@ -400,3 +400,32 @@ def test_a_set_back_maker_left_alone_is_told_his_cards_are_played_for_him():
     assert items and all(getattr(i, "disabled", False) for i in items), items
     drawn = {f.name: f.value for f in vv.table_embed(table, match.public_view()).fields}
     assert "played for him" in drawn["Turn"], drawn["Turn"]
+
+
+def test_between_games_the_table_message_names_no_one_by_seats_that_changed_since():
+    """A Napoleon game ended with p1 on the most chips; the host then removed p1 from the
+    table. The table message went on drawing the last deal against the seats as they stood:
+    "(empty) wins the game!", "(empty): +15" in the chips, "(empty)" in the auction and the
+    last trick. Between games it shows the table as it stands and the last game's chips and
+    winner by seat (the game's end line and the deal's message keep who played)."""
+    table = Table(
+        9, 1, 1, Occupant(1, "alice"), build_options("modern"), make_variant("napoleon", 3)
+    )
+    table.seats[1], table.seats[2] = Occupant(2, "p1"), Occupant(3, "p2")
+    table._rng = random.Random(5)
+    table.start()
+    match = table.variant_match
+    assert match is not None
+    player = make_variant_player("standard", seed=1)
+    while not match.over:
+        table.act_for_seat(match.to_act, player.choose(match.view_for(match.to_act)))
+    table.status = "seating"  # as the table stands once its game is over
+    winner = match.winner if match.winner is not None else 0
+    table.seats[winner] = None
+    drawn = vv.table_embed(table, match.public_view())
+    text = "\n".join(f"{f.name}\n{f.value}" for f in drawn.fields)
+    assert "(empty)" in text.split("\nLast game")[0]  # the seat, as it stands
+    last = {f.name: f.value for f in drawn.fields}["Last game"]
+    assert "(empty)" not in last and f"Seat {winner + 1}: " in last, last
+    assert "Auction" not in text and "Last trick" not in text and "Trump" not in text, text
+    assert "(dealer" not in text and "Seating: /table join" in text
