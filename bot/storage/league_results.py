@@ -172,6 +172,7 @@ async def match_ended(
     league = standing.league
     if league is None or standing.league_facts is None:
         return
+    await _rename_members(db, league.id, match_id)
     facts = standing.facts
     if await _at_a_night(db, match_id):
         # A night scores each player alone (its own standings); the league's standings of
@@ -333,6 +334,18 @@ async def _seats(db: Database, match_id: int) -> tuple[dict[int, bool], set[int]
         and any(other != user or replaced for other, replaced in finished.get(seat, []))
     }
     return {seat: is_bot for seat, (_user, is_bot) in started.items()}, left
+
+
+async def _rename_members(db: Database, league_id: int, match_id: int) -> None:
+    """The league's members who played the match are listed by the names they played it
+    under: one who renamed himself since he joined is not shown by his old name for good."""
+    await db.execute(
+        "UPDATE league_members SET name = (SELECT MIN(p.name) FROM match_players AS p"
+        "  WHERE p.match_id = ? AND p.user_id = league_members.user_id AND p.is_bot = 0)"
+        " WHERE league_id = ? AND user_id IN"
+        "  (SELECT user_id FROM match_players WHERE match_id = ? AND is_bot = 0)",
+        (match_id, league_id, match_id),
+    )
 
 
 async def _leaver_rule(

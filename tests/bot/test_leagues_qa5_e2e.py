@@ -47,7 +47,7 @@ async def test_a_member_renamed_since_he_joined_is_shown_by_the_name_he_plays_un
     """dave joined the league as "dave", renamed himself "Dave Smith" and played: the
     standings, the ratings and both exports still called him "dave" (the name he joined with
     won over the name he played under), while /leaderboard called him Dave Smith. They now
-    show the name he last played under."""
+    show the name he last played under, and so does /league members once he has played."""
     fake = fake_discord
     async with running_bot(fake, tmp_path / "euchre.db") as bot:
         organiser = fake.add_member(fake.guild, "organiser", permissions=ORGANISER)
@@ -69,6 +69,8 @@ async def test_a_member_renamed_since_he_joined_is_shown_by_the_name_he_plays_un
             exported = await say(fake, members[0], "league export", league="Quick", what=what)
             names = {row["player"] for row in rows_of(exported)}
             assert names == {"alice", "bob", "carol", "Dave Smith"}, names
+        listed = (await say(fake, members[0], "league members", name="Quick")).text
+        assert "4. Dave Smith" in listed, listed
         assert not bot.handler_errors
 
 
