@@ -315,7 +315,8 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
         """`/league roles list`: the league's roles and their places."""
         found = await leagues.find_league(self.db, guild_id_of(interaction), league_name)
         roles = await league_roles.rank_roles(self.db, found.id)
-        await answer(interaction, roles_text(found, roles))
+        notice = await league_roles.notice(self.db, found.id)
+        await answer(interaction, roles_text(found, roles, notice.warning if notice else None))
 
 
 # Found by name, not by class: an extension is loaded as a module of its own, so the class

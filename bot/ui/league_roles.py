@@ -42,8 +42,9 @@ def removed_text(league: League, role_id: int, held: int) -> str:
     return f"**{safe(league.name)}** no longer gives {mention(role_id)}.{kept}"
 
 
-def roles_text(league: League, roles: Sequence[RankRole]) -> str:
-    """The league's roles, the narrowest first."""
+def roles_text(league: League, roles: Sequence[RankRole], warning: str | None = None) -> str:
+    """The league's roles, the narrowest first, and why the bot cannot keep them when it
+    cannot (`warning`: what the organiser who added them was told, once)."""
     if not roles:
         return (
             f"**{safe(league.name)}** gives no roles. An organiser adds one with"
@@ -51,6 +52,11 @@ def roles_text(league: League, roles: Sequence[RankRole]) -> str:
         )
     lines = [f"Roles of **{safe(league.name)}**, by its current standings:"]
     lines += [f"- {mention(r.role_id)}: the top {r.top}" for r in roles]
+    if warning is not None:
+        lines.append(
+            f"They are not kept up to date at the moment: {warning}. The bot tries again after"
+            f" each result."
+        )
     return "\n".join(lines)
 
 

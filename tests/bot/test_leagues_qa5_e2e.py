@@ -10,7 +10,7 @@ import io
 import discord
 
 from tests.bot.helpers import NAMES, act_once, eventually, private, running_bot, table_of
-from tests.bot.test_league_roles_e2e import play_league_game, settled, world
+from tests.bot.test_league_roles_e2e import play_league_game, settled, warnings, world
 from tests.bot.test_league_roles_e2e import quick_league as roles_league
 from tests.support.fake_discord import FakeDiscord, FakeMember
 
@@ -160,3 +160,34 @@ async def test_a_leader_back_in_the_server_gets_the_leagues_role_when_he_plays_a
             lambda: champions.members == winners | losers, what="the role of all four again"
         )
         assert not bot.handler_errors
+
+
+async def test_the_list_of_a_leagues_roles_says_when_the_bot_cannot_keep_them(
+    fake_discord, tmp_path
+):
+    """The league's role was moved above the bot's: after the next result the organiser who
+    added it was told once, in the channel, and every later result said nothing, as meant.
+    But /league roles list went on listing the role as if all were well, to him and to any
+    other organiser wondering why the leaders have no role. It says now that the roles are
+    not kept up to date and why, until a sync succeeds again."""
+    fake = fake_discord
+    champions, _ = world(fake)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await roles_league(fake)
+        await private(fake, "organiser", "league roles add", league="Quick", role=champions, top=1)
+        await settled(bot)
+        fake.move_role(fake.guild, champions.id, 60)  # above the bot's role, at 50
+        await eventually(
+            lambda: bot.guilds[0].get_role(champions.id).position == 60, what="the role moved"
+        )
+        _, winners, _, _ = await play_league_game(bot, fake)
+        await fake.wait_for(lambda: warnings(fake), what="the organiser's warning")
+        listed = await private(fake, "bob", "league roles list", league="Quick")
+        assert "not kept up to date at the moment" in listed, listed
+        assert "is not below the bot's highest role" in listed, listed
+        fake.move_role(fake.guild, champions.id, 10)
+        await fake.wait_for(lambda: champions.members == winners, what="the roles synced again")
+        await settled(bot)
+        listed = await private(fake, "bob", "league roles list", league="Quick")
+        assert "not kept up to date" not in listed and "the top 1" in listed, listed
+        assert len(warnings(fake)) == 1 and not bot.handler_errors

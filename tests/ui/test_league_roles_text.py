@@ -23,6 +23,7 @@ def test_every_answer_fits_a_message_and_escapes_the_leagues_name():
     roles = [RankRole(ROLE_ID + n, TOP_LIMIT) for n in range(ROLES_LIMIT)]
     texts = [
         roles_text(LEAGUE, roles),
+        roles_text(LEAGUE, roles, "x" * 300),
         added_text(LEAGUE, roles[0]),
         removed_text(LEAGUE, ROLE_ID, 10**6),
         warning_text(LEAGUE, ROLE_ID, "x" * 300),
