@@ -301,6 +301,15 @@ def ratings_embed(league: League, page: RatingsPage) -> discord.Embed:
         for line in page.lines
     ]
     settings = page.settings
+    if page.season is not None and not page.season.running:
+        # Listed by the settings of the day it ended, which may have changed since: today's
+        # would misstate who it lists.
+        embed.description = "\n".join(lines) or "Nobody was listed when the season ended."
+        embed.set_footer(
+            text=f"Page {page.page} of {page.pages} · μ − 3σ · the players listed as the season"
+            " ended"
+        )
+        return embed
     embed.description = "\n".join(lines) or (
         f"Nobody is listed: a player is listed after {plural(settings.min_games, 'rated game')}"
         f" and hidden after {plural(settings.hide_after_days, 'day')} without one."

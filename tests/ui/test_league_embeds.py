@@ -3,6 +3,7 @@ character one that escaping doubles."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from bot.leagues.ratings import PlayerRating
@@ -151,3 +152,24 @@ def test_a_rating_the_table_hides_for_want_of_a_recent_game_says_so():
     few = PlayerRating(1, 30.0, 2.0, 3, now - timedelta(days=30))
     shown = rating_embed(LEAGUE, "ann", few, [], settings, now=now).description
     assert "Listed on `/league ratings` after 10 rated games." in shown and "Hidden" not in shown
+
+
+def test_an_ended_seasons_ratings_do_not_state_todays_settings_as_theirs():
+    """A season ended listing players with 10 rated games; the organiser then set min_games
+    to 3. The ended season's page still lists by 10 (as stored), yet its footer, and its
+    empty page, said "listed after 3 rated games". An ended season's page now says it lists
+    the players listed as it ended; a running one's still names the settings."""
+    rating = PlayerRating(1, 30.0, 2.0, 12, datetime(2025, 1, 20, tzinfo=UTC))
+    lines = (RatingLine(1, "ann", rating),)
+    now_settings = LeagueSettings(3, 14)
+    for shown in (lines, ()):
+        page = RatingsPage(SEASON, shown, 1, 1, len(shown), now_settings)
+        embed = ratings_embed(LEAGUE, page)
+        assert "3 rated games" not in embed.description + embed.footer.text, embed.footer.text
+        assert embed.footer.text.endswith("the players listed as the season ended")
+    assert ratings_embed(LEAGUE, RatingsPage(SEASON, (), 1, 1, 0, now_settings)).description == (
+        "Nobody was listed when the season ended."
+    )
+    running = replace(SEASON, ended_at=None)
+    embed = ratings_embed(LEAGUE, RatingsPage(running, lines, 1, 1, 1, now_settings))
+    assert "listed after 3 rated games" in embed.footer.text
