@@ -112,6 +112,11 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
             league = await leagues.league_by_id(self.db, league_id)
             if league is not None and any(r.role_id == role.id for r in ranks):
                 await self._forget(league, role.id)
+                # The deleted role may have been what kept the others from syncing (one above
+                # the bot's): they sync now, and a warning that no longer holds is cleared.
+                notice = await league_roles.notice(self.db, league_id)
+                if notice is not None and notice.warning is not None:
+                    self.request(league_id)
 
     @commands.Cog.listener()
     async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:

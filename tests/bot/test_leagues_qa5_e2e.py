@@ -191,3 +191,33 @@ async def test_the_list_of_a_leagues_roles_says_when_the_bot_cannot_keep_them(
         listed = await private(fake, "bob", "league roles list", league="Quick")
         assert "not kept up to date" not in listed and "the top 1" in listed, listed
         assert len(warnings(fake)) == 1 and not bot.handler_errors
+
+
+async def test_deleting_the_role_that_kept_a_leagues_roles_from_syncing_syncs_the_others(
+    fake_discord, tmp_path
+):
+    """Of the league's two roles, one was moved above the bot's, so neither was synced and the
+    organiser was warned. He deleted that role: the bot forgot it, but the other role waited
+    for the league's next result, and /league roles list still gave the old reason. Now the
+    league syncs as soon as the role is deleted: the other role goes to the leaders."""
+    fake = fake_discord
+    champions, _ = world(fake)
+    leaders = fake.add_role(fake.guild, "Leaders", position=11)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await roles_league(fake)
+        for role in (champions, leaders):
+            await private(fake, "organiser", "league roles add", league="Quick", role=role, top=1)
+        await settled(bot)
+        fake.move_role(fake.guild, leaders.id, 60)  # above the bot's role, at 50
+        await eventually(
+            lambda: bot.guilds[0].get_role(leaders.id).position == 60, what="the role moved"
+        )
+        _, winners, _, _ = await play_league_game(bot, fake)
+        await fake.wait_for(lambda: warnings(fake), what="the organiser's warning")
+        assert champions.members == set()
+        fake.delete_role(fake.guild, leaders)
+        await fake.wait_for(lambda: champions.members == winners, what="the other role synced")
+        await settled(bot)
+        listed = await private(fake, "bob", "league roles list", league="Quick")
+        assert "not kept up to date" not in listed and str(leaders.id) not in listed, listed
+        assert not bot.handler_errors
