@@ -17,10 +17,15 @@ from typing import Any
 from bot.ai.coach import Grade, cost_text, decisions, grade_all, points_text
 from bot.ai.expert import ExpertPlayer
 from bot.engine.match import Match
+from bot.engine.quoting import quoted
 from bot.engine.records import Replay
+from bot.numbers import parse_whole
 from bot.tables.computer import REVIEW_BUDGET
 
 EXIT_OK = 0
+# The most worlds a decision `--budget` takes: a hundred times the bot's own reviews' and more,
+# and a review that ends (a budget of a hundred million searched for hours).
+MAX_BUDGET = 10_000
 SEAT_NAMES = ("north", "east", "south", "west")
 
 
@@ -37,7 +42,7 @@ def register_commands(subparsers: Any) -> None:
     )
     review.add_argument(
         "--budget",
-        type=_positive,
+        type=_budget,
         default=REVIEW_BUDGET,
         help=f"worlds searched a decision (default {REVIEW_BUDGET}, as the bot's reviews)",
     )
@@ -45,12 +50,23 @@ def register_commands(subparsers: Any) -> None:
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    """A deal number: read by the one rule for whole numbers (bot/numbers.py), quoted briefly
+    when refused."""
+    value = parse_whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError("it must be 1 or more")
+    return value
+
+
+def _budget(text: str) -> int:
+    """Worlds a decision: from 1 to `MAX_BUDGET`, so a review always ends."""
+    value = _positive(text)
+    if value > MAX_BUDGET:
+        raise argparse.ArgumentTypeError(
+            f"it must be at most {MAX_BUDGET} (the bot's own reviews search {REVIEW_BUDGET})"
+        )
     return value
 
 

@@ -118,3 +118,25 @@ def test_review_of_deals_after_the_game_was_won_warns_as_replay_does(capsys):
     assert err == AFTER_THE_GAME + (
         "error: there is no deal 10 in this record: its deals are numbered 1 to 9\n"
     )
+
+
+def test_review_reads_its_numbers_by_the_one_rule_and_bounds_the_budget(capsys):
+    """`--deal ١` (an Arabic-Indic one) and `--budget 1_0` were read as 1 and 10, unlike every
+    other whole number the command line reads; a `--deal` of 5,000 digits was quoted whole in
+    the error; and `--budget 100000000` searched for hours. Each now exits 2 with a short
+    reason."""
+    game = str(EXAMPLES / "Six Points in Two Hands.egn")
+    for args, reason in (
+        (["--deal", "١"], "is not a whole number"),
+        (["--budget", "1_0"], "is not a whole number"),
+        (["--deal", "9" * 5000], "is not a whole number"),
+        (["--budget", "100000000"], "it must be at most 10000"),
+        (["--budget", "0"], "it must be 1 or more"),
+    ):
+        try:
+            code = cli.main(["review", game, *args])
+        except SystemExit as stop:
+            code = stop.code
+        err = capsys.readouterr().err
+        assert code == 2 and reason in err, (args, code, err[-300:])
+        assert len(err) < 1000 and "Traceback" not in err, (args, len(err))
