@@ -170,6 +170,9 @@ async def test_db_copy_refuses_a_target_a_running_bot_uses(tmp_path, capsys) -> 
 # seen from outside could land after the copy had ended.
 INTERRUPTED_COPY = """
 import os, signal, sys
+# A test run started in the background (as CI may be) has SIGINT ignored, and its children
+# inherit that: a terminal's Ctrl-C reaches a copy with the default handler.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from bot.storage import cli, copy
 def interrupt():
     os.kill(os.getpid(), signal.SIGINT)
