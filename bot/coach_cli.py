@@ -17,7 +17,7 @@ from typing import Any
 from bot.ai.coach import Grade, cost_text, decisions, grade_all, points_text
 from bot.ai.expert import ExpertPlayer
 from bot.engine.match import Match
-from bot.engine.quoting import quoted
+from bot.engine.quoting import shown
 from bot.engine.records import Replay
 from bot.numbers import parse_whole
 from bot.tables.computer import REVIEW_BUDGET
@@ -54,7 +54,7 @@ def _positive(text: str) -> int:
     when refused."""
     value = parse_whole(text)
     if value is None:
-        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number")
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError("it must be 1 or more")
     return value
