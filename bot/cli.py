@@ -31,9 +31,11 @@ from bot.engine.deal import SEATS, Deal
 from bot.engine.egn import EgnGame
 from bot.engine.errors import EuchreError
 from bot.engine.match import Match, MatchView
+from bot.engine.quoting import shown
 from bot.engine.records import Replay, match_to_record, read_record, result_to_dict
 from bot.engine.rules import PRESETS, Options, build_options
 from bot.engine.scoring import EUCHRED, MADE, MARCH
+from bot.numbers import parse_whole
 
 log = logging.getLogger(__name__)
 
@@ -407,10 +409,9 @@ def _add_simulate(subparsers: Subparsers) -> None:
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = parse_whole(text)  # the one rule for whole numbers (bot/numbers.py)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
     return value
