@@ -314,6 +314,10 @@ class LeagueRoles(commands.Cog, name="LeagueRoles"):
             return await league_roles.remove_rank_role(db, found, role.id)
 
         held = await self.bot.manager.writer.write(work)
+        # The role removed may have been what kept the others from syncing: they sync now.
+        notice = await league_roles.notice(self.db, found.id)
+        if notice is not None and notice.warning is not None:
+            self.request(found.id)
         await answer(interaction, removed_text(found, role.id, len(held)))
 
     async def show(self, interaction: discord.Interaction, league_name: str) -> None:

@@ -8,6 +8,7 @@ import csv
 import io
 
 import discord
+import pytest
 
 from tests.bot.helpers import NAMES, act_once, eventually, private, running_bot, table_of
 from tests.bot.test_league_roles_e2e import play_league_game, settled, warnings, world
@@ -193,13 +194,15 @@ async def test_the_list_of_a_leagues_roles_says_when_the_bot_cannot_keep_them(
         assert len(warnings(fake)) == 1 and not bot.handler_errors
 
 
-async def test_deleting_the_role_that_kept_a_leagues_roles_from_syncing_syncs_the_others(
-    fake_discord, tmp_path
+@pytest.mark.parametrize("how", ["deleted", "removed"])
+async def test_dropping_the_role_that_kept_a_leagues_roles_from_syncing_syncs_the_others(
+    fake_discord, tmp_path, how
 ):
     """Of the league's two roles, one was moved above the bot's, so neither was synced and the
-    organiser was warned. He deleted that role: the bot forgot it, but the other role waited
-    for the league's next result, and /league roles list still gave the old reason. Now the
-    league syncs as soon as the role is deleted: the other role goes to the leaders."""
+    organiser was warned. He deleted that role on Discord (or took it from the league with
+    /league roles remove): the other role waited for the league's next result, and /league
+    roles list still gave the old reason. Now the league syncs at once: the other role goes
+    to the leaders."""
     fake = fake_discord
     champions, _ = world(fake)
     leaders = fake.add_role(fake.guild, "Leaders", position=11)
@@ -215,7 +218,12 @@ async def test_deleting_the_role_that_kept_a_leagues_roles_from_syncing_syncs_th
         _, winners, _, _ = await play_league_game(bot, fake)
         await fake.wait_for(lambda: warnings(fake), what="the organiser's warning")
         assert champions.members == set()
-        fake.delete_role(fake.guild, leaders)
+        if how == "deleted":
+            fake.delete_role(fake.guild, leaders)
+        else:
+            assert "no longer gives" in await private(
+                fake, "organiser", "league roles remove", league="Quick", role=leaders
+            )
         await fake.wait_for(lambda: champions.members == winners, what="the other role synced")
         await settled(bot)
         listed = await private(fake, "bob", "league roles list", league="Quick")
