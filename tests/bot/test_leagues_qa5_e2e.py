@@ -1,6 +1,7 @@
-"""Leagues as organisers run them, through the real bot and the fake Discord (QA's fifth
-round): names members renamed or typed like formulas in the standings and the exports, and
-what each found, kept by a test."""
+"""Leagues as organisers run them, through the real bot and the fake Discord: members renamed
+since they joined, names typed like formulas or in emoji in the exports as a spreadsheet
+reads them, and rank roles through a member's return to the server, a role moved above the
+bot's and the role that caused it dropped; each defect found kept by a test."""
 
 from __future__ import annotations
 
