@@ -91,3 +91,21 @@ def test_a_game_egn_cannot_hold_attaches_a_record_that_replays(tmp_path, capsys)
             assert [g["scores"] for g in replayed["games"]] == [list(g.scores) for g in match.games]
         else:
             assert replayed["final_score"] == list(match.games[game].scores)
+
+
+def test_a_missing_or_numeric_egn_version_is_refused_saying_so(tmp_path, capsys):
+    """A file without a version was refused as "EGN version None is not supported (1.x is)",
+    and one with the number 1.4 as "EGN version 1.4 is not supported (1.x is)", which reads
+    as a contradiction. Each is told what is wrong with the field."""
+    for version, said in (
+        (None, "error: the EGN file has no version (1.x is supported)"),
+        (1.4, "error: version must be a string such as '1.4', not 1.4"),
+        ("2.0", "error: EGN version '2.0' is not supported (1.x is)"),
+    ):
+        document: dict = {"fileType": "Euchre Game Notation", "metadata": {}, "deals": []}
+        if version is not None:
+            document["version"] = version
+        path = tmp_path / "game.egn"
+        path.write_text(json.dumps(document))
+        assert cli.main(["replay", str(path)]) == 2
+        assert capsys.readouterr().err.strip() == said

@@ -350,7 +350,12 @@ def _check_header(data: Any, file_type: str) -> None:
             f"not an {_short(file_type)} file: fileType is {shown(data.get('fileType'))}, not {file_type!r}"
         )
     version = data.get("version")
-    match = _VERSION.match(version) if isinstance(version, str) else None
+    if "version" not in data:
+        raise RecordError(f"the {_short(file_type)} file has no version (1.x is supported)")
+    if not isinstance(version, str):
+        # A version written as the number 1.4 would read "version 1.4 is not supported".
+        raise RecordError(f"version must be a string such as '1.4', not {shown(version)}")
+    match = _VERSION.match(version)
     if match is None:
         raise RecordError(f"{_short(file_type)} version {shown(version)} is not supported (1.x is)")
 
