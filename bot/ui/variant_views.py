@@ -86,7 +86,7 @@ def phase_words(deal: Any) -> str:
     if deal.phase == ROUND_ONE and deal.to_act is not None and deal.to_act == deal.dealer:
         return "take up the turn-up, or pass"
     if unopposed(deal):
-        return "every other hand was thrown up: the maker's cards are played for him"
+        return "his cards are played for him (every other hand was thrown up)"
     return PHASE_WORDS[deal.phase]
 
 
