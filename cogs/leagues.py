@@ -504,7 +504,14 @@ class Leagues(commands.Cog):
                 f"that export is {len(data):,} bytes, more than Discord takes here"
                 f" ({interaction.filesize_limit:,})"
             )
-        filename = f"{found.id}-{name}"
+        # A season's file is named by it: an organiser downloading several seasons' standings
+        # gets files he can tell apart, not "3-standings (1).csv".
+        picked = (
+            await league_seasons.find_season(self.db, found, season)
+            if season is not None and season.strip()
+            else None
+        )
+        filename = f"{found.id}-{f'season-{picked.number}-' if picked else ''}{name}"
         await answer(interaction, note, file=discord.File(io.BytesIO(data), filename=filename))
 
     # -- roles ----------------------------------------------------------------------------

@@ -119,6 +119,19 @@ async def test_exports_read_in_a_spreadsheet_keep_names_as_typed_and_formulas_as
             exported = await say(fake, organiser, "league export", league="Quick", what=what)
             assert exported.attachments[0].data.startswith(b"\xef\xbb\xbf")
             assert {row["player"] for row in rows_of(exported)} == shown
+            assert exported.attachments[0].filename.endswith(f"-{what}.csv")
+        # A season's file is named by its season, so that several seasons' files differ.
+        assert (
+            "has started"
+            in (
+                await say(fake, organiser, "league season start", league="Quick", name="Winter")
+            ).text
+        )
+        for what in ("standings", "ratings"):
+            exported = await say(
+                fake, organiser, "league export", league="Quick", what=what, season="winter"
+            )
+            assert exported.attachments[0].filename.endswith(f"-season-1-{what}.csv")
         assert "F1" in (
             await say(fake, organiser, "fixtures make", league="Quick", kind="round_robin",
                       window_days=1, deadline="forfeit")
