@@ -78,6 +78,8 @@ PHASE_WORDS = {
     OVER: "the deal is over",
 }
 _NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+# A pass once trump is made, on its button: what it does (as the auction tells it).
+_PASS_AFTER_TRUMP = {DECLARE: "Play without declaring", THROW_UP: "Keep my hand to play"}
 
 
 def phase_words(deal: Any) -> str:
@@ -322,7 +324,11 @@ def auction_lines(
 
 
 def action_label(
-    action: str, game: str = "", seat: int | None = None, dealer: int | None = None
+    action: str,
+    game: str = "",
+    seat: int | None = None,
+    dealer: int | None = None,
+    phase: str | None = None,
 ) -> str:
     """Words for a declaration button or option: `Bid three`, `♥ Hearts`, `Throw up my hand`.
 
@@ -330,8 +336,12 @@ def action_label(
         action: the declaration.
         game: the variant's name; in Napoleon the bid of five reads "Napoleon (all five)".
         seat, dealer: whose button it is and who deals; the dealer's reads "Take up".
+        phase: the deal's phase; once trump is made a pass is said by what it does (set-back:
+            the maker plays without declaring all five, an adversary keeps his hand to play).
     """
     parsed = act.parse(action)
+    if parsed.kind == act.KIND_PASS and phase in _PASS_AFTER_TRUMP:
+        return _PASS_AFTER_TRUMP[phase]
     if _napoleon(game, parsed):
         return "Napoleon (all five)"
     if _takes_up(parsed, seat, dealer):
@@ -738,7 +748,7 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
                     table.match_no,
                     number,
                     action,
-                    label=action_label(action, _game(table), seat, deal.dealer),
+                    label=action_label(action, _game(table), seat, deal.dealer, deal.phase),
                     style=discord.ButtonStyle.secondary
                     if action == act.PASS
                     else discord.ButtonStyle.primary,
@@ -747,7 +757,9 @@ def hand_view(table: Table, seat: int, view: VariantMatchView) -> Buttons:
             )
     else:
         options = [
-            discord.SelectOption(label=action_label(a, _game(table), seat, deal.dealer), value=a)
+            discord.SelectOption(
+                label=action_label(a, _game(table), seat, deal.dealer, deal.phase), value=a
+            )
             for a in deal.legal
         ]
         items.add_item(HandSelect(table.id, table.match_no, number, options[:25], row=2))

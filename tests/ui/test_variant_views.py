@@ -429,3 +429,33 @@ def test_between_games_the_table_message_names_no_one_by_seats_that_changed_sinc
     assert "(empty)" not in last and f"Seat {winner + 1}: " in last, last
     assert "Auction" not in text and "Last trick" not in text and "Trump" not in text, text
     assert "(dealer" not in text and "Seating: /table join" in text
+
+
+def test_a_pass_once_trump_is_made_is_labelled_by_what_it_does():
+    """At set-back with the declaration of all five, the maker's hand offered "Declare all
+    five" and "Pass", and each adversary's "Throw up my hand" and "Pass": a pass there bids
+    nothing, it plays on. The buttons say so: "Play without declaring", "Keep my hand to
+    play" (as the auction tells it); a pass in the auction is still "Pass"."""
+    variant = make_variant("set-back", 3, declare_all=True)
+    table = Table(9, 1, 1, Occupant(1, "alice"), build_options("modern"), variant)
+    table.seats[1], table.seats[2] = Occupant(2, "bob"), Occupant(3, "carol")
+    table._rng = random.Random(5)
+    table.start()
+    match = table.variant_match
+    assert match is not None
+    labels: dict[str, set[str]] = {}
+    while match.deal.phase != "play":
+        seat, phase = match.to_act, match.deal.phase
+        view = match.view_for(seat)
+        items = [getattr(c, "item", c) for c in vv.hand_view(table, seat, view).children]
+        found = {str(i.label) for i in items if str(getattr(i, "custom_id", "")).endswith(":pass")}
+        labels.setdefault(phase, set()).update(found)
+        legal = match.legal_actions()
+        if phase in ("round_one", "round_two"):  # the first to speak makes trump
+            action = next(a for a in legal if a != "pass")
+        else:
+            action = "pass" if "pass" in legal else legal[0]
+        table.act_for_seat(seat, action)
+    assert labels["declare"] == {"Play without declaring"}, labels
+    assert labels["throw_up"] == {"Keep my hand to play"}, labels
+    assert labels.get("round_one", {"Pass"}) == {"Pass"}
