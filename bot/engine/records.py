@@ -171,6 +171,19 @@ def match_from_record(data: Any, rng: random.Random | None = None) -> Match:
     return match
 
 
+def match_so_far(options: Any, deals: Any) -> Match:
+    """A match still being played, rebuilt from its options (as `Options.to_dict` writes them)
+    and the records of its finished deals in order (as `deal_to_record` writes them), the first
+    dealt by the first dealer. No stored totals are checked: the match has none yet.
+
+    Raises:
+        RecordError: bad options, cards that are not one pack, or an illegal action.
+    """
+    opts = _options(options)
+    recorded = _recorded_deals(deals, opts)
+    return _replay(opts, recorded[0].deal.dealer, recorded, None)
+
+
 def deals_as_dealt(data: Any) -> list[Deal | RecordError]:
     """Each deal of the bot's own record as it was dealt, read on its own and not replayed
     (what checking a deal against its seed needs); a deal that cannot be read is its error.

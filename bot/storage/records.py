@@ -34,6 +34,9 @@ class StoredRecord:
     played_at: datetime
     record: dict[str, Any]
     deals: tuple[dict[str, Any], ...] = ()
+    #: For a game of a match still being played: the records of the match's deals up to the
+    #: game's end, so that the game can be replayed in its match (its lap, its dealers).
+    match_deals: tuple[dict[str, Any], ...] = ()
 
 
 def parse_record_id(text: str | int) -> tuple[str, int]:
@@ -98,6 +101,17 @@ async def match_record(db: Database, guild_id: int, match_or_game_id: str | int)
         "SELECT record FROM hands WHERE match_id = ? AND game_number = ? ORDER BY deal_number",
         (row["match_id"], row["game_number"]),
     )
+    in_play = await db.fetchone(
+        "SELECT 1 FROM matches WHERE id = ? AND status = 'playing'", (row["match_id"],)
+    )
+    so_far = (
+        await db.fetchall(
+            "SELECT record FROM hands WHERE match_id = ? AND game_number <= ? ORDER BY deal_number",
+            (row["match_id"], row["game_number"]),
+        )
+        if in_play is not None
+        else []
+    )
     return StoredRecord(
         kind="game",
         record_id=f"G{number}",
@@ -124,4 +138,5 @@ async def match_record(db: Database, guild_id: int, match_or_game_id: str | int)
             ],
         },
         deals=tuple(json.loads(d["record"]) for d in deals),
+        match_deals=tuple(json.loads(d["record"]) for d in so_far),
     )

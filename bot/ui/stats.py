@@ -10,7 +10,7 @@ import discord
 
 from bot.engine.egn import game_to_egn
 from bot.engine.errors import RecordError
-from bot.engine.records import match_from_record, record_hints
+from bot.engine.records import match_from_record, match_so_far, match_to_record, record_hints
 from bot.storage import leaderboard as boards
 from bot.storage.errors import StatsError
 from bot.storage.history import HistoryPage
@@ -348,6 +348,8 @@ def record_file(stored: StoredRecord, whole: StoredRecord | None = None) -> tupl
                 json.dumps(document, indent=2).encode(),
                 "Euchre Game Notation 1.4.",
             )
+    elif stored.kind == "game" and stored.match_deals:
+        return _game_in_play(stored)
     elif stored.kind == "game":
         note = "Its rubber is still being played; here is the bot's own record of the game so far."
     else:
@@ -356,3 +358,32 @@ def record_file(stored: StoredRecord, whole: StoredRecord | None = None) -> tupl
         stored.record if stored.kind != "game" else {**stored.record, "deals": list(stored.deals)}
     )
     return f"euchre-{stored.record_id}.json", json.dumps(body, indent=2).encode(), note
+
+
+def _game_in_play(stored: StoredRecord) -> tuple[str, bytes, str]:
+    """A finished game of a rubber still being played, replayed in its rubber from the deals
+    stored so far: as EGN, or, where EGN cannot hold it, as the rubber's own record so far
+    (both files `python -m bot replay` reads)."""
+    seated = sorted(stored.record.get("players") or [], key=lambda p: p["seat"])
+    names = [p["name"] for p in seated] if len(seated) == 4 else None
+    game = stored.record["game_number"]
+    match = match_so_far(stored.options, list(stored.match_deals))
+    hints = record_hints({"deals": list(stored.match_deals)})
+    try:
+        document = game_to_egn(match, game, players=names, hints=hints)
+    except RecordError as error:
+        record = match_to_record(match, players=names)
+        # The deal the rebuilt match dealt after the last one stored was never played.
+        record["deals"] = [d for d in record["deals"] if d["actions"]]
+        return (
+            f"euchre-{stored.record_id}.json",
+            json.dumps(record, indent=2).encode(),
+            f"EGN cannot hold this game ({error}), and its rubber is still being played: here"
+            f" is the bot's own record of the rubber so far, in which it is game {game + 1}"
+            " (`python -m bot replay` replays it).",
+        )
+    return (
+        f"euchre-{stored.record_id}.egn",
+        json.dumps(document, indent=2).encode(),
+        "Euchre Game Notation 1.4 (its rubber is still being played).",
+    )
