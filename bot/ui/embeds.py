@@ -115,7 +115,8 @@ def _clip(text: str, limit: int = FIELD) -> str:
 def seat_name(table: Table, seat: int) -> str:
     """Who sits at `seat`, by name. Computers are named by their level, so two or more of
     the same level are told apart by their seats: "Computer (expert) at east" assisted,
-    played a card or is waited for, not one of three "Computer (expert)"."""
+    played a card or is waited for, not one of three "Computer (expert)" ("at seat 5" at a
+    table not of four)."""
     occupant = table.seats[seat]
     if occupant is None:
         return "(empty)"
@@ -124,11 +125,11 @@ def seat_name(table: Table, seat: int) -> str:
         other is not None and other is not occupant and other.is_bot and other.name == occupant.name
         for other in table.seats
     ):
-        name += f" at {SEAT_NAMES[seat]}"
+        name += f" at {table.seat_label(seat)}"
     return name
 
 
-def _occupant_name(table: Table, seat: int) -> str:
+def occupant_name(table: Table, seat: int) -> str:
     """Who sits at `seat`, on a line that names the seat already."""
     occupant = table.seats[seat]
     return safe(occupant.name) if occupant else "(empty)"
@@ -253,7 +254,7 @@ def _seats_field(table: Table, deal: DealView | None) -> str:
             marks.append("defends alone")
         turn = "▶ " if deal and deal.to_act == seat else ""
         extra = f" ({', '.join(marks)})" if marks else ""
-        name = _occupant_name(table, seat)  # the line names the seat already
+        name = occupant_name(table, seat)  # the line names the seat already
         lines.append(f"{turn}**{SEAT_NAMES[seat].capitalize()}**: {name}{extra}")
     if table.waiting:
         lines.append("Waiting: " + ", ".join(safe(o.name) for o in table.waiting))
@@ -500,7 +501,7 @@ def review_embed(table: Table, number: int, deal: Deal) -> discord.Embed:
     for seat in range(4):
         marks = " (dealer)" if seat == deal.dealer else ""
         embed.add_field(
-            name=f"{SEAT_NAMES[seat].capitalize()}: {_occupant_name(table, seat)}{marks}"[:256],
+            name=f"{SEAT_NAMES[seat].capitalize()}: {occupant_name(table, seat)}{marks}"[:256],
             value=cards_text(list(deal.dealt[seat])),
         )
     turn_up = turn_up_text(deal)

@@ -51,7 +51,17 @@ from bot.engine.variants.rules import (
 from bot.engine.variants.scoring import VariantResult
 from bot.tables.table import Table
 from bot.ui.cards import card_button, card_style, card_text, cards_text, suit_text
-from bot.ui.embeds import EMBED_TOTAL, GOLD, GREEN, GREY, plural, proof_text, safe
+from bot.ui.embeds import (
+    EMBED_TOTAL,
+    GOLD,
+    GREEN,
+    GREY,
+    occupant_name,
+    plural,
+    proof_text,
+    safe,
+    seat_name,
+)
 from bot.ui.errors import reply_error
 from bot.ui.views import DISCARD_VERB, Buttons, HandButton, Requesting, deal_number
 
@@ -100,28 +110,6 @@ def unopposed(deal: VariantDealView) -> bool:
 
 def _clip(text: str, limit: int = FIELD) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def seat_name(table: Table, seat: int) -> str:
-    """Who sits at `seat`, by name. Computers are named by their level, so two or more of
-    the same level are told apart by their seats: "Computer (standard) at seat 5" bid, played
-    a card or is waited for, not one of five "Computer (standard)"."""
-    occupant = table.seats[seat]
-    if occupant is None:
-        return "(empty)"
-    name = safe(occupant.name)
-    if occupant.is_bot and any(
-        other is not None and other is not occupant and other.is_bot and other.name == occupant.name
-        for other in table.seats
-    ):
-        name += f" at {table.seat_label(seat)}"
-    return name
-
-
-def _occupant_name(table: Table, seat: int) -> str:
-    """Who sits at `seat`, on a line that names the seat already."""
-    occupant = table.seats[seat]
-    return safe(occupant.name) if occupant else "(empty)"
 
 
 def _seat_title(table: Table, seat: int) -> str:
@@ -375,7 +363,7 @@ def seats_text(table: Table, deal: VariantDealView | None) -> str:
     for seat in range(table.seat_count):
         turn = "▶ " if deal and deal.to_act == seat else ""
         marks = _marks(table, deal, seat) if deal else ""
-        name = _occupant_name(table, seat)  # the line names the seat already
+        name = occupant_name(table, seat)  # the line names the seat already
         lines.append(f"{turn}**{_seat_title(table, seat)}**: {name}{marks}")
     if table.waiting:
         lines.append("Waiting: " + ", ".join(safe(o.name) for o in table.waiting))
@@ -603,7 +591,7 @@ def _review_embed(
     for seat in range(table.seat_count):
         marks = " (dealer)" if seat == deal.dealer else ""
         embed.add_field(
-            name=f"{_seat_title(table, seat)}: {_occupant_name(table, seat)}{marks}"[:256],
+            name=f"{_seat_title(table, seat)}: {occupant_name(table, seat)}{marks}"[:256],
             value=cards_text(list(deal.dealt[seat])),
         )
     if deal.turn_up is not None:
