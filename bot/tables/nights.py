@@ -196,6 +196,10 @@ class Nights:
         """A player leaves: from the night's list, and from their table in play (a computer
         plays on there, as at any table)."""
         async with self._lock(night.id):
+            # As it stands now: a start or a round's seating may have come while this waited.
+            night = await self._night(night.id)
+            if night.status == nights.CLOSED:
+                raise NightError("this euchre night is over")
 
             async def work(db: Database) -> None:
                 await nights.unregister(db, night, user_id)

@@ -1,0 +1,70 @@
+"""Leagues, fixtures and euchre nights against bad timing: two requests about the same night
+at once are answered as if one came after the other, and neither works from what the other
+has already changed."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.interaction.test_nights import open_night
+from tests.support.interactions import Exchange, InteractionHarness
+
+pytest_plugins = ["tests.support.fixtures"]
+
+BOUND = 10.0  # seconds: a bound on waiting, never a measure
+
+
+async def queued_behind(h: InteractionHarness, night_id: int, who: str, name: str) -> asyncio.Task:
+    """``who`` runs ``/name`` while the night is busy: the command has read the night and
+    waits its turn (the night's lock) before it changes anything."""
+    lock = h.bot.get_cog("Nights").runner._lock(night_id)
+    waiting = len(lock._waiters or ())
+    task: asyncio.Task[Exchange] = asyncio.create_task(h.command(who, name))
+    async with asyncio.timeout(BOUND):
+        while len(lock._waiters or ()) == waiting:
+            await asyncio.sleep(0.01)
+    return task
+
+
+async def test_a_player_leaving_as_the_night_starts_is_marked_gone_not_forgotten(interactions):
+    """A leave read the night as open, waited while it started, then deleted the player as if
+    the night had not started: the plan still seated him, and his place vanished from the
+    night's players (and his results from its standings) while he sat at a table."""
+    h = interactions
+    await open_night(h)
+    for name in ("alice", "bob", "carol", "dave"):
+        await h.command(name, "night join")
+    night_id = (await h.bot.db.fetchone("SELECT id FROM nights"))["id"]
+    runner = h.bot.get_cog("Nights").runner
+    runner._stopped = True  # its rounds are not seated: the harness has no threads
+    lock = runner._lock(night_id)
+    async with lock:
+        start = await queued_behind(h, night_id, "owner", "night start")
+        leave = await queued_behind(h, night_id, "alice", "night leave")
+    started, left = await start, await leave
+    assert "4 players" in started.text, started.text
+    assert left.ephemeral and "no longer registered" in left.text, left.text
+    alice = h.member("alice").id
+    row = await h.bot.db.fetchone(
+        "SELECT left_round FROM night_players WHERE night_id = ? AND user_id = ?",
+        (night_id, alice),
+    )
+    assert row is not None and row["left_round"] is not None
+
+
+async def test_a_player_leaving_as_the_night_closes_leaves_its_record_alone(interactions):
+    h = interactions
+    await open_night(h)
+    for name in ("alice", "bob", "carol", "dave"):
+        await h.command(name, "night join")
+    night_id = (await h.bot.db.fetchone("SELECT id FROM nights"))["id"]
+    players = await h.bot.db.fetchall("SELECT * FROM night_players ORDER BY rowid")
+    runner = h.bot.get_cog("Nights").runner
+    async with runner._lock(night_id):
+        close = await queued_behind(h, night_id, "owner", "night close")
+        leave = await queued_behind(h, night_id, "alice", "night leave")
+    closed, left = await close, await leave
+    assert "closed" in closed.text, closed.text
+    assert left.ephemeral and left.text == "This euchre night is over", left.text
+    after = await h.bot.db.fetchall("SELECT * FROM night_players ORDER BY rowid")
+    assert [tuple(r) for r in after] == [tuple(r) for r in players]
