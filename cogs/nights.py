@@ -200,10 +200,15 @@ class Nights(commands.Cog):
                 league.name if league else "?",
             )
 
-        async def work(db: Database) -> None:
-            await nights.register(db, night, user.id, user.display_name)
+        async def work(db: Database) -> Night:
+            # As it stands when written: the night may have started, moved on or closed since.
+            fresh = await nights.night_by_id(db, night_id)
+            if fresh is None or fresh.status == nights.CLOSED:
+                raise NightError("this euchre night is over")
+            await nights.register(db, fresh, user.id, user.display_name)
+            return fresh
 
-        await self.bot.manager.writer.write(work)
+        night = await self.bot.manager.writer.write(work)
         place = await self.runner.late_place(night, user.id)
         instead = None
         if place is not None and place.instead_of is not None:

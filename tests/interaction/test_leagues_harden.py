@@ -68,3 +68,38 @@ async def test_a_player_leaving_as_the_night_closes_leaves_its_record_alone(inte
     assert left.ephemeral and left.text == "This euchre night is over", left.text
     after = await h.bot.db.fetchall("SELECT * FROM night_players ORDER BY rowid")
     assert [tuple(r) for r in after] == [tuple(r) for r in players]
+
+
+async def test_a_member_joining_as_the_night_closes_is_told_it_is_over(interactions):
+    """A join read the night as open, and its write came after the close: the member was
+    registered for a closed night, told so as if it were open, and its record changed."""
+    h = interactions
+    await open_night(h)
+    for name in ("alice", "bob", "carol"):
+        await h.command(name, "night join")
+    players = await h.bot.db.fetchall("SELECT * FROM night_players ORDER BY rowid")
+    writer = h.bot.manager.writer
+    held = asyncio.Event()
+
+    async def hold(db) -> None:
+        await held.wait()
+
+    holding = asyncio.create_task(writer.write(hold))
+
+    async def queued(who: str, name: str) -> asyncio.Task:
+        before = writer._queue.qsize()
+        task = asyncio.create_task(h.command(who, name))
+        async with asyncio.timeout(BOUND):
+            while writer._queue.qsize() == before:
+                await asyncio.sleep(0.01)
+        return task
+
+    close = await queued("owner", "night close")
+    join = await queued("dave", "night join")
+    held.set()
+    await holding
+    closed, joined = await close, await join
+    assert "closed" in closed.text, closed.text
+    assert joined.ephemeral and joined.text == "This euchre night is over", joined.text
+    after = await h.bot.db.fetchall("SELECT * FROM night_players ORDER BY rowid")
+    assert [tuple(r) for r in after] == [tuple(r) for r in players]
