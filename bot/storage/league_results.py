@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -26,7 +27,7 @@ from bot.storage import fixtures as fixture_store
 from bot.storage import league_ratings
 from bot.storage.database import Database
 from bot.storage.league_seasons import OPEN_PLAY, league_settings, running_season
-from bot.storage.leagues import League, LeagueError, match_standing, pages_text
+from bot.storage.leagues import SHOW_NOTHING, League, LeagueError, match_standing, pages_text
 from bot.storage.results import SeatPlayer
 from bot.storage.seasons import timestamp
 
@@ -487,13 +488,16 @@ class Corrected:
 
 
 def check_reason(reason: str) -> str:
-    """A correction's reason with outer spaces dropped.
+    """A correction's reason on one line: each run of spaces or line breaks one space, outer
+    spaces dropped.
 
     Raises:
-        LeagueError: empty or longer than 200 characters.
+        LeagueError: empty, showing nothing (only invisible characters), or longer than 200
+            characters.
     """
-    reason = reason.strip()
-    if not reason:
+    reason = " ".join(reason.split())
+    shown = [c for c in reason if c not in SHOW_NOTHING and unicodedata.category(c)[0] in "LNPS"]
+    if not shown:
         raise LeagueError("a correction needs a reason: say why, in up to 200 characters")
     if len(reason) > REASON_LIMIT:
         raise LeagueError(

@@ -89,7 +89,7 @@ def _old_name_key(name: str) -> str:
 # and marks that show as nothing: Hangul fillers, the blank braille pattern, the combining
 # grapheme joiner, Khmer's inherent vowels.
 _JOINER = "\u200d"
-_SHOW_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+SHOW_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
 
 
 def check_name(name: str, what: str = "league") -> str:
@@ -108,7 +108,7 @@ def check_name(name: str, what: str = "league") -> str:
             f"a {what}'s name is at most {NAME_LIMIT} characters; that one has {len(name)}"
         )
     categories = [unicodedata.category(c) for c in name if c != _JOINER]
-    if any(c in ("Cc", "Cf", "Co", "Cs", "Cn") for c in categories) or not _SHOW_NOTHING.isdisjoint(
+    if any(c in ("Cc", "Cf", "Co", "Cs", "Cn") for c in categories) or not SHOW_NOTHING.isdisjoint(
         name
     ):
         raise LeagueError(

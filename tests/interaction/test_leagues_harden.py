@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.interaction.test_league_seasons import LEAGUE, played, quick_league
+from tests.interaction.test_league_seasons import refused as league_refused
 from tests.interaction.test_nights import open_night
 from tests.support.interactions import Exchange, InteractionHarness
 
@@ -103,3 +105,23 @@ async def test_a_member_joining_as_the_night_closes_is_told_it_is_over(interacti
     assert joined.ephemeral and joined.text == "This euchre night is over", joined.text
     after = await h.bot.db.fetchall("SELECT * FROM night_players ORDER BY rowid")
     assert [tuple(r) for r in after] == [tuple(r) for r in players]
+
+
+async def test_a_correction_whose_reason_shows_nothing_is_refused(interactions):
+    """A reason of zero-width spaces (or Hangul fillers, a blank braille pattern) was taken:
+    the audit then read "(a member with no visible name)" where its reason goes."""
+    h = interactions
+    await quick_league(h)
+    match = f"M{await played(h)}"
+    for reason in ("\u200b\u200b", "\u3164", "\u2800 \u200d", "\n\t"):
+        text = await league_refused(
+            h, "owner", "league void", league=LEAGUE, match=match, reason=reason
+        )
+        assert text == "a correction needs a reason: say why, in up to 200 characters", text
+    # A reason on many lines is kept on one: the audit's page of eight stays a page.
+    voided = await h.command(
+        "owner", "league void", league=LEAGUE, match=match, reason="late\n\n\n\nprotest"
+    )
+    assert "voided" in voided.text, voided.text
+    reason = await h.bot.db.fetchval("SELECT reason FROM league_audit", (), None)
+    assert reason == "late protest"
