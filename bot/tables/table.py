@@ -28,7 +28,7 @@ from bot.engine.match import Match, MatchView
 from bot.engine.quoting import QuotesNames, quoted
 from bot.engine.rules import Options, options_from_dict
 from bot.engine.variants import Variant, VariantDeal, VariantMatch, VariantMatchView
-from bot.engine.variants.rules import variant_from_options
+from bot.engine.variants.rules import TITLES, variant_from_options
 from bot.engine.variants.scoring import VariantResult
 
 SEAT_NAMES = ("north", "east", "south", "west")
@@ -971,7 +971,10 @@ class Table:
         if not self.hints:
             raise TableError("this table plays without hints: its host chose so at /table create")
         if self.variant is not None:
-            raise TableError("hints are for four-handed euchre: this table plays a variant")
+            raise TableError(
+                f"hints are for four-handed euchre: {TITLES[self.variant.name]} is played"
+                " without them"
+            )
         match = self.match
         if not self.playing or match is None:
             raise TableError("no game is being played at this table: the host can /table start")

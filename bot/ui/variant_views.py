@@ -45,6 +45,7 @@ from bot.engine.variants.rules import (
     SETBACK,
     SIX_HANDED,
     THREE_HANDED,
+    TITLES,
     TWO_HANDED,
     Variant,
 )
@@ -68,14 +69,6 @@ from bot.ui.views import DISCARD_VERB, Buttons, HandButton, Requesting, deal_num
 FIELD = 1024  # what an embed field may hold
 MAX_BUTTONS = 10  # declaration buttons under the two rows of cards; more go in a select menu
 
-TITLES = {
-    TWO_HANDED: "Two-handed euchre",
-    THREE_HANDED: "Three-handed euchre",
-    FRENCH: "French euchre",
-    NAPOLEON: "Napoleon",
-    SIX_HANDED: "Six-handed euchre",
-    SETBACK: "Set-back euchre",
-}
 PHASE_WORDS = {
     ROUND_ONE: "order up the turn-up, or pass",
     DISCARD: "the dealer discards",

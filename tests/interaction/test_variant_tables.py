@@ -159,6 +159,15 @@ async def test_hints_asked_for_at_a_variant_table_are_refused_at_create(interact
         await h.manager.close_table(table.channel_id, table.host_id)
 
 
+async def test_hint_at_a_variant_table_names_the_game_played_there(interactions):
+    """A variant's table plays without hints: /hint there says which game it plays."""
+    h = interactions
+    await start(h, "napoleon", 4)
+    member, _ = to_act(h)
+    text = await refused(h, member, "hint")
+    assert text == "hints are for four-handed euchre: napoleon is played without them", text
+
+
 async def test_hints_asked_for_at_four_handed_named_as_the_game_are_given(interactions):
     h = interactions
     exchange = await h.command("alice", "table create", variant="four-handed", hints=True)

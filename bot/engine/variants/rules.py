@@ -32,6 +32,15 @@ NAPOLEON = "napoleon"
 SIX_HANDED = "six-handed"
 SETBACK = "set-back"
 NAMES = (TWO_HANDED, THREE_HANDED, FRENCH, NAPOLEON, SIX_HANDED, SETBACK)
+# What each game is called wherever the bot names it to a member.
+TITLES = {
+    TWO_HANDED: "Two-handed euchre",
+    THREE_HANDED: "Three-handed euchre",
+    FRENCH: "French euchre",
+    NAPOLEON: "Napoleon",
+    SIX_HANDED: "Six-handed euchre",
+    SETBACK: "Set-back euchre",
+}
 
 # Six-handed euchre deals the whole pack: "two of the sevens are discarded" (K). The books do
 # not say which two; the bot takes out the black sevens.
