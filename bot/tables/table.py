@@ -122,7 +122,8 @@ def parse_seat(text: str | int, seats: int = SEATS) -> int:
     if number.isascii() and number.isdigit() and 1 <= int(number) <= seats:
         return int(number) - 1
     raise TableError(
-        f"unknown seat {quoted(str(text))}: this table has {seats} seats, seat 1 to seat {seats}"
+        f"unknown seat {quoted(str(text))}: this table has {seats} seats, "
+        + ("seat 1 or seat 2" if seats == 2 else f"seat 1 to seat {seats}")
     )
 
 

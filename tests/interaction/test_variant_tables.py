@@ -472,8 +472,8 @@ async def test_play_autocomplete_offers_the_legal_cards_and_discard_in_the_play_
 async def test_a_seat_the_table_does_not_have_is_refused(interactions):
     h = interactions
     assert (await h.command("alice", "table create", variant="two-handed")).ephemeral
-    assert "2 seats" in await refused(h, "bob", "table join", seat="south")
-    assert "2 seats" in await refused(h, "alice", "table addbot", seat="west")
+    assert "2 seats, seat 1 or seat 2" in await refused(h, "bob", "table join", seat="south")
+    assert "2 seats, seat 1 or seat 2" in await refused(h, "alice", "table addbot", seat="west")
     assert "seat 2" in (await h.command("bob", "table join")).text
 
 
