@@ -122,6 +122,7 @@ class Fixtures(commands.Cog):
         deadline: Deadline,
     ) -> None:
         """Make a league's fixtures between its registered pairs (Manage Server)."""
+        guild_id_of(interaction)  # in a DM, say where it works, not that one may not manage it
         if not interaction.permissions.manage_guild:
             raise FixtureError("only members who may manage this server can make fixtures")
         found = await self._league(interaction, league)

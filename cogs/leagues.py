@@ -68,8 +68,10 @@ def organiser(interaction: discord.Interaction, what: str) -> None:
     """Refuse an organiser's command to a member who may not manage the server.
 
     Raises:
+        TableError: used in a direct message (an older client still offers the command there).
         LeagueError: the member lacks Manage Server.
     """
+    guild_id_of(interaction)  # in a DM, say where it works, not that one may not manage it
     if not interaction.permissions.manage_guild:
         raise LeagueError(f"only members who may manage this server can {what}")
 

@@ -104,6 +104,7 @@ class Nights(commands.Cog):
     # -- finding the night -----------------------------------------------------------------
 
     async def _night_here(self, interaction: discord.Interaction) -> Night:
+        guild_id_of(interaction)  # a DM holds no night: say where nights are
         if interaction.channel_id is None:
             raise NightError("this works in a server's channel")
         night = await nights.open_night(self.db, interaction.channel_id)
@@ -142,6 +143,7 @@ class Nights(commands.Cog):
         movement: Literal["schedule", "winners_move_up"] = "schedule",
     ) -> None:
         """Open a euchre night in this channel for a league (Manage Server)."""
+        guild_id_of(interaction)  # in a DM, say where it works, not that one may not manage it
         if not interaction.permissions.manage_guild:
             raise NightError("only members who may manage this server can open a euchre night")
         # Discord checks these ranges only in its own client: a request may still carry others.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.interaction.test_harden import command_in_a_dm
 from tests.interaction.test_league_seasons import LEAGUE, played, quick_league
 from tests.interaction.test_league_seasons import refused as league_refused
 from tests.interaction.test_nights import open_night
@@ -125,3 +126,34 @@ async def test_a_correction_whose_reason_shows_nothing_is_refused(interactions):
     assert "voided" in voided.text, voided.text
     reason = await h.bot.db.fetchval("SELECT reason FROM league_audit", (), None)
     assert reason == "late protest"
+
+
+# -- where the commands work ------------------------------------------------------------------
+
+IN_A_DM = [
+    ("league season start", {"league": LEAGUE}),
+    ("league season end", {"league": LEAGUE}),
+    ("league void", {"league": LEAGUE, "match": "M1", "reason": "x"}),
+    ("league award", {"league": LEAGUE, "match": "M1", "side": "east-west", "reason": "x"}),
+    ("league settings", {"league": LEAGUE, "min_games": 3}),
+    ("fixtures make", {"league": LEAGUE, "kind": "swiss", "window_days": 3, "deadline": "forfeit"}),
+    ("night open", {"league": LEAGUE}),
+    ("night join", {}),
+    ("night leave", {}),
+    ("night start", {}),
+    ("night close", {}),
+]
+
+
+async def test_league_fixture_and_night_commands_sent_from_a_dm_say_where_they_work(
+    interactions,
+):
+    """An older client still offers them in a DM: an organiser's command answered that only
+    members who may manage this server could use it (the organiser could), a night's that no
+    night was open "in this channel"."""
+    h = interactions
+    await open_night(h)
+    for name, options in IN_A_DM:
+        async with h.unchanged():
+            exchange = await command_in_a_dm(h, "owner", name, **options)
+        assert exchange.text == "This works in a server, not in direct messages", (name, exchange)
