@@ -194,19 +194,20 @@ class Nights(commands.Cog):
         if night is None or night.guild_id != interaction.guild_id or night.status == nights.CLOSED:
             raise NightError("this euchre night is over")
         user = interaction.user
-        if not await leagues.is_member(self.db, night.league_id, user.id):
-            league = await leagues.league_by_id(self.db, night.league_id)
-            raise NightError(
-                "only members of the league {} play its euchre night: join it first with"
-                " /league join",
-                league.name if league else "?",
-            )
 
         async def work(db: Database) -> Night:
-            # As it stands when written: the night may have started, moved on or closed since.
+            # As it stands when written: the night may have started, moved on or closed since,
+            # and the member may have left its league.
             fresh = await nights.night_by_id(db, night_id)
             if fresh is None or fresh.status == nights.CLOSED:
                 raise NightError("this euchre night is over")
+            if not await leagues.is_member(db, fresh.league_id, user.id):
+                league = await leagues.league_by_id(db, fresh.league_id)
+                raise NightError(
+                    "only members of the league {} play its euchre night: join it first with"
+                    " /league join",
+                    league.name if league else "?",
+                )
             await nights.register(db, fresh, user.id, user.display_name)
             return fresh
 

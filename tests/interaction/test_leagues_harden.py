@@ -5,7 +5,11 @@ has already changed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
 
+from bot.storage.database import Database
 from tests.interaction.test_harden import command_in_a_dm
 from tests.interaction.test_league_seasons import LEAGUE, played, quick_league
 from tests.interaction.test_league_seasons import refused as league_refused
@@ -25,6 +29,36 @@ async def queued_behind(h: InteractionHarness, night_id: int, who: str, name: st
     task: asyncio.Task[Exchange] = asyncio.create_task(h.command(who, name))
     async with asyncio.timeout(BOUND):
         while len(lock._waiters or ()) == waiting:
+            await asyncio.sleep(0.01)
+    return task
+
+
+@contextlib.asynccontextmanager
+async def writes_held(h: InteractionHarness) -> AsyncIterator[None]:
+    """Nothing is written until the block ends: the writes queued meanwhile then run in the
+    order queued."""
+    held = asyncio.Event()
+
+    async def hold(db: Database) -> None:
+        await held.wait()
+
+    holding = asyncio.create_task(h.bot.manager.writer.write(hold))
+    try:
+        yield
+    finally:
+        held.set()
+        await holding
+
+
+async def write_queued(
+    h: InteractionHarness, who: str, command: str, /, **options: Any
+) -> asyncio.Task:
+    """``who`` runs ``/command``, which has read what it needs and queued its write."""
+    writer = h.bot.manager.writer
+    before = writer._queue.qsize()
+    task: asyncio.Task[Exchange] = asyncio.create_task(h.command(who, command, **options))
+    async with asyncio.timeout(BOUND):
+        while writer._queue.qsize() == before:
             await asyncio.sleep(0.01)
     return task
 
@@ -81,26 +115,9 @@ async def test_a_member_joining_as_the_night_closes_is_told_it_is_over(interacti
     for name in ("alice", "bob", "carol"):
         await h.command(name, "night join")
     players = await h.bot.db.fetchall("SELECT * FROM night_players ORDER BY rowid")
-    writer = h.bot.manager.writer
-    held = asyncio.Event()
-
-    async def hold(db) -> None:
-        await held.wait()
-
-    holding = asyncio.create_task(writer.write(hold))
-
-    async def queued(who: str, name: str) -> asyncio.Task:
-        before = writer._queue.qsize()
-        task = asyncio.create_task(h.command(who, name))
-        async with asyncio.timeout(BOUND):
-            while writer._queue.qsize() == before:
-                await asyncio.sleep(0.01)
-        return task
-
-    close = await queued("owner", "night close")
-    join = await queued("dave", "night join")
-    held.set()
-    await holding
+    async with writes_held(h):
+        close = await write_queued(h, "owner", "night close")
+        join = await write_queued(h, "dave", "night join")
     closed, joined = await close, await join
     assert "closed" in closed.text, closed.text
     assert joined.ephemeral and joined.text == "This euchre night is over", joined.text
@@ -126,6 +143,20 @@ async def test_a_correction_whose_reason_shows_nothing_is_refused(interactions):
     assert "voided" in voided.text, voided.text
     reason = await h.bot.db.fetchval("SELECT reason FROM league_audit", (), None)
     assert reason == "late protest"
+
+
+async def test_a_member_joining_as_he_leaves_the_league_is_not_registered(interactions):
+    """A join checked the membership, then queued its write behind the member's /league
+    leave: a member of no league was registered for its night, and played at its tables."""
+    h = interactions
+    await open_night(h)
+    async with writes_held(h):
+        leave = await write_queued(h, "dave", "league leave", name=LEAGUE)
+        join = await write_queued(h, "dave", "night join")
+    left, joined = await leave, await join
+    assert "You left" in left.text, left.text
+    assert joined.ephemeral and "Only members of the league" in joined.text, joined.text
+    assert await h.bot.db.fetchval("SELECT COUNT(*) FROM night_players", (), 0) == 0
 
 
 # -- where the commands work ------------------------------------------------------------------
