@@ -14,7 +14,14 @@ from bot.leagues.counting import reasons_not_counted
 from bot.leagues.roles import TOP_LIMIT
 from bot.numbers import parse_whole
 from bot.storage import fixtures as fixture_store
-from bot.storage import league_exports, league_ratings, league_results, league_seasons, leagues
+from bot.storage import (
+    league_exports,
+    league_ratings,
+    league_results,
+    league_seasons,
+    leagues,
+    nights,
+)
 from bot.storage.database import Database
 from bot.storage.leagues import LeagueError
 from bot.tables.manager import Change
@@ -91,6 +98,23 @@ async def _refuse_leaving_a_pair(db: Database, found: leagues.League, user_id: i
             " /fixtures withdraw (its fixtures not yet played are forfeited), then leave the"
             " league",
             pair.name,
+            found.name,
+        )
+
+
+async def _refuse_leaving_a_night(db: Database, found: leagues.League, user_id: int) -> None:
+    """A player registered for the league's euchre night may not leave the league with it
+    open: the night would seat him still, and his tables' matches would count for nobody (a
+    table of the league counts only with its members).
+
+    Raises:
+        LeagueError: the member is registered for a night of the league not yet closed.
+    """
+    night = await nights.registered_night(db, found.id, user_id)
+    if night is not None:
+        raise LeagueError(
+            f"you are registered for the league {{}}'s euchre night in <#{night.channel_id}>:"
+            " leave it first with /night leave there, then the league",
             found.name,
         )
 
@@ -211,6 +235,7 @@ class Leagues(commands.Cog):
 
         async def work(db: Database) -> None:
             await _refuse_leaving_a_pair(db, found, interaction.user.id)
+            await _refuse_leaving_a_night(db, found, interaction.user.id)
             await leagues.leave_league(db, found, interaction.user.id)
 
         await self.bot.manager.writer.write(work)

@@ -198,6 +198,18 @@ async def open_night(db: Database, channel_id: int) -> Night | None:
     return _night(row) if row else None
 
 
+async def registered_night(db: Database, league_id: int, user_id: int) -> Night | None:
+    """The league's night, not yet closed, that a member is registered for and has not left."""
+    row = await db.fetchone(
+        f"SELECT {', '.join('n.' + c.strip() for c in _COLUMNS.split(','))} FROM nights n"
+        " JOIN night_players p ON p.night_id = n.id"
+        " WHERE n.league_id = ? AND n.status <> 'closed' AND p.user_id = ?"
+        " AND p.left_round IS NULL ORDER BY n.id LIMIT 1",
+        (league_id, user_id),
+    )
+    return _night(row) if row else None
+
+
 async def nights_in_play(db: Database) -> list[Night]:
     """Every night being played, oldest first (a restart carries them on)."""
     rows = await db.fetchall(f"SELECT {_COLUMNS} FROM nights WHERE status = 'playing' ORDER BY id")

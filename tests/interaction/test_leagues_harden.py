@@ -188,3 +188,16 @@ async def test_league_fixture_and_night_commands_sent_from_a_dm_say_where_they_w
         async with h.unchanged():
             exchange = await command_in_a_dm(h, "owner", name, **options)
         assert exchange.text == "This works in a server, not in direct messages", (name, exchange)
+
+
+async def test_a_player_registered_for_the_leagues_night_cannot_leave_the_league(interactions):
+    """He left the league and stayed registered: the night seated him, and the matches of his
+    tables counted for nobody (a league's table counts only with its members)."""
+    h = interactions
+    await open_night(h)
+    await h.command("dave", "night join")
+    text = await league_refused(h, "dave", "league leave", name=LEAGUE)
+    assert text.startswith("you are registered for the league “friday night”'s euchre night in <#")
+    assert "/night leave" in text
+    await h.command("dave", "night leave")
+    assert "You left" in (await h.command("dave", "league leave", name=LEAGUE)).text
