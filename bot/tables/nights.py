@@ -167,7 +167,9 @@ class Nights:
         """
         async with self._lock(night.id):
             fresh = await nights.night_by_id(self.db, night.id)
-            if fresh is None or fresh.status != nights.OPEN:
+            if fresh is None or fresh.status == nights.CLOSED:  # closed while this waited
+                raise NightError("this euchre night is over")
+            if fresh.status != nights.OPEN:
                 raise NightError("this euchre night has already started")
             present = [p.user_id for p in await nights.players(self.db, night.id) if p.present]
             if len(present) < 4:

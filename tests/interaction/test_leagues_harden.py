@@ -201,3 +201,19 @@ async def test_a_player_registered_for_the_leagues_night_cannot_leave_the_league
     assert "/night leave" in text
     await h.command("dave", "night leave")
     assert "You left" in (await h.command("dave", "league leave", name=LEAGUE)).text
+
+
+async def test_a_start_pressed_as_the_night_closes_says_it_is_over_not_started(interactions):
+    h = interactions
+    await open_night(h)
+    for name in ("alice", "bob", "carol", "dave"):
+        await h.command(name, "night join")
+    night_id = (await h.bot.db.fetchone("SELECT id FROM nights"))["id"]
+    async with h.bot.get_cog("Nights").runner._lock(night_id):
+        close = await queued_behind(h, night_id, "owner", "night close")
+        start = await queued_behind(h, night_id, "admin", "night start")
+    closed, started = await close, await start
+    assert "closed" in closed.text, closed.text
+    assert started.ephemeral and started.text == "This euchre night is over", started.text
+    row = await h.bot.db.fetchone("SELECT status, plan FROM nights")
+    assert (row["status"], row["plan"]) == ("closed", None)
