@@ -618,8 +618,8 @@ class FixtureScheduler:
         their pair's seats; the match starts when the fourth sits.
 
         Raises:
-            FixtureError: an unknown fixture, one already decided, one the member does not
-                play in, or outside its window.
+            FixtureError: an unknown fixture, one already decided or of a pair that withdrew,
+                one the member does not play in, or outside its window.
             TableError: the channel has another table, or the seat is taken.
         """
         async with self._lock:
@@ -629,6 +629,13 @@ class FixtureScheduler:
                 raise FixtureError(
                     f"F{fixture.id} is not to be played: it is "
                     + ("a bye" if fixture.second_pair is None else f"decided ({fixture.state})")
+                )
+            gone = [p for p in pairs.values() if p.withdrawn]
+            if gone:  # forfeited at the scheduler's next look, which may not have come yet
+                raise FixtureError(
+                    f"F{fixture.id} is not to be played: {{}} withdrew from the fixtures, so"
+                    " it is forfeited",
+                    gone[0].name,
                 )
             mine = next((p for p in pairs.values() if user_id in p.players), None)
             if mine is None:

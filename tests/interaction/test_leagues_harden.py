@@ -10,6 +10,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.storage.database import Database
+from tests.interaction.test_fixtures import START, league_of_pairs
+from tests.interaction.test_fixtures import make as make_fixtures
+from tests.interaction.test_fixtures import refused as fixtures_refused
 from tests.interaction.test_harden import command_in_a_dm
 from tests.interaction.test_league_seasons import LEAGUE, played, quick_league
 from tests.interaction.test_league_seasons import refused as league_refused
@@ -217,3 +220,21 @@ async def test_a_start_pressed_as_the_night_closes_says_it_is_over_not_started(i
     assert started.ephemeral and started.text == "This euchre night is over", started.text
     row = await h.bot.db.fetchone("SELECT status, plan FROM nights")
     assert (row["status"], row["plan"]) == ("closed", None)
+
+
+async def test_a_fixture_of_a_pair_that_withdrew_cannot_be_sat_down_for(interactions):
+    """Between a pair's withdrawal and the scheduler's next look (which forfeits its
+    fixtures), the other pair (or the withdrawn one) could open the fixture's table and sit
+    down; with four seated its match began, and decided a fixture meant to be forfeited."""
+    h = interactions
+    h.bot.fixtures.clock = lambda: START
+    await league_of_pairs(h)
+    fixture = await make_fixtures(h)
+    await h.command("carol", "fixtures withdraw", league=LEAGUE)
+    for who in ("alice", "dave"):
+        text = await fixtures_refused(h, who, "fixtures play", fixture=f"F{fixture.id}")
+        assert text == (
+            f"f{fixture.id} is not to be played: “carol & dave” withdrew from the fixtures, so it"
+            " is forfeited"
+        ), text
+    assert h.table() is None
