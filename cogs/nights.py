@@ -108,6 +108,10 @@ class Nights(commands.Cog):
         if interaction.channel_id is None:
             raise NightError("this works in a server's channel")
         night = await nights.open_night(self.db, interaction.channel_id)
+        parent_id = getattr(interaction.channel, "parent_id", None)
+        if night is None and isinstance(interaction.channel, discord.Thread) and parent_id:
+            # In a thread (a table of the night's): the night of the channel it is in.
+            night = await nights.open_night(self.db, parent_id)
         if night is None:
             raise NightError(
                 "no euchre night is open in this channel: an organiser opens one with /night open"

@@ -238,3 +238,17 @@ async def test_a_fixture_of_a_pair_that_withdrew_cannot_be_sat_down_for(interact
             " is forfeited"
         ), text
     assert h.table() is None
+
+
+async def test_night_commands_in_a_thread_of_the_nights_channel_are_for_its_night(interactions):
+    """A player at a round's table, in its thread, ran /night leave and was told no euchre
+    night was open "in this channel", one to be opened with /night open."""
+    h = interactions
+    await open_night(h)
+    thread = h.world.add_thread(h.channel, "Round 1 · table 1")
+    await h.settle()
+    joined = await h.command("alice", "night join", channel=thread)
+    assert joined.ephemeral and "registered" in joined.text, joined.text
+    left = await h.command("alice", "night leave", channel=thread)
+    assert left.ephemeral and "no longer registered" in left.text, left.text
+    assert await h.bot.db.fetchval("SELECT COUNT(*) FROM night_players", (), 0) == 0
