@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 
 EXIT_OK = 0
 EXIT_USAGE = 2
+# The most matches `simulate --matches` plays: a hundred times the default. Random players play
+# them in a minute or so, experts in hours; a count without a bound ran for days.
+MAX_MATCHES = 10_000
 
 # Modules that may add subcommands with a `register_commands(subparsers)` function; a module
 # that is not there yet is skipped.
@@ -392,7 +395,10 @@ def _add_simulate(subparsers: Subparsers) -> None:
         help="override one option (repeatable)",
     )
     simulate.add_argument(
-        "--matches", type=_positive, default=100, help="how many matches (default 100)"
+        "--matches",
+        type=_matches,
+        default=100,
+        help=f"how many matches, 1 to {MAX_MATCHES} (default 100)",
     )
     simulate.add_argument(
         "--seed", type=int, default=0, help="the seed: the same seed plays the same matches"
@@ -414,6 +420,14 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a whole number")
     if value < 1:
         raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _matches(text: str) -> int:
+    """Matches to simulate: from 1 to `MAX_MATCHES`, so a simulation always ends."""
+    value = _positive(text)
+    if value > MAX_MATCHES:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_MATCHES}")
     return value
 
 

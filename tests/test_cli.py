@@ -260,6 +260,9 @@ def test_simulate_bad_arguments_exit_2(capsys, argv, message):
     [
         (["simulate", "--preset", "nope"], "invalid choice"),
         (["simulate", "--matches", "0"], "must be at least 1"),
+        # A count without a bound played for days; a variant's simulation reads it too.
+        (["simulate", "--matches", "10001"], "must be at most 10000"),
+        (["simulate", "--variant", "napoleon", "--matches", "99999999"], "must be at most 10000"),
         # One rule for whole numbers (bot/numbers.py): int() read these as 10 and 1.
         (["simulate", "--matches", "1_0"], "'1_0' is not a whole number"),
         (["simulate", "--matches", "١"], "is not a whole number"),
