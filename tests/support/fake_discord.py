@@ -67,6 +67,8 @@ API_VERSION = 10
 # The bound on every wait for the bot (seconds). It only matters when a test fails, so it is
 # generous: with both cores busy, what takes milliseconds on an idle machine can take seconds.
 WAIT = 60.0
+# How often FakeDiscord.wait_for re-checks a predicate when the fake itself sees no change.
+RECHECK = 0.05
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 # Message flags the fake interprets.
@@ -1061,8 +1063,11 @@ class FakeDiscord:
         """Waits until ``predicate()`` returns something truthy, and returns it.
 
         The predicate is re-checked whenever the fake's state changes (a message, a response,
-        a gateway event), so no polling interval is involved. Raises ``TimeoutError`` with a
-        summary of the fake's recent state.
+        a gateway event), and every ``RECHECK`` seconds besides: a predicate that reads the
+        bot's own state (a table's message id, stored once Discord's answer is read) may turn
+        true with nothing more coming to the fake, and without that re-check was seen only at
+        the timeout, a minute later. Raises ``TimeoutError`` with a summary of the fake's
+        recent state.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -1077,7 +1082,7 @@ class FakeDiscord:
                     + self.describe()
                 )
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
+                await asyncio.wait_for(self._changed.wait(), min(remaining, RECHECK))
 
     def describe(self, last: int = 8) -> str:
         """A short summary of recent traffic, for failure messages."""

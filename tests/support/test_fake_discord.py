@@ -8,6 +8,7 @@ project's own end-to-end tests can trust it.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from collections.abc import AsyncIterator
@@ -644,3 +645,18 @@ async def test_guilds_added_on_one_shard_at_once_each_get_their_own_id(
     guilds = [fake.add_guild(f"Club {n}", shard=(shard, 2)) for n, shard in enumerate(shards)]
     assert len({g.id for g in guilds}) == 40 and len(fake.guilds) == 40
     assert [_shard_of(g.id, 2) for g in guilds] == shards
+
+
+async def test_wait_for_sees_a_change_the_fake_did_not_make(fake_discord: FakeDiscord):
+    """A predicate on the bot's own state (a table's message id, stored after Discord's answer
+    was read) turns true with no request to the fake: the wait sees it soon, not at its
+    timeout a minute later."""
+    state = {"stored": False}
+
+    async def store() -> None:
+        await asyncio.sleep(0)
+        state["stored"] = True
+
+    task = asyncio.create_task(store())
+    await asyncio.wait_for(fake_discord.wait_for(lambda: state["stored"], timeout=120), 30)
+    await task
