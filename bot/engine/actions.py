@@ -60,7 +60,8 @@ KIND_THROW_UP = "throw_up"
 KIND_CARD = "card"
 KIND_UNKNOWN = "unknown"
 
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+# Small numbers as words: tricks bid, and how many other players a table has.
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +151,7 @@ def describe(code: str) -> str:
     """Words for an action, as a player reads it: `bid three tricks in hearts`, `pass`."""
     action = parse(code)
     if action.kind == KIND_BID and action.tricks is not None:
-        number = _NUMBERS.get(action.tricks, str(action.tricks))
+        number = NUMBER_WORDS.get(action.tricks, str(action.tricks))
         words = f"bid {number} trick{'s' if action.tricks != 1 else ''}"
         return words + (f" in {SUIT_NAMES[action.suit]}" if action.suit else "")
     if action.kind in (KIND_CALL, KIND_CALL_ALONE) and action.suit:

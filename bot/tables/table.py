@@ -20,6 +20,7 @@ from collections.abc import Hashable
 from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
+from bot.engine.actions import NUMBER_WORDS
 from bot.engine.commitment import deal_identity, new_seed, pack_order, shuffled_pack
 from bot.engine.cutting import Cut, cut_for_partners, cut_for_table, who_goes_out
 from bot.engine.deal import Deal, HandResult
@@ -94,10 +95,6 @@ class Occupant:
     @property
     def mention(self) -> str:
         return self.name if self.is_bot else f"<@{self.user_id}>"
-
-
-# How many other players a table has, in words (a table seats 2 to 7).
-_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def seat_label(seat: int, seats: int = SEATS) -> str:
@@ -606,7 +603,7 @@ class Table:
             )
         if seat is None or seat == sub.seat:
             others = self.seat_count - 1
-            players = "player" if others == 1 else f"{_NUMBER_WORDS.get(others, others)} players"
+            players = "player" if others == 1 else f"{NUMBER_WORDS.get(others, others)} players"
             raise TableError(f"only the other {players} can consent to a substitute")
         if user_id in sub.approvals:
             if sub.accepted:

@@ -80,7 +80,6 @@ PHASE_WORDS = {
     PLAY: "play",
     OVER: "the deal is over",
 }
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 # A pass once trump is made, on its button: what it does (as the auction tells it).
 _PASS_AFTER_TRUMP = {DECLARE: "Play without declaring", THROW_UP: "Keep my hand to play"}
 
@@ -270,7 +269,7 @@ def said_text(
     if _takes_up(parsed, seat, dealer):
         return "took it up"
     if parsed.kind == act.KIND_BID and parsed.tricks is not None:
-        words = f"bid {_NUMBERS.get(parsed.tricks, str(parsed.tricks))}"
+        words = f"bid {act.NUMBER_WORDS.get(parsed.tricks, str(parsed.tricks))}"
         return words + (f" in {SUIT_NAMES[parsed.suit]}" if parsed.suit else "")
     if parsed.kind == act.KIND_CALL and parsed.suit:
         return f"named {SUIT_NAMES[parsed.suit]}"
@@ -328,7 +327,7 @@ def action_label(
     if _takes_up(parsed, seat, dealer):
         return "Take up"
     if parsed.kind == act.KIND_BID and parsed.tricks is not None:
-        words = f"Bid {_NUMBERS.get(parsed.tricks, str(parsed.tricks))}"
+        words = f"Bid {act.NUMBER_WORDS.get(parsed.tricks, str(parsed.tricks))}"
         return words + (f" in {SUIT_NAMES[parsed.suit]}" if parsed.suit else "")
     if parsed.kind == act.KIND_CALL and parsed.suit:
         return f"{SUIT_SYMBOLS[parsed.suit]} {SUIT_NAMES[parsed.suit].capitalize()}"
@@ -379,7 +378,7 @@ def _trick_line(
 def trump_text(table: Table, deal: VariantDealView) -> str:
     if deal.trump is None or deal.maker is None:
         return "—"
-    bid = f", bid {_NUMBERS[deal.bid]}" if deal.bid else ""
+    bid = f", bid {act.NUMBER_WORDS[deal.bid]}" if deal.bid else ""
     return f"{suit_text(deal.trump)}, made by {seat_name(table, deal.maker)}{bid}"
 
 
@@ -507,7 +506,7 @@ def result_text(table: Table, result: VariantResult) -> str:
         for s, t in enumerate(result.tricks)
         if variant.side_of(s) == variant.side_of(result.maker)
     )
-    bid = f" bid {_NUMBERS[result.bid]} and" if result.bid else ""
+    bid = f" bid {act.NUMBER_WORDS[result.bid]} and" if result.bid else ""
     how = {
         MARCH: "marched",
         EUCHRED: "was euchred",

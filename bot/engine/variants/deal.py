@@ -43,7 +43,6 @@ PLAY = "play"
 OVER = "over"
 
 HAND_SIZE = 5
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def deal_order(players: int, dealer: int, right: bool) -> tuple[int, ...]:
@@ -326,7 +325,7 @@ class VariantDeal(TrickPlay):
         if self.ended_early and self.bid is not None and self.maker is not None:
             made = self.won[self.maker] >= self.bid
             how = "is made" if made else "can no longer be made"
-            return f"this deal is over: the bid of {_NUMBERS[self.bid]} {how}"
+            return f"this deal is over: the bid of {act.NUMBER_WORDS[self.bid]} {how}"
         return "this deal is over"
 
     def _card_or_refuse(self, action: str) -> Card:
@@ -420,7 +419,7 @@ class VariantDeal(TrickPlay):
         high = self.bid or 0
         if tricks <= high:
             raise IllegalAction(
-                f"a bid must be higher than {_NUMBERS[high]}"
+                f"a bid must be higher than {act.NUMBER_WORDS[high]}"
                 if high
                 else "a bid must be of one trick at least"
             )
