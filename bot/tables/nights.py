@@ -218,8 +218,14 @@ class Nights:
 
     async def close(self, night_id: int, why: str) -> None:
         """Close a night now (after its last round, or by its organiser): its tables in play
-        end, and the final standings and the EMN export are shown."""
+        end, and the final standings and the EMN export are shown.
+
+        Raises:
+            NightError: the night was closed while this waited (one closing is posted).
+        """
         async with self._lock(night_id):
+            if (await self._night(night_id)).status == nights.CLOSED:
+                raise NightError("this euchre night is over")
             await self._close(night_id, why)
 
     # -- following the tables ---------------------------------------------------------------
