@@ -40,13 +40,14 @@ THREAD_PERMISSIONS = (
 )
 
 
-def check_thread_permissions(interaction: discord.Interaction) -> None:
-    """Refuse, naming the permission, when the bot cannot open and play in threads here.
+def check_thread_permissions(interaction: discord.Interaction, opening: bool = True) -> None:
+    """Refuse, naming the permission, when the bot cannot open and play in threads here (in
+    a thread of the night's channel, a thread's permissions are its channel's).
 
     Raises:
-        NightError: a permission is missing, or the channel is a thread itself.
+        NightError: a permission is missing, or a night is opened in a thread.
     """
-    if isinstance(interaction.channel, discord.Thread):
+    if opening and isinstance(interaction.channel, discord.Thread):
         raise NightError(
             "a euchre night is opened in a text channel, not a thread: its tables get threads"
         )
@@ -256,7 +257,8 @@ class Nights(commands.Cog):
         self._require_organiser(interaction, night)
         if night.status != nights.OPEN:
             raise NightError("this euchre night has already started")
-        check_thread_permissions(interaction)
+        # Run in a thread of the night's channel (a table's, say), it starts that night.
+        check_thread_permissions(interaction, opening=False)
         # Drawing the plan takes seconds for the largest nights (up to about 4 s for 199
         # players): defer first, as Discord waits 3 s for the first answer.
         await interaction.response.defer(ephemeral=True, thinking=True)
