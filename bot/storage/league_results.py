@@ -226,10 +226,11 @@ async def match_ended(
             played_at,
         ),
     )
-    # Who finished the match; and in a forfeit by the league's rule, who left it too, so that
-    # a leaver does not escape his side's loss.
-    sources = ["match_players"] + (["league_match_seats"] if correction == "forfeit" else [])
-    for source in sources:
+    # Who finished the match, and who started a seat and left it: a leaver has his side's
+    # result, a forfeit's loss or (where the league allows substitutes, so that a computer or
+    # a substitute finishing his seat leaves the match counting) the result as played, and
+    # does not escape a loss by leaving before it ends.
+    for source in ("match_players", "league_match_seats"):
         await db.execute(
             "INSERT INTO league_result_players (match_id, user_id, side)"
             f" SELECT DISTINCT match_id, user_id, seat % 2 FROM {source}"

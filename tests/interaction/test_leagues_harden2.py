@@ -5,8 +5,15 @@ a clear answer or shown to the organiser in the audit."""
 
 from __future__ import annotations
 
+import csv
+import io
+
+from bot.storage import league_results
+from tests.interaction.helpers import PLAYERS, act, start_four
+from tests.interaction.test_league_seasons import LEAGUE, quick_league, standings
 from tests.interaction.test_leagues_harden import queued_behind
 from tests.interaction.test_nights import open_night
+from tests.support.interactions import InteractionHarness
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -42,3 +49,45 @@ async def test_a_night_started_from_a_thread_of_its_channel_starts(interactions)
     started = await h.command("owner", "night start", channel=thread)
     assert started.ephemeral and "4 players" in started.text, started.text
     assert await h.bot.db.fetchval("SELECT status FROM nights") == "playing"
+
+
+async def finish_with_computers(h: InteractionHarness) -> None:
+    """The members still seated play the match out; the computers play their seats."""
+    table = h.table()
+    for _ in range(400):
+        if not table.playing:
+            return
+        if table.seats[table.match.to_act].is_bot:
+            await h.settle()
+        else:
+            await act(h)
+    raise AssertionError("the match did not end")
+
+
+def exported(exchange) -> dict[str, dict[str, str]]:
+    """An exported CSV's rows, by player."""
+    text = exchange.reply.attachments[0].data.decode("utf-8-sig")
+    return {row["player"]: row for row in csv.DictReader(io.StringIO(text))}
+
+
+async def test_a_leaver_where_substitutes_count_has_his_sides_result(interactions):
+    """In a league that lets a computer finish a match, dave left his table mid-match: the
+    match counted as played, and the standings and the export credited bob, his partner,
+    with east–west's result and left dave out, so a player losing could leave to keep the
+    loss off his line (and one winning still had the win once back). He has his side's
+    result now, as in a forfeit by the league's rule, and a recompute agrees."""
+    h = interactions
+    await quick_league(h, substitutes=True)
+    table = await start_four(h, league=LEAGUE)
+    await act(h)
+    assert (await h.command("dave", "table leave")).ephemeral
+    await finish_with_computers(h)
+    said = (await h.command("bob", "league match", id=f"M{table.match_id}")).text
+    assert said == f"M{table.match_id} counts for the league **{LEAGUE}**.", said
+    rows = exported(await h.command("bob", "league export", league=LEAGUE, what="standings"))
+    assert set(rows) == set(PLAYERS), rows
+    for key in ("rubbers", "games", "points", "points_against", "played"):
+        assert rows["dave"][key] == rows["bob"][key], (key, rows)
+    assert "dave" in await standings(h)
+    league_id = await h.bot.db.fetchval("SELECT id FROM leagues")
+    assert await league_results.check_league(h.bot.db, league_id) == []
