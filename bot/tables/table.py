@@ -443,8 +443,17 @@ class Table:
             self.left_seats.add(seat)
         else:
             self.seats[seat] = None
+            self._seat_first_in_line(seat)
         self.consecutive.pop(user_id, None)
         return seat
+
+    def _seat_first_in_line(self, seat: int) -> None:
+        """A seat freed while no game is played goes to the first member waiting in line:
+        else the table could not start (not every seat taken) while members who belong to it
+        wait, each told by Join that they belong already, and a newcomer's join would take
+        the seat before them. A fixture's seats are kept for its players, never the line's."""
+        if self.waiting and not self.reserved and self.seats[seat] is None:
+            self.seats[seat] = self.waiting.pop(0)
 
     def _pass_host(self) -> None:
         members = self.members
@@ -489,6 +498,7 @@ class Table:
                         f"a computer player stays in its seat until the {self.match_word} ends"
                     )
                 self.seats[seat] = None
+                self._seat_first_in_line(seat)
                 return seat
         if not any(o.user_id == user_id for o in self.members) and (
             self.held_seat_of(user_id) is None
@@ -711,6 +721,8 @@ class Table:
         """
         if self.playing:
             raise TableError("a game is already being played here")
+        for seat in range(self.seat_count):  # a table stored with a seat free and a line
+            self._seat_first_in_line(seat)
         if self.variant is not None:
             return self._start_variant(rng or self._rng)
         if not self.full:

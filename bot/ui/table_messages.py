@@ -493,6 +493,9 @@ class TableMessages:
                     f"{who} {how}: {safe(occupant.name)} plays {seat} for the rest of the {span}."
                     + handed
                 )
+            if occupant is not None and not occupant.is_bot and not table.playing:
+                # The seat went to the first member waiting in line.
+                return f"{who} {how}: {safe(occupant.name)}, first in line, sits at {seat}.{handed}"
             return f"{who} {how}.{handed}"
         if change.kind == "takeover":
             line = f"{who} timed out twice: a computer holds {seat} until `/table back`."

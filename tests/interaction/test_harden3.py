@@ -1,0 +1,50 @@
+"""A table against a member who tries to break it: hand-made button ids and option values,
+presses from the wrong place, bursts of the same press, and a line that must move up. Each
+gets a clear private answer and changes nothing it should not."""
+
+from __future__ import annotations
+
+from tests.interaction.helpers import seat_four
+from tests.support.interactions import InteractionHarness
+
+pytest_plugins = ["tests.support.fixtures"]
+
+
+def seat_names(h: InteractionHarness) -> list[str | None]:
+    table = h.table()
+    assert table is not None
+    return [o.name if o else None for o in table.seats]
+
+
+# -- the line moves up ------------------------------------------------------------------------
+
+
+async def test_a_seat_freed_while_seating_goes_to_the_first_in_line(interactions):
+    """Bob left a full table with Erin and Frank waiting: his seat stayed empty, Start said
+    four must sit, and Join told Erin she belonged already, so the table could not start
+    (and a newcomer's join would have taken the seat before her)."""
+    h = interactions
+    table = await seat_four(h)
+    for name in ("erin", "frank"):
+        assert "wait in line" in (await h.command(name, "table join")).text
+    await h.command("bob", "table leave")
+    assert seat_names(h) == ["alice", "erin", "carol", "dave"]
+    assert [o.name for o in table.waiting] == ["frank"]
+    assert "bob left: erin, first in line, sits at east." in h.table_message().text
+    stored = await h.bot.db.fetchval("SELECT state FROM tables WHERE id = ?", (table.id,), "")
+    assert '"erin"' in stored
+    # A member the host removes gives his seat to the line too.
+    await h.command("alice", "table kick", member=h.member("dave"))
+    assert seat_names(h) == ["alice", "erin", "carol", "frank"] and not table.waiting
+    started = await h.command("alice", "table start")
+    assert table.playing, started.text
+
+
+async def test_a_table_stored_with_a_free_seat_and_a_line_still_starts(interactions):
+    h = interactions
+    table = await seat_four(h)
+    await h.command("erin", "table join")
+    async with h.bot.manager.lock_for(table):  # as a table stored before the line moved up
+        table.seats[1] = None
+    await h.command("alice", "table start", keep_seats=True)
+    assert table.playing and seat_names(h) == ["alice", "erin", "carol", "dave"]
