@@ -109,6 +109,23 @@ def reasons_not_counted(match: MatchFacts, league: LeagueFacts | None) -> list[s
     return reasons
 
 
+SIDES = ("north–south", "east–west")
+
+
+def sides_without_a_member(started: Mapping[int, bool]) -> list[str]:
+    """Why a match whose side a computer played alone does not count: one sentence a side
+    that no member sat in as the match started (`started`: whether a computer sat in each
+    seat then; empty for a match whose seats were not kept), even where the league allows
+    computers. A computer may stand in for a member; a side of computers is no opponent,
+    and a member could otherwise climb the standings by beating the easiest computers."""
+    return [
+        f"{name} was played by computers alone from the start: a league match is played"
+        " between members"
+        for side, name in enumerate(SIDES)
+        if started and all(started.get(seat, False) for seat in (side, side + 2))
+    ]
+
+
 def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"

@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.engine.match import RUBBER_BONUS
 from bot.engine.rules import options_from_dict
-from bot.leagues.counting import FINISHED, reasons_not_counted
+from bot.leagues.counting import FINISHED, reasons_not_counted, sides_without_a_member
 from bot.storage import fixtures as fixture_store
 from bot.storage import league_ratings
 from bot.storage.database import Database
@@ -182,6 +182,11 @@ async def match_ended(
         return
     reasons = reasons_not_counted(facts, standing.league_facts)
     started, left = await _seats(db, match_id)
+    unmanned = sides_without_a_member(started)
+    if unmanned:  # no leaver's rule or correction can make it a match between members
+        await _exclude(db, league.id, match_id, reasons + unmanned)
+        await _unrate(db, league.id, match_id)
+        return
     left |= {seat for seat in left_seats if not started.get(seat, False)}
     removed = {seat for seat in removed_seats if not started.get(seat, False)}
     left -= removed

@@ -91,3 +91,25 @@ async def test_a_leaver_where_substitutes_count_has_his_sides_result(interaction
     assert "dave" in await standings(h)
     league_id = await h.bot.db.fetchval("SELECT id FROM leagues")
     assert await league_results.check_league(h.bot.db, league_id) == []
+
+
+async def test_a_side_of_computers_is_no_opponent_where_computers_count(interactions):
+    """In a league that lets computers play, alice sat down with three easy computers and
+    played: the match counted, and she climbed the standings on wins over computers, with
+    nothing in the audit. A side that no member played from the start makes it no match
+    between members: it does not count, and /league match says why."""
+    h = interactions
+    await quick_league(h, substitutes=True)
+    assert (await h.command("alice", "table create", league=LEAGUE)).ephemeral
+    for seat in ("east", "south", "west"):
+        assert (await h.command("alice", "table addbot", seat=seat, level="easy")).ephemeral
+    assert (await h.command("alice", "table start", keep_seats=True)).ephemeral
+    match_id = h.table().match_id
+    await finish_with_computers(h)
+    said = (await h.command("bob", "league match", id=f"M{match_id}")).text
+    assert said == (
+        f"M{match_id} does not count for the league **{LEAGUE}**:\n"
+        "- east–west was played by computers alone from the start: a league match is played"
+        " between members"
+    ), said
+    assert "No match has counted yet" in await standings(h)
