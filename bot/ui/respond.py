@@ -24,6 +24,7 @@ from bot.engine.deal import (
 )
 from bot.engine.errors import EuchreError
 from bot.engine.variants import VariantDeal
+from bot.numbers import SQLITE_MAX
 from bot.storage import tables as store
 from bot.tables.manager import Change, TableManager
 from bot.tables.table import SEAT_NAMES, NotAtThisTable, Table, TableError
@@ -567,7 +568,13 @@ async def _elsewhere(interaction: discord.Interaction, table_id: int) -> str:
     of this server, it has closed, or this server has no such table (another server's tables
     are never named)."""
     guild_id = guild_id_of(interaction)
-    place = await store.table_place(_bot(interaction).db, guild_id, table_id)
+    # A number no table's id can be (a button id edited by hand) is looked up nowhere: the
+    # database stores none so large, and would refuse the query.
+    place = (
+        await store.table_place(_bot(interaction).db, guild_id, table_id)
+        if table_id <= SQLITE_MAX
+        else None
+    )
     if place is None:
         return (
             f"This server has no table {table_id}: check the deal's id (table:match:deal, shown"

@@ -4,7 +4,10 @@ gets a clear private answer and changes nothing it should not."""
 
 from __future__ import annotations
 
-from tests.interaction.helpers import seat_four
+import copy
+
+from tests.interaction.helpers import seat_four, start_four
+from tests.support.fake_discord import FakeMessage
 from tests.support.interactions import InteractionHarness
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -48,3 +51,30 @@ async def test_a_table_stored_with_a_free_seat_and_a_line_still_starts(interacti
         table.seats[1] = None
     await h.command("alice", "table start", keep_seats=True)
     assert table.playing and seat_names(h) == ["alice", "erin", "carol", "dave"]
+
+
+# -- hand-made button ids -----------------------------------------------------------------------
+
+
+def forged_on(message: FakeMessage, custom_id: str) -> FakeMessage:
+    """The message as a member's hand-made request would carry it: its first button's id
+    replaced by ``custom_id`` (discord.py routes a click by the id on the message sent)."""
+    forged = copy.deepcopy(message)
+    button = next(iter(forged.all_components()))
+    while "custom_id" not in button:
+        button = button["components"][0]
+    button["custom_id"] = custom_id
+    button.pop("disabled", None)
+    return forged
+
+
+async def test_a_review_id_with_a_number_no_table_has_is_answered_not_logged(interactions):
+    h = interactions
+    table = await start_four(h)
+    huge = "9" * 40
+    for custom_id in (f"euchre:review:{huge}:1:1", f"euchre:review:{table.id + 1}:1:1"):
+        async with h.unchanged():
+            exchange = await h.click(
+                "erin", custom_id, message=forged_on(h.table_message(), custom_id)
+            )
+        assert exchange.text.startswith("This server has no table "), exchange.text
