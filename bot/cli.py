@@ -385,14 +385,17 @@ def _add_simulate(subparsers: Subparsers) -> None:
         "simulate", help="play matches between computer players and print figures"
     )
     simulate.add_argument(
-        "--preset", default="somerset", choices=sorted(PRESETS), help="the rules (default somerset)"
+        "--preset",
+        choices=sorted(PRESETS),
+        help="the rules of four-handed euchre (default somerset; not with --variant)",
     )
     simulate.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="override one option (repeatable)",
+        help="override one option (repeatable); with --variant, that game's options (points,"
+        " rounds, declare_all, euchre_deducts)",
     )
     simulate.add_argument(
         "--matches",
@@ -433,13 +436,20 @@ def _matches(text: str) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     if args.variant:
+        if args.preset is not None:
+            raise CommandError(
+                "--preset is for four-handed euchre, not --variant: a variant's own options"
+                " are given with --option (points, rounds, declare_all, euchre_deducts)"
+            )
         try:
             report = cli_variants.simulate_variant(args)
         except cli_variants.VariantCommandError as exc:
             raise CommandError(str(exc)) from None
         print(json.dumps(report, indent=2) if args.json else cli_variants.simulate_text(report))
         return EXIT_OK
-    options = build_options(args.preset, **_overrides(args.option))
+    if args.players is not None:
+        raise CommandError("--players is for --variant: four-handed euchre has four players")
+    options = build_options(args.preset or "somerset", **_overrides(args.option))
     if args.a != "random" or args.b != "random":
         if args.record:
             raise CommandError("--record is for matches between random players (no duel)")

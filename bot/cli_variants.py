@@ -24,6 +24,7 @@ from bot.engine.variants.deal import VariantDeal
 from bot.engine.variants.match import VariantDealFactory
 from bot.engine.variants.records import variant_match_to_record, variant_result_to_dict
 from bot.engine.variants.rules import Variant
+from bot.numbers import parse_whole
 
 
 class VariantCommandError(Exception):
@@ -56,7 +57,7 @@ def simulate_variant(args: argparse.Namespace) -> dict[str, Any]:
         VariantCommandError: a seat count the variant does not allow, or an unknown level.
     """
     try:
-        variant = make_variant(args.variant, args.players)
+        variant = make_variant(args.variant, args.players, **variant_options(args.option))
     except OptionsError as exc:
         raise VariantCommandError(str(exc)) from None
     for level in (args.a, args.b):
@@ -92,6 +93,35 @@ def simulate_variant(args: argparse.Namespace) -> dict[str, Any]:
                 f"cannot write {args.record}: {error.strerror or error}"
             ) from None
     return stats.report(args)
+
+
+# The variants' options that are on or off; the others (`points`, `rounds`) are whole numbers.
+_SWITCHES = ("declare_all", "euchre_deducts")
+_ON, _OFF = ("true", "yes", "on"), ("false", "no", "off")
+
+
+def variant_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """`--option NAME=VALUE ...` for a variant, typed as `make_variant` takes them (as
+    `/table create` gives them): `points` and `rounds` whole numbers, `declare_all` and
+    `euchre_deducts` true or false. An option the variant has not is refused by `make_variant`.
+
+    Raises:
+        VariantCommandError: not NAME=VALUE, or a value of the wrong kind.
+    """
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        name, text = name.strip(), text.strip()
+        if not sep or not name:
+            raise VariantCommandError(f"--option takes NAME=VALUE, not {pair!r}")
+        if name in _SWITCHES:
+            if text.lower() not in (*_ON, *_OFF):
+                raise VariantCommandError(f"option '{name}' must be true or false, not {text!r}")
+            options[name] = text.lower() in _ON
+            continue
+        number = parse_whole(text)
+        options[name] = text if number is None else number  # a word: make_variant says why
+    return options
 
 
 def seeded_variant_deals(rng: random.Random, match_no: int) -> VariantDealFactory:
@@ -170,9 +200,14 @@ def simulate_text(report: dict[str, Any]) -> str:
             f"(95% interval {low:.1%} to {high:.1%}); games won {d['a_wins']} against {d['b_wins']}"
         )
     v = report["variant"]
+    choices = "".join(
+        f", {key.replace('_', ' ')} {_shown_option(value)}"
+        for key, value in v.items()
+        if key not in ("variant", "players")
+    )
     return "\n".join(
         [
-            f"{report['matches']} games of {v['variant']}, {v['players']} players, seed "
+            f"{report['matches']} games of {v['variant']}, {v['players']} players{choices}, seed "
             f"{report['seed']}, {report['levels'][0]} against {report['levels'][1]}",
             f"Deals: {report['deals']}, {report['passed_out']} passed; makers made "
             f"{report['makers']['made']}, euchred {report['makers']['euchred']}; ended early "
@@ -186,6 +221,12 @@ def simulate_text(report: dict[str, Any]) -> str:
             ),
         ]
     )
+
+
+def _shown_option(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
 
 
 def variant_summary(match: VariantMatch, players: Sequence[str]) -> dict[str, Any]:

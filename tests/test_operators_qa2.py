@@ -1,0 +1,72 @@
+"""The command line as an operator runs it from the README, exactly as written.
+
+Each command's arguments either do what the README says or are refused in one line with exit
+code 2, nothing printed on standard output and nothing written: an argument is never taken and
+then quietly ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import EXIT_USAGE, main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- simulate: a variant's options, and arguments of the other kind of game ----------------------
+
+
+def test_simulate_plays_a_variant_with_its_options_as_a_table_does(capsys, tmp_path: Path) -> None:
+    """`/table create variant:french points:5` has its counterpart on the command line:
+    `--option points=5` plays French euchre to 5, says so, and the record keeps it."""
+    record = tmp_path / "french.json"
+    argv = ("simulate", "--variant", "french", "--option", "points=5", "--matches", "2")
+    code, out, err = run(capsys, *argv, "--record", str(record))
+    assert code == 0, err
+    assert out.startswith("2 games of french, 4 players, points 5, seed 0")
+    assert json.loads(record.read_text())["variant"] == {
+        "variant": "french",
+        "players": 4,
+        "points": 5,
+    }
+    code, out, err = run(capsys, "replay", str(record), "--json")
+    assert code == 0 and json.loads(out)["variant"]["points"] == 5, err
+
+    code, out, err = run(
+        capsys,
+        *("simulate", "--variant", "set-back", "--players", "3", "--matches", "1", "--json"),
+        *("--option", "declare_all=true", "--option", "euchre_deducts=on"),
+    )
+    assert code == 0, err
+    assert json.loads(out)["variant"] == {
+        "variant": "set-back",
+        "players": 3,
+        "declare_all": True,
+        "euchre_deducts": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (("--variant", "french", "--preset", "modern"), "--preset is for four-handed euchre"),
+        (("--players", "3"), "--players is for --variant"),
+        (("--variant", "french", "--option", "rounds=2"), "it is an option of napoleon"),
+        (("--variant", "set-back", "--option", "declare_all=maybe"), "must be true or false"),
+        (("--variant", "napoleon", "--option", "rounds=0"), "from 1 to 100"),
+        (("--variant", "french", "--option", "points"), "takes NAME=VALUE"),
+    ],
+)
+def test_simulate_refuses_an_argument_it_would_not_use(capsys, tmp_path, argv, reason) -> None:
+    record = tmp_path / "none.json"
+    code, out, err = run(capsys, "simulate", *argv, "--matches", "1", "--record", str(record))
+    assert code == EXIT_USAGE and out == "" and not record.exists()
+    assert len(err.strip().splitlines()) == 1 and reason in err, err
