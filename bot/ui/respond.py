@@ -204,6 +204,15 @@ async def hand_message(
         return state_key(table), hand_embed(table, seat, view), hand_view(table, seat, view)
 
 
+def private_message(interaction: discord.Interaction) -> bool:
+    """Whether the message a click came from is one only the member sees: only such a message
+    (a hand, a question asked of them) may be redrawn in answer. A hand drawn over a public
+    message, as a click with a hand-made id on the table message would have it, shows the
+    member's cards to the channel."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
 async def show_hand(
     interaction: discord.Interaction, table: Table, edit: bool = False, note: str | None = None
 ) -> None:
@@ -232,7 +241,7 @@ async def _send_hand(
     """Answer with the member's hand (see `show_hand`): the state it shows, and its message."""
     shown, embed, buttons = await hand_message(_bot(interaction), table, interaction.user.id)
     message_id: int | None
-    if edit and not interaction.response.is_done():
+    if edit and not interaction.response.is_done() and private_message(interaction):
         await interaction.response.edit_message(content=note, embed=embed, view=buttons)
         message_id = interaction.message.id if interaction.message else None
     elif interaction.response.is_done():
@@ -608,6 +617,11 @@ async def close_answer(
     0 for none; None from a button drawn before it said)."""
     manager = manager_of(interaction)
     table = manager.tables.get(channel_id_of(interaction))
+    if not private_message(interaction):
+        # The question is asked privately: a public message (the table's own) is never
+        # redrawn as its answer.
+        await answer(interaction, "That button answers the question /table close asks.")
+        return
     if table is None or table.id != table_id:
         # Closed meanwhile (by someone else, or it closed itself): "Keep it open" cannot keep
         # it, and "stays open" would say what is not so.

@@ -68,6 +68,33 @@ def forged_on(message: FakeMessage, custom_id: str) -> FakeMessage:
     return forged
 
 
+async def test_hand_and_close_ids_forged_onto_the_table_message_redraw_nothing_public(
+    interactions,
+):
+    """A hand's button answers by redrawing the message clicked, as a hand is its member's
+    own: one forged onto the public table message drew the member's cards over it, for the
+    channel to read; a close question's button forged there replaced the table message."""
+    h = interactions
+    table = await start_four(h)
+    t, m, d = table.id, table.match_no, len(table.match.deals)
+    for custom_id in (
+        f"euchre:act:{t}:JH",  # a hand button of an old format: always stale
+        f"euchre:hand:{t}:{m}:{d + 1}:JH",  # of a deal not dealt
+        f"euchre:hand:{t}:{m}:{d}:pass",  # not alice's turn
+        f"euchre:hand:{t}:{m}:{d}:{'Z' * 60}",  # no action at all
+        f"euchre:close:{t}:{m}:no",
+        f"euchre:close:{t}:{m}:yes",
+        f"euchre:close:{t + 1}:yes",  # another table's
+    ):
+        async with h.unchanged():
+            exchange = await h.click(
+                "alice", custom_id, message=forged_on(h.table_message(), custom_id)
+            )
+        assert exchange.ephemeral and exchange.reply.visible_to == h.member("alice").id
+        assert h.table_message().buttons[0]["custom_id"] == f"euchre:table:{t}:hand"
+    assert not h.leaks
+
+
 async def test_a_review_id_with_a_number_no_table_has_is_answered_not_logged(interactions):
     h = interactions
     table = await start_four(h)
