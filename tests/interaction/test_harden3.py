@@ -80,7 +80,7 @@ async def test_hand_and_close_ids_forged_onto_the_table_message_redraw_nothing_p
     for custom_id in (
         f"euchre:act:{t}:JH",  # a hand button of an old format: always stale
         f"euchre:hand:{t}:{m}:{d + 1}:JH",  # of a deal not dealt
-        f"euchre:hand:{t}:{m}:{d}:pass",  # not alice's turn
+        f"euchre:hand:{t}:{m}:{d}:{table.match.deal.hands[1][0]}",  # a card bob holds
         f"euchre:hand:{t}:{m}:{d}:{'Z' * 60}",  # no action at all
         f"euchre:close:{t}:{m}:no",
         f"euchre:close:{t}:{m}:yes",
