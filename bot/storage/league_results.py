@@ -156,6 +156,9 @@ async def match_ended(
     match_id: int,
     left_seats: frozenset[int] = frozenset(),
     removed_seats: frozenset[int] = frozenset(),
+    *,
+    closed_by: int | None = None,
+    by_host: bool = True,
 ) -> None:
     """Count a league match that has just ended or been abandoned (in the transaction that
     stores it): as played when it counts; by the league's rule for leavers when only a player
@@ -168,6 +171,10 @@ async def match_ended(
             finished are found from the stored seats too.
         removed_seats: the seats whose member the host removed (`Table.removed_seats`): the
             match is then no contest, whatever the rule for leavers (a host may not decide it).
+        closed_by: the member (the host, `by_host`, or a moderator) who closed the table
+            while the match was played, abandoning it: with nobody gone, a match that would
+            count had it finished is then no contest, in the audit under his name, so the
+            organiser sees it and may award it (a host may not decide it by closing either).
     """
     standing = await match_standing(db, guild_id, match_id)
     league = standing.league
@@ -199,8 +206,19 @@ async def match_ended(
         )
         and not (facts.flagged and not league.substitutes and any(started.values()))
     )
+    closed = (
+        closed_by is not None
+        and not (left or removed)
+        and not reasons_not_counted(replace(facts, status=FINISHED), standing.league_facts)
+    )
+    audited_by = None
     if not reasons:
         correction, winner, why = None, None, ""
+    elif closed:
+        closer = "the host" if by_host else "a moderator"
+        correction, winner = "no_contest", None
+        why = f"{closer} closed its table, so it was abandoned before it finished"
+        audited_by = closed_by
     elif only_leaving and removed:
         correction, winner, why = "no_contest", None, "the host removed a player from the table"
     elif only_leaving:
@@ -245,7 +263,7 @@ async def match_ended(
     if result.counts:
         await _add_totals(db, league.id, season_id, match_id, result)
     if correction is not None:
-        await _audit(db, league.id, match_id, correction, why, None, None, None)
+        await _audit(db, league.id, match_id, correction, why, audited_by, None, None)
         await _unrate(db, league.id, match_id)
 
 

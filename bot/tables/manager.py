@@ -797,10 +797,12 @@ class TableManager:
         table = self.table_in(channel_id)
         async with self._hold(table):
             table.require_host(user_id, may_manage)
+            closed_by = None
             if reason is None:
                 by_host = user_id == table.host_id
                 reason = "closed by the host" if by_host else "closed by a moderator"
-            await self._close(table, reason, user_id)
+                closed_by = user_id  # a member's close, which a league's audit names
+            await self._close(table, reason, user_id, closed_by)
         return Change(table, "closed", note=reason)
 
     async def set_ping(self, user_id: int, mode: str, after: int | None) -> None:
@@ -1363,7 +1365,13 @@ class TableManager:
             fresh = await self._build(rows[0])
             table.__dict__.update(fresh.__dict__)
 
-    async def _close(self, table: Table, reason: str, user_id: int | None = None) -> None:
+    async def _close(
+        self,
+        table: Table,
+        reason: str,
+        user_id: int | None = None,
+        closed_by: int | None = None,
+    ) -> None:
         if table.status == CLOSED:
             return
         match = table.any_match if table.playing else None
@@ -1384,7 +1392,7 @@ class TableManager:
 
         async def work(db: Database) -> None:
             if match is not None and not match.over:
-                await self.results.abandoned(db, table, match)
+                await self.results.abandoned(db, table, match, closed_by)
             await store.close_table(db, table.id, reason, now)
 
         try:

@@ -168,7 +168,10 @@ class ResultsRecorder:
         players: tuple[results.SeatPlayer, ...],
         names: list[str],
         abandoned: bool = False,
+        closed_by: int | None = None,
     ) -> None:
+        """Store a match as it ended, or as abandoned (`closed_by`: the member whose close of
+        the table abandoned it, the host or a moderator, whom a league's audit names)."""
         await results.record_match(
             db,
             results.MatchRecord(
@@ -195,6 +198,8 @@ class ResultsRecorder:
                 _match_id(table),
                 frozenset(table.left_seats),
                 frozenset(table.removed_seats),
+                closed_by=closed_by,
+                by_host=closed_by == table.host_id,
             )
 
     async def variant_game(
@@ -230,7 +235,15 @@ class ResultsRecorder:
             ),
         )
 
-    async def abandoned(self, db: Database, table: Table, match: Match | VariantMatch) -> None:
+    async def abandoned(
+        self,
+        db: Database,
+        table: Table,
+        match: Match | VariantMatch,
+        closed_by: int | None = None,
+    ) -> None:
+        """Store the table's unfinished match as abandoned (`closed_by`: the member who closed
+        the table, when one did)."""
         if isinstance(match, VariantMatch):
             if table.match_id is not None:
                 await self.variant_game(
@@ -239,7 +252,13 @@ class ResultsRecorder:
             return
         if table.match_id is not None:
             await self.match(
-                db, table, match, seat_players(table), seat_names(table), abandoned=True
+                db,
+                table,
+                match,
+                seat_players(table),
+                seat_names(table),
+                abandoned=True,
+                closed_by=closed_by,
             )
 
 

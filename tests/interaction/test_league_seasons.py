@@ -407,21 +407,21 @@ async def test_a_change_of_the_leaver_rule_says_matches_counted_keep_theirs(inte
     assert "already counted" not in said and said.endswith("a forfeit by that side."), said
 
 
-async def test_a_table_closed_with_nobody_gone_is_no_leaver_and_no_correction(interactions):
+async def test_a_table_closed_with_nobody_gone_is_no_leaver_but_no_contest(interactions):
     """The host closes the table mid-match with all four still seated: the rule for leavers
-    has nothing to decide, so the audit stays empty and /league match says why it does not
-    count, even where the rule is a forfeit."""
+    has nothing to decide, even where it is a forfeit; the match is no contest, in the
+    audit under the host's name (tests/interaction/test_leagues_harden2.py awards one)."""
     h = interactions
     await quick_league(h)
     await h.command("owner", "league settings", league=LEAGUE, leaver="forfeit")
     table = await start_four(h, league=LEAGUE)
     await close_table(h, "alice")
     audit = (await h.command("bob", "league audit", league=LEAGUE)).text
-    assert "No correction yet" in audit
+    assert f"M{table.match_id} no contest by <@{h.member('alice').id}>" in audit, audit
     said = (await h.command("bob", "league match", id=f"M{table.match_id}")).text
     assert said == (
         f"M{table.match_id} does not count for the league **{LEAGUE}**:\n"
-        "- it was abandoned before it finished"
+        "- no contest: the host closed its table, so it was abandoned before it finished"
     )
 
 

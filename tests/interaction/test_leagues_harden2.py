@@ -8,8 +8,11 @@ from __future__ import annotations
 import csv
 import io
 
+import discord
+import pytest
+
 from bot.storage import league_results
-from tests.interaction.helpers import PLAYERS, act, start_four
+from tests.interaction.helpers import PLAYERS, act, close_table, start_four
 from tests.interaction.test_league_seasons import LEAGUE, quick_league, standings
 from tests.interaction.test_leagues_harden import queued_behind
 from tests.interaction.test_nights import open_night
@@ -113,3 +116,39 @@ async def test_a_side_of_computers_is_no_opponent_where_computers_count(interact
         " between members"
     ), said
     assert "No match has counted yet" in await standings(h)
+
+
+@pytest.mark.parametrize("closer", ["host", "moderator"])
+async def test_a_league_match_closed_mid_match_is_in_the_audit_for_an_award(interactions, closer):
+    """alice, losing, closed her league table mid-match with all four seated: the match
+    counted for nobody, the audit said nothing, and the organiser could not award it ("does
+    not count, so there is nothing to correct"). Now it is no contest in the audit under the
+    name of whoever closed it, and the organiser may award it to the side it was stolen
+    from."""
+    h = interactions
+    await quick_league(h)
+    table = await start_four(h, league=LEAGUE)
+    await act(h)
+    if closer == "host":
+        who, permissions, words = "alice", None, "the host"
+    else:
+        who = "erin"
+        base = h.world.guild.permissions_of(h.member("erin"))
+        permissions = base | discord.Permissions(manage_channels=True).value
+        words = "a moderator"
+    assert "closed" in (await close_table(h, who, channel_permissions=permissions)).text
+    why = f"{words} closed its table, so it was abandoned before it finished"
+    said = (await h.command("bob", "league match", id=f"M{table.match_id}")).text
+    assert said == (
+        f"M{table.match_id} does not count for the league **{LEAGUE}**:\n- no contest: {why}"
+    ), said
+    audit = (await h.command("bob", "league audit", league=LEAGUE)).text
+    assert f"M{table.match_id} no contest by <@{h.member(who).id}>: {why}" in audit, audit
+    assert "No match has counted yet" in await standings(h)
+    awarded = await h.command(
+        "owner", "league award", league=LEAGUE, match=f"M{table.match_id}",
+        side="east-west", reason="closed while losing",
+    )  # fmt: skip
+    assert awarded.ephemeral and "east–west won" in awarded.text, awarded.text
+    shown = await standings(h)
+    assert shown.index("bob") < shown.index("alice") and shown.index("dave") < shown.index("carol")
