@@ -314,12 +314,13 @@ class Leagues(commands.Cog):
         organiser(interaction, "end a season")
         found = await self._league(interaction, league)
 
-        async def work(db: Database) -> league_seasons.Season:
-            return await league_seasons.end_season(db, found, interaction.user.id)
+        async def work(db: Database) -> tuple[league_seasons.Season, int]:
+            ended = await league_seasons.end_season(db, found, interaction.user.id)
+            return ended, await league_seasons.matches_in_play(db, found.id)
 
-        ended = await self.bot.manager.writer.write(work)
+        ended, in_play = await self.bot.manager.writer.write(work)
         request_sync(self.bot, found.id)  # in a task of its own, under way once answered
-        await answer(interaction, season_ended_text(found, ended))
+        await answer(interaction, season_ended_text(found, ended, in_play))
 
     @league.command(name="standings")
     @app_commands.describe(

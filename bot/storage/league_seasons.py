@@ -123,6 +123,21 @@ def _season(row: Any) -> Season:
     )
 
 
+async def matches_in_play(db: Database, league_id: int) -> int:
+    """How many of the league's matches are being played now at open tables (a euchre
+    night's tables left out: they never count in the standings): each counts for the season
+    running when it ends, not for the one running as it began."""
+    return int(
+        await db.fetchval(
+            "SELECT COUNT(*) FROM matches AS m JOIN tables AS t ON t.id = m.table_id"
+            " WHERE m.league_id = ? AND m.status = 'playing' AND t.status = 'open'"
+            " AND NOT EXISTS (SELECT 1 FROM night_tables AS n WHERE n.table_id = m.table_id)",
+            (league_id,),
+            0,
+        )
+    )
+
+
 async def running_season(db: Database, league_id: int) -> Season | None:
     """The league's running season, or None."""
     row = await db.fetchone(f"{_SEASON} WHERE league_id = ? AND ended_at IS NULL", (league_id,))

@@ -224,11 +224,25 @@ def season_started_text(league: League, season: Season) -> str:
     )
 
 
-def season_ended_text(league: League, season: Season) -> str:
-    return (
+def season_ended_text(league: League, season: Season, in_play: int = 0) -> str:
+    """The answer to a season's end; `in_play`: the league's matches still being played,
+    which are not in the season's standings (each counts for the season running when it
+    ends, outside seasons until one starts)."""
+    text = (
         f"**{safe(season.name)}** of **{safe(league.name)}** has ended. Its standings and ratings "
         f"are kept as they are now: `/league standings season:{season.number}`."
     )
+    if in_play == 1:
+        text += (
+            " A league match still being played is not in them: it counts for the season"
+            " running when it ends (outside seasons until one starts)."
+        )
+    elif in_play:
+        text += (
+            f" {in_play} league matches still being played are not in them: each counts for the"
+            " season running when it ends (outside seasons until one starts)."
+        )
+    return text
 
 
 def standings_embed(league: League, page: StandingsPage) -> discord.Embed:

@@ -12,7 +12,7 @@ import discord
 import pytest
 
 from bot.storage import league_results
-from tests.interaction.helpers import PLAYERS, act, close_table, start_four
+from tests.interaction.helpers import PLAYERS, act, close_table, play_match, start_four
 from tests.interaction.test_league_seasons import LEAGUE, quick_league, standings
 from tests.interaction.test_leagues_harden import queued_behind
 from tests.interaction.test_nights import open_night
@@ -152,3 +152,26 @@ async def test_a_league_match_closed_mid_match_is_in_the_audit_for_an_award(inte
     assert awarded.ephemeral and "east–west won" in awarded.text, awarded.text
     shown = await standings(h)
     assert shown.index("bob") < shown.index("alice") and shown.index("dave") < shown.index("carol")
+
+
+async def test_a_season_ended_mid_match_tells_the_organiser_where_the_match_counts(
+    interactions,
+):
+    """The organiser ended the season while a league match was being played and was told
+    only that its standings were kept: the match, ending after, counted outside seasons,
+    and nothing had said it would not be in the season's standings."""
+    h = interactions
+    await quick_league(h)
+    assert (await h.command("owner", "league season start", league=LEAGUE)).ephemeral
+    table = await start_four(h, league=LEAGUE)
+    ended = await h.command("owner", "league season end", league=LEAGUE)
+    assert ended.text.endswith(
+        " A league match still being played is not in them: it counts for the season running"
+        " when it ends (outside seasons until one starts)."
+    ), ended.text
+    await play_match(h)
+    assert "No match has counted yet" in await standings(h, season="1")
+    shown = await standings(h)
+    assert "outside seasons" in shown and "1 match" in shown, shown
+    said = (await h.command("bob", "league match", id=f"M{table.match_id}")).text
+    assert said == f"M{table.match_id} counts for the league **{LEAGUE}**.", said
