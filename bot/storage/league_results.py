@@ -159,6 +159,8 @@ async def match_ended(
     *,
     closed_by: int | None = None,
     by_host: bool = True,
+    removed_by: int | None = None,
+    removed_by_host: bool = True,
 ) -> None:
     """Count a league match that has just ended or been abandoned (in the transaction that
     stores it): as played when it counts; by the league's rule for leavers when only a player
@@ -175,6 +177,8 @@ async def match_ended(
             while the match was played, abandoning it: with nobody gone, a match that would
             count had it finished is then no contest, in the audit under his name, so the
             organiser sees it and may award it (a host may not decide it by closing either).
+        removed_by: who removed the player (`removed_seats`), the host (`removed_by_host`)
+            or a moderator: the audit names him.
     """
     standing = await match_standing(db, guild_id, match_id)
     league = standing.league
@@ -220,7 +224,10 @@ async def match_ended(
         why = f"{closer} closed its table, so it was abandoned before it finished"
         audited_by = closed_by
     elif only_leaving and removed:
-        correction, winner, why = "no_contest", None, "the host removed a player from the table"
+        remover = "the host" if removed_by_host else "a moderator"
+        correction, winner = "no_contest", None
+        why = f"{remover} removed a player from the table"
+        audited_by = removed_by
     elif only_leaving:
         correction, winner, why = await _leaver_rule(db, league, {seat % 2 for seat in left})
     else:
@@ -265,6 +272,16 @@ async def match_ended(
     if correction is not None:
         await _audit(db, league.id, match_id, correction, why, audited_by, None, None)
         await _unrate(db, league.id, match_id)
+
+
+async def who_removed(db: Database, table_id: int, match_no: int) -> int | None:
+    """Who last removed a player (`/table kick`) from the table during its match
+    `match_no`, as its stored events say: the host or a moderator."""
+    return await db.fetchval(
+        "SELECT user_id FROM table_events WHERE table_id = ? AND match_no = ?"
+        " AND action LIKE 'kick:%' ORDER BY seq DESC LIMIT 1",
+        (table_id, match_no),
+    )
 
 
 NIGHT_REASON = (

@@ -192,6 +192,9 @@ class ResultsRecorder:
             ),
         )
         if table.league_id is not None:  # its standing, in the transaction that stores it
+            removed_by = None
+            if table.removed_seats:
+                removed_by = await league_results.who_removed(db, table.id, table.match_no)
             await league_results.match_ended(
                 db,
                 table.guild_id,
@@ -200,6 +203,8 @@ class ResultsRecorder:
                 frozenset(table.removed_seats),
                 closed_by=closed_by,
                 by_host=closed_by == table.host_id,
+                removed_by=removed_by,
+                removed_by_host=removed_by is None or removed_by == table.host_id,
             )
 
     async def variant_game(

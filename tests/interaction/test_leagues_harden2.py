@@ -175,3 +175,28 @@ async def test_a_season_ended_mid_match_tells_the_organiser_where_the_match_coun
     assert "outside seasons" in shown and "1 match" in shown, shown
     said = (await h.command("bob", "league match", id=f"M{table.match_id}")).text
     assert said == f"M{table.match_id} counts for the league **{LEAGUE}**.", said
+
+
+async def test_a_player_a_moderator_removes_is_in_the_audit_under_the_moderators_name(
+    interactions,
+):
+    """A moderator removed bob from a league match: the audit said "by the league's rule:
+    the host removed a player from the table", naming neither who did it nor that it was
+    not the host. It names the moderator now, as a removal by the host names the host."""
+    h = interactions
+    await quick_league(h)
+    table = await start_four(h, league=LEAGUE)
+    base = h.world.guild.permissions_of(h.member("erin"))
+    manage = base | discord.Permissions(manage_channels=True).value
+    kicked = await h.command(
+        "erin", "table kick", member=h.member("bob"), channel_permissions=manage
+    )
+    assert kicked.ephemeral and "bob was removed" in kicked.text, kicked.text
+    await close_table(h, "alice")
+    audit = (await h.command("bob", "league audit", league=LEAGUE)).text
+    erin = h.member("erin").id
+    assert (
+        f"M{table.match_id} no contest by <@{erin}>: a moderator removed a player from the table"
+    ) in audit, audit
+    said = (await h.command("carol", "league match", id=f"M{table.match_id}")).text
+    assert said.endswith("- no contest: a moderator removed a player from the table"), said
