@@ -8,12 +8,16 @@ logged with the table and answered with a short apology.
 from __future__ import annotations
 
 import logging
+import math
+from typing import Any
 
 import discord
 from discord import app_commands
+from discord.enums import AppCommandOptionType as OptionType
 
 from bot.engine.errors import EuchreError
 from bot.engine.quoting import QuotesNames, clip
+from bot.numbers import parse_whole
 from bot.storage.errors import StorageError
 from bot.tables.table import NotAtThisTable
 from bot.ui.embeds import safe
@@ -47,6 +51,82 @@ STALE_COMMAND = (
 CONTENT_LIMIT = 2000
 
 
+class BadOption(app_commands.AppCommandError):
+    """An option's value is not of the kind the command declares (`option_refusal`)."""
+
+
+# The options whose value is the id of what was picked (resolved by Discord alongside).
+_PICKED = {
+    OptionType.user: "a member",
+    OptionType.channel: "a channel",
+    OptionType.role: "a role",
+    OptionType.mentionable: "a member or a role",
+    OptionType.attachment: "a file",
+}
+
+
+def option_refusal(interaction: discord.Interaction) -> str | None:
+    """Why a slash command's options are not what the command declares, or None.
+
+    Discord's client sends each option as its type (a whole number, true or false, a text, the
+    id of a member picked) and one of its choices, but a request made another way need not:
+    discord.py hands the value on as sent, so a text for a number failed in the command (an
+    apology, and an error logged), 1.5 was stored as a number of rounds, "no" was true, and an
+    id that is no number failed inside discord.py, unanswered. Every command is checked here,
+    before it runs. For an autocomplete, the option being typed is a text whatever its type.
+    A value outside an option's choices or range is each command's to refuse, in its words.
+    """
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return None
+    data: dict[str, Any] = dict(interaction.data or {})
+    options: Any = data.get("options") or []
+    while options and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+        options = options[0].get("options") or []  # a subcommand, or a group's
+    params = {p.display_name: p for p in command.parameters}
+    resolved = data.get("resolved")
+    # What was picked comes with the command, by id (a member, a channel, a role, a file).
+    picked = (
+        {key for found in resolved.values() if isinstance(found, dict) for key in found}
+        if isinstance(resolved, dict)
+        else set()
+    )
+    for option in options:
+        if not isinstance(option, dict) or option.get("focused"):
+            continue
+        param = params.get(option.get("name"))  # type: ignore[arg-type]
+        if param is None or "value" not in option:
+            continue
+        why = _value_refusal(param, option["value"], picked)
+        if why is not None:
+            return f"Option '{param.display_name}' {why}"
+    return None
+
+
+def _value_refusal(param: app_commands.Parameter, value: Any, picked: set[str]) -> str | None:
+    kind = param.type
+    if kind is OptionType.string:
+        if not isinstance(value, str):
+            return "takes a text"
+    elif kind is OptionType.integer:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return "takes a whole number"
+    elif kind is OptionType.number:
+        if (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not math.isfinite(value)
+        ):
+            return "takes a number"
+    elif kind is OptionType.boolean:
+        if not isinstance(value, bool):
+            return "is true or false"
+    elif kind in _PICKED:
+        if not isinstance(value, str) or parse_whole(value) is None or value not in picked:
+            return f"takes {_PICKED[kind]} picked from the list"
+    return None
+
+
 def fit_content(text: str) -> str:
     """`text` cut to what a message's content may hold, whatever was quoted into it."""
     return clip(text, CONTENT_LIMIT)
@@ -56,6 +136,8 @@ def reason_of(error: BaseException) -> str | None:
     """The member-readable reason of a refusal, or None when the error is a bug."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(error, BadOption):
+        return str(error)
     if isinstance(error, EuchreError | StorageError):
         # Names members chose are escaped, so none formats the answer it is quoted in.
         text = error.worded(safe) if isinstance(error, QuotesNames) else str(error)

@@ -35,7 +35,7 @@ from discord.ext import commands as ext
 from bot.engine.quoting import clip, quoted
 from bot.engine.rules import LEFT_OF_LONER, Options
 from bot.tables.requests import current_interaction
-from bot.ui.errors import reply_error
+from bot.ui.errors import BadOption, option_refusal, reply_error
 from bot.ui.views import Buttons
 
 # Discord's limits for one embed (and the whole message, which holds one embed here).
@@ -79,6 +79,13 @@ class CommandTree(app_commands.CommandTree):
         if takes is not None and not takes():
             self.client.turn_away(interaction)  # type: ignore[attr-defined]
             return False
+        # An option sent as another type than the command's fails in discord.py or the command.
+        refusal = option_refusal(interaction)
+        if refusal is not None:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await interaction.response.autocomplete([])
+                return False
+            raise BadOption(refusal)
         # A command may ask the tables for something: the game manager applies one interaction
         # once (bot.tables.requests). The check runs in the task that then runs the command.
         current_interaction.set(interaction.id)

@@ -5,10 +5,11 @@ gets a clear private answer and changes nothing it should not."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from tests.interaction.helpers import seat_four, start_four
-from tests.support.fake_discord import FakeMessage
-from tests.support.interactions import InteractionHarness
+from tests.support.fake_discord import INTERACTION_COMMAND, FakeMessage
+from tests.support.interactions import Exchange, InteractionHarness
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -105,3 +106,50 @@ async def test_a_review_id_with_a_number_no_table_has_is_answered_not_logged(int
                 "erin", custom_id, message=forged_on(h.table_message(), custom_id)
             )
         assert exchange.text.startswith("This server has no table "), exchange.text
+
+
+# -- options of another type than the command's -------------------------------------------------
+
+
+async def command_sent_as(
+    h: InteractionHarness, who: str, name: str, options: dict[str, Any], **sent: Any
+) -> Exchange:
+    """``who`` runs ``/name`` with ``options``, the values of ``sent`` then put in the request
+    as a request made by hand may carry them (another type than the option's)."""
+    member = h.member(who)
+    data = h.world._command_data(member, h.channel, name, options, focused=None)
+    node = data
+    while node["options"] and node["options"][0]["type"] in (1, 2):
+        node = node["options"][0]
+    for option in node["options"]:
+        if option["name"] in sent:
+            option["value"] = sent[option["name"]]
+    exchange = h._exchange(INTERACTION_COMMAND, member, h.channel, data)
+    await h._run_tree(exchange)
+    return exchange
+
+
+async def test_an_option_sent_as_another_type_is_refused_naming_it(interactions):
+    """A text for a whole number failed in the command (an apology, an error logged); 1.5 was
+    taken for a number of points and "no" for true; a member option's id that is no id, or
+    names no one picked, failed in discord.py or the command."""
+    h = interactions
+    for options, sent, words in (
+        ({"points": 5}, {"points": "abc"}, "Option 'points' takes a whole number"),
+        ({"points": 5}, {"points": 5.5}, "Option 'points' takes a whole number"),
+        ({"timeout": 60}, {"timeout": True}, "Option 'timeout' takes a whole number"),
+        ({"hints": True}, {"hints": "no"}, "Option 'hints' is true or false"),
+        ({"preset": "modern"}, {"preset": ["modern"]}, "Option 'preset' takes a text"),
+    ):
+        async with h.unchanged():
+            exchange = await command_sent_as(h, "alice", "table create", options, **sent)
+        assert exchange.ephemeral and exchange.text == words, exchange.text
+    await seat_four(h)
+    for sent_id in ("bob", "123", 5):
+        async with h.unchanged():
+            exchange = await command_sent_as(
+                h, "alice", "table kick", {"member": h.member("bob")}, member=sent_id
+            )
+        assert exchange.text == "Option 'member' takes a member picked from the list"
+    # What Discord's client sends is taken as before.
+    assert "was removed" in (await h.command("alice", "table kick", member=h.member("bob"))).text
