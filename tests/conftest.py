@@ -16,6 +16,13 @@ import pytest
 
 from tests.support import postgres
 
+# The README's install copies .env.example to .env in the checkout before it runs the tests, and
+# the bot reads the .env beside its code when the folder it runs in has none: every bot process
+# a test starts (in a folder of its own) would take the operator's settings (a database URL,
+# shards, a metrics port) on top of the ones the test gives it. No .env is read in a test run;
+# a test of .env files themselves takes this out of its bot's environment.
+os.environ["PYTHON_DOTENV_DISABLED"] = "1"
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _postgres_server_stops() -> Iterator[None]:

@@ -254,6 +254,7 @@ def test_the_env_file_of_the_working_directory_is_read(tmp_path):
         "DISCORD_TOKEN=from-this-folder\nDISCORD_API_BASE=ftp://told-by-this-env/api\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    env.pop("PYTHON_DOTENV_DISABLED", None)  # tests/conftest.py: no .env in the other tests
     done = subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=tmp_path,

@@ -8,11 +8,16 @@ then quietly ignored.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from bot.cli import EXIT_USAGE, main
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -70,3 +75,35 @@ def test_simulate_refuses_an_argument_it_would_not_use(capsys, tmp_path, argv, r
     code, out, err = run(capsys, "simulate", *argv, "--matches", "1", "--record", str(record))
     assert code == EXIT_USAGE and out == "" and not record.exists()
     assert len(err.strip().splitlines()) == 1 and reason in err, err
+
+
+# -- the tests after the README's install ---------------------------------------------------------
+
+
+def test_the_checkouts_env_file_does_not_reach_the_bots_the_tests_start(tmp_path: Path) -> None:
+    """The README's install copies .env.example to .env in the checkout, and its test run comes
+    after. A bot a test starts runs in a folder of its own, where the bot falls back on the .env
+    beside its code: the checkout's DATABASE_URL met the test's DATABASE_PATH ("set one, not
+    both") and two dozen tests of bot processes failed. The tests' bots read no .env."""
+    checkout, elsewhere = tmp_path / "checkout", tmp_path / "elsewhere"
+    checkout.mkdir()
+    elsewhere.mkdir()
+    (checkout / "bot").symlink_to(ROOT / "bot", target_is_directory=True)
+    (checkout / ".env").write_text((ROOT / ".env.example").read_text(encoding="utf-8"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+    env.update(
+        PYTHONPATH=str(checkout),
+        DISCORD_TOKEN="fake-token.for-tests.only",
+        DATABASE_PATH=str(elsewhere / "euchre.db"),
+        DISCORD_API_BASE="ftp://the-tests-own/api",  # refused: the bot stops before Discord
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "ftp://the-tests-own/api" in done.stderr, done.stderr
+    assert list(elsewhere.iterdir()) == []
