@@ -1,0 +1,331 @@
+"""Whether the coach's advice is right and honest, as a player who wants to get better reads it.
+
+On deals where the right play is clear to any good player the hint names it; its figures agree
+with a count made here by enumerating every placement of the unseen cards and playing each out
+with a plain minimax written in this file; the analysis never changes when only cards the asker
+cannot see change; the grades list as a mistake only an action worth less than the expert's
+choice.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from bot.ai.coach import Decision, analyse, grade
+from bot.ai.expert import ExpertPlayer
+from bot.ai.knowledge import read
+from bot.ai.sampling import World, bidding_weight, play_weight
+from bot.engine.cards import EFFECTIVE_SUIT, POWER
+from bot.engine.deal import PLAY, Deal
+from bot.engine.match import Match, MatchView
+from bot.engine.rules import build_options
+from bot.ui.coach import NOISE, grades_embed, hint_embed
+from tests.ai.positions import A, B, C, D, position, view
+
+MODERN = {"preset": "modern"}
+
+
+def hint_of(match: Match, budget: int = 60, seed: int = 0):
+    v = view(match)
+    a = analyse(ExpertPlayer(seed, budget=budget), v)
+    embed = hint_embed(a, v.deal.seat, v.deal.dealer, v.deal.alone is not None)
+    return v, a, embed.to_dict()
+
+
+def field_text(embed: dict) -> str:
+    return "\n".join(f"{f['name']}\n{f['value']}" for f in embed.get("fields", []))
+
+
+# ---------------------------------------------------------------------------------------------
+# Clear plays
+
+
+def test_a_lay_down_is_ordered_up_alone_by_the_eldest_and_taken_up_alone_by_the_dealer():
+    eldest = position({B: "JH JD AH KH QH"}, "9H")
+    v, a, embed = hint_of(eldest)
+    assert a.choice == "order:alone" and a.marches == 1.0
+    assert "**Order up alone**" in embed["description"]
+    dealer = position({A: "JS JC AS KS AH"}, "9S", ["pass", "pass", "pass"])
+    v, a, embed = hint_of(dealer)
+    assert a.choice == "order:alone" and a.marches == 1.0
+    assert "**Take up alone**" in embed["description"]
+
+
+def test_a_sure_lone_march_leads_trumps_and_never_the_ace_that_can_be_ruffed():
+    # B alone holds both bowers, the ace and king of trumps and the ace of spades; the queen
+    # of trumps is out. Any trump first marches; the ace of spades first may be ruffed.
+    match = position(
+        {
+            B: "JH JD AH KH AS",
+            A: "9S TS KS QD TD",
+            C: "QH 9C TC 9D KD",
+            D: "QS JS QC AD KC",
+        },
+        "9H",
+        ["order:alone", "TD"],
+        **MODERN,
+    )
+    v, a, embed = hint_of(match)
+    assert a.choice in ("JH", "JD", "AH", "KH") and a.marches == 1.0
+    ace = a.value_of("AS")
+    assert ace is not None and ace.value < a.ranked[0].value
+
+
+def test_the_right_bower_is_led_by_the_maker_holding_it_with_the_ace():
+    match = position(
+        {
+            B: "JH AH TH AS AC",
+            A: "9S TS KS QD TD",
+            C: "KH 9C TC 9D KD",
+            D: "QS JS QC AD JD",
+        },
+        "9H",
+        ["order", "TD"],
+        **MODERN,
+    )
+    v, a, embed = hint_of(match)
+    assert a.choice == "JH" and "**J♥**" in embed["description"]
+
+
+def test_partners_winning_ace_is_not_trumped_by_the_last_to_play():
+    # The dealer, void in spades, plays last to his partner's ace: he throws a club.
+    match = position(
+        {
+            A: "JH AH QC KC QD",
+            B: "9S TS KS QH TD",
+            C: "AS 9C TC 9D KD",
+            D: "QS JS TH AD JD",
+        },
+        "9H",
+        ["pass", "pass", "pass", "order", "QD", "9S", "AS", "QS"],
+        **MODERN,
+    )
+    v, a, embed = hint_of(match)
+    assert a.choice in ("QC", "KC")
+
+
+def test_a_hand_with_nothing_passes_at_every_seat_of_round_one():
+    weak = "9S TC QD KS 9D"
+    for seat, before in ((B, []), (C, ["pass"]), (D, ["pass", "pass"])):
+        match = position({seat: weak}, "9H", before, **MODERN)
+        v, a, embed = hint_of(match, budget=30)
+        assert a.choice == "pass", seat
+        assert "**Pass**" in embed["description"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The figures against a count made here
+
+
+def _winner(trick: list[tuple[int, str]], trump: str) -> int:
+    eff, power = EFFECTIVE_SUIT[trump], POWER[trump]
+    led = eff[trick[0][1]]
+
+    def rank(seat_card: tuple[int, str]) -> int:
+        card = seat_card[1]
+        if eff[card] == trump:
+            return 200 + power[card]
+        return 100 + power[card] if eff[card] == led else 0
+
+    return max(trick, key=rank)[0]
+
+
+def _maker_tricks(hands, to_play, trick, trump, makers) -> int:
+    """The makers' tricks from here, the makers taking as many and the others as few as they
+    can, every card seen: a plain minimax, not the solver's."""
+    if not trick and not any(hands):
+        return 0
+    eff = EFFECTIVE_SUIT[trump]
+    hand = hands[to_play]
+    follow = [c for c in hand if trick and eff[c] == eff[trick[0][1]]]
+    results = []
+    for card in follow or hand:
+        after = [list(h) for h in hands]
+        after[to_play].remove(card)
+        now = [*trick, (to_play, card)]
+        if len(now) == 4:
+            w = _winner(now, trump)
+            results.append(((w & 1) == makers) + _maker_tricks(after, w, [], trump, makers))
+        else:
+            results.append(_maker_tricks(after, (to_play + 1) % 4, now, trump, makers))
+    return max(results) if (to_play & 1) == makers else min(results)
+
+
+def exact_shares(v: MatchView, card: str) -> tuple[float, float]:
+    """Over every placement of the unseen cards that fits what the seat saw, weighted as the
+    coach weighs a world (by how likely the bidding and the play were with it), the share in
+    which the makers take three tricks or more after `card`, and all five. For a deal whose
+    trump was named in round two (nothing taken up) and no lone hand."""
+    k = read(v)
+    deal = v.deal
+    trump = deal.trump
+    assert trump is not None and deal.turned_down and deal.alone is None
+    eff = EFFECTIVE_SUIT[trump]
+    makers = deal.maker & 1
+    made = sum((_winner(list(t), trump) & 1) == makers for _, t in deal.tricks)
+    others = [s for s in range(4) if s != k.seat]
+    played = [[c for _, t in deal.tricks for s2, c in t if s2 == s] for s in range(4)]
+    for s, c in deal.trick:
+        played[s].append(c)
+
+    def placements(i, hands, left):
+        if i == len(others):
+            yield hands, left
+            return
+        s = others[i]
+        fits = [c for c in left if eff[c] not in k.voids[s]]
+        for chosen in itertools.combinations(fits, deal.hand_sizes[s]):
+            rest = [c for c in left if c not in chosen]
+            yield from placements(i + 1, {**hands, s: list(chosen)}, rest)
+
+    total = three = five = 0.0
+    for placed, kitty in placements(0, {k.seat: list(k.hand)}, list(k.unseen)):
+        hands = [placed[s] for s in range(4)]
+        original = [hands[s] + played[s] for s in range(4)]
+        weight = bidding_weight(k, original) * play_weight(k, World(hands, kitty))
+        after = [list(h) for h in hands]
+        after[k.seat].remove(card)
+        trick = [*deal.trick, (k.seat, card)]
+        if len(trick) == 4:
+            w = _winner(trick, trump)
+            tricks = made + ((w & 1) == makers) + _maker_tricks(after, w, [], trump, makers)
+        else:
+            tricks = made + _maker_tricks(after, (k.seat + 1) % 4, trick, trump, makers)
+        total += weight
+        three += weight * (tricks >= 3)
+        five += weight * (tricks == 5)
+    return three / total, five / total
+
+
+def late_positions(seed: int, count: int) -> list[MatchView]:
+    """Views at the fourth trick of random `modern` deals whose trump was named in round two,
+    played by no one alone, with a choice to make."""
+    rng = random.Random(seed)
+    out: list[MatchView] = []
+    for n in range(500):
+        match = Match(build_options("modern"), rng.randrange(4), rng=random.Random(seed * 997 + n))
+        deal = match.deals[0]
+        while not deal.is_over:
+            v = match.view_for(match.to_act)
+            d = v.deal
+            if d.phase == PLAY and len(d.tricks) == 3:
+                if len(d.legal) > 1 and d.turned_down and d.alone is None:
+                    out.append(v)
+                break
+            match.apply(rng.choice(list(d.legal)), match.to_act)
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_makers_shares_agree_with_every_placement_of_the_unseen_cards_counted(seed):
+    """With enough worlds the hint's "three tricks or more" and "all five" are the shares of
+    every placement of the unseen cards, weighted as the coach weighs them, played out here
+    card by card."""
+    for v in late_positions(seed, 2):
+        a = analyse(ExpertPlayer(0, budget=1600), v)
+        three, five = exact_shares(v, a.choice)
+        assert a.worlds >= 700
+        assert abs(a.makes - three) <= 0.06, (v.deal.hand, a.choice, a.makes, three)
+        assert abs(a.marches - five) <= 0.06, (v.deal.hand, a.choice, a.marches, five)
+
+
+# ---------------------------------------------------------------------------------------------
+# Nothing the asker cannot see
+
+
+def _replayed(match: Match, hands: list[list[str]], kitty: list[str]) -> Match:
+    deal = match.deals[0]
+    again = Match(
+        match.options,
+        match.first_dealer,
+        deal_factory=lambda o, d: Deal.from_hands(o, d, hands, deal.turn_up, kitty),
+    )
+    for seat, action in deal.history:
+        again.apply(action, seat)
+    return again
+
+
+def hidden_swaps(match: Match, seat: int):
+    """Deals that differ from the match's first only in cards `seat` cannot see: two unplayed
+    cards of one suit swapped between two other hands, or (before any card is played) one
+    of another hand swapped with one of the kitty."""
+    deal = match.deals[0]
+    trump = deal.trump
+    suit = EFFECTIVE_SUIT[trump] if trump is not None else {c: c[1:] for c in deal.dealt[0]}
+    kitty = [c for c in deal.kitty if c != deal.discarded]
+    unplayed = [[c for c in deal.hands[s] if c != deal.turn_up] for s in range(4)]
+    others = [s for s in range(4) if s != seat]
+    for x, y in itertools.combinations(others, 2):
+        for cx, cy in itertools.product(unplayed[x], unplayed[y]):
+            if trump is None or suit[cx] == suit[cy]:
+                hands = [list(h) for h in deal.dealt]
+                hands[x][hands[x].index(cx)], hands[y][hands[y].index(cy)] = cy, cx
+                yield _replayed(match, hands, kitty)
+                break
+    if deal.phase != PLAY and seat != deal.dealer:
+        other = others[0] if others[0] != deal.dealer else others[1]
+        hands = [list(h) for h in deal.dealt]
+        card = hands[other][0]
+        hands[other][0] = kitty[0]
+        yield _replayed(match, hands, [card, *kitty[1:]])
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_the_analysis_and_the_hint_never_change_when_only_hidden_cards_change(seed):
+    rng = random.Random(seed)
+    match = Match(build_options(rng.choice(("modern", "somerset"))), rng.randrange(4))
+    match = _replayed(match, [list(h) for h in match.deals[0].dealt], list(match.deals[0].kitty))
+    for _ in range(rng.randrange(0, 14)):
+        v = match.view_for(match.to_act)
+        if len(v.deal.legal) > 1 and v.deal.phase == PLAY and rng.random() < 0.2:
+            break
+        match.apply(rng.choice(list(v.deal.legal)), match.to_act)
+    seat = match.to_act
+    v = match.view_for(seat)
+    expert = ExpertPlayer(seed, budget=10)
+    first = analyse(expert, v)
+    text = hint_embed(first, seat, v.deal.dealer).to_dict()
+    swapped = 0
+    for other in hidden_swaps(match, seat):
+        ov = other.view_for(seat)
+        assert ov.deal.hand == v.deal.hand and ov.deal.legal == v.deal.legal
+        again = analyse(expert, ov)
+        assert again == first
+        assert hint_embed(again, seat, ov.deal.dealer).to_dict() == text
+        swapped += 1
+    assert swapped or first.phase == PLAY
+
+
+# ---------------------------------------------------------------------------------------------
+# The grades
+
+
+def test_grades_list_only_actions_worth_less_than_the_experts_choice():
+    """In the sure lone march every trump led is as good as the next: none is a mistake; the
+    ace of spades led first loses a march and is one, with its cost in the deal's points."""
+    match = position(
+        {
+            B: "JH JD AH KH AS",
+            A: "9S TS KS QD TD",
+            C: "QH 9C TC 9D KD",
+            D: "QS JS QC AD KC",
+        },
+        "9H",
+        ["order:alone", "TD"],
+        **MODERN,
+    )
+    v = view(match)
+    expert = ExpertPlayer(0, budget=30)
+    for card in ("JH", "JD", "AH", "KH"):
+        g = grade(expert, Decision(1, 0, B, v, card))
+        assert g is not None and g.cost < NOISE
+    assert "as good as the expert's choice" in (grades_embed([g], B, A, 1, "B").description or "")
+    bad = grade(expert, Decision(1, 0, B, v, "AS"))
+    assert bad is not None and bad.cost >= NOISE and bad.points > 0
+    text = grades_embed([bad], B, A, 1, "B").description or ""
+    assert "**Trick 1**: A♠" in text and "points fewer expected" in text
