@@ -26,7 +26,7 @@ from bot.leagues.counting import FINISHED, reasons_not_counted, sides_without_a_
 from bot.storage import fixtures as fixture_store
 from bot.storage import league_ratings
 from bot.storage.database import Database
-from bot.storage.league_seasons import OPEN_PLAY, league_settings, running_season
+from bot.storage.league_seasons import OPEN_PLAY, league_settings, player_names, running_season
 from bot.storage.leagues import SHOW_NOTHING, League, LeagueError, match_standing, pages_text
 from bot.storage.results import SeatPlayer
 from bot.storage.seasons import timestamp
@@ -229,7 +229,7 @@ async def match_ended(
         why = f"{remover} removed a player from the table"
         audited_by = removed_by
     elif only_leaving:
-        correction, winner, why = await _leaver_rule(db, league, {seat % 2 for seat in left})
+        correction, winner, why = await _leaver_rule(db, league, match_id, left)
     else:
         await _exclude(db, league.id, match_id, reasons)
         await _unrate(db, league.id, match_id)
@@ -391,15 +391,32 @@ async def _rename_members(db: Database, league_id: int, match_id: int) -> None:
 
 
 async def _leaver_rule(
-    db: Database, league: League, leaving: set[int]
+    db: Database, league: League, match_id: int, left: set[int]
 ) -> tuple[str, int | None, str]:
     """The league's rule for a match a player left: a forfeit by the side of the seats a
-    member left (when only one side's were), else no contest."""
+    member left (when only one side's were), else no contest; the reason names who left, so
+    the organiser reading the audit sees who ended the match that way."""
     settings = await league_settings(db, league.id)
+    leaving = {seat % 2 for seat in left}
+    marks = ", ".join("?" * len(left))
+    leavers = [
+        (r["user_id"], r["seat"])
+        for r in await db.fetchall(
+            f"SELECT seat, user_id FROM league_match_seats WHERE match_id = ? AND seat IN ({marks})"
+            " ORDER BY seat",
+            (match_id, *sorted(left)),
+        )
+    ]
+    names = await player_names(db, league, [user for user, _seat in leavers])
+    who = [f"{names[user]} of {SIDE_NAMES[seat % 2]}" for user, seat in leavers]
+    said = (", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else "".join(who)) or (
+        "a player"
+    )
+    why = f"{said} left or timed out repeatedly"
     if settings.leaver == "forfeit" and len(leaving) == 1:
         (side,) = leaving
-        return "forfeit", 1 - side, f"a player of {SIDE_NAMES[side]} left or timed out repeatedly"
-    return "no_contest", None, "a player left or timed out repeatedly"
+        return "forfeit", 1 - side, why
+    return "no_contest", None, why
 
 
 def _effective(result: Result) -> tuple[Any, ...]:
