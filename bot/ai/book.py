@@ -49,6 +49,9 @@ class Suggestion:
         quote: the book's words, shortened where marked with "...".
         chapter: the chapter of the Suggestions it is in.
         page: that chapter's page in the book's contents.
+        asks: for a suggestion whose words say what a hand needs to make the trump (or to take
+            it alone), the declaration they speak of ("to order up"): where the book favours a
+            pass, the hand has less than the words ask for, and a coach says so.
     """
 
     key: str
@@ -56,6 +59,7 @@ class Suggestion:
     quote: str
     chapter: str
     page: int
+    asks: str = ""
 
     @property
     def place(self) -> str:
@@ -63,8 +67,8 @@ class Suggestion:
         return f"{SOURCE}: {self.chapter}, p. {self.page}"
 
 
-def _s(key: str, title: str, quote: str, chapter: str, page: int) -> Suggestion:
-    return Suggestion(key, title, quote, chapter, page)
+def _s(key: str, title: str, quote: str, chapter: str, page: int, asks: str = "") -> Suggestion:
+    return Suggestion(key, title, quote, chapter, page, asks)
 
 
 _ELDEST, _SECOND, _THIRD, _DEALER = (
@@ -84,6 +88,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "strength in suit, provided you have nothing to go to.",
             _ELDEST,
             43,
+            "to order up",
         ),
         _s(
             "order_not_next",
@@ -98,6 +103,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "Make it next when you can, and do not cross the suit, unless very strong.",
             _ELDEST,
             43,
+            "to make it next",
         ),
         _s(
             "lead_through_assist",
@@ -127,6 +133,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "Assist with three trumps; right and another; left and another, and outside ace.",
             _SECOND,
             46,
+            "to assist",
         ),
         _s(
             "make_it_red",
@@ -134,6 +141,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "If your partner turn down black, make it red if you can.",
             _SECOND,
             46,
+            "to make it red",
         ),
         _s(
             "ruff_one_small",
@@ -150,6 +158,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "the right.",
             _THIRD,
             50,
+            "to order up",
         ),
         _s(
             "dealer_takes_up",
@@ -158,6 +167,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "another, and one suit; ... two trumps and two aces.",
             _DEALER,
             52,
+            "to take up",
         ),
         _s(
             "dealer_makes",
@@ -166,6 +176,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "somewhat less strength than would be required in the other three hands.",
             _DEALER,
             52,
+            "to make the trump",
         ),
         _s(
             "discard_short",
@@ -206,6 +217,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "weakness in lay suits, it is good play to take it from him.",
             "Lone Hands",
             57,
+            "to take it alone",
         ),
         _s(
             "against_lone",
@@ -234,6 +246,13 @@ class Advice:
     def followed_by(self, action: str) -> bool:
         """Whether `action` is one the suggestion recommends."""
         return action in self.favours
+
+    @property
+    def falls_short(self) -> bool:
+        """Whether the suggestion's words say what a hand needs to make the trump (or to take
+        it alone) and the book passes: the hand has less than they ask for. Its quote then
+        speaks of a declaration it does not favour, and a coach says why."""
+        return bool(self.suggestion.asks) and self.favours == (PASS,)
 
 
 _STANDARD = StandardPlayer()

@@ -47,6 +47,10 @@ def book_text(
     favours = ", ".join(
         action_label(a, seat, dealer, phase, lone_maker) for a in advice.favours[:5]
     )
+    if advice.falls_short:
+        # The words say what it takes to make the trump; they favour a pass only because
+        # this hand has less than that, which a learner would not read from them alone.
+        favours += f", as this hand has less than these words ask for {s.asks}"
     return clip(f"“{s.quote}”\n— {s.place}.\nThe book favours: {favours}.", FIELD_LIMIT)
 
 
@@ -153,6 +157,8 @@ def grades_embed(
             said = "as" if g.advice.followed_by(g.action) else "against"
             s = g.advice.suggestion
             line += f" You played {said} the book: “{s.quote}” ({s.chapter}, p. {s.page})"
+            if g.advice.falls_short:
+                line += f"; it passes with this hand, which has less than it asks for {s.asks}"
         lines.append(line)
     good = len(grades) - len(mistakes)
     # Every decision listed: no line says that none other was as good.

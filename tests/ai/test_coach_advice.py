@@ -4,7 +4,8 @@ On deals where the right play is clear to any good player the hint names it; its
 with a count made here by enumerating every placement of the unseen cards and playing each out
 with a plain minimax written in this file; the analysis never changes when only cards the asker
 cannot see change; the grades list as a mistake only an action worth less than the expert's
-choice.
+choice; and the hint's words agree with its choice: a book quote that asks for more than the
+hand has says so when it favours a pass.
 """
 
 from __future__ import annotations
@@ -14,15 +15,21 @@ import random
 
 import pytest
 
+from bot.ai.book import SUGGESTIONS
 from bot.ai.coach import Decision, analyse, grade
 from bot.ai.expert import ExpertPlayer
 from bot.ai.knowledge import read
 from bot.ai.sampling import World, bidding_weight, play_weight
 from bot.engine.cards import EFFECTIVE_SUIT, POWER
-from bot.engine.deal import PLAY, Deal
+from bot.engine.deal import PLAY, ROUND_ONE, Deal
 from bot.engine.match import Match, MatchView
 from bot.engine.rules import build_options
-from bot.ui.coach import NOISE, grades_embed, hint_embed
+from bot.ui.coach import (
+    NOISE,
+    book_text,
+    grades_embed,
+    hint_embed,
+)
 from tests.ai.positions import A, B, C, D, position, view
 
 MODERN = {"preset": "modern"}
@@ -329,3 +336,49 @@ def test_grades_list_only_actions_worth_less_than_the_experts_choice():
     assert bad is not None and bad.cost >= NOISE and bad.points > 0
     text = grades_embed([bad], B, A, 1, "B").description or ""
     assert "**Trick 1**: A♠" in text and "points fewer expected" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# The words
+
+
+@pytest.mark.parametrize(
+    ("seat", "before", "turn_up", "asks"),
+    [
+        (B, [], "9H", "to order up"),
+        (C, ["pass"], "9H", "to assist"),
+        (D, ["pass", "pass"], "9H", "to order up"),
+        (A, ["pass", "pass", "pass"], "TH", "to take up"),
+        (B, ["pass"] * 4, "9H", "to make it next"),
+    ],
+)
+def test_a_quote_that_asks_for_more_than_the_hand_has_says_so_above_its_pass(
+    seat, before, turn_up, asks
+):
+    """The book's words say what a hand needs to order, assist, take up or make it next: where
+    they favour a pass, the learner is told the hand has less than they ask for, not left
+    with an ordering rule above a pass."""
+    match = position({seat: "9S TC QD KS 9D"}, turn_up, before, **MODERN)
+    v, a, embed = hint_of(match, budget=20)
+    assert a.advice is not None and a.advice.favours == ("pass",)
+    said = book_text(a.advice, seat, v.deal.dealer, v.deal.phase)
+    assert said.endswith(
+        f"The book favours: Pass, as this hand has less than these words ask for {asks}."
+    )
+    assert said in field_text(embed)
+    # A grade of an order against such a pass says it too.
+    g = grade(ExpertPlayer(0, budget=20), Decision(1, 0, seat, v, v.deal.legal[1]))
+    assert g is not None and g.advice is not None
+    if g.cost >= NOISE:
+        line = grades_embed([g], seat, v.deal.dealer, 1, "x").description or ""
+        assert f"it passes with this hand, which has less than it asks for {asks}" in line
+
+
+def test_a_quote_whose_words_favour_the_declaration_reads_as_before():
+    match = position({B: "JH JD AH KH QH"}, "9H")
+    v, a, _ = hint_of(match, budget=20)
+    assert a.advice is not None and not a.advice.falls_short
+    said = book_text(a.advice, B, A, ROUND_ONE)
+    assert said.endswith("The book favours: Order up alone.")
+    # The suggestions that never speak of what a hand needs ask for nothing.
+    assert not SUGGESTIONS["order_not_next"].asks and not SUGGESTIONS["discard_short"].asks
