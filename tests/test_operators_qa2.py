@@ -7,6 +7,7 @@ then quietly ignored.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -16,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import EXIT_USAGE, main
+from bot.storage.database import Database
+from tests.storage.builders import GUILD, quick_rubber, seats
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,3 +110,26 @@ def test_the_checkouts_env_file_does_not_reach_the_bots_the_tests_start(tmp_path
     )
     assert done.returncode == 2 and "ftp://the-tests-own/api" in done.stderr, done.stderr
     assert list(elsewhere.iterdir()) == []
+
+
+# -- leaderboard --preset ----------------------------------------------------------------------
+
+
+async def test_leaderboard_refuses_a_preset_the_bot_has_not(capsys, tmp_path: Path) -> None:
+    """A preset misspelt gave an empty leaderboard, as if nobody had played under it; a
+    preset's name in capitals is the preset."""
+    path = tmp_path / "club.db"
+    db = await Database.open(path)
+    try:
+        await quick_rubber(db, seats(1, 2, 3, 4), winner=0, rubber_points=(5, 0))
+    finally:
+        await db.close()
+    board = ("leaderboard", "--db", str(path), "--guild", str(GUILD))
+    code, out, err = await asyncio.to_thread(run, capsys, *board, "--preset", "Somerset")
+    assert code == 0 and "page 1 of 1, 2 players" in out, err
+    for wrong in ("somerest", "24-card"):
+        with pytest.raises(SystemExit) as refused:
+            main([*board, "--preset", wrong])
+        out, err = capsys.readouterr()
+        assert refused.value.code == EXIT_USAGE and out == ""
+        assert f"'{wrong}' is not a preset: choose one of somerset, jerome, modern" in err

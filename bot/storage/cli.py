@@ -32,6 +32,7 @@ from typing import Any
 import asyncpg
 
 from bot.engine.quoting import shown
+from bot.engine.rules import PRESETS
 from bot.numbers import SQLITE_MAX, parse_whole
 from bot.storage import processes
 from bot.storage.copy import Copied, CopyError, copy, differences
@@ -73,7 +74,12 @@ def register_commands(subparsers: Any) -> None:
         "--metric", default="rubbers_won", help=f"one of {', '.join(METRICS)} (default rubbers_won)"
     )
     board.add_argument("--period", default="all", help=f"one of {', '.join(PERIODS)} (default all)")
-    board.add_argument("--preset", default=None, help="only results under this preset")
+    board.add_argument(
+        "--preset",
+        type=_preset,
+        default=None,
+        help=f"only results under this preset: {', '.join(PRESETS)}",
+    )
     board.add_argument(
         "--page", type=_page, default=1, help="the page to print as text (default 1)"
     )
@@ -129,6 +135,17 @@ def _page(text: str) -> int:
     if number is None or number < 1:
         raise argparse.ArgumentTypeError(f"{shown(text)} is not a page number (1, 2, ...)")
     return number
+
+
+def _preset(text: str) -> str:
+    """A preset's name, as results are stored under it (a name the bot has none of would only
+    give an empty leaderboard, as if nobody had played)."""
+    name = text.strip().lower()
+    if name not in PRESETS:
+        raise argparse.ArgumentTypeError(
+            f"{shown(text)} is not a preset: choose one of {', '.join(PRESETS)}"
+        )
+    return name
 
 
 def _moment(text: str) -> datetime:
