@@ -84,6 +84,36 @@ def shown_actions(
     return [best, chosen], why
 
 
+def leaves_book_text(
+    analysis: Analysis, seat: int, dealer: int, lone_maker: bool = False
+) -> str | None:
+    """Why the expert's choice is none the book's words favour (None when it is one): the
+    hint's quote and its action would otherwise contradict each other without a word."""
+    advice = analysis.advice
+    chosen = analysis.value_of(analysis.choice)
+    if advice is None or advice.followed_by(analysis.choice) or chosen is None:
+        return None
+    weighed = [v for a in advice.favours if (v := analysis.value_of(a)) is not None]
+    if not weighed:
+        return None
+    favoured = max(weighed, key=lambda v: v.value)
+    label = action_label(favoured.action, seat, dealer, analysis.phase, lone_maker)
+    choice = action_label(analysis.choice, seat, dealer, analysis.phase, lone_maker)
+    gap = chosen.value - favoured.value
+    if gap >= NOISE:
+        return (
+            f"The expert leaves the book here because its search finds {choice} worth"
+            f" {lead_text(gap, analysis.rubber)} more than {label}."
+        )
+    # The book's other rules of thumb (the standard player's choice, which the expert keeps
+    # unless the search finds a clear gain) play the choice; the search finds no such gain.
+    return (
+        f"The expert keeps to the book's other rules of thumb, which play {choice}: its"
+        f" search finds {label} no better by the"
+        f" {lead_text(analysis.margin, analysis.rubber)} it asks before it leaves them."
+    )
+
+
 def hint_embed(
     analysis: Analysis, seat: int, dealer: int, lone_maker: bool = False
 ) -> discord.Embed:
@@ -92,9 +122,11 @@ def hint_embed(
     choice = action_label(analysis.choice, seat, dealer, analysis.phase, lone_maker)
     embed = discord.Embed(title="Hint", description=f"The expert would: **{choice}**", colour=TEAL)
     if analysis.advice is not None:
+        said = book_text(analysis.advice, seat, dealer, analysis.phase, lone_maker)
+        leaves = leaves_book_text(analysis, seat, dealer, lone_maker)
         embed.add_field(
             name=f"The book: {analysis.advice.suggestion.title}",
-            value=book_text(analysis.advice, seat, dealer, analysis.phase, lone_maker),
+            value=clip(f"{said}\n{leaves}", FIELD_LIMIT) if leaves else said,
             inline=False,
         )
     if analysis.ranked:
@@ -172,7 +204,14 @@ def grades_embed(
     return embed
 
 
-__all__ = ["book_text", "grades_embed", "hint_embed", "send_grades", "shown_actions"]
+__all__ = [
+    "book_text",
+    "grades_embed",
+    "hint_embed",
+    "leaves_book_text",
+    "send_grades",
+    "shown_actions",
+]
 
 
 async def send_grades(

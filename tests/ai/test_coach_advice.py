@@ -5,7 +5,8 @@ with a count made here by enumerating every placement of the unseen cards and pl
 with a plain minimax written in this file; the analysis never changes when only cards the asker
 cannot see change; the grades list as a mistake only an action worth less than the expert's
 choice; and the hint's words agree with its choice: a book quote that asks for more than the
-hand has says so when it favours a pass.
+hand has says so when it favours a pass, and the expert's leaving the book is given its
+reason.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from bot.ui.coach import (
     book_text,
     grades_embed,
     hint_embed,
+    leaves_book_text,
 )
 from tests.ai.positions import A, B, C, D, position, view
 
@@ -382,3 +384,28 @@ def test_a_quote_whose_words_favour_the_declaration_reads_as_before():
     assert said.endswith("The book favours: Order up alone.")
     # The suggestions that never speak of what a hand needs ask for nothing.
     assert not SUGGESTIONS["order_not_next"].asks and not SUGGESTIONS["discard_short"].asks
+
+
+def test_a_hint_whose_choice_leaves_the_book_says_why():
+    """Wherever the expert's choice is none the book's words favour, the hint says why beside
+    the quote; where it is one of them, it adds nothing."""
+    rng = random.Random(11)
+    left = kept = 0
+    for n in range(20):
+        match = Match(build_options(rng.choice(("modern", "somerset"))), rng.randrange(4))
+        expert = ExpertPlayer(n, budget=12)
+        while not match.deals[0].is_over:
+            v = match.view_for(match.to_act)
+            if len(v.deal.legal) > 1 and rng.random() < 0.4:
+                a = analyse(expert, v)
+                why = leaves_book_text(a, v.deal.seat, v.deal.dealer)
+                if a.advice is None or not a.ranked or a.advice.followed_by(a.choice):
+                    assert why is None
+                    kept += 1
+                else:
+                    assert why is not None
+                    embed = hint_embed(a, v.deal.seat, v.deal.dealer)
+                    assert why in field_text(embed.to_dict())
+                    left += 1
+            match.apply(expert.choose(v), match.to_act)
+    assert left and kept
