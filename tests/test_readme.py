@@ -137,3 +137,15 @@ def test_each_command_line_of_the_readme_names_options_that_exist(command: str) 
     options = {flag for action in parser._actions for flag in action.option_strings}
     named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", command))
     assert named <= options, f"{command}: {sorted(named - options)} not options of {path}"
+
+
+def test_every_file_and_folder_the_readme_names_is_there() -> None:
+    named = {
+        span.split(":")[0]
+        for span in re.findall(r"`([^`\s]+)`", README)
+        + re.findall(r"python (bench/[^`\s]+)", README)
+        if re.match(r"^(?:\.ci|bench|bot|cogs|tests)/", span)
+    }
+    assert len(named) > 50
+    missing = sorted(path for path in named if not list(ROOT.glob(path.rstrip("/"))))
+    assert missing == []
