@@ -166,15 +166,19 @@ class TablePlace:
 
     channel_id: int
     open: bool
+    close_reason: str | None = None  # why it closed, once it has
 
 
 async def table_place(db: Database, guild_id: int, table_id: int) -> TablePlace | None:
-    """The channel of a server's table and whether it is open; None when the server never had
-    a table of that id (another server's table is none of this one's)."""
+    """The channel of a server's table, whether it is open and why it closed; None when the
+    server never had a table of that id (another server's table is none of this one's)."""
     row = await db.fetchone(
-        "SELECT channel_id, status FROM tables WHERE id = ? AND guild_id = ?", (table_id, guild_id)
+        "SELECT channel_id, status, close_reason FROM tables WHERE id = ? AND guild_id = ?",
+        (table_id, guild_id),
     )
-    return None if row is None else TablePlace(row["channel_id"], row["status"] == OPEN)
+    if row is None:
+        return None
+    return TablePlace(row["channel_id"], row["status"] == OPEN, row["close_reason"])
 
 
 async def match_actors(db: Database, table_id: int, match_no: int) -> list[int | None]:

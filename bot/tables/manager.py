@@ -1414,6 +1414,7 @@ class TableManager:
         self.stored_events += 1
         self.tables.pop(table.channel_id, None)
         table.status = "closed"
+        table.close_reason = reason
         self._cancel(table)
         self._forget(table)
         if match is not None and not match.over and table.league_id is not None:

@@ -252,6 +252,8 @@ class Table:
         # seats given one in each deal of the match (by deal number), marked in its record.
         self.hints = True
         self.hinted: dict[int, set[int]] = {}
+        # Why the table closed ("closed by the host", "everyone left"...), once it has.
+        self.close_reason: str | None = None
         self._rng: random.Random = random.SystemRandom()
 
     # -- who is here ----------------------------------------------------------------------

@@ -40,8 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STALE = "That button belongs to an earlier deal or table. Here is your hand as it is now."
-# A hand's button of a table that is no more, or at which the member no longer plays.
-CLOSED_TABLE = "That table has closed: this button is no longer in use."
+# A hand's button of a table at which the member no longer plays.
 NOT_SEATED = "You no longer play at that table: this button is no longer in use."
 HELD = "A computer is holding your seat: use /table back to take it again."
 NOTHING_TO_DISCARD = (
@@ -192,7 +191,8 @@ async def hand_message(
     manager = bot.manager
     async with manager.lock_for(table):
         if table.status == "closed":
-            raise TableError("the table has closed")
+            why = f" ({table.close_reason})" if table.close_reason else ""
+            raise TableError(f"the table has closed{why}")
         if table.variant is not None:
             seat, played = table.variant_view_for(user_id)
             return (
@@ -283,7 +283,10 @@ async def act(
         table is None or drawn_for != (table.id, table.match_no, deal_number(table))
     ):
         if table is None or table.id != drawn_for[0]:
-            await answer(interaction, CLOSED_TABLE)
+            await answer(
+                interaction,
+                await gone_text(interaction, drawn_for[0], ": this button is no longer in use."),
+            )
             return
         if table.seat_of(interaction.user.id) is None:
             held = table.held_seat_of(interaction.user.id) is not None
@@ -366,6 +369,35 @@ def _discard_made(table: Table) -> bool:
     return match is not None and table.playing and match.deal.phase != DISCARD
 
 
+async def _place_of(interaction: discord.Interaction, table_id: int) -> store.TablePlace | None:
+    """Where table `table_id` of this server plays, and whether it is open (None: this server
+    has no such table). The tables this process holds answer first; the stored ones next."""
+    guild_id = interaction.guild_id
+    for table in list(manager_of(interaction).tables.values()):
+        if table.id == table_id and table.guild_id == guild_id:
+            return store.TablePlace(table.channel_id, True)
+    if guild_id is None or table_id > SQLITE_MAX:  # a number no table's id can be
+        return None
+    return await store.table_place(_bot(interaction).db, guild_id, table_id)
+
+
+def _why_closed(place: store.TablePlace | None) -> str:
+    """` (closed by the host)`: why a closed table closed, as its channel was told."""
+    if place is None or place.open or not place.close_reason:
+        return ""
+    return f" ({place.close_reason})"
+
+
+async def gone_text(interaction: discord.Interaction, table_id: int, then: str) -> str:
+    """What a button of table `table_id` is answered where that table is not: the channel
+    where it plays, when it is open in another; else that it closed and why (its host closed
+    it, everyone left, it was idle...), then `then` (what the button is now)."""
+    place = await _place_of(interaction, table_id)
+    if place is not None and place.open and place.channel_id != interaction.channel_id:
+        return f"That table plays in <#{place.channel_id}>: use its buttons there."
+    return f"That table has closed{_why_closed(place)}{then}"
+
+
 async def table_button(
     interaction: discord.Interaction, table_id: int, what: str, number: int | None = None
 ) -> None:
@@ -374,7 +406,10 @@ async def table_button(
     manager = manager_of(interaction)
     table = manager.tables.get(channel_id_of(interaction))
     if table is None or table.id != table_id:
-        await answer(interaction, "That table has closed: start a new one with /table create.")
+        await answer(
+            interaction,
+            await gone_text(interaction, table_id, ": start a new one with /table create."),
+        )
         return
     listener = _bot(interaction).table_messages
     if what == "hand":
@@ -432,7 +467,10 @@ async def substitute_answer(
     manager = manager_of(interaction)
     table = manager.tables.get(channel_id_of(interaction))
     if table is None or table.id != table_id:
-        await answer(interaction, "That table has closed, so its seat is no longer offered.")
+        await answer(
+            interaction,
+            await gone_text(interaction, table_id, ", so its seat is no longer offered."),
+        )
         return
     change = await manager.answer_substitute(
         channel_id_of(interaction), interaction.user.id, match_no, number, accept
@@ -625,7 +663,10 @@ async def close_answer(
     if table is None or table.id != table_id:
         # Closed meanwhile (by someone else, or it closed itself): "Keep it open" cannot keep
         # it, and "stays open" would say what is not so.
-        await interaction.response.edit_message(content="That table is already closed.", view=None)
+        place = await _place_of(interaction, table_id)
+        await interaction.response.edit_message(
+            content=fit_content(f"That table is already closed{_why_closed(place)}."), view=None
+        )
         return
     if not yes:
         await interaction.response.edit_message(content="The table stays open.", view=None)

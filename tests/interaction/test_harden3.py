@@ -7,9 +7,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tests.interaction.helpers import seat_four, start_four
+from tests.interaction.helpers import close_table, open_hand, seat_four, start_four, to_act
 from tests.support.fake_discord import INTERACTION_COMMAND, FakeMessage
-from tests.support.interactions import Exchange, InteractionHarness
+from tests.support.interactions import Exchange, InteractionHarness, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
 
@@ -153,3 +153,46 @@ async def test_an_option_sent_as_another_type_is_refused_naming_it(interactions)
         assert exchange.text == "Option 'member' takes a member picked from the list"
     # What Discord's client sends is taken as before.
     assert "was removed" in (await h.command("alice", "table kick", member=h.member("bob"))).text
+
+
+# -- a table closed, or playing elsewhere ---------------------------------------------------------
+
+
+async def test_a_closed_tables_hand_and_buttons_say_why_it_closed(interactions):
+    """A hand open when its table closed said only "the table has closed", and so did every
+    button of it pressed later: the players who did not close it never learned why."""
+    h = interactions
+    table = await start_four(h)
+    player, _ = to_act(h)
+    hand = await open_hand(h, player)
+    seen_hand = copy.deepcopy(hand)
+    seen_table = copy.deepcopy(h.table_message())
+    await close_table(h, "alice")
+    assert h.table() is None
+    assert h.messages[hand.id].text == (
+        "This hand is closed: the table has closed (closed by the host)."
+    )
+    async with h.unchanged():
+        pressed = await h.click(player, enabled_ids(seen_hand)[0], message=seen_hand)
+    assert pressed.text == (
+        "That table has closed (closed by the host): this button is no longer in use."
+    )
+    async with h.unchanged():
+        pressed = await h.click("carol", f"euchre:table:{table.id}:hand", message=seen_table)
+    assert pressed.text == (
+        "That table has closed (closed by the host): start a new one with /table create."
+    )
+
+
+async def test_a_tables_button_pressed_in_another_channel_says_where_it_plays(interactions):
+    """A table's button pressed where that table is not (a copy of its message elsewhere) was
+    answered that the table had closed, while it played on in its own channel."""
+    h = interactions
+    table = await start_four(h)
+    lounge = next(c for c in h.world.guild.channels.values() if c.name == "lounge")
+    elsewhere = copy.deepcopy(h.table_message())
+    elsewhere.channel_id = lounge.id
+    async with h.unchanged():
+        pressed = await h.click("bob", f"euchre:table:{table.id}:hand", message=elsewhere)
+    assert pressed.ephemeral
+    assert pressed.text == f"That table plays in <#{h.channel.id}>: use its buttons there."
