@@ -24,8 +24,9 @@ DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
 DEFAULT_TURN_TIMEOUT = 120
 TOKEN_HELP = (
     "Create an application at https://discord.com/developers/applications, add a bot to it, "
-    "copy its token (Bot > Reset Token) and put it in a file named .env beside the bot as "
-    "DISCORD_TOKEN=... (see .env.example), or set the DISCORD_TOKEN environment variable."
+    "copy its token (Bot > Reset Token) and put it in the file .env of the folder the bot is "
+    "started in as DISCORD_TOKEN=... (see .env.example), or set the DISCORD_TOKEN environment"
+    " variable."
 )
 
 
