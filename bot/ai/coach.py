@@ -75,6 +75,8 @@ class Analysis:
         margin: that head start, in the values' unit.
         searched: the actions the expert itself weighs (in the bidding, a declaration without
             strength behind it is not; the coach weighs every legal action).
+        ours: the share of worlds in which, after the choice, the seat's own side is the
+            makers (in the play 1 or 0; in the bidding, who makes the trump varies by world).
     """
 
     seat: int
@@ -90,6 +92,7 @@ class Analysis:
     book: str | None = None
     margin: float = 0.0
     searched: tuple[str, ...] = ()
+    ours: float = 0.0
 
     def value_of(self, action: str) -> ActionValue | None:
         """The worth of `action`, if it was weighed."""
@@ -192,6 +195,7 @@ def analyse(expert: ExpertPlayer, view: MatchView) -> Analysis:
         book=book,
         margin=margin,
         searched=tuple(expert.searched(k)),
+        ours=sum(1 for e in made if e[0] == my_side) / used,
     )
 
 

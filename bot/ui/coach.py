@@ -22,7 +22,7 @@ from bot.ai.coach import (
     points_text,
     value_text,
 )
-from bot.engine.deal import PLAY
+from bot.engine.deal import JOKER_SUIT, ROUND_ONE, ROUND_TWO
 from bot.engine.quoting import clip
 from bot.storage import tables as store
 from bot.tables.manager import TableManager
@@ -34,6 +34,8 @@ DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 1024
 # A deal's grades shown at most: the costliest first, so the ones that matter are never cut.
 MAX_GRADES = 12
+# The phases in which the trump is still to be made.
+BIDDING = (JOKER_SUIT, ROUND_ONE, ROUND_TWO)
 # Below this a difference is noise in the search, not a mistake worth listing.
 NOISE = 0.0005
 
@@ -114,6 +116,36 @@ def leaves_book_text(
     )
 
 
+def search_text(analysis: Analysis) -> str:
+    """What the sampled deals come to after the expert's choice, told from the asker's side:
+    "the makers" alone does not say whether they are the asker's side or the other."""
+    n, makes, marches = analysis.worlds, analysis.makes, analysis.marches
+    if analysis.phase not in BIDDING:
+        # The trump is made (the play, the discard, a lone hand's answers): the makers are
+        # one side in every sampled deal.
+        if analysis.ours >= 0.5:
+            return (
+                f"After it, your side, the makers, takes three tricks or more in {makes:.0%}"
+                f" of {n} sampled deals, and all five in {marches:.0%}."
+            )
+        return (
+            f"After it, the makers, the other side, take three tricks or more in {makes:.0%}"
+            f" of {n} sampled deals (all five in {marches:.0%}): your side euchres them in"
+            f" {1 - makes:.0%}."
+        )
+    theirs = 1 - analysis.ours - analysis.passed
+    text = (
+        f"After it, your side makes the trump in {analysis.ours:.0%} of {n} sampled deals"
+        f" and the other side in {theirs:.0%}"
+    )
+    if analysis.passed:
+        text += f"; the deal is passed out in {analysis.passed:.0%}"
+    return (
+        text + f". The makers take three tricks or more in {makes:.0%}, and all five in"
+        f" {marches:.0%}."
+    )
+
+
 def hint_embed(
     analysis: Analysis, seat: int, dealer: int, lone_maker: bool = False
 ) -> discord.Embed:
@@ -142,13 +174,7 @@ def hint_embed(
             lines.append(why)
         name = "The search's best, and the expert's choice" if why else "The best two actions"
         embed.add_field(name=name, value=clip("\n".join(lines), FIELD_LIMIT), inline=False)
-        made = (
-            f"After it, the makers take three tricks or more in {analysis.makes:.0%} of"
-            f" {analysis.worlds} sampled deals, and all five in {analysis.marches:.0%}."
-        )
-        if analysis.phase != PLAY and analysis.passed:
-            made += f" The deal is passed out in {analysis.passed:.0%}."
-        embed.add_field(name="The search", value=made, inline=False)
+        embed.add_field(name="The search", value=search_text(analysis), inline=False)
     else:
         embed.add_field(name="The search", value="A forced action: nothing to weigh.", inline=False)
     embed.set_footer(text="Only you see this hint; it is counted in your /stats.")
@@ -209,6 +235,7 @@ __all__ = [
     "grades_embed",
     "hint_embed",
     "leaves_book_text",
+    "search_text",
     "send_grades",
     "shown_actions",
 ]

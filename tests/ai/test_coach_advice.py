@@ -5,8 +5,8 @@ with a count made here by enumerating every placement of the unseen cards and pl
 with a plain minimax written in this file; the analysis never changes when only cards the asker
 cannot see change; the grades list as a mistake only an action worth less than the expert's
 choice; and the hint's words agree with its choice: a book quote that asks for more than the
-hand has says so when it favours a pass, and the expert's leaving the book is given its
-reason.
+hand has says so when it favours a pass, the expert's leaving the book is given its reason, and
+the search's figures say which side the makers are.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from bot.ui.coach import (
     grades_embed,
     hint_embed,
     leaves_book_text,
+    search_text,
 )
 from tests.ai.positions import A, B, C, D, position, view
 
@@ -409,3 +410,44 @@ def test_a_hint_whose_choice_leaves_the_book_says_why():
                     left += 1
             match.apply(expert.choose(v), match.to_act)
     assert left and kept
+
+
+def test_the_search_figures_say_which_side_the_makers_are():
+    # The makers' side in the play: the maker leading, then a defender.
+    march = position(
+        {
+            B: "JH JD AH KH AS",
+            A: "9S TS KS QD TD",
+            C: "QH 9C TC 9D KD",
+            D: "QS JS QC AD KC",
+        },
+        "9H",
+        ["order:alone", "TD"],
+        **MODERN,
+    )
+    _, a, _ = hint_of(march, budget=20)
+    assert a.ours == 1.0
+    assert search_text(a).startswith(
+        "After it, your side, the makers, takes three tricks or more in 100% of"
+    )
+    defended = position(
+        {
+            A: "JH AH QC KC QD",
+            B: "9S TS KS QH TD",
+            C: "AS 9C TC 9D KD",
+            D: "QS JS TH AD JD",
+        },
+        "9H",
+        ["pass", "pass", "pass", "order", "QD"],
+        **MODERN,
+    )
+    _, a, _ = hint_of(defended, budget=20)
+    assert a.ours == 0.0 and a.phase == PLAY
+    text = search_text(a)
+    assert text.startswith("After it, the makers, the other side, take three tricks or more in")
+    assert f"your side euchres them in {1 - a.makes:.0%}." in text
+    # In the bidding, who makes the trump after the choice, shares of the same deals.
+    _, a, _ = hint_of(position({B: "9S TC QD KS 9D"}, "9H", **MODERN), budget=20)
+    text = search_text(a)
+    assert text.startswith(f"After it, your side makes the trump in {a.ours:.0%} of {a.worlds}")
+    assert f"the other side in {1 - a.ours - a.passed:.0%}" in text
