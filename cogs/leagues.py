@@ -300,12 +300,13 @@ class Leagues(commands.Cog):
         organiser(interaction, "start a season")
         found = await self._league(interaction, league)
 
-        async def work(db: Database) -> league_seasons.Season:
-            return await league_seasons.start_season(db, found, interaction.user.id, name)
+        async def work(db: Database) -> tuple[league_seasons.Season, int]:
+            started = await league_seasons.start_season(db, found, interaction.user.id, name)
+            return started, await league_seasons.matches_in_play(db, found.id)
 
-        started = await self.bot.manager.writer.write(work)
+        started, in_play = await self.bot.manager.writer.write(work)
         request_sync(self.bot, found.id)  # in a task of its own, under way once answered
-        await answer(interaction, season_started_text(found, started))
+        await answer(interaction, season_started_text(found, started, in_play))
 
     @season.command(name="end")
     @app_commands.describe(league="the league")

@@ -217,11 +217,18 @@ def season_title(season: Season | None) -> str:
     return f"{season.name}{'' if season.running else ' (ended)'}"
 
 
-def season_started_text(league: League, season: Season) -> str:
-    return (
+def season_started_text(league: League, season: Season, in_play: int = 0) -> str:
+    """The answer to a season's start; `in_play`: the league's matches being played, which
+    count for it when they end, though they began before it."""
+    text = (
         f"**{safe(season.name)}** of **{safe(league.name)}** has started: its matches count for "
         f"its standings from now until `/league season end`."
     )
+    if in_play == 1:
+        text += " A league match being played now counts for it too, when it ends."
+    elif in_play:
+        text += f" {in_play} league matches being played now count for it too, when they end."
+    return text
 
 
 def season_ended_text(league: League, season: Season, in_play: int = 0) -> str:

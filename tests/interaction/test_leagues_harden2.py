@@ -159,18 +159,27 @@ async def test_a_season_ended_mid_match_tells_the_organiser_where_the_match_coun
 ):
     """The organiser ended the season while a league match was being played and was told
     only that its standings were kept: the match, ending after, counted outside seasons,
-    and nothing had said it would not be in the season's standings."""
+    and nothing had said it would not be in the season's standings. Started while one was
+    played, the season was said to count its matches "from now", and counted that one."""
     h = interactions
     await quick_league(h)
-    assert (await h.command("owner", "league season start", league=LEAGUE)).ephemeral
-    table = await start_four(h, league=LEAGUE)
+    await start_four(h, league=LEAGUE)
+    started = await h.command("owner", "league season start", league=LEAGUE)
+    assert started.text.endswith(
+        " A league match being played now counts for it too, when it ends."
+    ), started.text
+    await play_match(h)
+    assert "1 match" in await standings(h)
+    assert (await h.command("alice", "table start", keep_seats=True)).ephemeral
+    table = h.table()
     ended = await h.command("owner", "league season end", league=LEAGUE)
     assert ended.text.endswith(
         " A league match still being played is not in them: it counts for the season running"
         " when it ends (outside seasons until one starts)."
     ), ended.text
     await play_match(h)
-    assert "No match has counted yet" in await standings(h, season="1")
+    season = await standings(h, season="1")
+    assert season.count("1 match ·") == 4 and "2 matches" not in season, season
     shown = await standings(h)
     assert "outside seasons" in shown and "1 match" in shown, shown
     said = (await h.command("bob", "league match", id=f"M{table.match_id}")).text
