@@ -408,11 +408,13 @@ async def _leaver_rule(
         )
     ]
     names = await player_names(db, league, [user for user, _seat in leavers])
-    who = [f"{names[user]} of {SIDE_NAMES[seat % 2]}" for user, seat in leavers]
-    said = (", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else "".join(who)) or (
-        "a player"
-    )
-    why = f"{said} left or timed out repeatedly"
+    who = [
+        " and ".join(names[user] for user, seat in leavers if seat % 2 == side)
+        + f" ({SIDE_NAMES[side]})"
+        for side in (0, 1)
+        if any(seat % 2 == side for _user, seat in leavers)
+    ]
+    why = f"{' and '.join(who) or 'a player'} left or timed out repeatedly"
     if settings.leaver == "forfeit" and len(leaving) == 1:
         (side,) = leaving
         return "forfeit", 1 - side, why

@@ -375,7 +375,7 @@ async def test_a_leaver_forfeits_when_the_league_says_so(interactions):
     h = interactions
     match_id = await leaver_match(h, "forfeit")
     audit = (await h.command("bob", "league audit", league=LEAGUE)).text
-    assert f"M{match_id} a forfeit by the league's rule: dave of east–west left" in audit
+    assert f"M{match_id} a forfeit by the league's rule: dave (east–west) left" in audit
     shown = await standings(h)
     assert shown.index("alice") < shown.index("bob")  # dave's side (east-west) lost
     assert "dave" in shown  # the leaver is charged with the loss too, not left out

@@ -209,3 +209,26 @@ async def test_a_player_a_moderator_removes_is_in_the_audit_under_the_moderators
     ) in audit, audit
     said = (await h.command("carol", "league match", id=f"M{table.match_id}")).text
     assert said.endswith("- no contest: a moderator removed a player from the table"), said
+
+
+async def test_a_match_every_player_timed_out_of_is_no_contest_naming_them_by_side(
+    interactions,
+):
+    """All four timed out until computers held every seat, and the computers played the
+    match out: even where the rule is a forfeit, both sides left, so it is no contest, and
+    the audit names who left, side by side."""
+    h = interactions
+    await quick_league(h)
+    await h.command("owner", "league settings", league=LEAGUE, leaver="forfeit")
+    table = await start_four(h, league=LEAGUE)
+    for _ in range(400):
+        if not table.playing:
+            break
+        if not table.seats[table.match.to_act].is_bot:
+            await h.manager.time_out_now(table)
+        await h.settle()
+    assert not table.playing
+    why = "alice and carol (north–south) and bob and dave (east–west) left or timed out repeatedly"
+    audit = (await h.command("bob", "league audit", league=LEAGUE)).text
+    assert f"M{table.match_id} no contest by the league's rule: {why}" in audit, audit
+    assert "No match has counted yet" in await standings(h)

@@ -219,7 +219,7 @@ async def test_a_leaver_forfeits_for_his_side_when_the_league_says_so(db):
     audit = await league_results.audit_page(db, league)
     assert audit.entries[0].by is None  # the league's rule, not an organiser
     # it names who left: an organiser reading the audit sees who ended the match so
-    assert audit.entries[0].reason == "player4 of east–west left or timed out repeatedly"
+    assert audit.entries[0].reason == "player4 (east–west) left or timed out repeatedly"
     found = await league_results.verdict(db, match_id)
     assert found == league_results.Verdict(True, "forfeit", 0, (audit.entries[0].reason,))
     # the game played before he left is not rated: a forfeit is no game played
