@@ -17,16 +17,17 @@ import time
 import weakref
 from collections.abc import Callable
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
+import yarl  # aiohttp's URLs, as discord.py gives them
 from discord.ext import commands
 
 from bot import request_left
 from bot.collector import keep_settled
 from bot.command_sync import sync_if_changed
-from bot.config import Settings
+from bot.config import DISCORD_GATEWAY_URL, Settings
 from bot.metrics import Metrics, MetricsServer
 from bot.rerun import woken
 from bot.rest_budget import RestBudget, process_burst, process_share
@@ -44,9 +45,6 @@ from bot.ui.guide import CommandTree
 from bot.ui.live_hands import LiveHands
 from bot.ui.table_messages import TableMessages
 from bot.ui.views import DYNAMIC_ITEMS
-
-if TYPE_CHECKING:
-    import yarl  # aiohttp's URLs, as discord.py gives them
 
 log = logging.getLogger(__name__)
 
@@ -385,7 +383,13 @@ class EuchreBot(commands.AutoShardedBot):
     ) -> None:
         """Connect a shard once its start is claimed: a wait for the turn is made here, with no
         connection open, since discord.py reads nothing from one waiting for its IDENTIFY and
-        drops it after its heartbeat timeout. (discord.py's own retries come back here.)"""
+        drops it after its heartbeat timeout. (discord.py's own retries come back here.)
+
+        A gateway proxy set in DISCORD_GATEWAY_URL is connected to: without SHARD_COUNT,
+        discord.py would take the gateway that Discord's answer to GET /gateway/bot names,
+        Discord's own, and bypass the proxy."""
+        if self.settings.gateway_url != DISCORD_GATEWAY_URL:
+            gateway = yarl.URL(self.settings.gateway_url)
         bucket = await self._identify_bucket(shard_id)
         self._turns[shard_id] = await self._claim_turn(shard_id, bucket)
         await super().launch_shard(gateway, shard_id, initial=initial)

@@ -15,10 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 
 from bot.cli import EXIT_USAGE, main
 from bot.storage.database import Database
+from tests.bot.helpers import running_bot
 from tests.storage.builders import GUILD, quick_rubber, seats
+from tests.support.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -133,3 +136,37 @@ async def test_leaderboard_refuses_a_preset_the_bot_has_not(capsys, tmp_path: Pa
         out, err = capsys.readouterr()
         assert refused.value.code == EXIT_USAGE and out == ""
         assert f"'{wrong}' is not a preset: choose one of somerset, jerome, modern" in err
+
+
+# -- a gateway proxy ---------------------------------------------------------------------------
+
+
+async def test_a_bot_of_one_process_connects_to_the_gateway_proxy_it_is_given(tmp_path) -> None:
+    """DISCORD_GATEWAY_URL names a gateway proxy that keeps the sessions open across restarts.
+    A bot of one process (no SHARD_COUNT) asks Discord how many shards it needs, and Discord's
+    answer also names Discord's own gateway: the bot connected there, past the proxy."""
+    direct = FakeDiscord()  # Discord's own gateway, as GET /gateway/bot names it
+    await direct.start()
+    proxy = FakeDiscord()
+
+    async def bot_gateway(request: web.Request) -> web.Response:
+        limits = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        answer = {"url": direct.gateway_url, "shards": 1, "session_start_limit": limits}
+        # Exactly "application/json", as Discord sends it and discord.py compares it.
+        return web.Response(
+            body=json.dumps(answer).encode(), headers={"Content-Type": "application/json"}
+        )
+
+    proxy._get_gateway = bot_gateway  # type: ignore[method-assign]
+    await proxy.start()
+    try:
+        proxy.seed()
+        with proxy.patched():
+            async with running_bot(proxy, tmp_path / "euchre.db") as bot:
+                assert bot.settings.shard_count is None
+                assert bot.settings.gateway_url == proxy.gateway_url
+                assert [shard for _, shard, _, ok in proxy.identifies if ok] == [0]
+        assert direct.identifies == [] and direct.gateway_connections == []
+    finally:
+        await proxy.stop()
+        await direct.stop()
