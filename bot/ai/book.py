@@ -211,6 +211,14 @@ SUGGESTIONS: dict[str, Suggestion] = {
             57,
         ),
         _s(
+            "lone_position",
+            "the place for a lone hand",
+            "The eldest hand has the best position to play a lone hand, and the dealer the "
+            "next best. The second and third hands have the weakest positions for lone hands ...",
+            "Lone Hands",
+            57,
+        ),
+        _s(
             "take_it_from_partner",
             "taking a lone hand from partner",
             "Should your partner declare to play alone, and you have a fair trump hand with no "
@@ -279,6 +287,8 @@ def advise(k: Knowledge, action: str | None = None) -> Advice | None:
         return _round_one_advice(k, book)
     if k.phase == ROUND_TWO:
         position = k.position()
+        if is_alone(book) and position in (ELDEST, DEALER):
+            return _advice("lone_position", k, book)
         key = {ELDEST: "make_it_next", SECOND: "make_it_red", THIRD: "make_it_next"}
         return _advice(key.get(position, "dealer_makes"), k, book)
     if k.phase == DISCARD:
@@ -294,6 +304,11 @@ def _advice(key: str, k: Knowledge, *favours: str) -> Advice:
 
 def _round_one_advice(k: Knowledge, book: str) -> Advice:
     position = k.position()
+    # A lone hand the book plays from one of the best places for it: the words on making the
+    # trump say nothing of playing alone. (The second and third hands keep their chapters'
+    # words, which ask for more strength there.)
+    if is_alone(book) and position == DEALER:
+        return _advice("lone_position", k, book)
     if position == SECOND:
         return _advice("assist_light", k, book)
     if position == THIRD:
@@ -313,6 +328,8 @@ def _round_one_advice(k: Knowledge, book: str) -> Advice:
         s = Shape(list(k.hand), trump)
         if not lone_hand(s, mood(k), ELDEST):
             return _advice("eldest_orders", k, ORDER)
+    if is_alone(book):
+        return _advice("lone_position", k, book)
     return _advice("eldest_orders", k, book)
 
 

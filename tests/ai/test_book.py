@@ -139,7 +139,9 @@ def test_second_hand_makes_it_red_in_the_second_round():
 
 
 def test_the_dealer_may_make_it_with_less_strength():
-    advice = advise(read(view(position({}, turn_up="9H", actions=["pass"] * 7))))
+    # The dealer's hand: no lone hand (one of the best places for it would be quoted then).
+    match = position({A: "QS KS 9S 7D 8C"}, turn_up="9H", actions=["pass"] * 7)
+    advice = advise(read(view(match)))
     assert advice is not None and advice.suggestion.key == "dealer_makes"
 
 

@@ -64,6 +64,28 @@ def test_a_lay_down_is_ordered_up_alone_by_the_eldest_and_taken_up_alone_by_the_
     assert "**Take up alone**" in embed["description"]
 
 
+def test_a_lone_hand_the_book_plays_is_quoted_from_the_lone_hands_chapter():
+    """The eldest's lay-down quoted the order with three medium trumps above "The book
+    favours: Order up alone": words on making the trump, none on playing alone. It quotes
+    the Lone Hands chapter on the places for one, and so does the grade of an order without
+    going alone there."""
+    for match in (
+        position({B: "JH JD AH KH QH"}, "9H"),
+        position({A: "JS JC AS KS AH"}, "9S", ["pass", "pass", "pass"]),
+        position({B: "JH JD AH KH QH"}, "9S", ["pass"] * 4),
+    ):
+        v, a, embed = hint_of(match, budget=20)
+        assert a.advice is not None and a.advice.suggestion.key == "lone_position"
+        assert a.choice in a.advice.favours and all(x.endswith("alone") for x in a.advice.favours)
+        assert "The book: the place for a lone hand" in field_text(embed)
+        assert "Lone Hands, p. 57" in field_text(embed)
+        partnered = next(x for x in v.deal.legal if x != "pass" and not x.endswith("alone"))
+        g = grade(ExpertPlayer(0, budget=20), Decision(1, 0, v.deal.seat, v, partnered))
+        assert g is not None and g.cost >= NOISE and g.advice is not None
+        text = grades_embed([g], v.deal.seat, v.deal.dealer, 1, "x").description or ""
+        assert "You played against the book: “The eldest hand has the best position" in text
+
+
 def test_a_sure_lone_march_leads_trumps_and_never_the_ace_that_can_be_ruffed():
     # B alone holds both bowers, the ace and king of trumps and the ace of spades; the queen
     # of trumps is out. Any trump first marches; the ace of spades first may be ruffed.
