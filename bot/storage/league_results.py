@@ -398,14 +398,13 @@ async def _leaver_rule(
     the organiser reading the audit sees who ended the match that way."""
     settings = await league_settings(db, league.id)
     leaving = {seat % 2 for seat in left}
-    marks = ", ".join("?" * len(left))
     leavers = [
         (r["user_id"], r["seat"])
         for r in await db.fetchall(
-            f"SELECT seat, user_id FROM league_match_seats WHERE match_id = ? AND seat IN ({marks})"
-            " ORDER BY seat",
-            (match_id, *sorted(left)),
+            "SELECT seat, user_id FROM league_match_seats WHERE match_id = ? ORDER BY seat",
+            (match_id,),
         )
+        if r["seat"] in left
     ]
     names = await player_names(db, league, [user for user, _seat in leavers])
     who = [
