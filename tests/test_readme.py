@@ -12,9 +12,12 @@ import re
 from pathlib import Path
 
 import pytest
+from discord import app_commands
 
 from bot.cli import build_parser
 from bot.config import load_settings
+
+pytest_plugins = ["tests.support.fixtures"]
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -149,3 +152,73 @@ def test_every_file_and_folder_the_readme_names_is_there() -> None:
     assert len(named) > 50
     missing = sorted(path for path in named if not list(ROOT.glob(path.rstrip("/"))))
     assert missing == []
+
+
+# -- the slash commands ----------------------------------------------------------------------------
+
+
+def slash_problems(tree: app_commands.CommandTree, span: str) -> list[str]:
+    """What a README span such as `/table create [preset] [points]`, `/table addbot level:expert`
+    or `/league void\\|replay\\|unvoid league match reason` names that the tree does not have.
+    A span that names no top-level command (`/metrics`, `/opt/euchre-bot`) is no command."""
+    words = span.replace("\\|", "|").replace("[", " ").replace("]", " ").split()
+    top = {c.name: c for c in tree.get_commands()}
+    command = top.get(words.pop(0).lstrip("/"))
+    if command is None:
+        return []
+    path = [command.name]
+    while isinstance(command, app_commands.Group) and words:
+        names = words[0].split("|")
+        subs = [command.get_command(name) for name in names]
+        if None in subs:
+            return [f"/{' '.join(path)} has no subcommand {words[0]!r}"]
+        path.append(words.pop(0))
+        command = subs[0]
+    if isinstance(command, app_commands.Group):
+        return [] if not words else [f"/{' '.join(path)} is a group, named with {words}"]
+    known = {p.display_name for p in command.parameters}
+    # Options by name (`[seat]`, `when`, `level:expert`); a value alone (`G12`, `|`) is none.
+    named = [w.split(":")[0] for w in words if re.fullmatch(r"[a-z_]+(:.*)?", w)]
+    return [f"/{' '.join(path)} has no option {o!r}" for o in named if o not in known]
+
+
+async def test_every_slash_command_the_readme_names_exists_with_its_options(interactions) -> None:
+    tree = interactions.bot.tree
+    spans = re.findall(r"`(/[a-z][^`]*)`", README)
+    assert len(spans) > 100
+    assert slash_problems(tree, "/table create [colour]") == [
+        "/table create has no option 'colour'"
+    ]
+    assert slash_problems(tree, "/league void\\|undo league") == [
+        "/league has no subcommand 'void|undo'"
+    ]
+    assert [problem for span in spans for problem in slash_problems(tree, span)] == []
+
+
+async def test_the_readme_names_every_slash_command(interactions) -> None:
+    named = {
+        " ".join(span.split()[:3])
+        for span in re.findall(r"`/([a-z][^`]*)`", README.replace("\\|", "|"))
+    }
+    commands = [
+        c.qualified_name
+        for c in interactions.bot.tree.walk_commands()
+        if isinstance(c, app_commands.Command)
+    ]
+    assert len(commands) > 40
+    missing = [
+        name
+        for name in commands
+        if not any(n == name or n.startswith(name + " ") for n in named)
+        and not any(name in alternatives(n) for n in named)
+    ]
+    assert missing == []
+
+
+def alternatives(span: str) -> set[str]:
+    """`league void|replay|unvoid league match` -> the commands it names: league void, ..."""
+    words = span.split()
+    for i, word in enumerate(words):
+        if "|" in word:
+            return {" ".join([*words[:i], w]) for w in word.split("|")}
+    return set()
