@@ -12,7 +12,7 @@ action the book favours there is the standard player's; the play's are checked h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.ai.knowledge import Knowledge, side
 from bot.ai.standard import (
@@ -37,6 +37,8 @@ from bot.engine.deal import (
 )
 
 SOURCE = "Somerset Club laws (1888), Suggestions about the play"
+RED = ("H", "D")
+RED_TURNED_DOWN = "Your partner turned down a red suit: crossing the colour here makes it black."
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +143,7 @@ SUGGESTIONS: dict[str, Suggestion] = {
             "If your partner turn down black, make it red if you can.",
             _SECOND,
             46,
-            "to make it red",
+            "to cross the colour",
         ),
         _s(
             "ruff_one_small",
@@ -246,10 +248,13 @@ class Advice:
     Attributes:
         suggestion: the rule of thumb that applies.
         favours: the legal actions it recommends (at least one).
+        note: how the words apply here, where they name a case other than this one (the
+            book's "turn down black, make it red" after a red suit was turned down).
     """
 
     suggestion: Suggestion
     favours: tuple[str, ...]
+    note: str = ""
 
     def followed_by(self, action: str) -> bool:
         """Whether `action` is one the suggestion recommends."""
@@ -289,6 +294,9 @@ def advise(k: Knowledge, action: str | None = None) -> Advice | None:
         position = k.position()
         if is_alone(book) and position in (ELDEST, DEALER):
             return _advice("lone_position", k, book)
+        if position == SECOND and k.turn_up_suit in RED:
+            # The book's words name a black suit turned down; the rule is to cross the colour.
+            return replace(_advice("make_it_red", k, book), note=RED_TURNED_DOWN)
         key = {ELDEST: "make_it_next", SECOND: "make_it_red", THIRD: "make_it_next"}
         return _advice(key.get(position, "dealer_makes"), k, book)
     if k.phase == DISCARD:

@@ -53,7 +53,8 @@ def book_text(
         # The words say what it takes to make the trump; they favour a pass only because
         # this hand has less than that, which a learner would not read from them alone.
         favours += f", as this hand has less than these words ask for {s.asks}"
-    return clip(f"“{s.quote}”\n— {s.place}.\nThe book favours: {favours}.", FIELD_LIMIT)
+    note = f"\n{advice.note}" if advice.note else ""
+    return clip(f"“{s.quote}”\n— {s.place}.{note}\nThe book favours: {favours}.", FIELD_LIMIT)
 
 
 def shown_actions(
@@ -217,6 +218,8 @@ def grades_embed(
             line += f" You played {said} the book: “{s.quote}” ({s.chapter}, p. {s.page})"
             if g.advice.falls_short:
                 line += f"; it passes with this hand, which has less than it asks for {s.asks}"
+            if g.advice.note:
+                line += f". {g.advice.note}"
         lines.append(line)
     good = len(grades) - len(mistakes)
     # Every decision listed: no line says that none other was as good.

@@ -399,6 +399,27 @@ def test_a_quote_that_asks_for_more_than_the_hand_has_says_so_above_its_pass(
         assert f"it passes with this hand, which has less than it asks for {asks}" in line
 
 
+@pytest.mark.parametrize(("turn_up", "noted"), [("9H", True), ("9D", True), ("9S", False)])
+def test_the_second_hands_make_it_red_after_a_red_turn_down_says_it_makes_it_black(turn_up, noted):
+    """The book's "If your partner turn down black, make it red" was quoted as it stands to a
+    second hand whose partner had turned down hearts, and a pass under it read "less than
+    these words ask for to make it red". The rule is to cross the colour: after a red turn-down
+    the hint says that makes it black."""
+    match = position({C: "9S TC QD KS 9H"}, turn_up, ["pass"] * 5, **MODERN)
+    v, a, embed = hint_of(match, budget=20)
+    assert a.advice is not None and a.advice.suggestion.key == "make_it_red"
+    said = book_text(a.advice, C, A, v.deal.phase)
+    note = "Your partner turned down a red suit: crossing the colour here makes it black."
+    assert (note in said) == noted
+    if a.advice.falls_short:
+        assert said.endswith("less than these words ask for to cross the colour.")
+    g = grade(ExpertPlayer(0, budget=20), Decision(1, 0, C, v, "call:C"))
+    assert g is not None and g.advice is not None
+    if g.cost >= NOISE:
+        text = grades_embed([g], C, A, 1, "x").description or ""
+        assert (note in text) == noted
+
+
 def test_a_quote_whose_words_favour_the_declaration_reads_as_before():
     match = position({B: "JH JD AH KH QH"}, "9H")
     v, a, _ = hint_of(match, budget=20)
