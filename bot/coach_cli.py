@@ -157,6 +157,9 @@ def grade_to_dict(grade: Grade) -> dict[str, Any]:
             "place": advice.suggestion.place,
             "favours": list(advice.favours),
             "followed": advice.followed_by(grade.action),
+            # Where the words say what a hand needs to make the trump and the book passes.
+            "falls_short": advice.suggestion.asks if advice.falls_short else None,
+            "note": advice.note or None,
         },
     }
 
@@ -189,4 +192,10 @@ def _grade_text(g: dict[str, Any]) -> str:
     if book and g["action"] != g["best"]:
         said = "as" if book["followed"] else "against"
         text += f'; {said} the book: "{book["quote"]}" ({book["place"]})'
+        if book.get("falls_short"):
+            text += (
+                f"; it passes with this hand, which has less than it asks for {book['falls_short']}"
+            )
+        if book.get("note"):
+            text += f". {book['note']}"
     return text

@@ -76,6 +76,28 @@ def test_review_as_text_names_each_player_and_the_book(capsys, tmp_path):
     assert "Florida (north)" in out and "the expert's choice" in out
 
 
+def test_review_says_when_the_book_passes_with_a_hand_short_of_its_words(capsys, tmp_path):
+    """The review quoted the order with three medium trumps against an order the book passes
+    on, as the bot's grades did: it says the hand has less than the words ask for, in its text
+    and its JSON."""
+    from tests.ai.positions import B, position
+
+    match = position({B: "9S TC QD KS 9D"}, "9H", ["order"], preset="modern")
+    while not match.deals[0].is_over:
+        seat = match.to_act
+        match.apply(match.view_for(seat).deal.legal[0], seat)
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(match_to_record(match, ["Ann", "Bob", "Cy", "Di"])))
+    code, out, _ = run(capsys, str(path), "--budget", "8", "--deal", "1")
+    assert code == 0
+    assert "it passes with this hand, which has less than it asks for to order up" in out, out
+    code, out, _ = run(capsys, str(path), "--budget", "8", "--deal", "1", "--json")
+    ordered = json.loads(out)["matches"][0]["deals"][0]["seats"][1]["grades"]
+    book = next(g["book"] for g in ordered if g["action"] == "order")
+    assert book["suggestion"] == "eldest_orders" and book["favours"] == ["pass"]
+    assert book["falls_short"] == "to order up" and book["note"] is None
+
+
 def test_review_refuses_a_variant_and_a_bad_file(capsys, tmp_path):
     variant = VariantMatch(make_variant("two-handed"), 0, rng=random.Random(1))
     path = tmp_path / "variant.json"
