@@ -163,6 +163,13 @@ class Tables(commands.Cog):
         playing_for = None
         if league is not None:
             playing_for = await leagues.find_league(self.bot.db, guild_id, league)
+            if not await leagues.is_member(self.bot.db, playing_for.id, interaction.user.id):
+                # The host sits at north: a table of the league seats only its members.
+                raise LeagueError(
+                    "a table for the league {} seats only its members, and you sit at it as its"
+                    " host: join the league first with /league join",
+                    playing_for.name,
+                )
             self._check_league_rules(playing_for, given)
             # The league's rules, every one of them: they are the table's whatever was given.
             given = dict(playing_for.options)

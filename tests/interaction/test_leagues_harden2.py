@@ -232,3 +232,18 @@ async def test_a_match_every_player_timed_out_of_is_no_contest_naming_them_by_si
     audit = (await h.command("bob", "league audit", league=LEAGUE)).text
     assert f"M{table.match_id} no contest by the league's rule: {why}" in audit, audit
     assert "No match has counted yet" in await standings(h)
+
+
+async def test_a_table_for_a_league_is_not_opened_by_a_non_member(interactions):
+    """erin, not a member, opened a table for the league and sat at north as its host: the
+    members who joined her played a match that could never count ("erin played in it but
+    is not a member"). She is refused, privately, and no table is opened."""
+    h = interactions
+    await quick_league(h)
+    async with h.unchanged():
+        refused = await h.command("erin", "table create", league=LEAGUE)
+    assert refused.ephemeral and refused.text == (
+        f"A table for the league “{LEAGUE}” seats only its members, and you sit at it as its"
+        " host: join the league first with /league join"
+    ), refused.text
+    assert h.table() is None
