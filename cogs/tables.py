@@ -17,7 +17,7 @@ from bot.storage.leagues import LeagueError
 from bot.tables.table import SEATS, NamingTableError, TableError, parse_seat, seat_label
 from bot.ui.embeds import safe
 from bot.ui.guide import RULE_OPTION_DESCRIPTIONS
-from bot.ui.leagues import league_choices
+from bot.ui.leagues import computer_note, league_choices
 from bot.ui.nights import left_table_text
 from bot.ui.respond import answer, ask_to_close, guild_id_of, joined_text, started_text
 from bot.ui.variant_views import TITLES
@@ -275,8 +275,20 @@ class Tables(commands.Cog):
             interaction.channel_id, interaction.user.id, self._seat(interaction, seat), level
         )
         assert change.seat is not None
+        table = change.table
+        note = ""
+        if (
+            table.league_id is not None
+            and await nights.night_of_table(self.bot.db, table.id) is None
+        ):
+            # Said before the match is played, not found out after it: whether it can count.
+            league = await leagues.league_by_id(self.bot.db, table.league_id)
+            side = change.seat % 2
+            partners = (table.seats[side], table.seats[side + 2])
+            alone = all(o is not None and o.is_bot for o in partners)
+            note = computer_note(league, side, alone) if league is not None else ""
         await answer(
-            interaction, f"A computer player sits at {change.table.seat_label(change.seat)}."
+            interaction, f"A computer player sits at {table.seat_label(change.seat)}.{note}"
         )
         await self.messages.table_changed(change)
 

@@ -162,6 +162,23 @@ def match_text(
 CORRECTED_AS = {"void": "voided it", "replay": "marked it to be replayed"}
 
 
+def computer_note(league: League, side: int, alone: bool) -> str:
+    """What a computer seated at a league's table does to its match, told to the host as it
+    sits (empty when the match can still count): a league without substitutes counts no
+    match a computer plays in, and none counts a side of computers alone."""
+    if not league.substitutes:
+        return (
+            f" The match will not count for the league **{safe(league.name)}**, which does not"
+            " count a match a computer plays in."
+        )
+    if alone:
+        return (
+            f" The match will not count for the league **{safe(league.name)}** while"
+            f" {SIDE_NAMES[side]} is computers alone: a league match is played between members."
+        )
+    return ""
+
+
 async def league_choices(
     db: Database, guild_id: int | None, typed: str
 ) -> list[app_commands.Choice[str]]:

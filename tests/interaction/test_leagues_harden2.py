@@ -247,3 +247,30 @@ async def test_a_table_for_a_league_is_not_opened_by_a_non_member(interactions):
         " host: join the league first with /league join"
     ), refused.text
     assert h.table() is None
+
+
+async def test_a_computer_seated_at_a_league_table_says_when_the_match_cannot_count(
+    interactions,
+):
+    """The host of a league table seated a computer and was told only that it sat: in a
+    league that counts no match a computer plays in, the members then played a whole match
+    for nothing, and only /league match said so afterwards. The answer says it as the
+    computer sits, and, where computers may play, when a side is computers alone."""
+    h = interactions
+    await quick_league(h)
+    await quick_league(h, "Relaxed", substitutes=True)
+    assert (await h.command("alice", "table create", league=LEAGUE)).ephemeral
+    strict = await h.command("alice", "table addbot", seat="east")
+    assert strict.text == (
+        f"A computer player sits at east. The match will not count for the league **{LEAGUE}**,"
+        " which does not count a match a computer plays in."
+    ), strict.text
+    assert "closed" in (await close_table(h, "alice")).text
+    assert (await h.command("alice", "table create", league="Relaxed")).ephemeral
+    first = await h.command("alice", "table addbot", seat="east")
+    assert first.text == "A computer player sits at east.", first.text
+    second = await h.command("alice", "table addbot", seat="west")
+    assert second.text == (
+        "A computer player sits at west. The match will not count for the league **Relaxed**"
+        " while east–west is computers alone: a league match is played between members."
+    ), second.text
