@@ -15,7 +15,9 @@ painting slots shared by every table: when many tables are busy, those edits que
 (each draws the newest state once) instead of taking the time clicks need to be answered.
 
 A hand whose token has run out (or whose message was dismissed) is dropped and remembered as
-expired, so the next time that player's turn comes the table tells them how to get it back. An
+expired, so the next time that player's turn comes the table tells them how to get it back.
+Shortly before its token runs out a hand is closed with a last edit saying so (`ENDED`):
+left as last drawn, it would go on showing a turn, a trick and buttons long gone by. An
 edit refused for a card's picture (its emoji gone, `CardEmojis.picture_refused`) is not that: the
 hand is drawn again at once, its cards as text.
 """
@@ -43,6 +45,12 @@ log = logging.getLogger(__name__)
 # Discord's token lives 15 minutes; stop a little before, so an edit never races the end.
 TOKEN_LIFETIME = timedelta(minutes=14, seconds=30)
 MOVED = "This hand moved to a newer message: use that one."
+# A hand's last edit, while its token still lives: after it, the message cannot be kept up to date.
+ENDED = (
+    "This hand no longer follows the game: Discord lets the bot keep a private message up to"
+    " date for 15 minutes only. Press **My hand** on the table message (or use /hand) to see"
+    " your hand as the game goes on."
+)
 HELD = ("held",)  # what a hand shows while a computer holds the seat
 HELD_TEXT = (
     "You timed out twice, so a computer plays {seat} for you. Use /table back to take the"
@@ -60,6 +68,7 @@ class LiveHand:
     interaction: discord.Interaction
     message_id: int | None
     shown: tuple[Any, ...] = ()  # the table's state when the message was last drawn
+    ending: asyncio.TimerHandle | None = None  # when the hand is closed, before its token ends
 
 
 def state_key(table: Table) -> tuple[Any, ...]:
@@ -87,6 +96,7 @@ class LiveHands:
         self._waiting = _Rounds()
         self._slots = asyncio.Semaphore(PAINTING_SLOTS)
         self._drawing: dict[tuple[int, int], asyncio.Lock] = {}
+        self._ending: set[asyncio.Task[None]] = set()  # hands' last edits under way
         self._closed = False
 
     def follow(
@@ -109,7 +119,15 @@ class LiveHands:
         """
         key = (table.id, user_id)
         old = self._hands.get(key)
-        self._hands[key] = LiveHand(interaction, message_id, shown)
+        if old is not None and old.ending is not None:
+            old.ending.cancel()
+        hand = LiveHand(interaction, message_id, shown)
+        self._hands[key] = hand
+        if not self._closed:
+            left = TOKEN_LIFETIME - (discord.utils.utcnow() - interaction.created_at)
+            hand.ending = asyncio.get_running_loop().call_later(
+                max(left.total_seconds(), 0.0), self._end_soon, table, user_id, hand
+            )
         self._at.setdefault(table.id, set()).add(user_id)
         self._expired.discard(key)
         self._restarted.discard(key)
@@ -233,6 +251,28 @@ class LiveHands:
             # A card's picture was refused: drawn once more, its cards as text now.
             await self._draw(table, user_id, hand, again=False)
 
+    def _end_soon(self, table: Table, user_id: int, hand: LiveHand) -> None:
+        if self._closed or self._hands.get((table.id, user_id)) is not hand:
+            return
+        task = asyncio.create_task(self._end(table, user_id, hand), name=f"hand-end-{table.id}")
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
+        task.add_done_callback(log_task_end)
+
+    async def _end(self, table: Table, user_id: int, hand: LiveHand) -> None:
+        """The hand's token is about to run out: its last edit closes it, saying how to get a
+        new one (at the member's turn the table says so too, `take_expired`)."""
+        key = (table.id, user_id)
+        async with self._drawing.setdefault(key, asyncio.Lock()):
+            if self._hands.get(key) is not hand:
+                return  # replaced, or dropped, meanwhile
+            self._drop(key, hand, expired=True)
+            try:
+                await hand.interaction.edit_original_response(content=ENDED, embed=None, view=None)
+            except discord.HTTPException as error:
+                log.info("hand of member %s at table %s not closed: %s", user_id, table.id, error)
+        await self.bot.table_messages.hand_expired(table, user_id)
+
     async def _edit(self, key: tuple[int, int], hand: LiveHand, **fields: Any) -> bool:
         try:
             await hand.interaction.edit_original_response(**fields)
@@ -277,7 +317,9 @@ class LiveHands:
         self._waiting.forget(table_id)
 
     def _forget(self, key: tuple[int, int]) -> None:
-        del self._hands[key]
+        hand = self._hands.pop(key)
+        if hand.ending is not None:
+            hand.ending.cancel()
         self._drawing.pop(key, None)
         members = self._at.get(key[0])
         if members is not None:
@@ -287,7 +329,14 @@ class LiveHands:
 
     async def close(self) -> None:
         self._closed = True
-        await asyncio.gather(self._turn.cancel(), self._waiting.cancel())
+        for hand in self._hands.values():
+            if hand.ending is not None:
+                hand.ending.cancel()
+        for task in self._ending:
+            task.cancel()
+        await asyncio.gather(
+            self._turn.cancel(), self._waiting.cancel(), *self._ending, return_exceptions=True
+        )
 
 
 class _Rounds:
