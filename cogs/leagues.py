@@ -18,6 +18,7 @@ from bot.storage import (
     league_exports,
     league_ratings,
     league_results,
+    league_roles,
     league_seasons,
     leagues,
     nights,
@@ -315,13 +316,14 @@ class Leagues(commands.Cog):
         organiser(interaction, "end a season")
         found = await self._league(interaction, league)
 
-        async def work(db: Database) -> tuple[league_seasons.Season, int]:
+        async def work(db: Database) -> tuple[league_seasons.Season, int, bool]:
             ended = await league_seasons.end_season(db, found, interaction.user.id)
-            return ended, await league_seasons.matches_in_play(db, found.id)
+            in_play = await league_seasons.matches_in_play(db, found.id)
+            return ended, in_play, bool(await league_roles.rank_roles(db, found.id))
 
-        ended, in_play = await self.bot.manager.writer.write(work)
+        ended, in_play, roles = await self.bot.manager.writer.write(work)
         request_sync(self.bot, found.id)  # in a task of its own, under way once answered
-        await answer(interaction, season_ended_text(found, ended, in_play))
+        await answer(interaction, season_ended_text(found, ended, in_play, roles))
 
     @league.command(name="standings")
     @app_commands.describe(

@@ -248,10 +248,11 @@ def season_started_text(league: League, season: Season, in_play: int = 0) -> str
     return text
 
 
-def season_ended_text(league: League, season: Season, in_play: int = 0) -> str:
+def season_ended_text(league: League, season: Season, in_play: int = 0, roles: bool = False) -> str:
     """The answer to a season's end; `in_play`: the league's matches still being played,
     which are not in the season's standings (each counts for the season running when it
-    ends, outside seasons until one starts)."""
+    ends, outside seasons until one starts); `roles`: the league gives rank roles, which
+    follow the default standings, outside seasons from now."""
     text = (
         f"**{safe(season.name)}** of **{safe(league.name)}** has ended. Its standings and ratings "
         f"are kept as they are now: `/league standings season:{season.number}`."
@@ -265,6 +266,11 @@ def season_ended_text(league: League, season: Season, in_play: int = 0) -> str:
         text += (
             f" {in_play} league matches still being played are not in them: each counts for the"
             " season running when it ends (outside seasons until one starts)."
+        )
+    if roles:
+        text += (
+            " The league's roles follow the standings outside seasons from now until the next"
+            " season starts, and go to the leaders of those."
         )
     return text
 

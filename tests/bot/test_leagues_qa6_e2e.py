@@ -1,7 +1,8 @@
 """Leagues against a host who would game them, through the real bot and the fake Discord: a
 league match closed mid-match by its host is no contest in the audit under his name, the
 organiser awards it to the side it was taken from, and the standings, the export, a recompute
-and the league's role then agree with what was played."""
+and the league's role then agree with what was played; and a season's end says where its
+leaders' roles go from then on."""
 
 from __future__ import annotations
 
@@ -10,7 +11,13 @@ import io
 
 from bot.storage import league_results
 from tests.bot.helpers import NAMES, act_once, eventually, private, public, running_bot, table_of
-from tests.bot.test_league_roles_e2e import league_id_of, quick_league, settled, world
+from tests.bot.test_league_roles_e2e import (
+    league_id_of,
+    play_league_game,
+    quick_league,
+    settled,
+    world,
+)
 from tests.support.fake_discord import FakeDiscord
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -74,4 +81,29 @@ async def test_a_host_closing_his_league_match_is_audited_and_the_award_moves_ev
         await fake.wait_for(lambda: set(champions.members) == top, what="the role for the top two")
         await settled(bot)
         assert await league_results.check_league(bot.db, await league_id_of(bot)) == []
+        assert not bot.handler_errors
+
+
+async def test_a_season_ended_says_its_leaders_roles_now_follow_the_standings_outside_seasons(
+    fake_discord, tmp_path
+):
+    """The organiser ended the season and was told its standings were kept; the league's
+    role for its leaders then went, at once and unannounced, to the leaders of the matches
+    outside seasons (none here, so its winners lost it). The answer says where the roles go
+    from now."""
+    fake = fake_discord
+    champions, _ = world(fake)
+    async with running_bot(fake, tmp_path / "euchre.db") as bot:
+        await quick_league(fake)
+        await private(fake, "organiser", "league roles add", league="Quick", role=champions, top=2)
+        await private(fake, "organiser", "league season start", league="Quick")
+        _match_id, winners, _losers, _side = await play_league_game(bot, fake)
+        await fake.wait_for(lambda: champions.members == winners, what="the winners' role")
+        ended = await private(fake, "organiser", "league season end", league="Quick")
+        assert ended.endswith(
+            " The league's roles follow the standings outside seasons from now until the next"
+            " season starts, and go to the leaders of those."
+        ), ended
+        await fake.wait_for(lambda: not champions.members, what="the role taken, as told")
+        await settled(bot)
         assert not bot.handler_errors
