@@ -167,39 +167,42 @@ RULES = {
     TWO_HANDED: (
         "32 cards, five each; the eleventh card is turned up. The non-dealer may order it up or"
         " pass, then the dealer may take it up (and discards). If both pass, each in turn may name"
-        " another suit. Three or four tricks score 1, all five 2; a euchred maker gives his"
-        " adversary 2."
+        " another suit; if both pass again, the deal passes. Three or four tricks score 1, all"
+        " five 2; a euchred maker gives his adversary 2."
     ),
     THREE_HANDED: (
-        "32 cards, five each, one turned up; the auction as two-handed. The maker plays against"
-        " the other two: three or four tricks score him 1, all five 2; euchred, he gives each"
-        " adversary 2."
+        "32 cards, five each, one turned up; the auction as two-handed (all pass twice and the"
+        " deal passes). The maker plays against the other two: three or four tricks score him"
+        " 1, all five 2; euchred, he gives each adversary 2."
     ),
     FRENCH: (
         "24 cards, no turn-up. From the eldest, each bids once a number of tricks higher than"
         " every earlier bid, or passes; five ends the bidding. The highest bidder names trump and"
         " the eldest leads. A side that makes its bid scores a point a trick but never more"
         " than the bid, so the bid, and its adversaries nothing; a side that fails its bid is"
-        " euchred and the adversaries score the bid."
+        " euchred and the adversaries score the bid. No lone hands; if all pass, the deal"
+        " passes."
     ),
     NAPOLEON: (
         "Each for himself, five cards each, dealt to the right. Each bids once, the dealer last,"
         " higher than any earlier bid; five (Napoleon) ends the bidding. The highest bidder names"
         " trump and leads. Made, each opponent pays him a chip a trick bid (ten each for"
         " Napoleon); failed, he pays each opponent a chip a trick bid (five for a failed"
-        " Napoleon). The deal ends as soon as the bid is made or can no longer be made."
+        " Napoleon). The deal ends as soon as the bid is made or can no longer be made. If all"
+        " pass, the deal passes."
     ),
     SIX_HANDED: (
         "Two partnerships of three in alternate seats; 30 cards (the black sevens out), all dealt."
-        " Bidding as French euchre, but each bid names its trump suit. A side that makes its bid"
-        " scores the bid, never more, and its adversaries nothing; a side that fails scores"
-        " nothing and the adversaries score the bid."
+        " Bidding as French euchre, but each bid names its trump suit; the eldest leads. A side"
+        " that makes its bid scores the bid, never more, and its adversaries nothing; a side"
+        " that fails scores nothing and the adversaries score the bid. No lone hands; if all"
+        " pass, the deal passes."
     ),
     SETBACK: (
-        "Each starts at 5 and the first down to 0 wins. The auction as two-handed; then each"
-        " other player may throw up his hand before the first lead. The maker deducts 1 for"
-        " three or four tricks, 2 for all five, and adds 2 if euchred; anyone who takes no trick"
-        " adds 1, unless he threw up his hand."
+        "Each starts at 5 and the first down to 0 wins. The auction as two-handed (all pass"
+        " twice and the deal passes); then each other player may throw up his hand before the"
+        " first lead. The maker deducts 1 for three or four tricks, 2 for all five, and adds 2"
+        " if euchred; anyone who takes no trick adds 1, unless he threw up his hand."
     ),
 }
 
@@ -211,14 +214,28 @@ def pack_words(variant: Variant) -> str:
     return f"{len(variant.pack)} cards, the {name + ('es' if name.endswith('x') else 's')} up"
 
 
+def cards_words(variant: Variant) -> str:
+    """How the cards rank and are followed, as in the regular game (H; K: "the rules of the
+    regular game of Euchre govern"): the bowers, then the rest of the pack in play."""
+    ranks = [r for r in RANKS if r != "J" and any(card[0] == r for card in variant.pack)]
+    low = " ".join("10" if r == "T" else r for r in ranks)
+    return (
+        "The jack of trumps (the right bower) is the highest card, then the other jack of the"
+        f" same colour (the left bower), then {low} of trumps. The left bower is a trump for"
+        " every purpose: when trumps are led and it is your only trump, you must play it. Each"
+        " must follow suit if he can; the highest trump wins the trick, else the highest card"
+        " of the suit led."
+    )
+
+
 def rules_embed(variant: Variant) -> discord.Embed:
-    """/rules at a variant's table: the game in a line and its rules in a paragraph
-    (Napoleon's with the pack its number of players plays with)."""
+    """/rules at a variant's table: the game in a line, its rules in a paragraph (Napoleon's
+    with the pack its number of players plays with) and how the cards rank."""
     embed = discord.Embed(title=f"Rules: {TITLES[variant.name]}", colour=GREY)
     rules = RULES[variant.name]
     if variant.name == NAPOLEON:
         rules = f"{pack_words(variant)}, for {variant.players} players. {rules}"
-    embed.description = f"{game_words(variant)}\n\n{rules}"
+    embed.description = f"{game_words(variant)}\n\n{rules}\n\n{cards_words(variant)}"
     return embed
 
 

@@ -459,3 +459,23 @@ def test_a_pass_once_trump_is_made_is_labelled_by_what_it_does():
     assert labels["declare"] == {"Play without declaring"}, labels
     assert labels["throw_up"] == {"Keep my hand to play"}, labels
     assert labels.get("round_one", {"Pass"}) == {"Pass"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_rules_at_every_variant_say_how_the_bowers_rank_and_when_a_deal_passes(name):
+    """H: the jack of trumps is the right bower, the other jack of its colour the left bower,
+    "considered a trump" when trumps are led; K plays every variant by the regular game's
+    rules. /rules at a variant's table (whatever topic was asked, the bowers' included) showed
+    its auction and scoring only: the cards rank as the book says, with the pack in play, and
+    the page says what happens when all pass and, in the bidding games, that no one plays
+    alone."""
+    variant = make_variant(name)
+    text = vv.rules_embed(variant).description
+    assert "the right bower" in text and "the left bower" in text, text
+    assert "you must play it" in text
+    low = "A K Q 10 9 of trumps" if len(variant.pack) == 24 else "A K Q 10 9 8 7 of trumps"
+    assert low in text, text
+    assert "the deal passes" in text, text
+    if variant.auction != "turn_up":
+        assert "No lone hands" in text or name == "napoleon", text
+    assert len(text) <= 4096
