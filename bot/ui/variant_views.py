@@ -524,6 +524,8 @@ def result_text(table: Table, result: VariantResult) -> str:
         if variant.side_of(s) == variant.side_of(result.maker)
     )
     bid = f" bid {act.NUMBER_WORDS[result.bid]} and" if result.bid else ""
+    if variant.name == NAPOLEON and result.bid == act.MAX_BID:
+        bid = " went Napoleon and"  # the bid of all five "is called Napoleon" (K), as it is said
     how = {
         MARCH: "marched",
         EUCHRED: "was euchred",

@@ -479,3 +479,27 @@ def test_rules_at_every_variant_say_how_the_bowers_rank_and_when_a_deal_passes(n
     if variant.auction != "turn_up":
         assert "No lone hands" in text or name == "napoleon", text
     assert len(text) <= 4096
+
+
+def test_a_napoleon_bid_of_five_is_called_napoleon_in_the_deals_result_too():
+    """K: a bid of all five "is called Napoleon"; the auction said "went Napoleon (all five
+    tricks)", but the deal's result, in its message and its review, read "bid five and took
+    5: marched". It says he went Napoleon, made or failed; a bid of four stays a bid."""
+    from bot.engine.variants.scoring import VariantResult
+
+    table = Table(
+        9, 1, 1, Occupant(1, "alice"), build_options("modern"), make_variant("napoleon", 3)
+    )
+    for seat, name in enumerate(("bob", "carol"), start=1):
+        table.seats[seat] = Occupant(seat + 1, name)
+    made = VariantResult(0, "march", 1, "H", 5, (0, 5, 0), (-10, 20, -10))
+    assert vv.result_text(table, made).startswith("**bob** went Napoleon and took 5: marched.")
+    failed = VariantResult(0, "euchred", 1, "H", 5, (1, 0, 0), (5, -10, 5), early=True)
+    assert vv.result_text(table, failed).startswith("**bob** went Napoleon and took 0: was")
+    four = VariantResult(0, "made", 1, "H", 4, (0, 4, 0), (-4, 8, -4), early=True)
+    assert vv.result_text(table, four).startswith("**bob** bid four and took 4: made it.")
+    french = Table(9, 1, 1, Occupant(1, "alice"), build_options("modern"), make_variant("french"))
+    for seat in range(1, 4):
+        french.seats[seat] = Occupant(seat + 1, f"p{seat}")
+    five = VariantResult(0, "march", 1, "H", 5, (0, 3, 0, 2), (0, 5))
+    assert "bid five and took 5: marched." in vv.result_text(french, five)
