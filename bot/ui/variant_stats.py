@@ -18,12 +18,17 @@ BLUE = discord.Colour.blue()
 FIELD = 1024
 
 
+def chips_text(chips: int) -> str:
+    """Napoleon's chips won or lost, signed: `+1 chip`, `-12 chips`, `+0 chips`."""
+    return f"{chips:+d} {'chip' if abs(chips) == 1 else 'chips'}"
+
+
 def _unit_text(variant: str, row: VariantRow) -> str:
     """A member's line in the variant's unit."""
     scoring = make_variant(variant).scoring
     games = f"{row.games_won} won of {row.games_played}"
     if scoring == CHIPS:
-        return f"{row.points:+d} chips ({games})"
+        return f"{chips_text(row.points)} ({games})"
     if scoring == SET_BACK:
         return f"{games} ({plural(row.points, 'point')} shed)"
     return f"{games}, {plural(row.points, 'point')}"
@@ -59,8 +64,8 @@ def variant_history_text(games: list[VariantGameLine]) -> str:
     lines = []
     for game in games:
         scoring = make_variant(game.variant).scoring
-        unit = {CHIPS: f"{game.score:+d} chips", SET_BACK: f"ended at {game.score}"}.get(
-            scoring, f"{game.score} points"
+        unit = {CHIPS: chips_text(game.score), SET_BACK: f"ended at {game.score}"}.get(
+            scoring, plural(game.score, "point")
         )
         result = "won" if game.won else ("no winner" if game.winner is None else "lost")
         flag = " (computers/substitutes)" if game.flagged else ""
