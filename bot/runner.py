@@ -1,7 +1,7 @@
 """Running the bot as a service: settings, logging, the database, and a clean stop.
 
 A start that cannot go on says why in one line on standard error and exits with code 2: no
-token or a wrong one, or a database file the bot cannot use (its directory is missing, it is not
+token or a wrong one, a DISCORD_API_BASE that is not Discord's API, or a database file the bot cannot use (its directory is missing, it is not
 a database, its schema is newer than the bot), or another process of the bot already running on
 its shards (`bot/shard_guard.py`). A database server that cannot be reached now
 (down, starting, not found) exits with code 1, which the service manager restarts. SIGTERM (what systemd and docker send) and
@@ -107,6 +107,19 @@ def run() -> int:
     except discord.LoginFailure:
         print(
             f"euchre-bot: Discord refused the token (it is wrong or was reset). {TOKEN_HELP}",
+            file=sys.stderr,
+        )
+        return 2
+    except discord.NotFound as error:
+        # Discord's API has every route a start uses: a 404 before the bot is up comes from
+        # an address that is not the API's (a REST proxy's root, without /api/v10; another
+        # web server). No restart mends it, and it is no token's fault either.
+        request = f"{error.response.method} {error.response.url.path}"
+        print(
+            f"euchre-bot: {settings.api_base} answered 404 Not Found to {request}:"
+            " DISCORD_API_BASE must be the address of Discord's REST API, or of a REST proxy"
+            " in front of it, with its version (https://discord.com/api/v10,"
+            " http://127.0.0.1:8080/api/v10).",
             file=sys.stderr,
         )
         return 2

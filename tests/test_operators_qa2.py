@@ -170,3 +170,37 @@ async def test_a_bot_of_one_process_connects_to_the_gateway_proxy_it_is_given(tm
     finally:
         await proxy.stop()
         await direct.stop()
+
+
+# -- a REST address that is not Discord's API -----------------------------------------------------
+
+
+async def test_an_api_base_without_its_version_is_refused_in_one_line_and_code_2(tmp_path) -> None:
+    """DISCORD_API_BASE=http://127.0.0.1:8080, a REST proxy's address without /api/v10: every
+    request is answered 404. The start ended in a traceback and exit code 1, which the units
+    restart for ever; it is a setting to change, said in one line, with code 2."""
+    async with FakeDiscord.serve() as fake:
+        fake.seed()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
+        env.update(
+            fake.env(),
+            DISCORD_API_BASE=fake.base_url,  # the fake's API is at /api/v10
+            DATABASE_PATH=str(tmp_path / "euchre.db"),
+            PYTHONPATH=str(ROOT),
+        )
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "bot"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        fake.unknown_routes.clear()  # what the bot asked for at the wrong address
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and fake.token not in done.stderr
+    refusals = [line for line in done.stderr.splitlines() if line.startswith("euchre-bot:")]
+    assert len(refusals) == 1, done.stderr
+    assert f"{fake.base_url} answered 404 Not Found to GET /users/@me" in refusals[0]
+    assert "DISCORD_API_BASE must be" in refusals[0]
