@@ -158,7 +158,8 @@ def options_words(variant: Variant) -> str:
         words += " The maker may declare all five: made, he wins the game; failed, he is set"
         words += " back by his score."
     if variant.euchre_deducts:
-        words += " A euchre also lets each adversary deduct 2, unless he threw up his hand."
+        words += " A euchre also lets each adversary deduct 2, unless he threw up his hand;"
+        words += " should several reach 0 at once, the one nearest the dealer's left wins."
     return words
 
 
@@ -173,7 +174,8 @@ RULES = {
     THREE_HANDED: (
         "32 cards, five each, one turned up; the auction as two-handed (all pass twice and the"
         " deal passes). The maker plays against the other two: three or four tricks score him"
-        " 1, all five 2; euchred, he gives each adversary 2."
+        " 1, all five 2; euchred, he gives each adversary 2. Should that bring both to the game,"
+        " the higher score wins, then the one nearer the dealer's left."
     ),
     FRENCH: (
         "24 cards, no turn-up. From the eldest, each bids once a number of tricks higher than"
@@ -447,7 +449,33 @@ def match_text(table: Table, view: VariantMatchView, named: bool = True) -> str:
         side = _capital(side_name(table, view.winner))
         players = f" ({side_players(table, view.winner)})" if named else ""
         return f"{side}{players} win the game!"
-    return f"{name(table, view.winner)} wins the game!"
+    return f"{name(table, view.winner)} wins the game!{_tie_words(table, view, name)}"
+
+
+def _tie_words(table: Table, view: VariantMatchView, name: Callable[[Table, int], str]) -> str:
+    """Why the winner won when another player reached the game in the same deal: three-handed's
+    euchre gives both adversaries two, set-back's `euchre_deducts` lets each deduct two
+    (bot/engine/variants/match.py settles it; the books do not)."""
+    v, scores, winner = view.variant, view.scores, view.winner
+    if v.scoring == SET_BACK:
+        reached = [s for s, score in enumerate(scores) if score == 0]
+        goal = "0"
+    elif v.scoring == CHIPS:
+        return ""
+    else:
+        reached = [s for s, score in enumerate(scores) if score >= v.game]
+        goal = str(v.game)
+    others = [s for s in reached if s != winner]
+    if winner is None or not others:
+        return ""
+    who = ", ".join(name(table, s) for s in others)
+    if v.scoring != SET_BACK and scores[winner] > max(scores[s] for s in others):
+        why = "the higher score wins"
+    elif v.scoring == SET_BACK and winner == view.deal.maker:
+        why = "the maker wins"
+    else:
+        why = "the one nearest the dealer's left wins"
+    return f" ({who} reached {goal} in the same deal: {why}.)"
 
 
 def table_embed(

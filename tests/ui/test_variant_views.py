@@ -222,7 +222,7 @@ def test_k_set_back_a_euchre_lets_only_the_adversaries_who_kept_their_hands_dedu
     from tests.engine.variants.helpers import act_all, variant_deal
 
     variant = make_variant("set-back", 3, euchre_deducts=True)
-    assert "deduct 2, unless he threw up his hand." in vv.game_words(variant)
+    assert "deduct 2, unless he threw up his hand;" in vv.game_words(variant)
     # Seat 1 orders up a weak hand; seat 2 throws up; seat 0, the dealer, keeps the top trumps.
     deal = variant_deal(
         "set-back",
@@ -503,3 +503,70 @@ def test_a_napoleon_bid_of_five_is_called_napoleon_in_the_deals_result_too():
         french.seats[seat] = Occupant(seat + 1, f"p{seat}")
     five = VariantResult(0, "march", 1, "H", 5, (0, 3, 0, 2), (0, 5))
     assert "bid five and took 5: marched." in vv.result_text(french, five)
+
+
+def _finish_with(match, deal, *steps):
+    """Take the steps, then play the deal out through the match, each its highest card."""
+    from bot.engine.cards import POWER
+
+    for seat, action in steps:
+        match.apply(action, seat)
+    while not deal.is_over:
+        power = POWER[deal.trump]
+        match.apply(max(match.legal_actions(), key=lambda c: (power[c], c)), match.to_act)
+
+
+def test_a_game_two_reach_in_one_deal_says_why_the_winner_won():
+    """Three-handed: a euchre gives both adversaries two, so both can reach the game at once;
+    set-back's euchre_deducts can bring several to 0. The end of the game said only "carol
+    wins the game!", though bob stood on the game too: it says why (the higher score, else the
+    one nearest the dealer's left), as the match settles it."""
+    from bot.engine.variants import VariantMatch
+    from tests.engine.variants.helpers import variant_deal
+
+    def seated(variant):
+        table = Table(9, 1, 1, Occupant(1, "alice"), build_options("modern"), variant)
+        for seat, name in enumerate(("bob", "carol"), start=1):
+            table.seats[seat] = Occupant(seat + 1, name)
+        return table
+
+    # Three-handed, alice deals: bob orders up a hopeless hand and is euchred.
+    deal = variant_deal(
+        "three-handed",
+        {1: "9C 9S 8C 8S 7C", 0: "JH JD AH KH QH", 2: "AS KS QS JS TS"},
+        turn_up="TH",
+    )
+    match = VariantMatch(deal.variant, 0, deal_factory=lambda v, dealer: deal)
+    match.scores = [3, 4, 4]
+    _finish_with(match, deal, (1, "order"), (0, "QH"))
+    assert match.over and match.scores == [5, 4, 6] and match.winner == 2
+    table = seated(deal.variant)
+    assert vv.match_text(table, match.public_view()) == (
+        "carol wins the game! (alice reached 5 in the same deal: the higher score wins.)"
+    )
+    # Set-back with euchre_deducts: the dealer and carol both reach 0; carol is nearer.
+    deal = variant_deal(
+        "set-back",
+        {1: "JH 9C 9S 8C 8S", 0: "AC KC QC JC TC", 2: "AS KS QS JS TS"},
+        players=3,
+        turn_up="TH",
+        euchre_deducts=True,
+    )
+    match = VariantMatch(deal.variant, 0, deal_factory=lambda v, dealer: deal)
+    match.scores = [1, 5, 2]
+    _finish_with(match, deal, (1, "order"), (0, "TC"), (2, "pass"), (0, "pass"))
+    assert match.over and match.scores == [0, 7, 0] and match.winner == 2
+    said = vv.match_text(seated(deal.variant), match.public_view())
+    assert said == (
+        "carol wins the game! (alice reached 0 in the same deal: the one nearest the dealer's"
+        " left wins.)"
+    )
+    # /rules says so.
+    rules = vv.rules_embed(make_variant("three-handed")).description
+    assert "the higher score wins, then the one nearer the dealer's left" in rules
+    rules = vv.rules_embed(deal.variant).description
+    assert "should several reach 0 at once, the one nearest the dealer's left wins" in rules
+    # One alone at the game: no more than the winner.
+    view = match.public_view()
+    alone = type(view)(view.deal, view.variant, (0, 7, 2), view.deal_number, True, 0)
+    assert vv.match_text(seated(deal.variant), alone) == "alice wins the game!"
