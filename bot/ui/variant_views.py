@@ -358,12 +358,17 @@ def action_label(
     }.get(parsed.kind, action)
 
 
+def _bid_mark(table: Table, bid: int) -> str:
+    """A maker's bid beside his seat: `bid 3`, or Napoleon's bid of five by its name (K)."""
+    return "Napoleon" if _game(table) == NAPOLEON and bid == act.MAX_BID else f"bid {bid}"
+
+
 def _marks(table: Table, deal: VariantDealView, seat: int) -> str:
     marks = []
     if deal.dealer == seat:
         marks.append("dealer")
     if deal.maker == seat and deal.trump:
-        marks.append(f"bid {deal.bid}" if deal.bid else "made trump")
+        marks.append(_bid_mark(table, deal.bid) if deal.bid else "made trump")
     if seat in deal.thrown:
         marks.append("threw up")
     return f" ({', '.join(marks)})" if marks else ""
@@ -397,7 +402,10 @@ def _trick_line(
 def trump_text(table: Table, deal: VariantDealView) -> str:
     if deal.trump is None or deal.maker is None:
         return "—"
-    bid = f", bid {act.NUMBER_WORDS[deal.bid]}" if deal.bid else ""
+    bid = ""
+    if deal.bid:
+        napoleon = _game(table) == NAPOLEON and deal.bid == act.MAX_BID
+        bid = ", went Napoleon" if napoleon else f", bid {act.NUMBER_WORDS[deal.bid]}"
     return f"{suit_text(deal.trump)}, made by {seat_name(table, deal.maker)}{bid}"
 
 
