@@ -69,6 +69,10 @@ class LiveHand:
     message_id: int | None
     shown: tuple[Any, ...] = ()  # the table's state when the message was last drawn
     ending: asyncio.TimerHandle | None = None  # when the hand is closed, before its token ends
+    # What the answer that drew it said above the hand (`note`), kept there for the deal it
+    # was said in while the turn is, or is not, the member's as it was then (`note_turn`).
+    note: str | None = None
+    note_turn: tuple[int, int, bool] | None = None
 
 
 def state_key(table: Table) -> tuple[Any, ...]:
@@ -106,6 +110,7 @@ class LiveHands:
         interaction: discord.Interaction,
         message_id: int | None,
         shown: tuple[Any, ...],
+        note: str | None = None,
     ) -> LiveHand | None:
         """The hand this interaction answered with is now the member's live hand.
 
@@ -113,6 +118,10 @@ class LiveHands:
             shown: the table's state that answer drew. The table may have moved on while the
                 answer was on its way (a computer's move): then the hand is drawn once more,
                 else it would stay a move behind, its buttons not those of the turn.
+            note: what the answer said above the hand (naming the suit turned down is a
+                pass; the button was of an earlier deal). The next move at the table, maybe
+                a computer's at once, redrew the hand without it before it could be read: it
+                stays until the member's turn comes (or goes), or the deal ends.
 
         Returns:
             The hand it replaces when that was another message (to be closed), else None.
@@ -122,6 +131,8 @@ class LiveHands:
         if old is not None and old.ending is not None:
             old.ending.cancel()
         hand = LiveHand(interaction, message_id, shown)
+        if note:
+            hand.note, hand.note_turn = note, _turn_of(table, user_id)
         self._hands[key] = hand
         if not self._closed:
             left = TOKEN_LIFETIME - (discord.utils.utcnow() - interaction.created_at)
@@ -243,7 +254,9 @@ class LiveHands:
             return
         if shown == hand.shown:
             return
-        if await self._edit(key, hand, content=None, embed=embed, view=view):
+        if hand.note is not None and hand.note_turn != _turn_of(table, user_id):
+            hand.note = None  # said of a turn gone by, or of an earlier deal
+        if await self._edit(key, hand, content=hand.note, embed=embed, view=view):
             hand.shown = shown
         elif key in self._expired:
             await self.bot.table_messages.hand_expired(table, user_id)
@@ -385,6 +398,13 @@ def _member_to_act(table: Table) -> int | None:
         return None
     occupant = table.seats[match.to_act]
     return occupant.user_id if occupant is not None and not occupant.is_bot else None
+
+
+def _turn_of(table: Table, user_id: int) -> tuple[int, int, bool]:
+    """The match and deal being played, and whether the member is the one to act in it."""
+    match = table.any_match
+    deals = len(match.deals) if match is not None else 0
+    return (table.match_no, deals, _member_to_act(table) == user_id)
 
 
 def _expired(hand: LiveHand) -> bool:

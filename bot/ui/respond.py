@@ -230,7 +230,9 @@ async def show_hand(
         # A card's emoji is gone (deleted, or replaced by another process of the bot): the
         # hand is drawn again, its cards as text now, and a refused answer was never sent.
         shown, message_id = await _send_hand(interaction, table, edit, note)
-    old = bot.live_hands.follow(table, interaction.user.id, interaction, message_id, shown)
+    old = bot.live_hands.follow(
+        table, interaction.user.id, interaction, message_id, shown, note=note
+    )
     if old is not None:
         await bot.live_hands.close_old(old)
 
