@@ -231,7 +231,7 @@ class Tables(commands.Cog):
         seat="the seat to take: north to west, or seat 1 to seat N (default: the first free one)"
     )
     async def join(self, interaction: discord.Interaction, seat: str | None = None) -> None:
-        """Take a free seat at this channel's table, or wait in line when four sit."""
+        """Take a free seat at this channel's table, or wait in line when every seat is taken."""
         change = await self.manager.join(
             interaction.channel_id,
             interaction.user.id,

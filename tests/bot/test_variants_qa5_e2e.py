@@ -23,7 +23,8 @@ async def test_rules_at_a_two_handed_table_asked_for_the_bowers_say_how_they_ran
 ):
     """H names the bowers and says the left bower must be played to a trump lead when it is
     the only trump; /rules topic:bowers at a two-handed table answered "here are this game's
-    rules in full", which said nothing of the cards. They now end with how the cards rank."""
+    rules in full", which said nothing of the cards. They now end with how the cards rank.
+    /help's line for /table join said one waits "when four sit": when every seat is taken."""
     fake = fake_discord
     async with running_bot(fake, tmp_path / "euchre.db") as bot:
         alice = fake.member("alice")
@@ -33,6 +34,10 @@ async def test_rules_at_a_two_handed_table_asked_for_the_bowers_say_how_they_ran
         assert "the right bower" in said and "the left bower" in said, said
         assert "A K Q 10 9 8 7 of trumps" in said and "you must play it" in said, said
         assert "if both pass again, the deal passes" in said, said
+        # /help said a member "waits in line when four sit", at a table of two.
+        join = next(line for line in (await private(fake, alice, "help")).splitlines()
+                    if line.startswith("</table join"))  # fmt: skip
+        assert "wait in line when every seat is taken" in join and "four" not in join, join
         assert not bot.handler_errors
 
 
