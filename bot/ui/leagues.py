@@ -97,7 +97,8 @@ def info_embed(league: League, members: int, season: Season | None = None) -> di
     embed.add_field(name="Standings by", value=STANDING_WORDS[standing], inline=True)
     embed.add_field(
         name="Substitutes",
-        value="allowed"
+        value="allowed: a computer or a substitute may stand in for a member, but a side of"
+        " computers alone does not count"
         if league.substitutes
         else "not allowed: a match a computer or a substitute played in does not count",
         inline=True,
