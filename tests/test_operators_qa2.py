@@ -12,12 +12,14 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from aiohttp import web
 
 from bot.cli import EXIT_USAGE, main
+from bot.storage import processes
 from bot.storage.database import Database
 from tests.bot.helpers import running_bot
 from tests.storage.builders import GUILD, quick_rubber, seats
@@ -204,3 +206,42 @@ async def test_an_api_base_without_its_version_is_refused_in_one_line_and_code_2
     assert len(refusals) == 1, done.stderr
     assert f"{fake.base_url} answered 404 Not Found to GET /users/@me" in refusals[0]
     assert "DISCORD_API_BASE must be" in refusals[0]
+
+
+# -- db copy from a database the bot still runs on ---------------------------------------------
+
+
+async def test_db_copy_from_a_source_the_bot_still_runs_on_says_so(tmp_path, capsys) -> None:
+    """The README says to stop the bot before db copy. A copy made while it still runs is one
+    snapshot, and said 'The target holds exactly the source's rows' and nothing else: a bot
+    then started on the target lacks everything written since. The copy is made, and a warning
+    says what it lacks and what to do; a bot stopped cleanly draws none."""
+    source, target = tmp_path / "euchre.db", tmp_path / "copy.db"
+    db = await Database.open(source)
+    start = processes.Start(
+        name="host-a:4242",
+        incarnation="i1",
+        scope=None,
+        lease_owner="the bot",
+        started_at=time.time(),
+        beat_at=time.time(),
+    )
+    try:
+        await processes.register(db, start)
+    finally:
+        await db.close()
+    copy = ("db", "copy", "--from", str(source), "--to", str(target))
+    code, out, err = await asyncio.to_thread(run, capsys, *copy)
+    assert code == 0 and "The target holds exactly the source's rows." in out, err
+    assert err.startswith("warning: the bot still runs on the source (host-a:4242 (its last")
+    assert "stop every process of the bot before starting it on the target" in err
+    assert len(err.strip().splitlines()) == 1
+
+    db = await Database.open(source)
+    try:
+        await processes.stopped(db, start, time.time())
+    finally:
+        await db.close()
+    again = ("db", "copy", "--from", str(source), "--to", str(tmp_path / "again.db"))
+    code, out, err = await asyncio.to_thread(run, capsys, *again)
+    assert code == 0 and err == "", err

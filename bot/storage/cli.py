@@ -428,7 +428,7 @@ async def _verify_async(path: str | Path, guild_id: int | None) -> list[str]:
 def _copy(args: argparse.Namespace) -> int:
     made: list[str] = []  # how far the copy's transaction got: "committing", then "made"
     try:
-        copied, problems = asyncio.run(_copy_async(args.source, args.target, made))
+        copied, problems, running = asyncio.run(_copy_async(args.source, args.target, made))
     except (BadDatabase, CopyError) as error:
         return _fail(str(error))
     except KeyboardInterrupt:
@@ -452,6 +452,15 @@ def _copy(args: argparse.Namespace) -> int:
         print(f"{each.table}: {each.rows} row{'s' if each.rows != 1 else ''}")
     total = sum(each.rows for each in copied)
     print(f"Copied {total} rows of {len(copied)} tables.")
+    if running:
+        # The copy is one snapshot of the source: a bot moved to the target afterwards would
+        # start without what the one still running writes from now on.
+        print(
+            f"warning: the bot still runs on the source ({running}): what it writes from now on"
+            " is not in the target; stop every process of the bot before starting it on the"
+            " target",
+            file=sys.stderr,
+        )
     if problems:
         print(f"{len(problems)} difference{'s' if len(problems) != 1 else ''} after the copy:")
         for line in problems:
@@ -463,7 +472,9 @@ def _copy(args: argparse.Namespace) -> int:
 
 async def _copy_async(
     source: str, target: str, made: list[str] | None = None
-) -> tuple[list[Copied], list[str]]:
+) -> tuple[list[Copied], list[str], str]:
+    """The copy, the differences after it, and the processes of the bot running on the source
+    as it was read ("" for none)."""
     try:
         url, origin_url = DatabaseUrl.parse(target), DatabaseUrl.parse(source)
     except StorageError as error:
@@ -486,10 +497,11 @@ async def _copy_async(
             raise BadDatabase(said if url.display in said else f"{url.display}: {said}") from None
         try:
             await _refuse_a_running_bot(destination, "target")
+            running = await _running_bot(origin)
             stage = made if made is not None else []
             copied = await copy(origin, destination, lambda: stage.append("committing"))
             stage.append("made")
-            return copied, await differences(origin, destination)
+            return copied, await differences(origin, destination), running
         finally:
             await destination.close()
     finally:
@@ -501,18 +513,25 @@ async def _copy_async(
 RUNNING_BEAT = 6.0
 
 
+async def _running_bot(db: Database) -> str:
+    """The processes of the bot running on a database, as one names them ("" for none):
+    `host-a:4242 (its last heartbeat 1 s ago)`, `... and 2 more`."""
+    now = time.time()
+    live = [start for start in await processes.running(db) if now - start.beat_at < RUNNING_BEAT]
+    if not live:
+        return ""
+    first = live[0]
+    more = f" and {len(live) - 1} more" if len(live) > 1 else ""
+    return f"{first.name}{more} (its last heartbeat {max(0.0, now - first.beat_at):.0f} s ago)"
+
+
 async def _refuse_a_running_bot(db: Database, role: str) -> None:
     """Refuse a database a process of the bot runs on: a copy into it would replace the rows of
     the tables it is playing under it (the README says to stop the bot first)."""
-    now = time.time()
-    live = [start for start in await processes.running(db) if now - start.beat_at < RUNNING_BEAT]
-    if live:
-        first = live[0]
-        more = f" and {len(live) - 1} more" if len(live) > 1 else ""
+    running = await _running_bot(db)
+    if running:
         raise BadDatabase(
-            f"the bot runs on the {role}: {first.name}{more} (its last heartbeat"
-            f" {max(0.0, now - first.beat_at):.0f} s ago); stop every process of the bot"
-            " before copying"
+            f"the bot runs on the {role}: {running}; stop every process of the bot before copying"
         )
 
 
