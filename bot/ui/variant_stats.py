@@ -30,6 +30,10 @@ def _unit_text(variant: str, row: VariantRow) -> str:
     if scoring == CHIPS:
         return f"{chips_text(row.points)} ({games})"
     if scoring == SET_BACK:
+        # Points shed from the start of 5 over the games; set back past 5, a member sheds less
+        # than nothing, which is said as what he was set back.
+        if row.points < 0:
+            return f"{games} (set back {plural(-row.points, 'point')} in all)"
         return f"{games} ({plural(row.points, 'point')} shed)"
     return f"{games}, {plural(row.points, 'point')}"
 

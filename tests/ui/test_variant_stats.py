@@ -27,3 +27,13 @@ def test_one_chip_or_one_point_is_said_in_the_singular():
     assert "Napoleon, 3 players: won, +12 chips\n" in text
     assert "Two-handed euchre, 2 players: lost, 1 point\n" in text
     assert "French euchre, 4 players: won, 15 points" in text
+
+
+def test_a_set_back_player_set_back_past_the_start_is_not_said_to_shed_less_than_nothing():
+    """Set-back counts down from 5; a member who ended a game at 8 read "-3 points shed"."""
+    up = VariantRow(rank=2, user_id=2, name="bob", games_played=1, games_won=0, points=-3)
+    down = VariantRow(rank=1, user_id=1, name="alice", games_played=1, games_won=1, points=5)
+    embed = variant_board_embed(VariantBoard("set-back", True, (down, up), own=up), "bob")
+    assert "alice — 1 won of 1 (5 points shed)" in embed.description
+    assert "bob — 0 won of 1 (set back 3 points in all)" in embed.description
+    assert "-3" not in embed.description
