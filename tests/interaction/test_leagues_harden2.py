@@ -116,6 +116,8 @@ async def test_a_side_of_computers_is_no_opponent_where_computers_count(interact
         " between members"
     ), said
     assert "No match has counted yet" in await standings(h)
+    info = (await h.command("bob", "league info", name=LEAGUE)).reply
+    assert "a side of computers alone does not count" in info.text, info.text
 
 
 @pytest.mark.parametrize("closer", ["host", "moderator"])
