@@ -233,7 +233,7 @@ async def test_db_copy_from_a_source_the_bot_still_runs_on_says_so(tmp_path, cap
     copy = ("db", "copy", "--from", str(source), "--to", str(target))
     code, out, err = await asyncio.to_thread(run, capsys, *copy)
     assert code == 0 and "The target holds exactly the source's rows." in out, err
-    assert err.startswith("warning: the bot still runs on the source (host-a:4242 (its last")
+    assert err.startswith("warning: the bot still runs on the source, host-a:4242 (its last")
     assert "stop every process of the bot before starting it on the target" in err
     assert len(err.strip().splitlines()) == 1
 

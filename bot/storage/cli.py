@@ -456,7 +456,7 @@ def _copy(args: argparse.Namespace) -> int:
         # The copy is one snapshot of the source: a bot moved to the target afterwards would
         # start without what the one still running writes from now on.
         print(
-            f"warning: the bot still runs on the source ({running}): what it writes from now on"
+            f"warning: the bot still runs on the source, {running}: what it writes from now on"
             " is not in the target; stop every process of the bot before starting it on the"
             " target",
             file=sys.stderr,
