@@ -39,6 +39,7 @@ from bot.storage.errors import RESTARTING
 from bot.tables.fixtures import FixtureScheduler
 from bot.tables.manager import TableManager
 from bot.tables.table import Table
+from bot.ui.card_looks import CardLooks
 from bot.ui.emojis import CardEmojis
 from bot.ui.fixtures import FixtureAnnouncer
 from bot.ui.guide import CommandTree
@@ -218,6 +219,7 @@ class EuchreBot(commands.AutoShardedBot):
         self.table_messages = TableMessages(self)
         self.live_hands = LiveHands(self)
         self.card_emojis = CardEmojis(self)
+        self.card_looks = CardLooks()  # members' pictures or text in their own messages
         self._computer_delay = computer_delay
         self._timers = timers
         self._loaded: list[Table] | None = None  # loaded in setup_hook, resumed in on_ready
@@ -361,6 +363,7 @@ class EuchreBot(commands.AutoShardedBot):
         await self._guard.start(self._stopping)
         # Before the gateway connects: the first interaction finds every table in place.
         self._loaded = await self.manager.load(self.settings.serves)
+        await self.card_looks.load(self.db)
         if self.settings.metrics_port is not None:
             self._metrics_server = MetricsServer(self.metrics, self.figures)
             self._metrics_server.start(self.settings.metrics_port, self.settings.metrics_host)

@@ -49,7 +49,8 @@ class Coach(commands.Cog):
                     "the table closed while the coach was thinking, so no hint is given"
                 ) from None
             raise
-        embed = hint_embed(analysis, seat, view.deal.dealer, view.deal.alone is not None)
+        with self.bot.card_looks.drawn_for(interaction.user.id):
+            embed = hint_embed(analysis, seat, view.deal.dealer, view.deal.alone is not None)
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name="review")

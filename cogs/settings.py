@@ -1,7 +1,9 @@
-"""/settings: a member's own choices, for every table they play at."""
+"""/settings: a member's own choices, for every table they play at: when he is pinged, and
+how his own messages show cards."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Literal
 
 import discord
@@ -10,9 +12,14 @@ from discord.ext import commands
 
 from bot.tables.manager import DEFAULT_PING_AFTER
 from bot.tables.table import TableError
+from bot.ui.card_looks import LOOKS, TEXT
+from bot.ui.emojis import emoji_of
 from bot.ui.respond import answer
 
 When = Literal["every turn", "after a wait", "never"]
+Look = Literal["pictures", "text"]
+JACK = "JH"  # any card: whether the bot has its card pictures now
+log = logging.getLogger(__name__)
 _MODES = {"every turn": "every", "after a wait": "after", "never": "never"}
 
 if TYPE_CHECKING:
@@ -52,6 +59,43 @@ class Settings(commands.Cog):
             "never": "You will not be pinged on your turn.",
         }[when]
         await answer(interaction, text)
+
+    @settings.command(name="cards")
+    @app_commands.describe(look="pictures, or text (J♥, 10♦), which a screen reader reads well")
+    async def cards(self, interaction: discord.Interaction, look: Look) -> None:
+        """Choose how your hand, hints and reviews show cards: pictures or text."""
+        if look not in LOOKS:
+            raise TableError("choose how your cards look: pictures or text")
+        try:
+            await self.bot.card_looks.choose(
+                self.bot.manager.writer.write, interaction.user.id, look
+            )
+        except Exception:
+            log.exception("storing member %s's card look failed", interaction.user.id)
+            raise TableError(
+                "that could not be saved, so it did not change: please try again"
+            ) from None
+        self.bot.live_hands.restyle(interaction.user.id)
+        await answer(interaction, cards_answer(look, pictures_ready=emoji_of(JACK) is not None))
+
+
+def cards_answer(look: str, pictures_ready: bool) -> str:
+    """What `/settings cards` did. The table's messages are everyone's, so they keep the one
+    look; a member's choice reaches only what is his alone."""
+    if look == TEXT:
+        return (
+            "Your hand, hints and reviews show cards as text from now on (J♥, 10♦, 🃏): an open"
+            " hand changes at once. The table's messages show cards as they do for everyone."
+        )
+    if not pictures_ready:
+        return (
+            "Your hand, hints and reviews will show cards as pictures once the bot has its card"
+            " pictures; until then every message shows cards as text."
+        )
+    return (
+        "Your hand, hints and reviews show cards as pictures from now on: an open hand changes"
+        " at once."
+    )
 
 
 # The table's wait, as the answers name it: a member's own seconds only go with 'after a wait'.

@@ -25,14 +25,18 @@ text for a while (`BACKOFF`, doubled at each such check up to `BACKOFF_MAX`), wa
 only then tries the pictures again: a refusal costs at most one check per while.
 
 The set shown is kept in this module, not passed to every renderer: a process runs one bot,
-whose application owns one set, and a renderer needs nothing but the card to show it.
+whose application owns one set, and a renderer needs nothing but the card to show it. A member
+may choose text for his own private messages (`/settings cards`, for a screen reader, which reads
+an emoji as its code): those are drawn inside `cards_as_text`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import MappingProxyType
 
 import aiohttp
@@ -70,9 +74,27 @@ def card_of_emoji(name: str) -> str | None:
 _shown: Mapping[str, discord.PartialEmoji] = MappingProxyType({})
 
 
+# Set while a message is drawn for a member who chose to see cards as text (`/settings
+# cards`): a context variable, so the other messages drawn meanwhile keep their pictures.
+_as_text: ContextVar[bool] = ContextVar("cards_as_text", default=False)
+
+
 def emoji_of(card: str) -> discord.PartialEmoji | None:
     """The emoji of a card while the bot shows cards as pictures, else None."""
+    if _as_text.get():
+        return None
     return _shown.get(card)
+
+
+@contextmanager
+def cards_as_text(on: bool = True) -> Iterator[None]:
+    """Draw what is drawn inside as text (`J♥`) when ``on``: a member's own private message,
+    for a member who chose text."""
+    token = _as_text.set(on)
+    try:
+        yield
+    finally:
+        _as_text.reset(token)
 
 
 def show(emojis: Mapping[str, discord.PartialEmoji]) -> None:

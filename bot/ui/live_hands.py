@@ -73,6 +73,7 @@ class LiveHand:
     # was said in while the turn is, or is not, the member's as it was then (`note_turn`).
     note: str | None = None
     note_turn: tuple[int, int, bool] | None = None
+    look: str | None = None  # the member's choice of pictures or text it was drawn with
 
 
 def state_key(table: Table) -> tuple[Any, ...]:
@@ -130,7 +131,7 @@ class LiveHands:
         old = self._hands.get(key)
         if old is not None and old.ending is not None:
             old.ending.cancel()
-        hand = LiveHand(interaction, message_id, shown)
+        hand = LiveHand(interaction, message_id, shown, look=self.bot.card_looks.of(user_id))
         if note:
             hand.note, hand.note_turn = note, _turn_of(table, user_id)
         self._hands[key] = hand
@@ -184,6 +185,13 @@ class LiveHands:
             self._restarted.discard(key)
             return "restarted"
         return None
+
+    def restyle(self, user_id: int) -> None:
+        """Draw this member's live hands again: he changed how his messages show cards."""
+        tables = {table.id: table for table in self.bot.manager.tables.values()}
+        for table_id, member in list(self._hands):
+            if member == user_id and table_id in tables:
+                self.refresh(tables[table_id])
 
     def refresh(self, table: Table) -> None:
         """Bring every live hand at the table up to date, in the background."""
@@ -252,12 +260,13 @@ class LiveHands:
             )
             self._drop(key, hand)
             return
-        if shown == hand.shown:
+        look = self.bot.card_looks.of(user_id)
+        if shown == hand.shown and look == hand.look:
             return
         if hand.note is not None and hand.note_turn != _turn_of(table, user_id):
             hand.note = None  # said of a turn gone by, or of an earlier deal
         if await self._edit(key, hand, content=hand.note, embed=embed, view=view):
-            hand.shown = shown
+            hand.shown, hand.look = shown, look
         elif key in self._expired:
             await self.bot.table_messages.hand_expired(table, user_id)
         elif again:

@@ -193,15 +193,16 @@ async def hand_message(
         if table.status == "closed":
             why = f" ({table.close_reason})" if table.close_reason else ""
             raise TableError(f"the table has closed{why}")
-        if table.variant is not None:
-            seat, played = table.variant_view_for(user_id)
-            return (
-                state_key(table),
-                variant_views.hand_embed(table, seat, played),
-                variant_views.hand_view(table, seat, played),
-            )
-        seat, view = table.view_for(user_id)
-        return state_key(table), hand_embed(table, seat, view), hand_view(table, seat, view)
+        with bot.card_looks.drawn_for(user_id):
+            if table.variant is not None:
+                seat, played = table.variant_view_for(user_id)
+                return (
+                    state_key(table),
+                    variant_views.hand_embed(table, seat, played),
+                    variant_views.hand_view(table, seat, played),
+                )
+            seat, view = table.view_for(user_id)
+            return state_key(table), hand_embed(table, seat, view), hand_view(table, seat, view)
 
 
 def private_message(interaction: discord.Interaction) -> bool:
@@ -582,10 +583,11 @@ async def review(
         deal = match.deals[number - 1] if match is not None and 0 < number <= dealt else None
         embed = None
         if deal is not None and deal.is_over:
-            if isinstance(deal, VariantDeal):
-                embed = variant_views.review_embed(table, number, deal)
-            else:
-                embed = review_embed(table, number, deal)
+            with _bot(interaction).card_looks.drawn_for(interaction.user.id):
+                if isinstance(deal, VariantDeal):
+                    embed = variant_views.review_embed(table, number, deal)
+                else:
+                    embed = review_embed(table, number, deal)
     if embed is None:
         if table.match_no > match_no > 0:
             text = "That deal is from an earlier match at this table: /history and /record have it."
@@ -609,7 +611,8 @@ async def review(
         await answer(interaction, text)
         return
     await interaction.response.send_message(embed=embed, ephemeral=True)
-    await coach.send_grades(interaction, manager, table, match_no, number)
+    with _bot(interaction).card_looks.drawn_for(interaction.user.id):
+        await coach.send_grades(interaction, manager, table, match_no, number)
 
 
 async def _elsewhere(interaction: discord.Interaction, table_id: int) -> str:

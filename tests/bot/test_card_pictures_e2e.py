@@ -373,3 +373,62 @@ async def test_emojis_discord_refuses_though_it_lists_them_cost_one_check_a_whil
         r for r in caplog.records if r.name == "bot.ui.emojis" and r.levelno >= logging.WARNING
     ]
     assert len(warnings) == 1 and "shown as text" in warnings[0].getMessage(), warnings
+
+
+async def test_a_member_who_chooses_text_has_his_own_hand_and_review_in_text(
+    fake_discord, tmp_path
+):
+    """/settings cards look:text: the member's open hand is redrawn in text at once, and his
+    review of a deal is in text, while the others' hands and the table message keep their
+    pictures; the choice is stored, so after a restart his hand is still text."""
+    fake = fake_discord
+    db = tmp_path / "euchre.db"
+    async with running_bot(fake, db) as bot:
+        await synced(bot)
+        await seat_four(fake)
+        await start(fake)
+        table = table_of(bot, fake)
+        reader = member_at(bot, fake, 1)
+        other = member_at(bot, fake, 2)
+        reader_hand = await open_hand(bot, fake, 1)
+        other_hand = await open_hand(bot, fake, 2)
+        assert emoji_buttons(reader_hand) and emoji_buttons(other_hand)
+        answer = await (
+            await fake.slash(reader, fake.channel, "settings cards", look="text")
+        ).message()
+        assert answer.ephemeral and "as text" in answer.text
+        held = table.match.view_for(1).deal.hand
+        redrawn = await fake.wait_for(
+            lambda: (
+                not emoji_buttons(fake.messages_by_id[reader_hand.id])
+                and fake.messages_by_id[reader_hand.id]
+            )
+        )
+        labels = [b.get("label") for b in card_buttons(redrawn)]
+        assert labels == [card_label(c) for c in held]
+        assert not EMOJI_IN_TEXT.search(redrawn.text)
+        # Everyone else's look is theirs: the other hand and the table message keep pictures.
+        assert emoji_buttons(fake.messages_by_id[other_hand.id])
+        assert EMOJI_IN_TEXT.search((await current_table_message(fake, table)).text)
+        # A review the member asks for is in text; the same review for another, pictures.
+        first = await current_table_message(fake, table)
+        while len(table.match.deals) == 1:
+            await act_once(bot, fake)
+        message = await fake.wait_for(
+            lambda: (
+                "Review" in str(fake.messages_by_id[first.id].buttons)
+                and fake.messages_by_id[first.id]
+            )
+        )
+        mine = await (await fake.click(reader, message, label="Review")).message()
+        theirs = await (await fake.click(other, message, label="Review")).message()
+        assert not EMOJI_IN_TEXT.search(mine.text) and EMOJI_IN_TEXT.search(theirs.text)
+        seat = 1
+    async with running_bot(fake, db) as bot:
+        await synced(bot)
+        hand = await open_hand(bot, fake, seat)
+        assert card_buttons(hand) and not emoji_buttons(hand)
+        # And back to pictures, which his open hand shows at once.
+        reader = member_at(bot, fake, seat)
+        await (await fake.slash(reader, fake.channel, "settings cards", look="pictures")).message()
+        await fake.wait_for(lambda: emoji_buttons(fake.messages_by_id[hand.id]))

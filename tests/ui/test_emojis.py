@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
@@ -12,7 +13,7 @@ import bot.ui
 from bot.engine.cards import card_label, make_pack
 from bot.ui import emojis
 from bot.ui.cards import card_button, card_text, cards_text
-from bot.ui.emojis import CARDS, CardEmojis, card_of_emoji, emoji_name, emoji_of
+from bot.ui.emojis import CARDS, CardEmojis, card_of_emoji, cards_as_text, emoji_name, emoji_of
 
 
 @pytest.fixture
@@ -90,3 +91,28 @@ async def test_without_pillow_cards_stay_text_with_one_warning(monkeypatch, capl
     assert len(warnings) == 1 and "shown as text" in warnings[0].getMessage()
     assert card_text("JH") == "J♥"
     await client.close()
+
+
+async def test_cards_as_text_is_text_inside_only_and_leaves_other_tasks_their_pictures(pictures):
+    """A member's own message drawn as text leaves every other message drawn meanwhile (the
+    table's, another member's hand, in other tasks) its pictures."""
+    seen: list[object] = []
+    inside = asyncio.Event()
+    drawn = asyncio.Event()
+
+    async def another_message() -> None:
+        await inside.wait()
+        seen.append(emoji_of("JH"))
+        drawn.set()
+
+    other = asyncio.create_task(another_message())
+    with cards_as_text():
+        assert emoji_of("JH") is None
+        with cards_as_text(False):  # a member who chose pictures, drawn from a text one
+            assert emoji_of("JH") == pictures["JH"]
+        inside.set()
+        await drawn.wait()
+        assert emoji_of("AS") is None
+    await other
+    assert seen == [pictures["JH"]]
+    assert emoji_of("JH") == pictures["JH"]
