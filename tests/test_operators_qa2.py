@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ import pytest
 from aiohttp import web
 
 from bot.cli import EXIT_USAGE, main
+from bot.storage import cli as storage_cli
 from bot.storage import processes
 from bot.storage.database import Database
 from tests.bot.helpers import running_bot
@@ -245,3 +247,29 @@ async def test_db_copy_from_a_source_the_bot_still_runs_on_says_so(tmp_path, cap
     again = ("db", "copy", "--from", str(source), "--to", str(tmp_path / "again.db"))
     code, out, err = await asyncio.to_thread(run, capsys, *again)
     assert code == 0 and err == "", err
+
+
+async def test_db_copy_of_a_running_bot_compares_the_snapshot_it_copied(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """A row the running bot writes between the copy and the comparison after it was listed
+    as a difference (exit 1) although the copy was exactly the snapshot it read: the copy of a
+    running bot, a backup, always looked broken. Both now read the same snapshot."""
+    source, target = tmp_path / "euchre.db", tmp_path / "backup.db"
+    await (await Database.open(source)).close()
+    copy_rows = storage_cli.copy
+
+    async def copy_then_the_bot_writes(origin, destination, committing=None):
+        copied = await copy_rows(origin, destination, committing)
+        with sqlite3.connect(source) as conn:  # the running bot, on a connection of its own
+            conn.execute("INSERT INTO bot_state VALUES ('written', 'after the copy', 'now')")
+        return copied
+
+    monkeypatch.setattr(storage_cli, "copy", copy_then_the_bot_writes)
+    copy = ("db", "copy", "--from", str(source), "--to", str(target))
+    code, out, err = await asyncio.to_thread(run, capsys, *copy)
+    assert code == 0 and "The target holds exactly the source's rows." in out, out + err
+    with sqlite3.connect(target) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM bot_state WHERE key = 'written'").fetchone() == (
+            0,
+        )

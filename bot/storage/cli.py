@@ -499,9 +499,12 @@ async def _copy_async(
             await _refuse_a_running_bot(destination, "target")
             running = await _running_bot(origin)
             stage = made if made is not None else []
-            copied = await copy(origin, destination, lambda: stage.append("committing"))
-            stage.append("made")
-            return copied, await differences(origin, destination), running
+            # One snapshot of the source for the copy and the comparison after it: a bot still
+            # running on the source writes on meanwhile, and those rows are not the copy's.
+            async with origin.transaction(read_only=True):
+                copied = await copy(origin, destination, lambda: stage.append("committing"))
+                stage.append("made")
+                return copied, await differences(origin, destination), running
         finally:
             await destination.close()
     finally:
