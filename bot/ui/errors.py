@@ -73,9 +73,12 @@ def option_refusal(interaction: discord.Interaction) -> str | None:
     discord.py hands the value on as sent, so a text for a number failed in the command (an
     apology, and an error logged), 1.5 was stored as a number of rounds, "no" was true, and an
     id that is no number failed inside discord.py, unanswered. Every command is checked here,
-    before it runs. For an autocomplete, the option being typed is a text whatever its type.
-    A value outside an option's choices or range is each command's to refuse, in its words.
+    before it runs. An autocomplete is not: Discord sends what is typed so far as it is, and
+    no member or channel picked with it. A value outside an option's choices or range is each
+    command's to refuse, in its words.
     """
+    if interaction.type is not discord.InteractionType.application_command:
+        return None
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         return None

@@ -82,9 +82,6 @@ class CommandTree(app_commands.CommandTree):
         # An option sent as another type than the command's fails in discord.py or the command.
         refusal = option_refusal(interaction)
         if refusal is not None:
-            if interaction.type is discord.InteractionType.autocomplete:
-                await interaction.response.autocomplete([])
-                return False
             raise BadOption(refusal)
         # A command may ask the tables for something: the game manager applies one interaction
         # once (bot.tables.requests). The check runs in the task that then runs the command.

@@ -8,7 +8,7 @@ import copy
 from typing import Any
 
 from tests.interaction.helpers import close_table, open_hand, seat_four, start_four, to_act
-from tests.support.fake_discord import INTERACTION_COMMAND, FakeMessage
+from tests.support.fake_discord import INTERACTION_AUTOCOMPLETE, INTERACTION_COMMAND, FakeMessage
 from tests.support.interactions import Exchange, InteractionHarness, enabled_ids
 
 pytest_plugins = ["tests.support.fixtures"]
@@ -196,3 +196,17 @@ async def test_a_tables_button_pressed_in_another_channel_says_where_it_plays(in
         pressed = await h.click("bob", f"euchre:table:{table.id}:hand", message=elsewhere)
     assert pressed.ephemeral
     assert pressed.text == f"That table plays in <#{h.channel.id}>: use its buttons there."
+
+
+async def test_an_autocomplete_with_a_member_picked_is_answered_as_discord_sends_it(interactions):
+    """Discord sends an autocomplete with what is typed so far and no member picked with it
+    (only the id): the option check is for commands run, not for their autocompletes."""
+    h = interactions
+    await h.command("owner", "league create", name="Club", preset="modern")
+    member = h.member("alice")
+    options = {"league": "Cl", "partner": h.member("bob")}
+    data = h.world._command_data(member, h.channel, "fixtures register", options, focused="league")
+    data.pop("resolved")
+    exchange = h._exchange(INTERACTION_AUTOCOMPLETE, member, h.channel, data)
+    await h._run_tree(exchange)
+    assert [c["value"] for c in exchange.choices or []] == ["Club"]
