@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot.engine import actions
 from bot.engine.cards import SUIT_NAMES, SUITS, card_label, card_name, parse_card, parse_suit
-from bot.engine.deal import DISCARD, PLAY
+from bot.engine.deal import DISCARD, PLAY, ROUND_ONE, ROUND_TWO, round_one_word
 from bot.engine.errors import EuchreError
 from bot.tables.table import TableError
 from bot.ui import respond
@@ -149,6 +149,24 @@ class Play(commands.Cog):
         """Take it alone from your partner when offered (or defend alone, where allowed)."""
         table = self.manager.table_in(interaction.channel_id)
         legal = table.match.deal.legal_actions() if table.match else ()
+        if table.match is not None:
+            # /alone answers a partner who made trump: a member who types it to make the trump
+            # alone is told the command that does.
+            dealer = table.match.deal.dealer
+            seat = table.seat_of(interaction.user.id)
+            word = round_one_word(seat, dealer) if seat is not None else "order up"
+            self._refuse_other_card_phase(
+                interaction,
+                ROUND_ONE,
+                f"you cannot take it alone from your partner now: to {word} the turn-up and"
+                " play alone, use /order with alone: True",
+            )
+            self._refuse_other_card_phase(
+                interaction,
+                ROUND_TWO,
+                "you cannot take it alone from your partner now: to name a suit and play"
+                " alone, use /call with alone: True",
+            )
         await respond.act(interaction, actions.DEFEND if actions.DEFEND in legal else actions.ALONE)
 
     @app_commands.command(name="discard")
