@@ -19,7 +19,14 @@ from typing import Any
 import discord
 
 from bot.engine import actions as act
-from bot.engine.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, card_name
+from bot.engine.cards import (
+    EFFECTIVE_SUIT,
+    RANK_NAMES,
+    RANKS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    card_name,
+)
 from bot.engine.commitment import commitment
 from bot.engine.scoring import EUCHRED, MARCH, PASSED
 from bot.engine.variants.deal import (
@@ -688,12 +695,23 @@ def hand_embed(table: Table, seat: int, view: VariantMatchView) -> discord.Embed
             inline=False,
         )
     elif deal.to_act == seat:
-        embed.add_field(name="Your turn", value=phase_words(deal), inline=False)
+        embed.add_field(name="Your turn", value=_your_turn(deal), inline=False)
     elif deal.to_act is not None:
         embed.add_field(name="Waiting for", value=seat_name(table, deal.to_act), inline=False)
     embed.add_field(name="Score", value=_clip(score_text(table, view)), inline=False)
     embed.set_footer(text=f"Table {table.id} · deal {deal_number(table)}")
     return embed
+
+
+def _your_turn(deal: VariantDealView) -> str:
+    """What to do now, and, as at a four-handed table, why some cards are greyed out: the
+    suit led must be followed, and a led left bower is a trump (H)."""
+    words = phase_words(deal)
+    hand = deal.hand or ()
+    if deal.phase == PLAY and deal.trick and deal.trump and len(deal.legal) < len(hand):
+        suit = EFFECTIVE_SUIT[deal.trump][deal.trick[0][1]]
+        return f"{words}: you must follow {SUIT_NAMES[suit]}, so only those cards are enabled."
+    return words
 
 
 # Actions are codes such as `bid:3:H` or `throw_up`.

@@ -570,3 +570,34 @@ def test_a_game_two_reach_in_one_deal_says_why_the_winner_won():
     view = match.public_view()
     alone = type(view)(view.deal, view.variant, (0, 7, 2), view.deal_number, True, 0)
     assert vv.match_text(seated(deal.variant), alone) == "alice wins the game!"
+
+
+def test_a_hand_that_must_follow_says_why_its_other_cards_are_greyed_out():
+    """Two-handed, hearts trumps: the ace of hearts is led and bob holds the jack of diamonds,
+    the left bower, with diamonds and clubs, and the ten of hearts he took up. Only the bower
+    and the ten are enabled (the bower is a trump for every purpose, H), and his hand said
+    only "play", where a four-handed hand says what must be
+    followed: it says he must follow hearts."""
+    from bot.engine.variants import VariantMatch
+    from tests.engine.variants.helpers import variant_deal
+
+    deal = variant_deal(
+        "two-handed", {0: "JH AH KH QH 9S", 1: "JD AD KD AC KC"}, dealer=1, turn_up="TH"
+    )
+    match = VariantMatch(deal.variant, 1, deal_factory=lambda v, dealer: deal)
+    table = Table(9, 1, 1, Occupant(1, "alice"), build_options("modern"), deal.variant)
+    table.seats[1] = Occupant(2, "bob")
+    table.variant_match = match
+    match.apply("order", 0)
+    match.apply("AC", 1)  # bob, the dealer, takes up the ten of hearts and puts out a club
+    match.apply("AH", 0)
+    view = match.view_for(1)
+    assert sorted(view.deal.legal) == ["JD", "TH"]  # the left bower is a trump
+    turn = next(f.value for f in vv.hand_embed(table, 1, view).fields if f.name == "Your turn")
+    assert turn == "play: you must follow hearts, so only those cards are enabled."
+    # The bower wins the trick; leading, with every card playable, he is told only to play.
+    match.apply("JD", 1)
+    view = match.view_for(1)
+    assert view.deal.to_act == 1 and not view.deal.trick
+    turn = next(f.value for f in vv.hand_embed(table, 1, view).fields if f.name == "Your turn")
+    assert turn == "play"
