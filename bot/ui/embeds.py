@@ -407,10 +407,14 @@ def table_embed(
     commitment to the deal's cards (`committed`), shown before any card is played."""
     embed = discord.Embed(title="Euchre table", colour=GREEN)
     options = table.options
-    kind = "rubber" if options.is_rubber else "game"
+    points = plural(options.points, "point")
+    play = (
+        f"{points} a game, a rubber (the best of three games)"
+        if options.is_rubber
+        else f"one game to {points}"
+    )
     embed.description = (
-        f"**{options.preset}** rules, {pack_text(options)}, {plural(options.points, 'point')}"
-        f" a game, a {kind}{own_options_text(options)}."
+        f"**{options.preset}** rules, {pack_text(options)}, {play}{own_options_text(options)}."
     )
     if table.league_name is not None:
         embed.description += f" Plays for the league **{safe(table.league_name)}**."
