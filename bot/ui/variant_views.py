@@ -260,7 +260,10 @@ def score_text(table: Table, view: VariantMatchView, named: bool = True) -> str:
     parts = [f"{scorer_name(table, v, s, named)}: {score}" for s, score in enumerate(view.scores)]
     if v.scoring == SET_BACK:
         return f"Counting down to 0: {' · '.join(parts)}"
-    return f"{' · '.join(parts)} ({plural(v.game, 'point')} a game)"
+    text = f"{' · '.join(parts)} ({plural(v.game, 'point')} a game)"
+    # A field opens with a capital: six-handed's sides are "seats 1, 3, 5" (a member's name is
+    # left as he wrote it).
+    return "S" + text[1:] if text.startswith("seats ") else text
 
 
 def _napoleon(game: str, parsed: act.Action) -> bool:

@@ -366,6 +366,7 @@ def test_six_handeds_sides_open_their_sentences_with_a_capital():
         if deal.result is not None and deal.result.maker is not None:
             assert vv.result_text(table, deal.result).startswith("**Seats "), deal.result
     assert vv.match_text(table, match.public_view()).startswith("Seats ")
+    assert vv.score_text(table, match.public_view()).startswith("Seats 1, 3, 5: ")
 
 
 def test_a_set_back_maker_left_alone_is_told_his_cards_are_played_for_him():
