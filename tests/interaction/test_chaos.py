@@ -44,6 +44,7 @@ COMMANDS: dict[str, dict[str, Any]] = {
     "call": {"suit": lambda r, h: r.choice((*SUITS, *WORDS))},
     "play": {"card": lambda r, h: r.choice((*CARDS, *WORDS))},
     "discard": {"card": lambda r, h: r.choice((*CARDS, *WORDS))},
+    "settings cards": {"look": lambda r, h: r.choice(("pictures", "text", *WORDS))},
 }
 
 
