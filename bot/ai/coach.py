@@ -1,9 +1,11 @@
 """The coach: what the expert's search makes of one decision, and grades for a played deal.
 
-`analyse(expert, view)` searches the same worlds the expert searches for its choice (the same
-seed and view give the same worlds), but weighs every legal action, the ones the expert does
-not bother with too, and keeps each world's ending: so it can say how often the makers take
-three tricks and five, and what each action is worth. The expert's choice is its own
+`analyse(expert, view)` draws the worlds the expert draws for its choice (the same seed and
+view give the same worlds), and more of them in the play, but weighs each by its weight where
+the expert resamples a few by their weights: its figures are steadier than the expert's own
+averages. It weighs every legal action, the ones the expert does not bother with too, and
+keeps each world's ending: so it can say how often the makers take three tricks and five, how
+rough those shares are, and what each action is worth. The expert's choice is its own
 `choose(view)`, never changed here.
 
 A grade is the worth of the action taken against the expert's choice, in the search's unit
@@ -14,8 +16,9 @@ decision as its seat saw it, so any record the bot reads can be graded.
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -23,7 +26,7 @@ from bot.ai.book import Advice, advise
 from bot.ai.common import seeded_rng
 from bot.ai.expert import _ending, _solve_from, card_tricks
 from bot.ai.knowledge import Knowledge, read, side
-from bot.ai.sampling import World, build_deal, quick_bid
+from bot.ai.sampling import World, build_deal, quick_bid, weighted_worlds
 from bot.ai.solver import Solver
 from bot.ai.value import ScoreValue
 from bot.engine.deal import OVER, PLAY, Deal
@@ -36,6 +39,18 @@ if TYPE_CHECKING:
 # A world's ending for one action: the makers' side (None when the deal was passed out), the
 # makers' tricks (0 for a euchre, 3 or 5), and the points to side 0 and side 1.
 Ending = tuple[int | None, int, int, int]
+
+# The coach's worlds, as a multiple of the ones the expert searches. The expert draws three
+# times its count of candidate worlds and keeps its count of them, resampled by their weights:
+# its averages swing with the draw (at the fourth trick, over 30 worlds, a "three tricks or
+# more" share moved by 0.08 from seed to seed on average, and by up to 0.19 from a count over
+# every placement). The coach weighs every candidate by its weight instead, and in the play,
+# where a world takes little to search, draws more: over fixed positions the share's spread
+# from seed to seed fell from 0.06 to 0.04 in the bidding and the discard, from 0.04 to 0.02
+# in the first three tricks and from 0.08 to 0.02 from the fourth (`bench/coach_figures.py`).
+BIDDING_FIGURES = 3  # the very candidates the expert draws
+PLAY_FIGURES = 6
+LATE_FIGURES = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +78,10 @@ class Analysis:
         phase: the deal's phase.
         choice: the expert's action.
         ranked: every legal action's worth, best first (empty for a forced action).
-        worlds: the worlds searched.
+        worlds: the worlds the figures weigh (more than the expert's own search: see
+            `figure_worlds`), each by its weight (`sampling.weighted_worlds`).
         makes: the share of worlds in which, after the choice, the makers take three tricks
-            or more.
+            or more (a weighted share, as are the others).
         marches: the share in which they take all five.
         passed: the share in which the deal is passed out (the bidding only).
         rubber: whether the values are rubber points (else the chance of winning the game).
@@ -77,6 +93,9 @@ class Analysis:
             strength behind it is not; the coach weighs every legal action).
         ours: the share of worlds in which, after the choice, the seat's own side is the
             makers (in the play 1 or 0; in the bidding, who makes the trump varies by world).
+        spread: how rough the shares are: the largest standard error among them, from the
+            worlds' effective number (uneven weights count as fewer worlds).
+        drawn: the worlds the expert's own search weighs for its choice.
     """
 
     seat: int
@@ -93,6 +112,8 @@ class Analysis:
     margin: float = 0.0
     searched: tuple[str, ...] = ()
     ours: float = 0.0
+    spread: float = 0.0
+    drawn: int = 0
 
     def value_of(self, action: str) -> ActionValue | None:
         """The worth of `action`, if it was weighed."""
@@ -162,47 +183,84 @@ def analyse(expert: ExpertPlayer, view: MatchView) -> Analysis:
     if len(k.legal) == 1:
         return Analysis(k.seat, k.phase, choice, (), 0, 0.0, 0.0, 0.0, score.rubber, advice)
     rng: random.Random = seeded_rng(expert.seed, view, "expert")
-    worlds = expert.worlds(k, expert.world_count(k), rng)
+    worlds = weighted_worlds(k, figure_worlds(k, expert.world_count(k)), rng, even=True)
     endings: dict[str, list[Ending]] = {a: [] for a in k.legal}
+    weights: list[float] = []
     for world in worlds:
         outcome = _world_endings(k, world)
         if outcome is None:
             continue
+        weights.append(world.weight)
         for action, ending in outcome.items():
             endings[action].append(ending)
-    used = len(endings[k.legal[0]])
+    used = len(weights)
+    total = sum(weights)
     if not used:
         return Analysis(k.seat, k.phase, choice, (), 0, 0.0, 0.0, 0.0, score.rubber, advice)
+    if total <= 0:  # no world fits the bidding model at all: count them alike
+        weights, total = [1.0] * used, float(used)
     book, margin = expert.book_choice(k)
     my_side = side(k.seat)
     ranked = sorted(
-        (_worth(action, ends, score, my_side) for action, ends in endings.items()),
+        (_worth(action, ends, weights, total, score, my_side) for action, ends in endings.items()),
         key=lambda a: (-a.value, a.action != choice),
     )
     chosen = endings[choice]
-    made = [e for e in chosen if e[0] is not None]
+
+    def share(test: Callable[[Ending], bool]) -> float:
+        return sum(w for w, e in zip(weights, chosen, strict=True) if test(e)) / total
+
+    makes = share(lambda e: e[0] is not None and e[1] >= 3)
+    marches = share(lambda e: e[0] is not None and e[1] == 5)
+    passed = share(lambda e: e[0] is None)
+    ours = share(lambda e: e[0] == my_side)
+    shares = (makes, marches, passed, ours, 1 - ours - passed)
     return Analysis(
         seat=k.seat,
         phase=k.phase,
         choice=choice,
         ranked=tuple(ranked),
         worlds=used,
-        makes=sum(1 for e in made if e[1] >= 3) / used,
-        marches=sum(1 for e in made if e[1] == 5) / used,
-        passed=(used - len(made)) / used,
+        makes=makes,
+        marches=marches,
+        passed=passed,
         rubber=score.rubber,
         advice=advice,
         book=book,
         margin=margin,
         searched=tuple(expert.searched(k)),
-        ours=sum(1 for e in made if e[0] == my_side) / used,
+        ours=ours,
+        spread=max(_spread(x, weights, total) for x in shares),
+        drawn=expert.world_count(k),
     )
 
 
-def _worth(action: str, ends: list[Ending], score: ScoreValue, my_side: int) -> ActionValue:
-    value = sum(score.for_side(my_side, p0, p1) for _, _, p0, p1 in ends) / len(ends)
-    points = sum((p0 - p1) if my_side == 0 else (p1 - p0) for _, _, p0, p1 in ends)
-    return ActionValue(action, value, points / len(ends))
+def figure_worlds(k: Knowledge, count: int) -> int:
+    """How many worlds the coach's figures weigh where the expert searches `count`."""
+    if k.phase != PLAY:
+        return count * BIDDING_FIGURES
+    return count * (LATE_FIGURES if len(k.tricks) >= 3 else PLAY_FIGURES)
+
+
+def _spread(share: float, weights: list[float], total: float) -> float:
+    """The standard error of a weighted share: as of a count over the worlds' effective number
+    (Kish's, the square of the weights' sum over the sum of their squares)."""
+    effective = total * total / sum(w * w for w in weights)
+    return math.sqrt(max(0.0, share * (1 - share)) / effective)
+
+
+def _worth(
+    action: str,
+    ends: list[Ending],
+    weights: list[float],
+    total: float,
+    score: ScoreValue,
+    my_side: int,
+) -> ActionValue:
+    pairs = list(zip(weights, ends, strict=True))
+    value = sum(w * score.for_side(my_side, p0, p1) for w, (_, _, p0, p1) in pairs) / total
+    points = sum(w * ((p0 - p1) if my_side == 0 else (p1 - p0)) for w, (_, _, p0, p1) in pairs)
+    return ActionValue(action, value, points / total)
 
 
 def _world_endings(k: Knowledge, world: World) -> dict[str, Ending] | None:

@@ -260,6 +260,7 @@ def _assign(k: Knowledge, rng: random.Random, strict: bool) -> World | None:
             key=lambda c: sum(1 for s in range(SEATS) if eff[c] in k.voids[s]), reverse=True
         )
     kitty: list[Card] = []
+    chance = 1.0
     for card in unseen:
         seats = allowed(card)
         total = sum(need[s] for s in seats) + kitty_room
@@ -269,17 +270,20 @@ def _assign(k: Knowledge, rng: random.Random, strict: bool) -> World | None:
         placed = False
         for s in seats:
             if pick < need[s]:
+                chance *= need[s] / total
                 hands[s].append(card)
                 need[s] -= 1
                 placed = True
                 break
             pick -= need[s]
         if not placed:
+            chance *= kitty_room / total
             kitty.append(card)
             kitty_room -= 1
     if any(need):
         return None
-    return World(hands, kitty)
+    # The weight, until the caller gives it one: the chance of drawing this placement.
+    return World(hands, kitty, chance)
 
 
 def original_hands(k: Knowledge, world: World) -> tuple[list[list[Card]], Card | None]:
@@ -320,18 +324,36 @@ def original_hands(k: Knowledge, world: World) -> tuple[list[list[Card]], Card |
     return hands, discard
 
 
-def sample_worlds(k: Knowledge, count: int, rng: random.Random, spread: int = 3) -> list[World]:
-    """`count` worlds drawn by their bidding weight from `spread * count` candidates."""
+def weighted_worlds(
+    k: Knowledge, count: int, rng: random.Random, even: bool = False
+) -> list[World]:
+    """`count` placements of the unseen cards drawn at random (fewer if few fit), each with its
+    weight: how likely the other seats' declarations and cards were with those hands.
+
+    The draw places the cards a void restricts first, so with voids shown it does not give
+    every placement the same chance. With `even`, each weight is also divided by its
+    placement's chance of being drawn, so that every placement that fits counts alike
+    (importance weights): the weighted shares are then those of a count over every placement.
+    """
     candidates: list[World] = []
     tries = 0
-    while len(candidates) < count * spread and tries < count * spread * 4:
+    while len(candidates) < count and tries < count * 4:
         tries += 1
-        world = _assign(k, rng, strict=tries < count * spread * 3)
+        world = _assign(k, rng, strict=tries < count * 3)
         if world is None:
             continue
+        drawn = world.weight
         original, _ = original_hands(k, World([h[:] for h in world.hands], world.kitty[:]))
         world.weight = bidding_weight(k, original) * play_weight(k, world)
+        if even:
+            world.weight /= drawn
         candidates.append(world)
+    return candidates
+
+
+def sample_worlds(k: Knowledge, count: int, rng: random.Random, spread: int = 3) -> list[World]:
+    """`count` worlds drawn by their bidding weight from `spread * count` candidates."""
+    candidates = weighted_worlds(k, count * spread, rng)
     if not candidates:
         return []
     total = sum(w.weight for w in candidates)

@@ -83,7 +83,10 @@ def shown_actions(
             " it): of the actions it weighs, its choice is the best."
         )
     else:
-        why = "The expert's own search, over the same deals, finds its choice the best."
+        why = (
+            f"The expert's own search, over {analysis.drawn} of these deals drawn by their"
+            " likelihood, finds its choice the best."
+        )
     return [best, chosen], why
 
 
@@ -117,22 +120,41 @@ def leaves_book_text(
     )
 
 
+# A share whose standard error is at least this is called rough, with its margin.
+ROUGH = 0.02
+
+
+def rough_text(analysis: Analysis) -> str:
+    """How far the search's shares may be from what many more deals would give, when that is
+    worth a word: about two standard errors, in percentage points."""
+    if analysis.spread < ROUGH:
+        return ""
+    margin = round(200 * analysis.spread)
+    return (
+        " Each deal counts by how likely the bidding and the play so far make it, so these"
+        f" shares are rough: each is likely within {margin} points of what many more deals"
+        " would give."
+    )
+
+
 def search_text(analysis: Analysis) -> str:
     """What the sampled deals come to after the expert's choice, told from the asker's side:
-    "the makers" alone does not say whether they are the asker's side or the other."""
+    "the makers" alone does not say whether they are the asker's side or the other; and, where
+    the shares are rough, by about how much."""
     n, makes, marches = analysis.worlds, analysis.makes, analysis.marches
+    rough = rough_text(analysis)
     if analysis.phase not in BIDDING:
         # The trump is made (the play, the discard, a lone hand's answers): the makers are
         # one side in every sampled deal.
         if analysis.ours >= 0.5:
             return (
                 f"After it, your side, the makers, takes three tricks or more in {makes:.0%}"
-                f" of {n} sampled deals, and all five in {marches:.0%}."
+                f" of {n} sampled deals, and all five in {marches:.0%}.{rough}"
             )
         return (
             f"After it, the makers, the other side, take three tricks or more in {makes:.0%}"
             f" of {n} sampled deals (all five in {marches:.0%}): your side euchres them in"
-            f" {1 - makes:.0%}."
+            f" {1 - makes:.0%}.{rough}"
         )
     theirs = 1 - analysis.ours - analysis.passed
     text = (
@@ -143,7 +165,7 @@ def search_text(analysis: Analysis) -> str:
         text += f"; the deal is passed out in {analysis.passed:.0%}"
     return (
         text + f". The makers take three tricks or more in {makes:.0%}, and all five in"
-        f" {marches:.0%}."
+        f" {marches:.0%}.{rough}"
     )
 
 
@@ -238,6 +260,7 @@ __all__ = [
     "grades_embed",
     "hint_embed",
     "leaves_book_text",
+    "rough_text",
     "search_text",
     "send_grades",
     "shown_actions",

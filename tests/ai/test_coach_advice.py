@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import statistics
 
 import pytest
 
@@ -253,17 +254,47 @@ def late_positions(seed: int, count: int) -> list[MatchView]:
     return out
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_the_makers_shares_agree_with_every_placement_of_the_unseen_cards_counted(seed):
-    """With enough worlds the hint's "three tricks or more" and "all five" are the shares of
-    every placement of the unseen cards, weighted as the coach weighs them, played out here
-    card by card."""
-    for v in late_positions(seed, 2):
-        a = analyse(ExpertPlayer(0, budget=1600), v)
-        three, five = exact_shares(v, a.choice)
-        assert a.worlds >= 700
-        assert abs(a.makes - three) <= 0.06, (v.deal.hand, a.choice, a.makes, three)
-        assert abs(a.marches - five) <= 0.06, (v.deal.hand, a.choice, a.marches, five)
+def test_the_hints_shares_at_the_fourth_trick_are_close_to_every_placement_counted():
+    """At the fourth trick the hint said "three tricks or more in 13% of 30 sampled deals"
+    where the count over every placement of the unseen cards says 21%, and 33% with another
+    seed: its 30 worlds were resampled by weight from 90 candidates, and the share moved by up
+    to 0.16 from the count. The coach weighs every world it draws, many more of them so late in
+    the deal, and each share is within 0.10 of the count for every seed, and within the margin
+    the hint gives (about two standard errors) but for the slack of a few more."""
+    for v in [v for seed in range(3) for v in late_positions(seed, 2)]:
+        counted: dict[str, tuple[float, float]] = {}
+        for seed in range(8):
+            a = analyse(ExpertPlayer(seed), v)
+            if a.choice not in counted:
+                counted[a.choice] = exact_shares(v, a.choice)
+            three, five = counted[a.choice]
+            for got, exact in ((a.makes, three), (a.marches, five)):
+                assert abs(got - exact) <= 0.10, (v.deal.hand, seed, a.choice, got, exact)
+                assert abs(got - exact) <= 0.02 + 3 * a.spread, (v.deal.hand, seed, a.spread)
+
+
+def test_the_hints_shares_in_the_bidding_move_little_from_seed_to_seed():
+    """The eldest's pass with two black jacks under a diamond turn-up: over 40 worlds the share
+    of deals the makers make ranged from 50% to 88% with the seed (a spread of 0.09; the share
+    over 3,000 worlds is 74%). The coach weighs every world the expert draws, three times as
+    many, and the spread is below 0.06 (0.04 here); the hint calls the shares rough, with their
+    margin."""
+    match = position({A: "QS TS JH JC TD"}, "9D", dealer=D, **MODERN)
+    shares = []
+    for seed in range(12):
+        v, a, embed = hint_of(match, seed=seed)
+        assert a.choice == "pass" and a.worlds == 120
+        shares.append(a.makes)
+        search = next(f["value"] for f in embed["fields"] if f["name"] == "The search")
+        margin = round(200 * a.spread)
+        assert margin >= 4 and f"shares are rough: each is likely within {margin} points" in search
+    assert statistics.pstdev(shares) <= 0.06, shares
+
+
+def test_shares_that_are_sure_are_not_called_rough():
+    v, a, embed = hint_of(position({B: "JH JD AH KH QH"}, "9H"), budget=20)
+    assert a.makes == a.marches == a.ours == 1.0 and a.spread == 0.0
+    assert "rough" not in field_text(embed)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -177,6 +177,6 @@ async def test_a_hint_after_the_dealer_showed_he_threw_out_the_turn_up_weighs_th
         deal = table_of(bot, fake).match.deal
         given = await hint(fake, member_at(bot, fake, 1))
         assert "forced action" not in given.text, given.text
-        assert "of 60 sampled deals" in given.text and "points expected" in given.text
+        assert "of 360 sampled deals" in given.text and "points expected" in given.text
         assert cards_shown(given.text) <= set(deal.hands[1]) | {"JS"}
         assert not bot.handler_errors
