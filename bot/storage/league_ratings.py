@@ -73,11 +73,13 @@ def _rating(row: Any) -> PlayerRating:
     )
 
 
-async def add_game(db: Database, game: RatedGame, *, rated: bool) -> None:
-    """Store a league game; when it is rated, update its four players' ratings now."""
+async def add_game(db: Database, game: RatedGame, *, rated: bool, whole: bool = False) -> None:
+    """Store a league game; when it is rated, update its four players' ratings now. A game
+    `whole` (four members, no computer, no seat of its match changed hands before it ended)
+    stays rated when its match ends by a leaver's forfeit or no contest (`set_rated`)."""
     await db.execute(
         "INSERT INTO league_games (game_id, league_id, match_id, winner_a, winner_b, loser_a,"
-        " loser_b, played_at, rated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " loser_b, played_at, rated, whole) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             game.game_id,
             game.league_id,
@@ -86,6 +88,7 @@ async def add_game(db: Database, game: RatedGame, *, rated: bool) -> None:
             *game.losers,
             game.played_at,
             int(rated),
+            int(whole and rated),
         ),
     )
     if not rated or await pending(db, game.league_id) is not None:
@@ -124,16 +127,25 @@ async def _store(db: Database, league_id: int, game_id: int, after: Iterable[Pla
     )
 
 
-async def set_rated(db: Database, match_id: int, rated: bool) -> int | None:
-    """Rate a match's games or stop rating them; returns its first game whose rating changed
-    (where a recompute starts), or None when none did."""
+# Which of a match's games `set_rated` rates: all of them (the match counts as played), only
+# those played whole (a leaver's forfeit or no contest), or none (a void, a replay, an award).
+ALL, WHOLE, NONE = "all", "whole", "none"
+_RATED_AS = {ALL: "1", WHOLE: "whole", NONE: "0"}
+
+
+async def set_rated(db: Database, match_id: int, which: str) -> int | None:
+    """Rate a match's games (`which`: `ALL`, `WHOLE` or `NONE` of them) and stop rating the
+    others; returns its first game whose rating changed (where a recompute starts), or None
+    when none did."""
+    rated = _RATED_AS[which]
     first = await db.fetchval(
-        "SELECT MIN(game_id) FROM league_games WHERE match_id = ? AND rated != ?",
-        (match_id, int(rated)),
+        f"SELECT MIN(game_id) FROM league_games WHERE match_id = ? AND rated != {rated}",
+        (match_id,),
     )
     if first is not None:
         await db.execute(
-            "UPDATE league_games SET rated = ? WHERE match_id = ?", (int(rated), match_id)
+            f"UPDATE league_games SET rated = {rated} WHERE match_id = ? AND rated != {rated}",
+            (match_id,),
         )
     return int(first) if first is not None else None
 

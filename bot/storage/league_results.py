@@ -6,9 +6,11 @@ stores the match) it counts as played, or, when a player left it or a computer t
 by that side or no contest. Organisers correct a match afterwards (`correct`): void it, award it
 to a side at a fixed score, or mark it to be replayed; an un-void gives back what it was. Each
 writes an audit row, moves the season's totals by the match's old and new result and recomputes the
-ratings from the match's first game (at once when that is short, else marked for
-`league_ratings.catch_up`, which the caller runs after the commit), so a correction and its
-undoing leave exactly what was there. Nothing here commits on its own.
+ratings from the match's first game whose rating changed, at once when that is short, else
+marked for `league_ratings.catch_up`, which the caller runs after the commit; so a correction
+and its undoing leave exactly what was there. A void, a replay or an award rates none of the
+match's games; a leaver's forfeit or no contest keeps rated those its four players played
+whole before anyone left. Nothing here commits on its own.
 """
 
 from __future__ import annotations
@@ -115,7 +117,11 @@ async def game_ended(
     flagged: bool,
 ) -> None:
     """Rate a game of a league match as it ends (in the transaction that stores it): only a
-    game of four members, no computer, and no substitute unless the league allows them."""
+    game of four members, no computer, and no substitute unless the league allows them.
+
+    It is kept as played whole when no computer or substitute has played in the match yet
+    (`flagged`, the table's): the four who sat down for the match played it start to end, so
+    it stays rated if the match then ends by a leaver's forfeit or no contest."""
     people = [p for p in players if not p.is_bot]
     if len(people) != 4:
         return
@@ -126,6 +132,7 @@ async def game_ended(
         (league_id, *(p.user_id for p in people)),
     )
     rated = league is not None and members == 4 and (not flagged or bool(league["substitutes"]))
+    whole = rated and not flagged
     side = {p.seat: p.user_id for p in people}
     game = league_ratings.RatedGame(
         game_id,
@@ -135,7 +142,7 @@ async def game_ended(
         (side[1 - winner], side[3 - winner]),
         timestamp(played_at),
     )
-    await league_ratings.add_game(db, game, rated=rated)
+    await league_ratings.add_game(db, game, rated=rated, whole=whole)
 
 
 # -- matches, as they start and end ---------------------------------------------------------
@@ -270,8 +277,12 @@ async def match_ended(
     if result.counts:
         await _add_totals(db, league.id, season_id, match_id, result)
     if correction is not None:
+        # A forfeit or no contest is no game played from where the match stopped being the
+        # four's own; the games they played whole before that stay rated: a member who lost
+        # one does not take it off his rating by leaving the next (nor a host by closing the
+        # table or removing a player).
         await _audit(db, league.id, match_id, correction, why, audited_by, None, None)
-        await _unrate(db, league.id, match_id)
+        await _rerate(db, league.id, match_id, _rated_games(correction))
 
 
 async def who_removed(db: Database, table_id: int, match_no: int) -> int | None:
@@ -515,21 +526,33 @@ async def check_league(db: Database, league_id: int) -> list[str]:
     return sorted(problems) + await league_ratings.check(db, league_id)
 
 
-async def _rerate(db: Database, league_id: int, match_id: int, rated: bool) -> bool:
-    """Rate a match's games or stop rating them, and recompute the ratings from its first
-    game on: here when that is short, else in `league_ratings.catch_up`'s short writes.
+def _rated_games(correction: str | None) -> str:
+    """Which games of a match its correction leaves rated: all of them as played; those
+    played whole under a leaver's forfeit or no contest (the league's rule, not an
+    organiser's); none under a void, a replay or an award (no game played counts)."""
+    if correction is None:
+        return league_ratings.ALL
+    if correction in ("forfeit", "no_contest"):
+        return league_ratings.WHOLE
+    return league_ratings.NONE
+
+
+async def _rerate(db: Database, league_id: int, match_id: int, which: str) -> bool:
+    """Rate the match's games `which` names (`league_ratings.ALL`, `WHOLE` or `NONE`) and
+    stop rating the others, and recompute the ratings from its first game whose rating
+    changed: here when that is short, else in `league_ratings.catch_up`'s short writes.
 
     Returns:
         Whether the ratings are left to `catch_up` (the league is marked).
     """
-    first = await league_ratings.set_rated(db, match_id, rated)
+    first = await league_ratings.set_rated(db, match_id, which)
     if first is not None:
         return await league_ratings.redo_from(db, league_id, first)
     return await league_ratings.pending(db, league_id) is not None
 
 
 async def _unrate(db: Database, league_id: int, match_id: int) -> bool:
-    return await _rerate(db, league_id, match_id, False)
+    return await _rerate(db, league_id, match_id, league_ratings.NONE)
 
 
 # -- corrections ----------------------------------------------------------------------------
@@ -673,7 +696,7 @@ async def correct(
         await _add_totals(db, league.id, season_id, match_id, was, sign=-1)
     if result.counts:
         await _add_totals(db, league.id, season_id, match_id, result)
-    pending = await _rerate(db, league.id, match_id, new is None)
+    pending = await _rerate(db, league.id, match_id, _rated_games(new))
     await _audit(db, league.id, match_id, action, reason, by, before, now, side=side)
     followed = None
     if fixture is not None:

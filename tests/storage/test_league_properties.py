@@ -22,6 +22,8 @@ PLAYERS = range(1, 7)
 four = st.permutations(list(PLAYERS)).map(lambda p: tuple(p[:4]))
 step = st.one_of(
     st.tuples(st.just("match"), four, st.integers(0, 1)),
+    # a match a player left after its games: no contest, its games played whole kept rated
+    st.tuples(st.just("leave"), four, st.integers(0, 3)),
     st.tuples(st.sampled_from(["void", "replay", "unvoid"]), st.integers(0, 20), st.none()),
     st.tuples(st.just("award"), st.integers(0, 20), st.integers(0, 1)),
     st.tuples(st.sampled_from(["start", "end"]), st.none(), st.none()),
@@ -42,6 +44,9 @@ async def run(db: Database, league: League, steps: list, matches: list[int], eac
             if kind == "match":
                 when = START + timedelta(hours=number)
                 matches.append(await league_match(db, league, what, extra, when=when))
+            elif kind == "leave":
+                when = START + timedelta(hours=number)
+                matches.append(await league_match(db, league, what, left=(extra,), when=when))
             elif kind in ("start", "end"):
                 async with db.transaction():
                     if kind == "start":

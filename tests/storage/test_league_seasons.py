@@ -222,8 +222,12 @@ async def test_a_leaver_forfeits_for_his_side_when_the_league_says_so(db):
     assert audit.entries[0].reason == "player4 (east–west) left or timed out repeatedly"
     found = await league_results.verdict(db, match_id)
     assert found == league_results.Verdict(True, "forfeit", 0, (audit.entries[0].reason,))
-    # the game played before he left is not rated: a forfeit is no game played
-    assert (await league_ratings.stored_ratings(db, league.id)).players == {}
+    # the game the four played whole before he left stays rated: leaving does not take a
+    # game already lost off anyone's rating
+    rated = (await league_ratings.stored_ratings(db, league.id)).players
+    assert {user: r.games for user, r in rated.items()} == {1: 1, 2: 1, 3: 1, 4: 1}
+    assert rated[1].mu > 25 > rated[4].mu
+    assert await league_ratings.check(db, league.id) == []
     # and the leaver is charged with his side's loss, as his partner is
     totals = {
         r["user_id"]: (r["played"], r["rubbers"], r["rubber_points"])
