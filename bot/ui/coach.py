@@ -131,9 +131,9 @@ def rough_text(analysis: Analysis) -> str:
         return ""
     margin = round(200 * analysis.spread)
     return (
-        " Each deal counts by how likely the bidding and the play so far make it, so these"
-        f" shares are rough: each is likely within {margin} points of what many more deals"
-        " would give."
+        f" These shares are rough: each is likely within {margin} points of what many more"
+        " deals would give (each deal counts by how likely the bidding and the play so far"
+        " make it)."
     )
 
 

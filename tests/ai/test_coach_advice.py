@@ -287,7 +287,9 @@ def test_the_hints_shares_in_the_bidding_move_little_from_seed_to_seed():
         shares.append(a.makes)
         search = next(f["value"] for f in embed["fields"] if f["name"] == "The search")
         margin = round(200 * a.spread)
-        assert margin >= 4 and f"shares are rough: each is likely within {margin} points" in search
+        assert (
+            margin >= 4 and f"shares are rough: each is likely within {margin} points of" in search
+        )
     assert statistics.pstdev(shares) <= 0.06, shares
 
 
