@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from bot.engine.quoting import quoted
+from bot.engine.rules import PRESETS
 from bot.storage.boards import first_day, in_window, window_board
 from bot.storage.buckets import DAY_PREFIX
 from bot.storage.database import Database
@@ -426,6 +428,11 @@ async def _prepare(
     detail: bool,
 ) -> tuple[Metric, PeriodRange, _Source]:
     chosen = get_metric(metric)
+    if preset is not None and preset not in PRESETS:
+        # A name the bot has no rules of would only give an empty board, titled with it.
+        raise StatsError(
+            f"There are no {quoted(preset)} rules: choose one of {', '.join(PRESETS)}."
+        )
     moment = utc(now or datetime.now(UTC))
     span = await period_range(db, guild_id, period, moment)
     source = await _source(

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from bot.engine.quoting import quoted
 from bot.storage.buckets import ALL_BUCKET, COUNTERS, DAY_PREFIX, SEASON_PREFIX
 from bot.storage.database import Database
 from bot.storage.errors import StatsError
@@ -213,7 +214,7 @@ def check_period(period: str) -> str:
     """The period, normalised; raises StatsError for an unknown one."""
     normal = (period or "all").strip().lower()
     if normal not in PERIODS:
-        raise StatsError(f"Unknown period {period!r}: choose one of {', '.join(PERIODS)}.")
+        raise StatsError(f"Unknown period {quoted(period)}: choose one of {', '.join(PERIODS)}.")
     return normal
 
 

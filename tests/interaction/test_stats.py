@@ -130,6 +130,13 @@ async def test_leaderboard_options_and_refusals(interactions):
     assert "pages are numbered from 1" in await refused(h, "alice", "leaderboard", page=0)
     assert "page" in await refused(h, "alice", "leaderboard", page=9)
     assert "unknown leaderboard" in await refused(h, "alice", "leaderboard", metric="bogus")
+    # Values outside the options' choices, as a hand-made request sends them: refused in a
+    # line naming the choices, not an apology, nor a board titled with what was sent.
+    for preset in ("zzz", "x" * 3000, "@everyone"):
+        said = await refused(h, "alice", "leaderboard", preset=preset)
+        assert "somerset, jerome, modern" in said and len(said) < 300, said
+    said = await refused(h, "alice", "leaderboard", period="forever")
+    assert "all, season, 30d" in said, said
 
 
 # -- /stats, /history, /record ------------------------------------------------------------

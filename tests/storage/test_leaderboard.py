@@ -162,7 +162,7 @@ async def test_periods_count_by_the_utc_day_played(db: Database) -> None:
     later = datetime(2025, 5, 21, 0, 30, tzinfo=UTC)
     page = await leaderboard(db, GUILD, "rubber_points", period="7d", now=later)
     assert {r.user_id for r in page.rows if r.user_id < 100} == {1}
-    with pytest.raises(StatsError, match="Unknown period 'year'"):
+    with pytest.raises(StatsError, match="Unknown period “year”"):
         await leaderboard(db, GUILD, period="year", now=NOW)
 
 
