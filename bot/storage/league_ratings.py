@@ -75,8 +75,8 @@ def _rating(row: Any) -> PlayerRating:
 
 async def add_game(db: Database, game: RatedGame, *, rated: bool, whole: bool = False) -> None:
     """Store a league game; when it is rated, update its four players' ratings now. A game
-    `whole` (four members, no computer, no seat of its match changed hands before it ended)
-    stays rated when its match ends by a leaver's forfeit or no contest (`set_rated`)."""
+    `whole` (four members, no computer, no seat changed hands during it) is rated when its
+    match ends by a leaver's forfeit or no contest (`set_rated`)."""
     await db.execute(
         "INSERT INTO league_games (game_id, league_id, match_id, winner_a, winner_b, loser_a,"
         " loser_b, played_at, rated, whole) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -88,7 +88,7 @@ async def add_game(db: Database, game: RatedGame, *, rated: bool, whole: bool = 
             *game.losers,
             game.played_at,
             int(rated),
-            int(whole and rated),
+            int(whole),
         ),
     )
     if not rated or await pending(db, game.league_id) is not None:

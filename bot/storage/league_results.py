@@ -115,13 +115,16 @@ async def game_ended(
     winner: int,
     played_at: datetime,
     flagged: bool,
+    changed: bool | None = None,
 ) -> None:
     """Rate a game of a league match as it ends (in the transaction that stores it): only a
     game of four members, no computer, and no substitute unless the league allows them.
 
-    It is kept as played whole when no computer or substitute has played in the match yet
-    (`flagged`, the table's): the four who sat down for the match played it start to end, so
-    it stays rated if the match then ends by a leaver's forfeit or no contest."""
+    It is kept as played whole when no seat changed hands during it (`changed`, the table's;
+    None: not known, taken from `flagged`, whether a computer or a substitute has played in
+    the match yet): the four members who sat down for it played it to its end, so it is
+    rated if the match then ends by a leaver's forfeit or no contest, whatever the league's
+    rule for substitutes."""
     people = [p for p in players if not p.is_bot]
     if len(people) != 4:
         return
@@ -132,7 +135,7 @@ async def game_ended(
         (league_id, *(p.user_id for p in people)),
     )
     rated = league is not None and members == 4 and (not flagged or bool(league["substitutes"]))
-    whole = rated and not flagged
+    whole = league is not None and members == 4 and not (flagged if changed is None else changed)
     side = {p.seat: p.user_id for p in people}
     game = league_ratings.RatedGame(
         game_id,

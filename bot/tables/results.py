@@ -158,6 +158,7 @@ class ResultsRecorder:
                 game.winner,
                 played_at,
                 table.flagged,
+                changed=number in table.changed_games,
             )
 
     async def match(

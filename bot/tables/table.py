@@ -219,6 +219,9 @@ class Table:
         # Seats whose member the host removed this match (/table kick): a host's choice decides
         # no league match, so such a match is no contest.
         self.removed_seats: set[int] = set()
+        # The games of this match (by number, from 0) during which a seat changed hands: a
+        # league keeps the others rated when the match ends by its rule for leavers.
+        self.changed_games: set[int] = set()
         self.last_cut: list[list[tuple[str, str]]] = []  # the cards cut at the last start
         self.sat_out: list[SatOut] = []  # who sat out at the last start, and why
         self.substitution: Substitution | None = None
@@ -443,6 +446,7 @@ class Table:
             self.seats[seat] = bot_occupant(self.new_computer_id(), level)
             self.flagged = True
             self.left_seats.add(seat)
+            self._seat_changed_hands()
         else:
             self.seats[seat] = None
             self._seat_first_in_line(seat)
@@ -685,6 +689,7 @@ class Table:
             self.consecutive.pop(leaving.user_id, None)
         self.flagged = True
         self.left_seats.add(sub.seat)
+        self._seat_changed_hands()
         self.substitution = None
         self.timeouts[sub.seat] = 0
 
@@ -699,6 +704,7 @@ class Table:
         self._held_names[seat] = occupant.name
         self.flagged = True
         self.left_seats.add(seat)
+        self._seat_changed_hands()
 
     def back(self, user_id: int) -> int:
         """A member takes back the seat a computer held for him."""
@@ -709,7 +715,12 @@ class Table:
             raise TableError("you play another seat now: one seat each")
         self.seats[seat] = Occupant(user_id, self._held_names.pop(seat, "player"))
         self.timeouts[seat] = 0
+        self._seat_changed_hands()
         return seat
+
+    def _seat_changed_hands(self) -> None:
+        """A seat changed hands during the game being played (the first not finished)."""
+        self.changed_games.add(len(self.match.games) if self.match else 0)
 
     # -- the match ------------------------------------------------------------------------
 
@@ -817,6 +828,7 @@ class Table:
         self.flagged = any(o.is_bot or o.substitute for o in self.seats if o)
         self.left_seats = set()
         self.removed_seats = set()
+        self.changed_games = set()
         if self.variant is not None:
             self.variant_match = VariantMatch(
                 self.variant, first_dealer, deal_factory=self._new_variant_deal
@@ -1031,6 +1043,7 @@ class Table:
             "flagged": self.flagged,
             "left_seats": sorted(self.left_seats),
             "removed_seats": sorted(self.removed_seats),
+            "changed_games": sorted(self.changed_games),
             "held_names": {str(k): v for k, v in self._held_names.items()},
             "substitution": (
                 {**asdict(self.substitution), "approvals": sorted(self.substitution.approvals)}
@@ -1145,4 +1158,9 @@ class Table:
         table.flagged = state.get("flagged", False)
         table.left_seats = set(state.get("left_seats", ()))
         table.removed_seats = set(state.get("removed_seats", ()))
+        if "changed_games" in state:
+            table.changed_games = set(state["changed_games"])
+        elif table.flagged and table.match is not None:
+            # Stored before the games were told apart: every game so far may have changed.
+            table.changed_games = set(range(len(table.match.games) + 1))
         return table

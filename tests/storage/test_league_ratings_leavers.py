@@ -16,6 +16,7 @@ from tests.storage.league_builders import START, league_match, league_of
 from tests.support.postgres import database_for
 
 COMPUTER = 900  # a computer finishing seat s is user 900 + s
+MINUTE = timedelta(minutes=1)
 
 
 async def begin(db: Database, league, ids=(1, 2, 3, 4)) -> int:
@@ -27,10 +28,12 @@ async def begin(db: Database, league, ids=(1, 2, 3, 4)) -> int:
     return match_id
 
 
-async def play(db: Database, league, match_id: int, number: int, ids, winner: int, flagged=False):
+async def play(
+    db: Database, league, match_id: int, number: int, ids, winner: int, flagged=False, changed=None
+):
     """Game `number` of the match ends, won by side `winner`, with `ids` in the seats (a computer
     from 900 on, a substitute from 50 on); `flagged`: a computer or a substitute has played in
-    the match by then (the table's own flag)."""
+    the match by then, `changed`: a seat changed hands during the game (the table's own)."""
     players = seats(*ids, bots=tuple(u for u in ids if u >= COMPUTER), subs=(50, 51, 52, 53))
     moment = START + timedelta(minutes=number)
     scores = (5, 1) if winner == 0 else (1, 5)
@@ -39,7 +42,7 @@ async def play(db: Database, league, match_id: int, number: int, ids, winner: in
             db, game(match_id, players, number=number, scores=scores, winner=winner, when=moment)
         )
         await league_results.game_ended(
-            db, league.id, match_id, game_id, players, winner, moment, flagged
+            db, league.id, match_id, game_id, players, winner, moment, flagged, changed
         )
 
 
@@ -152,6 +155,29 @@ async def test_a_game_a_seat_changed_hands_in_is_not_kept(db):
     assert (await league_results.verdict(db, match_id)).correction == "no_contest"
     assert (await league_ratings.stored_ratings(db, league.id)).players == game_one()
     assert await league_results.check_league(db, league.id) == []
+
+
+async def test_a_game_played_whole_after_a_seat_changed_hands_is_kept_too(db):
+    """Where substitutes do not count, dan timed out in game 2 until a computer held his seat
+    and came back: games 2 and 3 are not rated as they end (a computer played in the match).
+    When bob then leaves in game 4, game 1 and game 3, which no seat changed hands in, are
+    rated, in the order played; game 2 is not."""
+    league = await leaver_league(db, "forfeit")
+    match_id = await begin(db, league)
+    await play(db, league, match_id, 0, (1, 2, 3, 4), winner=0, changed=False)
+    await play(db, league, match_id, 1, (1, 2, 3, 4), winner=1, flagged=True, changed=True)
+    await play(db, league, match_id, 2, (1, 2, 3, 4), winner=1, flagged=True, changed=False)
+    assert (await league_ratings.stored_ratings(db, league.id)).get(1).games == 1
+    after = (1, COMPUTER + 1, 3, 4)
+    await end(db, match_id, after, [0, 1, 1], left=(1, 3))  # abandoned in game 4
+    assert (await league_results.verdict(db, match_id)).correction == "forfeit"
+    games = [GameResult((1, 3), (2, 4), START), GameResult((2, 4), (1, 3), START + MINUTE * 2)]
+    assert (await league_ratings.stored_ratings(db, league.id)).players == replay(games).players
+    assert await league_results.check_league(db, league.id) == []
+    await correct(db, league, match_id, "void")
+    assert (await league_ratings.stored_ratings(db, league.id)).players == {}
+    await correct(db, league, match_id, "unvoid")
+    assert (await league_ratings.stored_ratings(db, league.id)).players == replay(games).players
 
 
 @pytest.mark.parametrize("how", ["closed", "removed"])

@@ -439,3 +439,29 @@ def test_refusals_name_the_tables_match_a_rubber_or_a_single_game(preset: str, w
     computer = next(o for o in table.seats if o and o.is_bot)
     with pytest.raises(TableError, match=f"until the {word} ends$"):
         table.kick(computer.user_id)
+
+
+def test_the_games_a_seat_changed_hands_in_are_kept_through_a_restart():
+    """A league keeps rated the games no seat changed hands in: a computer holding a seat and
+    its member coming back mark the game they happened in, a leaver the game he left in."""
+    table = full_table()
+    table.start(keep_seats=True, rng=random.Random(8))
+    table.take_over(3)  # dan timed out twice in game 1 (number 0) and came back
+    table.back(4)
+    rng = random.Random(3)
+    while not table.match.games:
+        legal = table.match.legal_actions()
+        table.act_for_seat(table.match.to_act, legal[int(rng.random() * len(legal))], True)
+    assert table.changed_games == {0}
+    table.leave(2)  # bob leaves in game 2
+    assert table.changed_games == {0, 1}
+    state, options = table.to_state(), table.options.to_dict()
+    again = Table.from_state(1, 10, 100, options, state, table.decks, table.actions)
+    assert again.changed_games == {0, 1}
+    # a table stored before the games were told apart: every game so far may have changed
+    del state["changed_games"]
+    again = Table.from_state(1, 10, 100, options, state, table.decks, table.actions)
+    assert again.changed_games == {0, 1}
+    play_until_over(table, rng)
+    table.start(keep_seats=True, rng=random.Random(8))  # the next match starts afresh
+    assert table.changed_games == set()
