@@ -258,6 +258,16 @@ class CardEmojis:
                 error.text,
             )
             return None
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            if self.client.is_closed():
+                raise  # the bot is stopping: `_run` says so
+            # The network failed under a request: no bug of the bot's, and the next check
+            # (a refused picture, or the next start) tries again.
+            log.warning(
+                "cards are shown as text: Discord could not be reached for the card emojis (%s)",
+                error.__class__.__name__,
+            )
+            return None
         return emojis
 
     async def _emoji_for(

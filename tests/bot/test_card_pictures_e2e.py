@@ -432,3 +432,19 @@ async def test_a_member_who_chooses_text_has_his_own_hand_and_review_in_text(
         reader = member_at(bot, fake, seat)
         await (await fake.slash(reader, fake.channel, "settings cards", look="pictures")).message()
         await fake.wait_for(lambda: emoji_buttons(fake.messages_by_id[hand.id]))
+
+
+async def test_with_the_network_failing_under_the_uploads_one_warning_and_text(
+    fake_discord, tmp_path, caplog
+):
+    """A connection dropped under an emoji upload is no bug of the bot: it is said in one
+    warning, as a refusal is, and cards are text; no error with a traceback is logged."""
+    fake = fake_discord
+    fake.drop_emoji_uploads = True
+    with caplog.at_level(logging.WARNING, logger="bot.ui.emojis"):
+        async with running_bot(fake, tmp_path / "euchre.db") as bot:
+            await synced(bot)
+            assert emojis.emoji_of("JH") is None
+    said = [r for r in caplog.records if r.name == "bot.ui.emojis" and r.levelno >= logging.WARNING]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING, said
+    assert "shown as text" in said[0].getMessage() and said[0].exc_info is None

@@ -838,6 +838,9 @@ class FakeDiscord:
         self.emojis: dict[int, FakeEmoji] = {}
         #: Set to a ``FakeHTTPError`` to refuse every emoji upload with it (to test fallbacks).
         self.refuse_emoji_uploads: FakeHTTPError | None = None
+        #: True drops the connection of every emoji upload unanswered, as a network that
+        #: fails under the request does.
+        self.drop_emoji_uploads = False
 
         #: Every message the bot created, edited or deleted, in order.
         self.log: list[MessageEvent] = []
@@ -2491,6 +2494,9 @@ class FakeDiscord:
         body = body or {}
         if self.refuse_emoji_uploads is not None:
             raise self.refuse_emoji_uploads
+        if self.drop_emoji_uploads and request.transport is not None:
+            request.transport.close()
+            raise web.HTTPServiceUnavailable()  # never reaches the closed connection
         name = self._check_emoji_name(body.get("name"))
         match = _DATA_URI.match(str(body.get("image") or ""))
         if match is None:
