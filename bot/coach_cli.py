@@ -173,7 +173,11 @@ def review_text(report: dict[str, Any]) -> str:
         for deal in match["deals"]:
             lines.append(f"Deal {deal['number']}")
             for seat in deal["seats"]:
-                lines.append(f"  {seat['player']} ({SEAT_NAMES[seat['seat']]})")
+                where = SEAT_NAMES[seat["seat"]]
+                # A record without names names its players by their seats: said once.
+                lines.append(
+                    f"  {seat['player']}" + (f" ({where})" if seat["player"] != where else "")
+                )
                 for g in seat["grades"]:
                     lines.append("    " + _grade_text(g))
     return "\n".join(lines) if lines else "No finished deal to review."

@@ -76,6 +76,19 @@ def test_review_as_text_names_each_player_and_the_book(capsys, tmp_path):
     assert "Florida (north)" in out and "the expert's choice" in out
 
 
+def test_review_of_a_record_without_names_names_each_seat_once(capsys, tmp_path):
+    """A record with no players' names names them by their seats: "north", not "north (north)"."""
+    expert = ExpertPlayer(0, budget=4)
+    match = Match(build_options("somerset"), 0, rng=random.Random(4))
+    while len(match.deals) <= 1:
+        match.apply(expert.choose(match.view_for(match.to_act)), match.to_act)
+    path = tmp_path / "unnamed.json"
+    path.write_text(json.dumps(match_to_record(match)))
+    code, out, _ = run(capsys, str(path), "--budget", "4")
+    assert code == 0 and "  north\n" in out, out
+    assert "(north)" not in out
+
+
 def test_review_says_when_the_book_passes_with_a_hand_short_of_its_words(capsys, tmp_path):
     """The review quoted the order with three medium trumps against an order the book passes
     on, as the bot's grades did: it says the hand has less than the words ask for, in its text
