@@ -286,8 +286,9 @@ def describe(result: DuelResult) -> list[str]:
     low, high = result.confidence()
     a, b = result.side_a, result.side_b
     lines = [
-        f"{result.matches} matches ({result.pairs} pack orders, each played twice with the sides "
-        f"swapped), preset {result.preset}, seed {result.seed}",
+        f"{result.matches} match{'es' if result.matches != 1 else ''} ({result.pairs} pack"
+        f" order{'s' if result.pairs != 1 else ''}, each played twice with the sides swapped),"
+        f" preset {result.preset}, seed {result.seed}",
         f"A ({result.a}) won {a.games} of {result.games} games ({result.a_share:.1%}, 95% CI "
         f"{low:.1%}-{high:.1%}); B ({result.b}) won {b.games}",
     ]

@@ -40,6 +40,7 @@ def test_a_duel_is_the_same_for_the_same_seed_and_rubbers_count_games():
     assert one["side_a"]["rubber_points"] + one["side_b"]["rubber_points"] > 0
     text = "\n".join(describe(run_duel("standard", "random", options, pairs=1, seed=9)))
     assert "95% CI" in text and "points per hand" in text and "rubber points" in text
+    assert text.startswith("2 matches (1 pack order, each played twice")  # not "1 pack orders"
 
 
 def test_unknown_levels_are_refused():
