@@ -525,6 +525,18 @@ class HelpMenu(
             tree = interaction.client.tree  # type: ignore[attr-defined]
             # Read again for who picks, with their permissions now: the menu stores nothing.
             shown = help_answer(tree, interaction.guild_id, chosen, interaction.permissions)
+            message = interaction.message
+            if message is None or not message.flags.ephemeral:
+                # /help answers privately: a menu on a public message (the table's, by a
+                # hand-made request) is answered with the page, the message left as it is.
+                await interaction.response.send_message(
+                    content=shown.content,
+                    embed=shown.embed,
+                    view=shown.view,
+                    ephemeral=True,
+                    allowed_mentions=NO_MENTIONS,
+                )
+                return
             await interaction.response.edit_message(
                 content=shown.content,  # None takes away a word an earlier page had
                 embed=shown.embed,

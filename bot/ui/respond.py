@@ -475,6 +475,11 @@ async def substitute_answer(
             await gone_text(interaction, table_id, ", so its seat is no longer offered."),
         )
         return
+    if interaction.message is None or interaction.message.id == table.message_id:
+        # The answer is drawn over the offer's message: on the table's message (a hand-made
+        # request) it would take the table's place and its buttons.
+        await answer(interaction, "That button answers the offer of a seat: use it there.")
+        return
     change = await manager.answer_substitute(
         channel_id_of(interaction), interaction.user.id, match_no, number, accept
     )

@@ -172,6 +172,18 @@ class LeaderboardButton(
                 )
                 await interaction.response.send_message(own_rank(page), ephemeral=True)
                 return
+            manager = interaction.client.manager  # type: ignore[attr-defined]
+            table = manager.tables.get(interaction.channel_id)
+            if interaction.message is None or (
+                table is not None and interaction.message.id == table.message_id
+            ):
+                # Turned on the table's message (by a hand-made request): the board would
+                # take the table's place. It is turned on its own message only.
+                await interaction.response.send_message(
+                    "That button turns a leaderboard's pages: use it on the leaderboard.",
+                    ephemeral=True,
+                )
+                return
             target = self.page - 1 if self.direction == "prev" else self.page + 1
             board = (db, guild_id, self.metric, self.period, self.preset or None)
             try:

@@ -210,3 +210,43 @@ async def test_an_autocomplete_with_a_member_picked_is_answered_as_discord_sends
     exchange = h._exchange(INTERACTION_AUTOCOMPLETE, member, h.channel, data)
     await h._run_tree(exchange)
     assert [c["value"] for c in exchange.choices or []] == ["Club"]
+
+
+def select_forged_on(message: FakeMessage, custom_id: str, value: str) -> FakeMessage:
+    """The message with a select menu ``custom_id`` offering ``value`` in place of its first
+    row, as a hand-made request would carry it."""
+    forged = copy.deepcopy(message)
+    forged.components[0]["components"] = [
+        {"type": 3, "custom_id": custom_id, "options": [{"label": value, "value": value}]}
+    ]
+    return forged
+
+
+async def test_a_board_help_or_offer_control_forged_onto_the_table_message_leaves_it(
+    interactions,
+):
+    """A leaderboard's Next, /help's menu and a substitute's Decline each redraw the message
+    they are on. Forged onto the public table message, each replaced it (a board, a help page,
+    "erin declined ...") and took its buttons away: each is now answered privately."""
+    h = interactions
+    table = await start_four(h)
+    erin = h.member("erin")
+    await h.command("alice", "table substitute", member=erin)
+    number = table.substitution.number
+    forged = [
+        ("dave", "euchre:lb:rubbers_won:all::0:1:next", None),
+        ("dave", "euchre:help", "leagues"),
+        ("erin", f"euchre:sub:{table.id}:{table.match_no}:{number}:{erin.id}:decline", None),
+    ]
+    for member, custom_id, value in forged:
+        before = h.table_message()
+        if value is None:
+            message = forged_on(before, custom_id)
+            exchange = await h.click(member, custom_id, message=message)
+        else:
+            message = select_forged_on(before, custom_id, value)
+            exchange = await h.click(member, custom_id, message=message, values=[value])
+        assert exchange.ephemeral, (custom_id, exchange.text)
+        after = h.table_message()
+        assert after.text == before.text and after.components == before.components, custom_id
+    assert table.substitution is not None and table.substitution.number == number
