@@ -46,8 +46,10 @@ Ending = tuple[int | None, int, int, int]
 # more" share moved by 0.08 from seed to seed on average, and by up to 0.19 from a count over
 # every placement). The coach weighs every candidate by its weight instead, and in the play,
 # where a world takes little to search, draws more: over fixed positions the share's spread
-# from seed to seed fell from 0.06 to 0.04 in the bidding and the discard, from 0.04 to 0.02
-# in the first three tricks and from 0.08 to 0.02 from the fourth (`bench/coach_figures.py`).
+# from seed to seed fell from 0.06 to 0.04 in the bidding, to 0.05 in the discard, from 0.04
+# to 0.02 in the first three tricks and from 0.08 to 0.02 from the fourth, for about twice a
+# hint's time (`bench/coach_figures.py`, `bench/README.md`). The discard stays the roughest:
+# six times the worlds there gave 0.03, for twice its time again (up to 0.75 s of CPU).
 BIDDING_FIGURES = 3  # the very candidates the expert draws
 PLAY_FIGURES = 6
 LATE_FIGURES = 24
