@@ -622,8 +622,8 @@ async def review(
 
 async def _elsewhere(interaction: discord.Interaction, table_id: int) -> str:
     """Why a deal of table `table_id` is not reviewed here: the table plays in another channel
-    of this server, it has closed, or this server has no such table (another server's tables
-    are never named)."""
+    of this server, it has closed (and why, as its other buttons say), or this server has no
+    such table (another server's tables are never named)."""
     guild_id = guild_id_of(interaction)
     # A number no table's id can be (a button id edited by hand) is looked up nowhere: the
     # database stores none so large, and would refuse the query.
@@ -638,7 +638,7 @@ async def _elsewhere(interaction: discord.Interaction, table_id: int) -> str:
             " with the deal's commitment)."
         )
     if not place.open:
-        return "That table has closed: its games can be had with /record."
+        return f"That table has closed{_why_closed(place)}: its games can be had with /record."
     return (
         f"That table plays in <#{place.channel_id}>: ask there, with the deal's number or its id."
     )

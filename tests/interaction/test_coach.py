@@ -169,9 +169,8 @@ async def test_review_of_another_tables_deal_says_where_that_table_is(interactio
         assert "closed" not in text and "<#" not in text
     # Only a table that closed is said to have closed.
     await close_table(h, "alice")
-    assert "that table has closed: its games can be had with /record" in await refused(
-        h, "alice", "review", deal=own
-    )
+    text = await refused(h, "alice", "review", deal=own)
+    assert "that table has closed (closed by the host): its games can be had with /record" in text
 
 
 def grades_in(exchange) -> list[str]:
