@@ -687,6 +687,9 @@ class InteractionHarness:
                 return channel.payload()
             if method == "POST" and parts[2:] == ["messages"]:
                 return self._create(channel, body, files).payload()
+            if method == "POST" and parts[2:] == ["threads"] and not channel.is_thread:
+                # A euchre night's tables: a public thread of the channel, as Discord makes.
+                return world.add_thread(channel, body["name"]).payload()
             if len(parts) == 4 and parts[2] == "messages":
                 msg = self.messages.get(int(parts[3]))
                 if msg is None or msg.deleted or msg.ephemeral or msg.channel_id != channel.id:
